@@ -1,0 +1,67 @@
+"""reverie: a belief-state memory for AI agents.
+
+Typed claims with provenance, graded scores, valid and record time, conflicts and a life of
+their own — event-sourced on an embedded SQLite file. Start with ``Memory``.
+"""
+
+from reverie.errors import (
+    AlreadyClosedError,
+    ClosedError,
+    ConflictError,
+    CorruptStoreError,
+    DismissedValueError,
+    EmbedderError,
+    EmbedderMismatchError,
+    InvalidInputError,
+    InvalidQueryError,
+    InvalidScopeError,
+    LearningPausedError,
+    LimitExceededError,
+    NotFoundError,
+    ReverieError,
+    StorageError,
+    VersionConflictError,
+)
+from reverie.limits import Limits
+from reverie.memory import History, Memory, Page
+from reverie.model.clock import Clock, ManualClock, SystemClock
+from reverie.model.events import Event
+from reverie.model.item import Candidate, Edge, Item, Provenance, Scores
+from reverie.model.query import Filter, Q
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AlreadyClosedError",
+    "Candidate",
+    "Clock",
+    "ClosedError",
+    "ConflictError",
+    "CorruptStoreError",
+    "DismissedValueError",
+    "Edge",
+    "EmbedderError",
+    "EmbedderMismatchError",
+    "Event",
+    "Filter",
+    "History",
+    "InvalidInputError",
+    "InvalidQueryError",
+    "InvalidScopeError",
+    "Item",
+    "LearningPausedError",
+    "LimitExceededError",
+    "Limits",
+    "ManualClock",
+    "Memory",
+    "NotFoundError",
+    "Page",
+    "Provenance",
+    "Q",
+    "ReverieError",
+    "Scores",
+    "StorageError",
+    "SystemClock",
+    "VersionConflictError",
+    "__version__",
+]

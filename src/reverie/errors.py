@@ -1,0 +1,119 @@
+"""The one exception tree every public entry point raises from.
+
+Callers catch ``ReverieError`` (or a branch) and switch on ``code``, which is stable across
+releases; the message says what was wrong and how to fix it. No bare ``sqlite3`` error, no
+``KeyError`` from a dict lookup, ever reaches a caller.
+
+    ReverieError                      code
+    ├── InvalidInputError             invalid_input        bad argument at the boundary
+    │   ├── InvalidScopeError         invalid_scope
+    │   ├── LimitExceededError        limit_exceeded       a Limits bound was crossed
+    │   └── InvalidQueryError         invalid_query        a malformed filter / sort
+    ├── NotFoundError                 not_found            unknown id in this scope
+    ├── ConflictError                 conflict             the write contradicts state
+    │   ├── VersionConflictError      version_conflict     expected_version mismatch
+    │   ├── DismissedValueError       dismissed_value      value is tombstoned
+    │   ├── LearningPausedError       learning_paused      scope paused
+    │   └── AlreadyClosedError        already_closed       item already forgotten/superseded
+    ├── EmbedderError                 embedder             model / endpoint failure
+    │   └── EmbedderMismatchError     embedder_mismatch    store holds another model's vectors
+    ├── StorageError                  storage              disk full, I/O error, locked too long
+    │   └── CorruptStoreError         corrupt_store        schema or projection damage
+    └── ClosedError                   closed               the Memory was closed
+"""
+
+from __future__ import annotations
+
+
+class ReverieError(Exception):
+    """Base of every error reverie raises on purpose."""
+
+    code: str = "reverie_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def to_dict(self) -> dict[str, str]:
+        """The JSON shape every face (CLI, MCP, HTTP) reports errors in."""
+        return {"code": self.code, "error": self.message}
+
+
+class InvalidInputError(ReverieError, ValueError):
+    code = "invalid_input"
+
+
+class InvalidScopeError(InvalidInputError):
+    code = "invalid_scope"
+
+
+class LimitExceededError(InvalidInputError):
+    code = "limit_exceeded"
+
+
+class InvalidQueryError(InvalidInputError):
+    code = "invalid_query"
+
+
+class NotFoundError(ReverieError, LookupError):
+    code = "not_found"
+
+
+class ConflictError(ReverieError):
+    code = "conflict"
+
+
+class VersionConflictError(ConflictError):
+    code = "version_conflict"
+
+
+class DismissedValueError(ConflictError):
+    code = "dismissed_value"
+
+
+class LearningPausedError(ConflictError):
+    code = "learning_paused"
+
+
+class AlreadyClosedError(ConflictError):
+    code = "already_closed"
+
+
+class EmbedderError(ReverieError):
+    code = "embedder"
+
+
+class EmbedderMismatchError(EmbedderError):
+    code = "embedder_mismatch"
+
+
+class StorageError(ReverieError):
+    code = "storage"
+
+
+class CorruptStoreError(StorageError):
+    code = "corrupt_store"
+
+
+class ClosedError(ReverieError):
+    code = "closed"
+
+
+__all__ = [
+    "AlreadyClosedError",
+    "ClosedError",
+    "ConflictError",
+    "CorruptStoreError",
+    "DismissedValueError",
+    "EmbedderError",
+    "EmbedderMismatchError",
+    "InvalidInputError",
+    "InvalidQueryError",
+    "InvalidScopeError",
+    "LearningPausedError",
+    "LimitExceededError",
+    "NotFoundError",
+    "ReverieError",
+    "StorageError",
+    "VersionConflictError",
+]

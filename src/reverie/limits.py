@@ -1,0 +1,39 @@
+"""One ``Limits`` object: every size and count bound reverie enforces, in one place.
+
+Every face (Python API, CLI, MCP, HTTP) checks input against the same object, so a bound is
+never enforced on one path and forgotten on another. Defaults are generous for real agent
+use and small enough that one bad request cannot exhaust memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Bounds on input. Exceeding one raises ``LimitExceededError`` naming the field."""
+
+    max_text_chars: int = 32_000
+    max_key_chars: int = 256
+    max_scope_chars: int = 200
+    max_meta_bytes: int = 64_000
+    max_meta_depth: int = 8
+    max_tags: int = 64
+    max_tag_chars: int = 100
+    max_parents: int = 256
+    max_query_chars: int = 4_000
+    max_k: int = 1_000
+    max_batch: int = 10_000
+    max_request_bytes: int = 8 * 1024 * 1024
+
+    def __post_init__(self) -> None:
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if not isinstance(value, int) or value <= 0:
+                raise ValueError(f"Limits.{name} must be a positive int, got {value!r}")
+
+
+DEFAULT_LIMITS = Limits()
+
+__all__ = ["DEFAULT_LIMITS", "Limits"]

@@ -1,0 +1,782 @@
+"""``Memory``: the facade every face (Python, CLI, MCP, HTTP) uses, and the only thing they import.
+
+It validates input at the boundary, turns each call into commands, computes embeddings
+*outside* the write transaction (so a slow model never holds the write lock), and hands the
+commands to the store, which applies them atomically.
+"""
+
+from __future__ import annotations
+
+import base64
+import builtins
+import json
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from reverie.embed import Embedder
+from reverie.errors import (
+    EmbedderMismatchError,
+    InvalidInputError,
+    InvalidQueryError,
+    LimitExceededError,
+    NotFoundError,
+)
+from reverie.limits import DEFAULT_LIMITS, Limits
+from reverie.model import commands as cmd
+from reverie.model.clock import Clock, SystemClock, ensure_aware
+from reverie.model.events import Event
+from reverie.model.ids import IdFactory
+from reverie.model.item import (
+    CANDIDATE_SOURCES,
+    EDGE_TYPES,
+    Candidate,
+    Edge,
+    Item,
+    Provenance,
+)
+from reverie.model.projection import ProjectionView, PutItem, project
+from reverie.model.query import All, Filter, parse_sort
+from reverie.model.validate import (
+    SCORE_NAMES,
+    check_id,
+    check_key,
+    check_kind,
+    check_meta,
+    check_reason,
+    check_scope,
+    check_score,
+    check_tags,
+    check_text,
+    check_unicode,
+    check_value,
+    fingerprints,
+)
+from reverie.recall.engine import Hit, RecallOptions, Weights
+from reverie.recall.engine import recall as run_recall
+from reverie.recall.packing import PackCandidate, estimate_tokens, pack, render_context, render_line
+from reverie.store.protocol import DoctorReport, Outcome, Store
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page of ``list`` results; pass ``next_cursor`` back to continue (None = no more)."""
+
+    items: list[Item]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """Every version of a claim (oldest first) and every event that touched any of them."""
+
+    versions: list[Item]
+    events: list[Event]
+
+
+class Memory:
+    """A belief-state memory in one embedded SQLite file (or ``":memory:"``).
+
+    >>> from reverie import Memory
+    >>> mem = Memory(":memory:", embedder="hash")
+    >>> item = mem.remember("Alice is allergic to peanuts", scope="user:alice", kind="assertion",
+    ...                     source="user_stated")
+    >>> mem.get(item.id, scope="user:alice").text
+    'Alice is allergic to peanuts'
+
+    Every read and write takes ``scope=`` (the isolation boundary). Writes are atomic and
+    acknowledged only after they commit; reads see only their own scope.
+    """
+
+    def __init__(
+        self,
+        path: str | Path = ":memory:",
+        *,
+        embedder: Embedder | str | None = None,
+        clock: Clock | None = None,
+        durability: str = "full",
+        limits: Limits | None = None,
+        seed: int | None = None,
+        store: Store | None = None,
+    ) -> None:
+        """Open (creating if missing) the store at ``path``.
+
+        ``embedder``: an ``Embedder``, ``"minilm"`` (the default: a local model shipped in a
+        PyPI package), or ``"hash"`` (deterministic, no model; for tests and scale runs).
+        ``clock``: where "now" comes from (inject a ``ManualClock`` in tests).
+        ``durability``: ``"full"`` (fsync every commit, the default) or ``"fast"``.
+        ``seed``: makes generated ids reproducible. ``store``: another backend (e.g. the
+        in-memory reference store) instead of SQLite at ``path``.
+        """
+        self.clock: Clock = clock or SystemClock()
+        self.limits = limits or DEFAULT_LIMITS
+        self._ids = IdFactory(seed)
+        self._embedder_spec = embedder
+        self._embedder: Embedder | None = embedder if not isinstance(embedder, str | None) else None
+        self._embed_lock = threading.Lock()
+        if store is None:
+            from reverie.store.sqlite import SQLiteStore
+
+            if not isinstance(path, str | Path):
+                raise InvalidInputError("path must be a file path or ':memory:'")
+            store = SQLiteStore(path, durability=durability)
+        self.store: Store = store
+        self._closed = False
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def close(self) -> None:
+        """Release the file. Safe to call twice; any later call raises ``ClosedError``."""
+        if not self._closed:
+            self._closed = True
+            self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- embedding ------------------------------------------------------------------------
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder in use (created on first need: opening a store loads no model)."""
+        with self._embed_lock:
+            if self._embedder is None:
+                from reverie.embed import HashEmbedder, default_embedder
+
+                spec = self._embedder_spec or "minilm"
+                if spec == "hash":
+                    self._embedder = HashEmbedder()
+                elif spec == "minilm":
+                    self._embedder = default_embedder()
+                else:
+                    raise InvalidInputError(f"embedder {spec!r} is unknown: use 'minilm', 'hash' or an Embedder")
+            return self._embedder
+
+    def _checked_embedder(self) -> Embedder:
+        """The embedder, after checking the store's vectors were made by the same one."""
+        emb = self.embedder
+        recorded = self.store.embedder()
+        if recorded is None:
+            self.store.set_embedder(emb.name, emb.dim)
+        elif recorded[0] != emb.name:
+            raise EmbedderMismatchError(
+                f"this store's vectors were made by {recorded[0]!r} but the embedder is {emb.name!r}; "
+                "open it with the same embedder, or run `reverie reindex` (Memory.reindex()) to rebuild them"
+            )
+        return emb
+
+    def _embed_texts(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        unique = list(dict.fromkeys(texts))
+        if not unique:
+            return {}
+        vecs = self._checked_embedder().embed(unique)
+        return dict(zip(unique, vecs, strict=True))
+
+    def reindex(self, *, progress: Any = None) -> int:
+        """Re-embed every item with the current embedder and record it; returns items done."""
+        emb = self.embedder
+        self.store.set_embedder(emb.name, emb.dim)
+        return self.store.reindex(emb.embed, progress=progress)
+
+    # -- writes ---------------------------------------------------------------------------
+    def _run(self, commands: Sequence[cmd.Command], texts: Sequence[str] = ()) -> builtins.list[Outcome]:
+        vectors = self._embed_texts(texts)
+        return self.store.execute(commands, now=self.clock.now(), new_id=self._new_id, vectors=vectors)
+
+    def _new_id(self) -> str:
+        return self._ids.new(self.clock.now())
+
+    def _scope(self, scope: object) -> str:
+        return check_scope(scope, self.limits)
+
+    def _build_remember(self, c: Candidate | Mapping[str, Any], scope: str, source_ok: Sequence[str]) -> cmd.Remember:
+        data = _candidate_fields(c)
+        source = data.get("source", "observed")
+        if source not in source_ok:
+            raise InvalidInputError(
+                f"source {source!r} is not allowed here; use one of {', '.join(source_ok)} "
+                "('manual' and 'system' only through remember_manual / remember_system)"
+            )
+        scores: dict[str, float] = {}
+        for name, v in (data.get("scores") or {}).items():
+            if name not in SCORE_NAMES:
+                raise InvalidInputError(f"unknown score {name!r}; scores are {', '.join(SCORE_NAMES)}")
+            scores[name] = check_score(name, v)
+        for name in ("authority", "confidence", "importance", "durability"):
+            if data.get(name) is not None:
+                scores[name] = check_score(name, data[name])
+        parents = tuple(check_id(p, "parent") for p in (data.get("parents") or ()))
+        if len(parents) > self.limits.max_parents:
+            raise LimitExceededError(f"{len(parents)} parents; the limit is {self.limits.max_parents}")
+        prov = data.get("provenance")
+        if prov is not None and not isinstance(prov, Provenance):
+            if not isinstance(prov, Mapping):
+                raise InvalidInputError("provenance must be a Provenance or a dict with origin/ref/locator")
+            prov = Provenance.from_dict(dict(prov))
+        valid_from = ensure_aware(data["valid_from"], "valid_from") if data.get("valid_from") else None
+        valid_to = ensure_aware(data["valid_to"], "valid_to") if data.get("valid_to") else None
+        if valid_from and valid_to and valid_to <= valid_from:
+            raise InvalidInputError("valid_to must be after valid_from")
+        author = data.get("author")
+        if author is not None:
+            check_unicode(check_text(author, self.limits, "author"), "author")
+        return cmd.Remember(
+            scope=scope,
+            text=check_text(data.get("text"), self.limits),
+            kind=check_kind(data.get("kind", "observation")),
+            source=source,
+            key=check_key(data.get("key"), self.limits),
+            value=check_value(data.get("value"), self.limits),
+            author=author,
+            tags=check_tags(data.get("tags"), self.limits),
+            meta=check_meta(data.get("meta"), self.limits),
+            parents=parents,
+            provenance=prov or Provenance(),
+            scores=scores,
+            valid_from=valid_from,
+            valid_to=valid_to,
+        )
+
+    def remember(
+        self,
+        text: str,
+        *,
+        scope: str,
+        kind: str = "observation",
+        source: str = "observed",
+        key: str | None = None,
+        value: str | int | float | None = None,
+        author: str | None = None,
+        tags: Sequence[str] = (),
+        meta: Mapping[str, Any] | None = None,
+        parents: Sequence[str] = (),
+        provenance: Provenance | Mapping[str, Any] | None = None,
+        authority: float | None = None,
+        confidence: float | None = None,
+        importance: float | None = None,
+        durability: float | None = None,
+        scores: Mapping[str, float] | None = None,
+        valid_from: datetime | None = None,
+        valid_to: datetime | None = None,
+    ) -> Item:
+        """Remember one claim; an equivalent current claim is corroborated instead of duplicated.
+
+        ``source`` may be ``user_stated``, ``observed`` or ``inferred`` (what an agent or
+        extractor can propose). Raises ``DismissedValueError`` for a dismissed value and
+        ``LearningPausedError`` while the scope's learning is paused; nothing is stored then.
+        Returns the stored (or corroborated) item.
+        """
+        fields = {k: v for k, v in locals().items() if k not in ("self", "scope")}
+        return self._remember_one(fields, scope, CANDIDATE_SOURCES)
+
+    def remember_manual(self, text: str, *, scope: str, **fields: Any) -> Item:
+        """Remember a claim a *person* vouches for: source ``manual``, full authority, never auto-forgotten."""
+        fields.setdefault("authority", 1.0)
+        return self._remember_one({**fields, "text": text, "source": "manual"}, scope, ("manual",))
+
+    def remember_system(self, text: str, *, scope: str, **fields: Any) -> Item:
+        """Remember a claim reverie itself derived (a dream-pass gist, a system fact): source ``system``."""
+        return self._remember_one({**fields, "text": text, "source": "system"}, scope, ("system",))
+
+    def _remember_one(self, fields: Mapping[str, Any], scope: str, sources: Sequence[str]) -> Item:
+        s = self._scope(scope)
+        command = self._build_remember(fields, s, sources)
+        out = self._run([command], [command.text])
+        return self._outcome_item(s, out[0])
+
+    def remember_many(self, candidates: Iterable[Candidate | Mapping[str, Any]], *, scope: str) -> builtins.list[Item]:
+        """Remember a batch in one transaction: all are stored, or (on any refusal) none."""
+        s = self._scope(scope)
+        batch = list(candidates)
+        if len(batch) > self.limits.max_batch:
+            raise LimitExceededError(f"{len(batch)} items in one batch; the limit is {self.limits.max_batch}")
+        commands = [self._build_remember(c, s, CANDIDATE_SOURCES) for c in batch]
+        out = self._run(commands, [c.text for c in commands])
+        ids = [o.item_id for o in out]
+        found = self.store.get_many(s, [i for i in ids if i])
+        return [found[i] for i in ids if i]
+
+    def _outcome_item(self, scope: str, outcome: Outcome, key: str = "item") -> Item:
+        for e in outcome.events:
+            if key in e.payload and isinstance(e.payload[key], dict):
+                item_id = e.payload[key]["id"]
+                break
+        else:
+            item_id = outcome.item_id
+        assert item_id is not None
+        item = self.store.get(scope, item_id)
+        assert item is not None
+        return item
+
+    def revise(
+        self,
+        id: str,
+        new_text: str,
+        *,
+        scope: str,
+        reason: str = "",
+        key: str | None = None,
+        value: str | int | float | None = None,
+        expected_version: int | None = None,
+    ) -> Item:
+        """Replace a claim by a new version: the old one is closed and linked by ``supersedes``.
+
+        Returns the new version. With ``expected_version`` the revise succeeds only if the item
+        is still at that version (optimistic concurrency), else ``VersionConflictError``.
+        """
+        s = self._scope(scope)
+        text = check_text(new_text, self.limits)
+        command = cmd.Revise(
+            scope=s,
+            id=check_id(id),
+            text=text,
+            reason=check_reason(reason),
+            key=check_key(key, self.limits),
+            value=check_value(value, self.limits),
+            expected_version=_version(expected_version),
+        )
+        out = self._run([command], [text])
+        return self._outcome_item(s, out[0])
+
+    def forget(self, id: str, *, scope: str, reason: str = "", expected_version: int | None = None) -> Item:
+        """Close the claim's validity now. Nothing is deleted: ``as_of`` and ``history`` still see it."""
+        s = self._scope(scope)
+        command = cmd.Forget(s, check_id(id), check_reason(reason), _version(expected_version))
+        self._run([command])
+        return self._must_get(s, id)
+
+    def dismiss(self, id: str, *, scope: str, reason: str = "") -> Item:
+        """Tombstone the claim's *value*: it leaves current truth and is refused if learned again."""
+        s = self._scope(scope)
+        self._run([cmd.Dismiss(s, check_id(id), check_reason(reason))])
+        return self._must_get(s, id)
+
+    def undismiss(
+        self,
+        text: str | None = None,
+        *,
+        scope: str,
+        key: str | None = None,
+        value: str | int | float | None = None,
+        reason: str = "",
+    ) -> None:
+        """Lift a tombstone (by the dismissed text, or key + value) so the value may be learned again."""
+        s = self._scope(scope)
+        prints: builtins.list[str] = []
+        if text is not None:
+            prints += fingerprints(check_text(text, self.limits), None, None)
+        k, v = check_key(key, self.limits), check_value(value, self.limits)
+        if k is not None and v is not None:
+            prints += fingerprints("x", k, v)[1:]
+        if not prints:
+            raise InvalidInputError("undismiss needs the dismissed text, or key and value")
+        self._run([cmd.Undismiss(s, tuple(prints), check_reason(reason))])
+
+    def link(
+        self,
+        src: str,
+        dst: str,
+        type: str,
+        *,
+        scope: str,
+        author: str | None = None,
+        authority: float = 0.5,
+        meta: Mapping[str, Any] | None = None,
+    ) -> Edge:
+        """Add a typed edge (supports, contradicts, supersedes, alias, derived_from, about)."""
+        s = self._scope(scope)
+        if type not in EDGE_TYPES:
+            raise InvalidInputError(f"edge type {type!r} is unknown; use one of {', '.join(EDGE_TYPES)}")
+        command = cmd.Link(
+            s,
+            type,
+            check_id(src, "src"),
+            check_id(dst, "dst"),
+            author,
+            check_score("authority", authority),
+            check_meta(meta, self.limits),
+        )
+        out = self._run([command])
+        edge = next(e for e in self.store.edges(s, src) if e.id == out[0].events[0].payload["edge"]["id"])
+        return edge
+
+    def unlink(self, edge_id: str, *, scope: str, reason: str = "") -> None:
+        """Close an edge (kept in history)."""
+        self._run([cmd.Unlink(self._scope(scope), check_id(edge_id, "edge_id"), check_reason(reason))])
+
+    def set_scores(
+        self, id: str, *, scope: str, reason: str = "", expected_version: int | None = None, **scores: float
+    ) -> Item:
+        """Set any of authority / confidence / importance / durability / value (each in [0, 1])."""
+        s = self._scope(scope)
+        if not scores:
+            raise InvalidInputError(f"set_scores needs at least one of {', '.join(SCORE_NAMES)}")
+        checked = {}
+        for name, v in scores.items():
+            if name not in SCORE_NAMES:
+                raise InvalidInputError(f"unknown score {name!r}; scores are {', '.join(SCORE_NAMES)}")
+            checked[name] = check_score(name, v)
+        self._run([cmd.SetScores(s, check_id(id), checked, check_reason(reason), _version(expected_version))])
+        return self._must_get(s, id)
+
+    def set_tier(self, id: str, tier: str, *, scope: str, reason: str = "") -> Item:
+        """Move an item between tiers (active, durable, subconscious)."""
+        s = self._scope(scope)
+        self._run([cmd.SetTier(s, check_id(id), tier, check_reason(reason))])
+        return self._must_get(s, id)
+
+    def promote(self, id: str, *, scope: str, to: str = "manual", reason: str = "") -> Item:
+        """A person vouches for a claim (``to="manual"``) or pins it (``to="durable"``)."""
+        s = self._scope(scope)
+        self._run([cmd.Promote(s, check_id(id), to, check_reason(reason))])
+        return self._must_get(s, id)
+
+    def flag(
+        self, id: str, *, scope: str, add: Sequence[str] = (), remove: Sequence[str] = (), reason: str = ""
+    ) -> Item:
+        """Add or remove machine flags (e.g. ``hub``, ``stale_derived``) on an item."""
+        s = self._scope(scope)
+        self._run([cmd.SetFlags(s, check_id(id), tuple(add), tuple(remove), check_reason(reason))])
+        return self._must_get(s, id)
+
+    def pause_learning(self, scope: str, *, reason: str = "") -> None:
+        """Refuse every learning write in ``scope`` (reads keep working) until ``resume_learning``."""
+        self._run([cmd.PauseLearning(self._scope(scope), check_reason(reason))])
+
+    def resume_learning(self, scope: str, *, reason: str = "") -> None:
+        self._run([cmd.ResumeLearning(self._scope(scope), check_reason(reason))])
+
+    def record_use(self, scope: str, uses: Sequence[tuple[str, float]], query: str) -> None:
+        """Record that ``query`` used these items (weights in (0, 1]); recall calls this for you."""
+        if uses:
+            self._run([cmd.RecordUse(self._scope(scope), tuple(uses), query[: self.limits.max_query_chars])])
+
+    # -- reads ----------------------------------------------------------------------------
+    def _must_get(self, scope: str, id: str) -> Item:
+        item = self.store.get(scope, id)
+        if item is None:
+            raise NotFoundError(f"no item {id} in scope {scope!r}")
+        return item
+
+    def get(self, id: str, *, scope: str, as_of: datetime | None = None) -> Item:
+        """The item by id, or as it stood at ``as_of`` (record time). ``NotFoundError`` if absent then."""
+        s = self._scope(scope)
+        item_id = check_id(id)
+        if as_of is None:
+            return self._must_get(s, item_id)
+        when = ensure_aware(as_of, "as_of")
+        state = self._item_at(s, item_id, when)
+        if state is None:
+            raise NotFoundError(f"no item {item_id} in scope {s!r} as of {when.isoformat()}")
+        return state
+
+    def _item_at(self, scope: str, item_id: str, when: datetime) -> Item | None:
+        """Replay this item's events up to ``when`` through the projection: its state then."""
+        states: dict[str, Item] = {}
+        view = ProjectionView(lambda _s, i: states.get(i), lambda _s, _e: None)
+        for event in self.store.events(scope, item_id=item_id, limit=1_000_000):
+            if event.at > when:
+                break
+            for change in project(event, view):
+                if isinstance(change, PutItem):
+                    states[change.item.id] = change.item
+        return states.get(item_id)
+
+    def history(self, id: str, *, scope: str) -> History:
+        """All versions of the claim (following ``supersedes`` both ways) and their events."""
+        s = self._scope(scope)
+        start = self._must_get(s, check_id(id))
+        seen = {start.id}
+        frontier = [start.id]
+        while frontier:
+            current = frontier.pop()
+            for e in self.store.edges(s, current, include_closed=True):
+                if e.type == "supersedes":
+                    for other in (e.src, e.dst):
+                        if other not in seen:
+                            seen.add(other)
+                            frontier.append(other)
+        versions = sorted(self.store.get_many(s, list(seen)).values(), key=lambda i: (i.recorded_at, i.id))
+        events: builtins.list[Event] = []
+        for v in versions:
+            events += self.store.events(s, item_id=v.id, limit=1_000_000)
+        unique = {e.seq: e for e in events}
+        return History(versions=versions, events=[unique[k] for k in sorted(unique)])
+
+    def list(
+        self,
+        *,
+        scope: str,
+        where: Filter | None = None,
+        sort: Sequence[str] | str | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+        include_closed: bool = False,
+        subscopes: bool = False,
+    ) -> Page:
+        """Items matching a query-algebra filter (``reverie.Q``), sorted, paged.
+
+        By default only current items; ``include_closed=True`` adds forgotten, superseded and
+        dismissed ones. ``subscopes=True`` also reads ``scope/…`` child scopes.
+        """
+        s = self._scope(scope)
+        if where is not None and not isinstance(where, Filter):
+            raise InvalidQueryError("where must be a filter built with reverie.Q")
+        f: Filter = where or All()
+        if not include_closed:
+            from reverie.model.query import Q
+
+            f = f & Q.status("live")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= self.limits.max_k:
+            raise InvalidInputError(f"limit must be an int in [1, {self.limits.max_k}]")
+        offset = _decode_cursor(cursor)
+        items = self.store.query(s, f, parse_sort(sort), limit=limit + 1, offset=offset, subscopes=subscopes)
+        more = len(items) > limit
+        return Page(items[:limit], _encode_cursor(offset + limit) if more else None)
+
+    def edges(self, id: str | None = None, *, scope: str, include_closed: bool = False) -> builtins.list[Edge]:
+        """Edges of the scope, or those touching item ``id``."""
+        s = self._scope(scope)
+        return self.store.edges(s, check_id(id) if id is not None else None, include_closed=include_closed)
+
+    def events(self, *, scope: str, after_seq: int = 0, limit: int = 1000) -> builtins.list[Event]:
+        """The scope's event log, in order (for audit, export and replication)."""
+        s = self._scope(scope)
+        if not 1 <= limit <= 100_000:
+            raise InvalidInputError("limit must be in [1, 100000]")
+        return self.store.events(s, after_seq=after_seq, limit=limit)
+
+    def summary(self, *, scope: str) -> dict[str, Any]:
+        """Counts by tier (subconscious separately), kind, source, and dismissed / forgotten, plus pause state."""
+        s = self._scope(scope)
+        current = self.store.query(s, _current(), parse_sort(None), limit=10**9)
+        everything = self.store.query(s, All(), parse_sort(None), limit=10**9)
+        by: dict[str, dict[str, int]] = {"tier": {}, "kind": {}, "source": {}, "status": {}}
+        for it in current:
+            for name in ("tier", "kind", "source"):
+                value = getattr(it, name)
+                by[name][value] = by[name].get(value, 0) + 1
+        for it in everything:
+            by["status"][it.status] = by["status"].get(it.status, 0) + 1
+        return {
+            "scope": s,
+            "current": len(current),
+            "active": by["tier"].get("active", 0) + by["tier"].get("durable", 0),
+            "subconscious": by["tier"].get("subconscious", 0),
+            "by_tier": dict(sorted(by["tier"].items())),
+            "by_kind": dict(sorted(by["kind"].items())),
+            "by_source": dict(sorted(by["source"].items())),
+            "dismissed": by["status"].get("dismissed", 0),
+            "forgotten": by["status"].get("forgotten", 0),
+            "superseded": by["status"].get("superseded", 0),
+            "tombstones": len(self.store.tombstones(s)),
+            "learning_paused": self.store.paused(s),
+        }
+
+    def scopes(self) -> builtins.list[str]:
+        """Every scope that holds items (for operators; agents should know their scope)."""
+        return self.store.scopes()
+
+    # -- recall ---------------------------------------------------------------------------
+    def recall(
+        self,
+        query: str,
+        *,
+        scope: str,
+        k: int = 10,
+        mode: str = "hybrid",
+        where: Filter | None = None,
+        as_of: datetime | None = None,
+        include_history: bool = False,
+        tiers: Sequence[str] = ("active", "durable"),
+        contradictions: str = "surface",
+        weights: Weights | None = None,
+        diversity: Mapping[str, float] | None = None,
+        min_authority: float = 0.0,
+        record_use: bool = True,
+        options: RecallOptions | None = None,
+    ) -> builtins.list[Hit]:
+        """The best current memories for ``query``, each with ``score`` and ``why``.
+
+        Full-text (FTS5 bm25) and dense legs fused by Reciprocal Rank Fusion, then ranked by
+        relevance × value × per-kind decay. Current truth only unless ``as_of`` (what we
+        believed then) or ``include_history``; subconscious items only if ``tiers`` names them
+        (and recalling one promotes it back). ``contradictions="surface"`` flags both sides of
+        a conflict, ``"filter"`` keeps the better-supported one. ``diversity`` penalises hits
+        sharing an ``author`` or ``parent``. When the answer is weak, one corrective pass runs
+        (wider pool, no trust floor) and replaces it only if strictly better. Each hit records
+        this query as ``last_used_query`` unless ``record_use=False``.
+        """
+        s = self._scope(scope)
+        opts = (
+            self._recall_options(
+                query,
+                k,
+                mode,
+                where,
+                as_of,
+                include_history,
+                tiers,
+                contradictions,
+                weights,
+                diversity,
+                min_authority,
+            )
+            if options is None
+            else options
+        )
+        qvec = None
+        if opts.mode in ("hybrid", "dense"):
+            qvec = self._checked_embedder().embed([query])[0]
+        hits, trace = run_recall(self.store, s, query, qvec, opts, self.clock.now())
+        hits = [replace(h, why={**h.why, "passes": trace["passes"], "answer_from": trace["used"]}) for h in hits]
+        if record_use and hits:
+            top = hits[0].score or 1.0
+            self.record_use(s, [(h.item.id, max(0.01, min(1.0, h.score / top))) for h in hits], query)
+        return hits
+
+    def _recall_options(
+        self,
+        query: object,
+        k: object,
+        mode: object,
+        where: object,
+        as_of: datetime | None,
+        include_history: bool,
+        tiers: Sequence[str],
+        contradictions: object,
+        weights: Weights | None,
+        diversity: Mapping[str, float] | None,
+        min_authority: float,
+    ) -> RecallOptions:
+        text = check_text(query, self.limits, "query")
+        if len(text) > self.limits.max_query_chars:
+            raise LimitExceededError(f"query is longer than Limits.max_query_chars ({self.limits.max_query_chars})")
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= self.limits.max_k:
+            raise InvalidInputError(f"k must be an int in [1, {self.limits.max_k}]")
+        if mode not in ("hybrid", "lexical", "dense"):
+            raise InvalidInputError("mode must be 'hybrid', 'lexical' or 'dense'")
+        if contradictions not in ("surface", "filter"):
+            raise InvalidInputError("contradictions must be 'surface' or 'filter'")
+        if where is not None and not isinstance(where, Filter):
+            raise InvalidQueryError("where must be a filter built with reverie.Q")
+        bad = [t for t in tiers if t not in ("active", "durable", "subconscious")]
+        if isinstance(tiers, str) or bad or not tiers:
+            raise InvalidInputError("tiers must be a non-empty list of 'active', 'durable', 'subconscious'")
+        div = dict(diversity or {})
+        unknown = set(div) - {"author", "parent"}
+        if unknown:
+            raise InvalidInputError(f"diversity takes 'author' and 'parent' penalties, not {sorted(unknown)}")
+        return RecallOptions(
+            k=k,
+            mode=mode,
+            where=where,
+            as_of=ensure_aware(as_of, "as_of") if as_of is not None else None,
+            include_history=bool(include_history),
+            tiers=tuple(tiers),
+            contradictions=contradictions,
+            weights=weights or Weights(),
+            pool=max(100, 5 * k),
+            min_authority=check_score("min_authority", min_authority),
+            diversity_author=check_score("diversity author", div.get("author", 0.0)),
+            diversity_parent=check_score("diversity parent", div.get("parent", 0.0)),
+        )
+
+    def context(
+        self,
+        query: str,
+        *,
+        scope: str,
+        budget_tokens: int = 800,
+        k: int = 50,
+        **recall_args: Any,
+    ) -> str:
+        """Recall, then pack the best memories by score per token into ``budget_tokens``.
+
+        Each memory is rendered with its kind, source and time, inside a block marked as
+        stored data (not instructions), ready to put in a prompt.
+        """
+        if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
+            raise InvalidInputError("budget_tokens must be a positive int")
+        hits = self.recall(query, scope=scope, k=k, **recall_args)
+        cands = []
+        lines: dict[str, str] = {}
+        for h in hits:
+            at = h.item.valid_from or h.item.recorded_at
+            line = render_line(h.item.text, kind=h.item.kind, source=h.item.source, at=at)
+            if h.contradicted_by:
+                line += " (contested)"
+            if not h.asserted:
+                line += " (low confidence)"
+            lines[h.item.id] = line
+            cands.append(PackCandidate(id=h.item.id, text=line, score=h.score, tokens=estimate_tokens(line)))
+        packed = pack(cands, budget_tokens)
+        return render_context([lines[c.id] for c in packed])
+
+    # -- health ---------------------------------------------------------------------------
+    def doctor(self) -> DoctorReport:
+        """Check every projection against the record store; ``report.ok`` is True when all agree."""
+        report = self.store.doctor()
+        recorded = self.store.embedder()
+        if recorded is not None and self._embedder is not None and recorded[0] != self._embedder.name:
+            report.problems.append(f"vectors were made by {recorded[0]!r}, the embedder is {self._embedder.name!r}")
+        return report
+
+    def rebuild(self) -> None:
+        """Drop and rebuild every projection from the event log (the fix ``doctor`` points to)."""
+        emb = self.embedder
+        self.store.set_embedder(emb.name, emb.dim)
+        self.store.rebuild(emb.embed)
+
+    def backup(self, target: str | Path) -> None:
+        """Write a consistent copy of the store to ``target`` with SQLite's backup API."""
+        backup = getattr(self.store, "backup", None)
+        if backup is None:
+            raise InvalidInputError("this store backend has no backup")
+        backup(target)
+
+
+def _current() -> Filter:
+    from reverie.model.query import Q
+
+    return Q.status("live")
+
+
+def _candidate_fields(c: Candidate | Mapping[str, Any]) -> dict[str, Any]:
+    if isinstance(c, Candidate):
+        return {name: getattr(c, name) for name in c.__dataclass_fields__}
+    if isinstance(c, Mapping):
+        return dict(c)
+    if isinstance(c, str):
+        return {"text": c}
+    raise InvalidInputError(f"each batch entry must be a Candidate, a dict or a string, got {type(c).__name__}")
+
+
+def _version(v: object) -> int | None:
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        raise InvalidInputError("expected_version must be a positive int")
+    return v
+
+
+def _encode_cursor(offset: int) -> str:
+    return base64.urlsafe_b64encode(json.dumps({"o": offset}).encode()).decode()
+
+
+def _decode_cursor(cursor: str | None) -> int:
+    if cursor is None:
+        return 0
+    try:
+        offset = json.loads(base64.urlsafe_b64decode(cursor.encode()))["o"]
+        if isinstance(offset, int) and offset >= 0:
+            return offset
+    except (ValueError, KeyError, TypeError):
+        pass
+    raise InvalidInputError("cursor is not one this store issued; pass next_cursor back unchanged")

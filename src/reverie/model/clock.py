@@ -1,0 +1,65 @@
+"""Time, injected: nothing in reverie reads the wall clock except ``SystemClock``.
+
+Every time-dependent behaviour (decay, validity, tiers, ids) takes its "now" from a ``Clock``
+so tests and replays are deterministic.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+
+class Clock(Protocol):
+    """Anything that tells the current UTC time."""
+
+    def now(self) -> datetime: ...
+
+
+class SystemClock:
+    """The real clock (UTC, aware)."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+class ManualClock:
+    """A clock that moves only when told to: for tests and simulations."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self._now = start or datetime(2025, 1, 1, tzinfo=UTC)
+        if self._now.tzinfo is None:
+            raise ValueError("ManualClock needs a timezone-aware start time")
+
+    def now(self) -> datetime:
+        return self._now
+
+    def advance(self, delta: timedelta | None = None, **kwargs: float) -> datetime:
+        """Move forward by ``delta`` (or ``timedelta(**kwargs)``) and return the new time."""
+        self._now = self._now + (delta if delta is not None else timedelta(**kwargs))
+        return self._now
+
+    def set(self, when: datetime) -> None:
+        if when.tzinfo is None:
+            raise ValueError("ManualClock.set needs a timezone-aware time")
+        self._now = when
+
+
+def to_iso(when: datetime) -> str:
+    """Canonical UTC text form, fixed width, so stored strings sort in time order."""
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def from_iso(text: str) -> datetime:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+
+
+def ensure_aware(when: datetime, name: str = "time") -> datetime:
+    """Refuse naive datetimes: a naive time silently shifts by the local offset."""
+    from reverie.errors import InvalidInputError
+
+    if not isinstance(when, datetime):
+        raise InvalidInputError(f"{name} must be a datetime, got {type(when).__name__}")
+    if when.tzinfo is None or when.tzinfo.utcoffset(when) is None:
+        raise InvalidInputError(f"{name} must be timezone-aware (e.g. datetime.now(UTC)); got a naive datetime")
+    return when.astimezone(UTC)

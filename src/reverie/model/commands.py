@@ -1,0 +1,163 @@
+"""Commands: the only way state changes. Imperative names; the reducer turns each into events.
+
+A command carries exactly what the caller asked for, already validated at the boundary by
+``Memory``; the reducer re-checks everything that depends on state (existence, versions,
+tombstones, learning pause) inside the write transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from reverie.model.item import Provenance
+
+
+@dataclass(frozen=True, slots=True)
+class Remember:
+    scope: str
+    text: str
+    kind: str
+    source: str
+    key: str | None = None
+    value: str | None = None
+    author: str | None = None
+    tags: tuple[str, ...] = ()
+    meta: dict[str, Any] = field(default_factory=dict)
+    parents: tuple[str, ...] = ()
+    provenance: Provenance = field(default_factory=Provenance)
+    scores: dict[str, float] = field(default_factory=dict)
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    tier: str = "active"
+    learning: bool = True  # a learning write is refused while the scope's learning is paused
+
+
+@dataclass(frozen=True, slots=True)
+class Revise:
+    scope: str
+    id: str
+    text: str
+    reason: str = ""
+    author: str | None = None
+    key: str | None = None
+    value: str | None = None
+    expected_version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Forget:
+    scope: str
+    id: str
+    reason: str = ""
+    expected_version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Dismiss:
+    scope: str
+    id: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Undismiss:
+    scope: str
+    fingerprints: tuple[str, ...]
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    scope: str
+    type: str
+    src: str
+    dst: str
+    author: str | None = None
+    authority: float = 0.5
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Unlink:
+    scope: str
+    edge_id: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SetScores:
+    scope: str
+    id: str
+    scores: dict[str, float]
+    reason: str = ""
+    expected_version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetTier:
+    scope: str
+    id: str
+    tier: str
+    reason: str = ""
+    expected_version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Promote:
+    """Human promotion: to ``manual`` (a person vouches for it) or to the ``durable`` tier."""
+
+    scope: str
+    id: str
+    to: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SetFlags:
+    scope: str
+    id: str
+    add: tuple[str, ...] = ()
+    remove: tuple[str, ...] = ()
+    reason: str = ""
+    expected_version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordUse:
+    """Recall used these items for ``query``; weights in (0, 1] say how strongly (rank-based)."""
+
+    scope: str
+    uses: tuple[tuple[str, float], ...]
+    query: str
+
+
+@dataclass(frozen=True, slots=True)
+class PauseLearning:
+    scope: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeLearning:
+    scope: str
+    reason: str = ""
+
+
+Command = (
+    Remember
+    | Revise
+    | Forget
+    | Dismiss
+    | Undismiss
+    | Link
+    | Unlink
+    | SetScores
+    | SetTier
+    | Promote
+    | SetFlags
+    | RecordUse
+    | PauseLearning
+    | ResumeLearning
+)

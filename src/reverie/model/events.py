@@ -1,0 +1,83 @@
+"""Lifecycle events: past-tense facts appended to the log, from which every projection is built."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from reverie.model.clock import from_iso, to_iso
+
+REMEMBERED = "memory.remembered"
+CORROBORATED = "memory.corroborated"
+REVISED = "memory.revised"
+FORGOTTEN = "memory.forgotten"
+DISMISSED = "memory.dismissed"
+UNDISMISSED = "memory.undismissed"
+SCORES_SET = "memory.scores_set"
+TIER_SET = "memory.tier_set"
+PROMOTED = "memory.promoted"
+FLAGS_SET = "memory.flags_set"
+USED = "memory.used"
+LINKED = "edge.linked"
+UNLINKED = "edge.unlinked"
+LEARNING_PAUSED = "scope.learning_paused"
+LEARNING_RESUMED = "scope.learning_resumed"
+
+EVENT_TYPES = (
+    REMEMBERED,
+    CORROBORATED,
+    REVISED,
+    FORGOTTEN,
+    DISMISSED,
+    UNDISMISSED,
+    SCORES_SET,
+    TIER_SET,
+    PROMOTED,
+    FLAGS_SET,
+    USED,
+    LINKED,
+    UNLINKED,
+    LEARNING_PAUSED,
+    LEARNING_RESUMED,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """The envelope: ``seq`` is assigned by the store at append time (0 until then).
+
+    ``cause`` is the id shared by every event one command produced, so a batch or a revise
+    (which closes one item and opens another) can be traced back to its single request.
+    """
+
+    id: str
+    type: str
+    scope: str
+    at: datetime
+    cause: str
+    payload: dict[str, Any] = field(default_factory=dict)
+    seq: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "id": self.id,
+            "type": self.type,
+            "scope": self.scope,
+            "at": to_iso(self.at),
+            "cause": self.cause,
+            "payload": self.payload,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Event:
+        return cls(
+            id=data["id"],
+            type=data["type"],
+            scope=data["scope"],
+            at=from_iso(data["at"]),
+            cause=data["cause"],
+            payload=dict(data.get("payload") or {}),
+            seq=int(data.get("seq", 0)),
+        )

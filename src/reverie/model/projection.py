@@ -1,0 +1,221 @@
+"""Projection: how each event changes the read model, as a list of ``Change`` values.
+
+Pure and deterministic: the store applies the changes it is given, and a rebuild replays the
+whole log through this same function, so live projections and rebuilt ones cannot differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from reverie.model import events as ev
+from reverie.model.clock import from_iso
+from reverie.model.item import Edge, Item, Scores
+
+#: Recall reinforcement: value moves this fraction of the way to 1 for a rank-1 hit.
+REINFORCE_RATE = 0.1
+#: An episodic memory used this many times has proven general: it graduates to semantic.
+GRADUATE_AFTER_USES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class PutItem:
+    item: Item
+    created: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PutEdge:
+    edge: Edge
+
+
+@dataclass(frozen=True, slots=True)
+class PutTombstone:
+    scope: str
+    fingerprint: str
+    item_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class DropTombstone:
+    scope: str
+    fingerprint: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetPaused:
+    scope: str
+    paused: bool
+
+
+Change = PutItem | PutEdge | PutTombstone | DropTombstone | SetPaused
+
+
+class ProjectionView:
+    """What projecting needs to read: the current item and edge rows."""
+
+    def __init__(self, item: Callable[[str, str], Item | None], edge: Callable[[str, str], Edge | None]):
+        self.item = item
+        self.edge = edge
+
+
+def project(event: ev.Event, view: ProjectionView) -> list[Change]:
+    """The changes ``event`` makes to the projections."""
+    handler = _HANDLERS.get(event.type)
+    if handler is None:
+        return []  # unknown (future) event types are skipped, never fatal for replay
+    return handler(event, view)
+
+
+def _get(view: ProjectionView, event: ev.Event, key: str = "id") -> Item:
+    item = view.item(event.scope, event.payload[key])
+    if item is None:  # pragma: no cover - the reducer guarantees existence
+        raise LookupError(f"event {event.id} refers to missing item {event.payload[key]}")
+    return item
+
+
+def _touch(item: Item, event: ev.Event, **changes: object) -> Item:
+    return item.evolve(updated_at=event.at, version=item.version + 1, **changes)
+
+
+def _remembered(event: ev.Event, view: ProjectionView) -> list[Change]:
+    return [PutItem(Item.from_dict(event.payload["item"]), created=True)]
+
+
+def _corroborated(event: ev.Event, view: ProjectionView) -> list[Change]:
+    item = _get(view, event)
+    return [PutItem(_touch(item, event, evidence_count=event.payload["evidence_count"], last_seen_at=event.at))]
+
+
+def _revised(event: ev.Event, view: ProjectionView) -> list[Change]:
+    old = _get(view, event, "old_id")
+    new = Item.from_dict(event.payload["item"])
+    closed = _touch(old, event, status="superseded", closed_at=event.at)
+    edge = Edge(
+        id=event.payload["edge_id"],
+        scope=event.scope,
+        type="supersedes",
+        src=new.id,
+        dst=old.id,
+        recorded_at=event.at,
+        author=new.author,
+        authority=new.scores.authority,
+        meta={"reason": event.payload.get("reason", "")},
+    )
+    return [PutItem(closed), PutItem(new, created=True), PutEdge(edge)]
+
+
+def _forgotten(event: ev.Event, view: ProjectionView) -> list[Change]:
+    item = _get(view, event)
+    valid_to = item.valid_to if item.valid_to is not None and item.valid_to < event.at else event.at
+    return [PutItem(_touch(item, event, status="forgotten", closed_at=event.at, valid_to=valid_to))]
+
+
+def _dismissed(event: ev.Event, view: ProjectionView) -> list[Change]:
+    item = _get(view, event)
+    changes: list[Change] = []
+    if item.is_current:
+        changes.append(PutItem(_touch(item, event, status="dismissed", closed_at=event.at)))
+    for fp in event.payload["fingerprints"]:
+        changes.append(PutTombstone(event.scope, fp, item.id))
+    return changes
+
+
+def _undismissed(event: ev.Event, view: ProjectionView) -> list[Change]:
+    return [DropTombstone(event.scope, fp) for fp in event.payload["fingerprints"]]
+
+
+def _scores_set(event: ev.Event, view: ProjectionView) -> list[Change]:
+    item = _get(view, event)
+    merged = item.scores.to_dict()
+    merged.update(event.payload["scores"])
+    return [PutItem(_touch(item, event, scores=Scores.from_dict(merged)))]
+
+
+def _tier_set(event: ev.Event, view: ProjectionView) -> list[Change]:
+    item = _get(view, event)
+    return [PutItem(_touch(item, event, tier=event.payload["tier"]))]
+
+
+def _promoted(event: ev.Event, view: ProjectionView) -> list[Change]:
+    item = _get(view, event)
+    if event.payload["to"] == "manual":
+        scores = item.scores.to_dict()
+        scores["authority"] = 1.0
+        return [PutItem(_touch(item, event, source="manual", scores=Scores.from_dict(scores)))]
+    return [PutItem(_touch(item, event, tier="durable"))]
+
+
+def _flags_set(event: ev.Event, view: ProjectionView) -> list[Change]:
+    item = _get(view, event)
+    flags = [f for f in item.flags if f not in event.payload["remove"]]
+    flags += [f for f in event.payload["add"] if f not in flags]
+    return [PutItem(_touch(item, event, flags=tuple(sorted(flags))))]
+
+
+def _used(event: ev.Event, view: ProjectionView) -> list[Change]:
+    changes: list[Change] = []
+    for item_id, weight in event.payload["uses"]:
+        item = view.item(event.scope, item_id)
+        if item is None:
+            continue
+        scores = item.scores.to_dict()
+        scores["value"] = round(scores["value"] + REINFORCE_RATE * float(weight) * (1.0 - scores["value"]), 9)
+        uses = item.use_count + 1
+        kind = "semantic" if item.kind == "episodic" and uses >= GRADUATE_AFTER_USES else item.kind
+        tier = "active" if item.tier == "subconscious" else item.tier
+        changes.append(
+            PutItem(
+                item.evolve(
+                    last_used_at=event.at,
+                    last_used_query=event.payload["query"],
+                    use_count=uses,
+                    scores=Scores.from_dict(scores),
+                    kind=kind,
+                    tier=tier,
+                )
+            )
+        )
+    return changes
+
+
+def _linked(event: ev.Event, view: ProjectionView) -> list[Change]:
+    return [PutEdge(Edge.from_dict(event.payload["edge"]))]
+
+
+def _unlinked(event: ev.Event, view: ProjectionView) -> list[Change]:
+    edge = view.edge(event.scope, event.payload["edge_id"])
+    if edge is None:  # pragma: no cover
+        return []
+    closed = Edge.from_dict({**edge.to_dict(), "closed_at": event.to_dict()["at"]})
+    return [PutEdge(closed)]
+
+
+def _paused(event: ev.Event, view: ProjectionView) -> list[Change]:
+    return [SetPaused(event.scope, True)]
+
+
+def _resumed(event: ev.Event, view: ProjectionView) -> list[Change]:
+    return [SetPaused(event.scope, False)]
+
+
+_HANDLERS: dict[str, Callable[[ev.Event, ProjectionView], list[Change]]] = {
+    ev.REMEMBERED: _remembered,
+    ev.CORROBORATED: _corroborated,
+    ev.REVISED: _revised,
+    ev.FORGOTTEN: _forgotten,
+    ev.DISMISSED: _dismissed,
+    ev.UNDISMISSED: _undismissed,
+    ev.SCORES_SET: _scores_set,
+    ev.TIER_SET: _tier_set,
+    ev.PROMOTED: _promoted,
+    ev.FLAGS_SET: _flags_set,
+    ev.USED: _used,
+    ev.LINKED: _linked,
+    ev.UNLINKED: _unlinked,
+    ev.LEARNING_PAUSED: _paused,
+    ev.LEARNING_RESUMED: _resumed,
+}
+
+__all__ = ["Change", "ProjectionView", "from_iso", "project"]

@@ -1,0 +1,365 @@
+"""The query algebra over items: filters combined with ``&``, ``|`` and ``~``, plus sorting.
+
+A filter is a small immutable tree. ``matches`` evaluates it in Python (the reference store
+and tests use it as the oracle); each backend compiles the same tree to its own query
+language (``store.sqlite.sql`` for SQLite), and the conformance suite checks they agree.
+
+    from reverie import Q
+    f = Q.kind("assertion", "policy") & Q.score("authority", ge=0.7) & ~Q.tag("draft")
+    mem.list(scope="user:alice", where=f, sort=["-importance", "recorded_at"], limit=20)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from reverie.errors import InvalidQueryError
+from reverie.model.clock import ensure_aware
+from reverie.model.item import Item
+
+SCORE_FIELDS = ("authority", "confidence", "importance", "durability", "value")
+NUMBER_FIELDS = (*SCORE_FIELDS, "evidence_count", "use_count", "version")
+EQ_FIELDS = ("id", "kind", "source", "tier", "status", "key", "value", "author", "scope")
+TIME_FIELDS = (
+    "recorded_at",
+    "updated_at",
+    "valid_from",
+    "valid_to",
+    "closed_at",
+    "last_used_at",
+    "last_seen_at",
+)
+SORT_FIELDS = (*NUMBER_FIELDS, *TIME_FIELDS, "id", "kind", "source", "tier", "key")
+_PATH_SEG = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
+
+
+class Filter:
+    """Base of every filter node; combine with ``&`` (and), ``|`` (or), ``~`` (not)."""
+
+    def matches(self, item: Item) -> bool:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def __and__(self, other: Filter) -> Filter:
+        return And((self, _as_filter(other)))
+
+    def __or__(self, other: Filter) -> Filter:
+        return Or((self, _as_filter(other)))
+
+    def __invert__(self) -> Filter:
+        return Not(self)
+
+
+def _as_filter(value: object) -> Filter:
+    if not isinstance(value, Filter):
+        raise InvalidQueryError(f"cannot combine a filter with {type(value).__name__}; build both with Q.…")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class All(Filter):
+    def matches(self, item: Item) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class And(Filter):
+    parts: tuple[Filter, ...]
+
+    def matches(self, item: Item) -> bool:
+        return all(p.matches(item) for p in self.parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Or(Filter):
+    parts: tuple[Filter, ...]
+
+    def matches(self, item: Item) -> bool:
+        return any(p.matches(item) for p in self.parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Not(Filter):
+    part: Filter
+
+    def matches(self, item: Item) -> bool:
+        return not self.part.matches(item)
+
+
+@dataclass(frozen=True, slots=True)
+class Eq(Filter):
+    field: str
+    values: tuple[str, ...]
+
+    def matches(self, item: Item) -> bool:
+        return getattr(item, self.field) in self.values
+
+
+@dataclass(frozen=True, slots=True)
+class Range(Filter):
+    """A numeric field within bounds; ``None`` bounds are open."""
+
+    field: str
+    ge: float | None = None
+    le: float | None = None
+    gt: float | None = None
+    lt: float | None = None
+
+    def matches(self, item: Item) -> bool:
+        v = _number(item, self.field)
+        return (
+            (self.ge is None or v >= self.ge)
+            and (self.le is None or v <= self.le)
+            and (self.gt is None or v > self.gt)
+            and (self.lt is None or v < self.lt)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TimeRange(Filter):
+    """A time field within [since, until); an item whose field is unset never matches."""
+
+    field: str
+    since: datetime | None = None
+    until: datetime | None = None
+
+    def matches(self, item: Item) -> bool:
+        v: datetime | None = getattr(item, self.field)
+        if v is None:
+            return False
+        return (self.since is None or v >= self.since) and (self.until is None or v < self.until)
+
+
+@dataclass(frozen=True, slots=True)
+class HasTag(Filter):
+    tag: str
+
+    def matches(self, item: Item) -> bool:
+        return self.tag in item.tags
+
+
+@dataclass(frozen=True, slots=True)
+class HasFlag(Filter):
+    flag: str
+
+    def matches(self, item: Item) -> bool:
+        return self.flag in item.flags
+
+
+@dataclass(frozen=True, slots=True)
+class ParentIncludes(Filter):
+    parent: str
+
+    def matches(self, item: Item) -> bool:
+        return self.parent in item.parents
+
+
+@dataclass(frozen=True, slots=True)
+class ParentsCount(Filter):
+    ge: int | None = None
+    le: int | None = None
+
+    def matches(self, item: Item) -> bool:
+        n = len(item.parents)
+        return (self.ge is None or n >= self.ge) and (self.le is None or n <= self.le)
+
+
+@dataclass(frozen=True, slots=True)
+class MetaEq(Filter):
+    """``meta`` at a dot-path equals a scalar; types must match (``True`` never equals ``1``)."""
+
+    path: tuple[str, ...]
+    value: str | int | float | bool | None
+
+    def matches(self, item: Item) -> bool:
+        found, v = meta_lookup(item.meta, self.path)
+        if not found:
+            return False
+        if self.value is None or isinstance(self.value, bool):
+            return v is self.value
+        if isinstance(self.value, str):
+            return isinstance(v, str) and v == self.value
+        return isinstance(v, int | float) and not isinstance(v, bool) and v == self.value
+
+
+@dataclass(frozen=True, slots=True)
+class MetaHas(Filter):
+    path: tuple[str, ...]
+
+    def matches(self, item: Item) -> bool:
+        return meta_lookup(item.meta, self.path)[0]
+
+
+def meta_lookup(meta: dict[str, Any], path: tuple[str, ...]) -> tuple[bool, Any]:
+    node: Any = meta
+    for seg in path:
+        if not isinstance(node, dict) or seg not in node:
+            return False, None
+        node = node[seg]
+    return True, node
+
+
+def _number(item: Item, name: str) -> float:
+    if name in SCORE_FIELDS:
+        return float(getattr(item.scores, name))
+    return float(getattr(item, name))
+
+
+def _path(path: str) -> tuple[str, ...]:
+    segs = tuple(path.split("."))
+    if not segs or not all(_PATH_SEG.match(s) for s in segs):
+        raise InvalidQueryError(
+            f"meta path {path!r} is malformed: dot-separated names of letters, digits, _ or - (e.g. 'source.turn')"
+        )
+    return segs
+
+
+class Q:
+    """Builders for filters; each validates its arguments so a bad query fails before it runs."""
+
+    @staticmethod
+    def all() -> Filter:
+        return All()
+
+    @staticmethod
+    def ids(*ids: str) -> Filter:
+        return Eq("id", tuple(ids))
+
+    @staticmethod
+    def kind(*kinds: str) -> Filter:
+        return Eq("kind", tuple(kinds))
+
+    @staticmethod
+    def source(*sources: str) -> Filter:
+        return Eq("source", tuple(sources))
+
+    @staticmethod
+    def tier(*tiers: str) -> Filter:
+        return Eq("tier", tuple(tiers))
+
+    @staticmethod
+    def status(*statuses: str) -> Filter:
+        return Eq("status", tuple(statuses))
+
+    @staticmethod
+    def key(*keys: str) -> Filter:
+        return Eq("key", tuple(keys))
+
+    @staticmethod
+    def author(*authors: str) -> Filter:
+        return Eq("author", tuple(authors))
+
+    @staticmethod
+    def scope(*scopes: str) -> Filter:
+        return Eq("scope", tuple(scopes))
+
+    @staticmethod
+    def tag(tag: str) -> Filter:
+        return HasTag(tag)
+
+    @staticmethod
+    def tags_any(*tags: str) -> Filter:
+        return Or(tuple(HasTag(t) for t in tags)) if tags else Not(All())
+
+    @staticmethod
+    def flag(flag: str) -> Filter:
+        return HasFlag(flag)
+
+    @staticmethod
+    def score(
+        name: str,
+        *,
+        ge: float | None = None,
+        le: float | None = None,
+        gt: float | None = None,
+        lt: float | None = None,
+    ) -> Filter:
+        if name not in NUMBER_FIELDS:
+            raise InvalidQueryError(f"cannot range over {name!r}; use one of {', '.join(NUMBER_FIELDS)}")
+        for bound in (ge, le, gt, lt):
+            if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int | float)):
+                raise InvalidQueryError(f"range bounds on {name} must be numbers")
+        return Range(name, ge, le, gt, lt)
+
+    @staticmethod
+    def evidence(*, ge: int | None = None, le: int | None = None) -> Filter:
+        return Q.score("evidence_count", ge=ge, le=le)
+
+    @staticmethod
+    def parent(parent_id: str) -> Filter:
+        return ParentIncludes(parent_id)
+
+    @staticmethod
+    def parents_count(*, ge: int | None = None, le: int | None = None) -> Filter:
+        return ParentsCount(ge, le)
+
+    @staticmethod
+    def meta(path: str, value: str | int | float | bool | None) -> Filter:
+        if not isinstance(value, str | int | float | bool) and value is not None:
+            raise InvalidQueryError("Q.meta compares with a scalar (str, number, bool or None)")
+        return MetaEq(_path(path), value)
+
+    @staticmethod
+    def meta_has(path: str) -> Filter:
+        return MetaHas(_path(path))
+
+    @staticmethod
+    def time(field: str, *, since: datetime | None = None, until: datetime | None = None) -> Filter:
+        if field not in TIME_FIELDS:
+            raise InvalidQueryError(f"cannot range over time field {field!r}; use one of {', '.join(TIME_FIELDS)}")
+        return TimeRange(
+            field,
+            ensure_aware(since, "since") if since is not None else None,
+            ensure_aware(until, "until") if until is not None else None,
+        )
+
+    @staticmethod
+    def recorded(*, since: datetime | None = None, until: datetime | None = None) -> Filter:
+        return Q.time("recorded_at", since=since, until=until)
+
+    @staticmethod
+    def valid(*, since: datetime | None = None, until: datetime | None = None) -> Filter:
+        return Q.time("valid_from", since=since, until=until)
+
+
+Sort = tuple[tuple[str, bool], ...]  # (field, descending)
+
+
+def parse_sort(spec: Sequence[str] | str | None) -> Sort:
+    """``["-importance", "recorded_at"]`` → ((importance, desc), (recorded_at, asc)), then id asc."""
+    if spec is None:
+        spec = ["recorded_at"]
+    if isinstance(spec, str):
+        spec = [spec]
+    out: list[tuple[str, bool]] = []
+    for raw in spec:
+        if not isinstance(raw, str) or not raw:
+            raise InvalidQueryError("sort fields are strings such as '-importance' or 'recorded_at'")
+        desc = raw.startswith("-")
+        name = raw.lstrip("-+")
+        if name not in SORT_FIELDS:
+            raise InvalidQueryError(f"cannot sort by {name!r}; use one of {', '.join(SORT_FIELDS)}")
+        out.append((name, desc))
+    if not any(name == "id" for name, _ in out):
+        out.append(("id", False))  # stable tie-break: ids are unique
+    return tuple(out)
+
+
+def sort_items(items: list[Item], sort: Sort) -> list[Item]:
+    """Sort in Python with the same semantics the SQL backends use (NULLs last either way)."""
+    result = list(items)
+    for name, desc in reversed(sort):
+        present = [i for i in result if _sort_value(i, name) is not None]
+        missing = [i for i in result if _sort_value(i, name) is None]
+        present.sort(key=lambda i, n=name: _sort_value(i, n), reverse=desc)  # type: ignore[misc]
+        result = present + missing
+    return result
+
+
+def _sort_value(item: Item, name: str) -> Any:
+    if name in SCORE_FIELDS:
+        return getattr(item.scores, name)
+    return getattr(item, name)

@@ -1,0 +1,350 @@
+"""The pure reducer: ``decide`` validates a command against current state and emits events.
+
+It performs no I/O and changes nothing: it reads state through the narrow ``StateView`` the
+store passes in (inside the store's write transaction) and returns events. Only after every
+check has passed does it build an event, so a refused command emits nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from reverie.errors import (
+    AlreadyClosedError,
+    DismissedValueError,
+    InvalidInputError,
+    LearningPausedError,
+    NotFoundError,
+    VersionConflictError,
+)
+from reverie.model import events as ev
+from reverie.model.commands import (
+    Command,
+    Dismiss,
+    Forget,
+    Link,
+    PauseLearning,
+    Promote,
+    RecordUse,
+    Remember,
+    ResumeLearning,
+    Revise,
+    SetFlags,
+    SetScores,
+    SetTier,
+    Undismiss,
+    Unlink,
+)
+from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, TIERS, Edge, Item, Scores
+from reverie.model.validate import fingerprints
+
+
+class StateView(Protocol):
+    """What the reducer may read. Every method is scoped: it can never see another scope."""
+
+    def item(self, scope: str, item_id: str) -> Item | None: ...
+
+    def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None: ...
+
+    def tombstone(self, scope: str, fingerprint: str) -> str | None: ...
+
+    def paused(self, scope: str) -> bool: ...
+
+    def edge(self, scope: str, edge_id: str) -> Edge | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Per-command facts from outside the reducer: the time and an id source."""
+
+    now: datetime
+    new_id: Callable[[], str]
+    cause: str
+
+
+def decide(cmd: Command, view: StateView, ctx: Context) -> list[ev.Event]:
+    """Validate ``cmd`` against ``view`` and return the events it produces (raises on refusal)."""
+    handler = _HANDLERS.get(type(cmd))
+    if handler is None:  # pragma: no cover - a programming error, not user input
+        raise TypeError(f"no handler for command {type(cmd).__name__}")
+    return handler(cmd, view, ctx)
+
+
+def _event(ctx: Context, type_: str, scope: str, payload: dict[str, Any]) -> ev.Event:
+    return ev.Event(id=ctx.new_id(), type=type_, scope=scope, at=ctx.now, cause=ctx.cause, payload=payload)
+
+
+def _require(view: StateView, scope: str, item_id: str) -> Item:
+    item = view.item(scope, item_id)
+    if item is None:
+        # Same message whether the id is absent or lives in another scope: no existence oracle.
+        raise NotFoundError(f"no item {item_id} in scope {scope!r}")
+    return item
+
+
+def _require_current(view: StateView, scope: str, item_id: str, action: str) -> Item:
+    item = _require(view, scope, item_id)
+    if not item.is_current:
+        raise AlreadyClosedError(f"cannot {action} item {item_id}: it is already {item.status}")
+    return item
+
+
+def _check_version(item: Item, expected: int | None) -> None:
+    if expected is not None and item.version != expected:
+        raise VersionConflictError(
+            f"item {item.id} is at version {item.version}, not {expected}: it changed since you read it; "
+            "read it again and retry"
+        )
+
+
+def _check_learning(view: StateView, scope: str) -> None:
+    if view.paused(scope):
+        raise LearningPausedError(
+            f"learning is paused in scope {scope!r}; call resume_learning({scope!r}) to allow writes"
+        )
+
+
+def _check_not_dismissed(view: StateView, scope: str, prints: tuple[str, ...]) -> None:
+    for fp in prints:
+        by = view.tombstone(scope, fp)
+        if by is not None:
+            raise DismissedValueError(
+                f"this value was dismissed in scope {scope!r} (tombstone from item {by}); "
+                "call undismiss(...) first if it should be learned again"
+            )
+
+
+def _remember(cmd: Remember, view: StateView, ctx: Context) -> list[ev.Event]:
+    if cmd.learning:
+        _check_learning(view, cmd.scope)
+    prints = fingerprints(cmd.text, cmd.key, cmd.value)
+    _check_not_dismissed(view, cmd.scope, prints)
+    for parent in cmd.parents:
+        _require(view, cmd.scope, parent)
+    for fp in prints:
+        existing = view.live_by_fingerprint(cmd.scope, fp)
+        if existing is not None:
+            return [
+                _event(
+                    ctx,
+                    ev.CORROBORATED,
+                    cmd.scope,
+                    {
+                        "id": existing.id,
+                        "evidence_count": existing.evidence_count + 1,
+                        "by_source": cmd.source,
+                    },
+                )
+            ]
+    scores = Scores(authority=DEFAULT_AUTHORITY.get(cmd.source, 0.5)).to_dict()
+    scores.update(cmd.scores)
+    item_id = ctx.new_id()
+    event_id = ctx.new_id()
+    provenance = cmd.provenance.to_dict()
+    provenance["event_id"] = event_id
+    item = Item(
+        id=item_id,
+        scope=cmd.scope,
+        text=cmd.text,
+        kind=cmd.kind,
+        source=cmd.source,
+        recorded_at=ctx.now,
+        updated_at=ctx.now,
+        key=cmd.key,
+        value=cmd.value,
+        author=cmd.author,
+        tags=cmd.tags,
+        meta=cmd.meta,
+        parents=cmd.parents,
+        scores=Scores.from_dict(scores),
+        tier=cmd.tier,
+        valid_from=cmd.valid_from,
+        valid_to=cmd.valid_to,
+        last_seen_at=ctx.now,
+    ).to_dict()
+    item["provenance"] = provenance
+    return [
+        ev.Event(
+            id=event_id,
+            type=ev.REMEMBERED,
+            scope=cmd.scope,
+            at=ctx.now,
+            cause=ctx.cause,
+            payload={"item": item, "fingerprints": list(prints)},
+        )
+    ]
+
+
+def _revise(cmd: Revise, view: StateView, ctx: Context) -> list[ev.Event]:
+    _check_learning(view, cmd.scope)
+    old = _require_current(view, cmd.scope, cmd.id, "revise")
+    _check_version(old, cmd.expected_version)
+    key = cmd.key if cmd.key is not None else old.key
+    value = cmd.value if cmd.value is not None else (old.value if cmd.key is None else None)
+    prints = fingerprints(cmd.text, key, value)
+    _check_not_dismissed(view, cmd.scope, prints)
+    new = old.evolve(
+        id=ctx.new_id(),
+        text=cmd.text,
+        key=key,
+        value=value,
+        author=cmd.author if cmd.author is not None else old.author,
+        recorded_at=ctx.now,
+        updated_at=ctx.now,
+        last_seen_at=ctx.now,
+        evidence_count=1,
+        version=old.version + 1,
+        parents=old.parents,
+        last_used_at=None,
+        last_used_query=None,
+        use_count=0,
+    )
+    payload_item = new.to_dict()
+    event_id = ctx.new_id()
+    payload_item["provenance"] = {**old.provenance.to_dict(), "event_id": event_id}
+    return [
+        ev.Event(
+            id=event_id,
+            type=ev.REVISED,
+            scope=cmd.scope,
+            at=ctx.now,
+            cause=ctx.cause,
+            payload={
+                "old_id": old.id,
+                "item": payload_item,
+                "fingerprints": list(prints),
+                "edge_id": ctx.new_id(),
+                "reason": cmd.reason,
+            },
+        )
+    ]
+
+
+def _forget(cmd: Forget, view: StateView, ctx: Context) -> list[ev.Event]:
+    item = _require_current(view, cmd.scope, cmd.id, "forget")
+    _check_version(item, cmd.expected_version)
+    return [_event(ctx, ev.FORGOTTEN, cmd.scope, {"id": item.id, "reason": cmd.reason})]
+
+
+def _dismiss(cmd: Dismiss, view: StateView, ctx: Context) -> list[ev.Event]:
+    item = _require(view, cmd.scope, cmd.id)
+    prints = list(fingerprints(item.text, item.key, item.value))
+    return [
+        _event(
+            ctx,
+            ev.DISMISSED,
+            cmd.scope,
+            {"id": item.id, "fingerprints": prints, "reason": cmd.reason, "was_current": item.is_current},
+        )
+    ]
+
+
+def _undismiss(cmd: Undismiss, view: StateView, ctx: Context) -> list[ev.Event]:
+    present = [fp for fp in cmd.fingerprints if view.tombstone(cmd.scope, fp) is not None]
+    if not present:
+        raise NotFoundError(f"no dismissed value matches in scope {cmd.scope!r}")
+    return [_event(ctx, ev.UNDISMISSED, cmd.scope, {"fingerprints": present, "reason": cmd.reason})]
+
+
+def _link(cmd: Link, view: StateView, ctx: Context) -> list[ev.Event]:
+    if cmd.type not in EDGE_TYPES:
+        raise InvalidInputError(f"edge type {cmd.type!r} is unknown; use one of {', '.join(EDGE_TYPES)}")
+    if cmd.src == cmd.dst:
+        raise InvalidInputError("an edge needs two different items (src == dst)")
+    _require(view, cmd.scope, cmd.src)
+    _require(view, cmd.scope, cmd.dst)
+    edge = Edge(
+        id=ctx.new_id(),
+        scope=cmd.scope,
+        type=cmd.type,
+        src=cmd.src,
+        dst=cmd.dst,
+        recorded_at=ctx.now,
+        author=cmd.author,
+        authority=cmd.authority,
+        meta=cmd.meta,
+    )
+    return [_event(ctx, ev.LINKED, cmd.scope, {"edge": edge.to_dict()})]
+
+
+def _unlink(cmd: Unlink, view: StateView, ctx: Context) -> list[ev.Event]:
+    edge = view.edge(cmd.scope, cmd.edge_id)
+    if edge is None:
+        raise NotFoundError(f"no edge {cmd.edge_id} in scope {cmd.scope!r}")
+    if not edge.is_current:
+        raise AlreadyClosedError(f"edge {cmd.edge_id} is already unlinked")
+    return [_event(ctx, ev.UNLINKED, cmd.scope, {"edge_id": edge.id, "reason": cmd.reason})]
+
+
+def _set_scores(cmd: SetScores, view: StateView, ctx: Context) -> list[ev.Event]:
+    item = _require(view, cmd.scope, cmd.id)
+    _check_version(item, cmd.expected_version)
+    return [_event(ctx, ev.SCORES_SET, cmd.scope, {"id": item.id, "scores": cmd.scores, "reason": cmd.reason})]
+
+
+def _set_tier(cmd: SetTier, view: StateView, ctx: Context) -> list[ev.Event]:
+    if cmd.tier not in TIERS:
+        raise InvalidInputError(f"tier {cmd.tier!r} is unknown; use one of {', '.join(TIERS)}")
+    item = _require(view, cmd.scope, cmd.id)
+    _check_version(item, cmd.expected_version)
+    return [_event(ctx, ev.TIER_SET, cmd.scope, {"id": item.id, "tier": cmd.tier, "reason": cmd.reason})]
+
+
+def _promote(cmd: Promote, view: StateView, ctx: Context) -> list[ev.Event]:
+    if cmd.to not in ("manual", "durable"):
+        raise InvalidInputError(f"promote to {cmd.to!r}: use 'manual' (a person vouches) or 'durable' (tier)")
+    item = _require_current(view, cmd.scope, cmd.id, "promote")
+    return [_event(ctx, ev.PROMOTED, cmd.scope, {"id": item.id, "to": cmd.to, "reason": cmd.reason})]
+
+
+def _set_flags(cmd: SetFlags, view: StateView, ctx: Context) -> list[ev.Event]:
+    item = _require(view, cmd.scope, cmd.id)
+    _check_version(item, cmd.expected_version)
+    return [
+        _event(
+            ctx,
+            ev.FLAGS_SET,
+            cmd.scope,
+            {"id": item.id, "add": list(cmd.add), "remove": list(cmd.remove), "reason": cmd.reason},
+        )
+    ]
+
+
+def _record_use(cmd: RecordUse, view: StateView, ctx: Context) -> list[ev.Event]:
+    uses = [[i, w] for i, w in cmd.uses if view.item(cmd.scope, i) is not None]
+    if not uses:
+        return []
+    return [_event(ctx, ev.USED, cmd.scope, {"uses": uses, "query": cmd.query})]
+
+
+def _pause(cmd: PauseLearning, view: StateView, ctx: Context) -> list[ev.Event]:
+    if view.paused(cmd.scope):
+        return []
+    return [_event(ctx, ev.LEARNING_PAUSED, cmd.scope, {"reason": cmd.reason})]
+
+
+def _resume(cmd: ResumeLearning, view: StateView, ctx: Context) -> list[ev.Event]:
+    if not view.paused(cmd.scope):
+        return []
+    return [_event(ctx, ev.LEARNING_RESUMED, cmd.scope, {"reason": cmd.reason})]
+
+
+_HANDLERS: dict[type, Callable[[Any, StateView, Context], list[ev.Event]]] = {
+    Remember: _remember,
+    Revise: _revise,
+    Forget: _forget,
+    Dismiss: _dismiss,
+    Undismiss: _undismiss,
+    Link: _link,
+    Unlink: _unlink,
+    SetScores: _set_scores,
+    SetTier: _set_tier,
+    Promote: _promote,
+    SetFlags: _set_flags,
+    RecordUse: _record_use,
+    PauseLearning: _pause,
+    ResumeLearning: _resume,
+}

@@ -1,0 +1,199 @@
+"""Boundary validation: every public entry point funnels its input through these.
+
+Each check raises an ``InvalidInputError`` subclass whose message names the field, what was
+wrong and how to fix it — and runs before anything is written, so a refused input leaves the
+store untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from reverie.errors import InvalidInputError, InvalidScopeError, LimitExceededError
+from reverie.limits import Limits
+from reverie.model.ids import is_id
+
+SCOPE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@/\-]*$")
+KEY_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:\-/]*$")
+KIND_RE = re.compile(r"^[a-z][a-z0-9_\-]{0,39}$")
+SCORE_NAMES = ("authority", "confidence", "importance", "durability", "value")
+
+
+def check_text(text: object, limits: Limits, field: str = "text") -> str:
+    """Non-empty, well-formed Unicode, no NUL, within the size limit. Returned unchanged."""
+    if not isinstance(text, str):
+        raise InvalidInputError(f"{field} must be a string, got {type(text).__name__}")
+    if not text.strip():
+        raise InvalidInputError(f"{field} is empty; give the claim as non-blank text")
+    check_unicode(text, field)
+    if len(text) > limits.max_text_chars:
+        raise LimitExceededError(
+            f"{field} has {len(text)} characters; the limit is {limits.max_text_chars} "
+            "(split it, or raise Limits.max_text_chars)"
+        )
+    return text
+
+
+def check_unicode(text: str, field: str) -> None:
+    """Refuse what cannot be stored byte-exact: NUL and lone surrogates."""
+    if "\x00" in text:
+        raise InvalidInputError(f"{field} contains a NUL character (\\x00); remove it")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInputError(
+            f"{field} contains a lone surrogate at position {exc.start}; it is not valid Unicode text"
+        ) from None
+
+
+def check_scope(scope: object, limits: Limits) -> str:
+    if not isinstance(scope, str) or not scope:
+        raise InvalidScopeError("scope is required: a non-empty string such as 'user:alice'")
+    if len(scope) > limits.max_scope_chars:
+        raise InvalidScopeError(f"scope is {len(scope)} characters; the limit is {limits.max_scope_chars}")
+    if not SCOPE_RE.match(scope):
+        raise InvalidScopeError(
+            f"scope {scope[:60]!r} is malformed: use letters, digits and _ . : @ / - "
+            "starting with a letter or digit (e.g. 'user:alice' or 'team:acme/project-x')"
+        )
+    return scope
+
+
+def check_id(item_id: object, field: str = "id") -> str:
+    if not is_id(item_id):
+        raise InvalidInputError(f"{field} {str(item_id)[:60]!r} is not a reverie id (a lower-case UUID string)")
+    assert isinstance(item_id, str)
+    return item_id
+
+
+def check_kind(kind: object) -> str:
+    if not isinstance(kind, str) or not KIND_RE.match(kind):
+        raise InvalidInputError(
+            f"kind {kind!r} is malformed: lower-case letters, digits, _ or -, up to 40 characters "
+            "(known kinds: observation, assertion, hypothesis, policy, trait, episodic, semantic, …)"
+        )
+    return kind
+
+
+def check_key(key: object, limits: Limits) -> str | None:
+    if key is None:
+        return None
+    if not isinstance(key, str) or not key or len(key) > limits.max_key_chars or not KEY_RE.match(key):
+        raise InvalidInputError(
+            f"key {str(key)[:60]!r} is malformed: a dotted subject such as 'alice.allergy' "
+            f"(letters, digits, _ . : - /, up to {limits.max_key_chars} characters)"
+        )
+    return key
+
+
+def check_value(value: object, limits: Limits) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise InvalidInputError(f"value must be a string or number, got {type(value).__name__}")
+    text = str(value)
+    check_unicode(text, "value")
+    if len(text) > limits.max_text_chars:
+        raise LimitExceededError(f"value is longer than Limits.max_text_chars ({limits.max_text_chars})")
+    return text
+
+
+def check_score(name: str, score: object) -> float:
+    if isinstance(score, bool) or not isinstance(score, int | float):
+        raise InvalidInputError(f"{name} must be a number in [0, 1], got {type(score).__name__}")
+    f = float(score)
+    if math.isnan(f) or not 0.0 <= f <= 1.0:
+        raise InvalidInputError(f"{name} must be in [0, 1], got {score!r}")
+    return f
+
+
+def check_tags(tags: object, limits: Limits) -> tuple[str, ...]:
+    if tags is None:
+        return ()
+    if isinstance(tags, str) or not isinstance(tags, Iterable):
+        raise InvalidInputError("tags must be a list of strings, e.g. tags=['health', 'food']")
+    out: list[str] = []
+    for tag in tags:
+        if not isinstance(tag, str) or not tag.strip():
+            raise InvalidInputError(f"each tag must be a non-blank string, got {tag!r}")
+        check_unicode(tag, "tag")
+        if len(tag) > limits.max_tag_chars:
+            raise LimitExceededError(f"tag {tag[:30]!r}… is longer than {limits.max_tag_chars} characters")
+        if tag not in out:
+            out.append(tag)
+    if len(out) > limits.max_tags:
+        raise LimitExceededError(f"{len(out)} tags given; the limit is {limits.max_tags}")
+    return tuple(out)
+
+
+def check_meta(meta: object, limits: Limits) -> dict[str, Any]:
+    """A JSON object that round-trips exactly: finite numbers, str keys, bounded size and depth."""
+    if meta is None:
+        return {}
+    if not isinstance(meta, Mapping):
+        raise InvalidInputError(f"meta must be a JSON object (dict), got {type(meta).__name__}")
+    _check_json(meta, limits, depth=1, path="meta")
+    try:
+        encoded = json.dumps(meta, ensure_ascii=False, allow_nan=False, sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"meta is not JSON-serialisable: {exc}") from None
+    if len(encoded.encode("utf-8")) > limits.max_meta_bytes:
+        raise LimitExceededError(f"meta is larger than Limits.max_meta_bytes ({limits.max_meta_bytes} bytes)")
+    result: dict[str, Any] = json.loads(encoded)
+    return result
+
+
+def _check_json(value: object, limits: Limits, depth: int, path: str) -> None:
+    if depth > limits.max_meta_depth:
+        raise LimitExceededError(f"{path} nests deeper than Limits.max_meta_depth ({limits.max_meta_depth})")
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise InvalidInputError(f"{path} has a non-string key {k!r}; JSON object keys must be strings")
+            check_unicode(k, f"{path} key")
+            _check_json(v, limits, depth + 1, f"{path}.{k}")
+    elif isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            _check_json(v, limits, depth + 1, f"{path}[{i}]")
+    elif isinstance(value, str):
+        check_unicode(value, path)
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidInputError(f"{path} is {value}; JSON has no NaN or infinity")
+    elif value is not None and not isinstance(value, bool | int):
+        raise InvalidInputError(f"{path} has a {type(value).__name__}; meta holds only JSON values")
+
+
+def check_reason(reason: object) -> str:
+    if reason is None:
+        return ""
+    if not isinstance(reason, str):
+        raise InvalidInputError("reason must be a string")
+    check_unicode(reason, "reason")
+    if len(reason) > 2000:
+        raise LimitExceededError("reason is longer than 2000 characters")
+    return reason
+
+
+def normalise_text(text: str) -> str:
+    """The equivalence form of a claim: NFKC, case-folded, whitespace collapsed, end punctuation off.
+
+    Two claims with the same normal form corroborate each other instead of duplicating, and a
+    dismissed value is matched on this form so re-extraction cannot bring it back.
+    """
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    collapsed = " ".join(folded.split())
+    return collapsed.rstrip(" .!?;,")
+
+
+def fingerprints(text: str, key: str | None, value: str | None) -> tuple[str, ...]:
+    """The value-level identities of a claim: its normalised text, and key=value when keyed."""
+    prints = ["t:" + normalise_text(text)]
+    if key is not None and value is not None:
+        prints.append(f"kv:{key.casefold()}={normalise_text(value)}")
+    return tuple(prints)

@@ -1,0 +1,316 @@
+"""Recall: lexical + dense legs → RRF → visibility filters → relevance × value × decay → hits.
+
+Each stage is a small function; ``recall`` wires them and records *why* every hit ranked
+where it did. Reading order: ``recall`` → ``_candidates`` → ``_visible`` → ``_score`` →
+``_contradictions`` → ``_diversify``; then the one bounded corrective pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any, Literal
+
+import numpy as np
+
+from reverie.model.item import Item
+from reverie.model.query import Filter
+from reverie.recall.decay import DEFAULT_DECAY, DecayPolicy, decay_factor, effective_age_days, trust_factor
+from reverie.recall.fusion import rrf
+from reverie.recall.normalize import fts_query
+from reverie.store.protocol import Store
+
+Mode = Literal["hybrid", "lexical", "dense"]
+ContradictionMode = Literal["surface", "filter"]
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """How much each signal bends relevance: factor = (1 − w) + w · signal, so w=0 ignores it."""
+
+    trust: float = 0.3
+    importance: float = 0.2
+    value: float = 0.2
+    decay: float = 1.0
+    hub_penalty: float = 0.5
+    #: Relevance = (fused / best fused) ** sharpness. RRF scores of neighbouring ranks differ by
+    #: ~1.6 % (k=60), so without sharpening the priors above would override relevance outright;
+    #: with it they reorder near-ties but cannot lift a weak match over a strong one.
+    sharpness: float = 8.0
+
+
+@dataclass(frozen=True, slots=True)
+class RecallOptions:
+    k: int = 10
+    mode: Mode = "hybrid"
+    where: Filter | None = None
+    as_of: datetime | None = None
+    include_history: bool = False
+    tiers: tuple[str, ...] = ("active", "durable")
+    contradictions: ContradictionMode = "surface"
+    weights: Weights = field(default_factory=Weights)
+    rrf_k: int = 60
+    leg_weights: Mapping[str, float] | None = None
+    pool: int = 100
+    #: Lexical hits scoring below this fraction of the best bm25 matched only on near-zero-IDF
+    #: words (e.g. a name that is in every memory of the scope): they are not lexical evidence.
+    lexical_floor: float = 0.1
+    min_authority: float = 0.0
+    confidence_floor: float = 0.3
+    diversity_author: float = 0.0
+    diversity_parent: float = 0.0
+    decay: DecayPolicy = DEFAULT_DECAY
+    self_correct: bool = True
+    weak_below: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One recalled item, its final score and how it got there (``why``)."""
+
+    item: Item
+    score: float
+    why: dict[str, Any]
+    contradicted_by: tuple[str, ...] = ()
+
+    @property
+    def asserted(self) -> bool:
+        """False when confidence is below the floor: surface it, but do not state it as fact."""
+        return bool(self.why.get("asserted", True))
+
+
+def recall(
+    store: Store,
+    scope: str,
+    query: str,
+    query_vector: np.ndarray | None,
+    opts: RecallOptions,
+    now: datetime,
+) -> tuple[list[Hit], dict[str, Any]]:
+    """Run the first pass and, if it came back weak, exactly one corrective pass.
+
+    Returns the hits and a trace (which pass won and why). The corrective pass widens the
+    candidate pool and drops the soft trust floor (and lets subconscious items in), never
+    scope, visibility or ``as_of``; its answer replaces the first only if strictly better.
+    """
+    first = _run(store, scope, query, query_vector, opts, now, pass_name="first")
+    trace: dict[str, Any] = {"passes": 1, "used": "first"}
+    if not opts.self_correct or not _weak(first, opts):
+        return first, trace
+    wider = replace(
+        opts,
+        pool=opts.pool * 4,
+        min_authority=0.0,
+        tiers=tuple(dict.fromkeys((*opts.tiers, "subconscious"))),
+    )
+    second = _run(store, scope, query, query_vector, wider, now, pass_name="corrective")
+    trace["passes"] = 2
+    if _better(second, first):
+        trace["used"] = "corrective"
+        return second, trace
+    return first, trace
+
+
+def _weak(hits: Sequence[Hit], opts: RecallOptions) -> bool:
+    if not hits:
+        return True
+    return hits[0].score < opts.weak_below
+
+
+def _better(new: Sequence[Hit], old: Sequence[Hit]) -> bool:
+    """Strictly better: more hits, or as many with a higher top score (never worse on both)."""
+    if len(new) != len(old):
+        return len(new) > len(old) and (not old or new[0].score >= old[0].score * 0.999)
+    return bool(new) and new[0].score > old[0].score
+
+
+def _run(
+    store: Store,
+    scope: str,
+    query: str,
+    qvec: np.ndarray | None,
+    opts: RecallOptions,
+    now: datetime,
+    pass_name: str,
+) -> list[Hit]:
+    history = opts.include_history or opts.as_of is not None
+    rankings = _candidates(store, scope, query, qvec, opts, current_only=not history)
+    fused = rrf(rankings, k=opts.rrf_k, weights=opts.leg_weights)
+    items = store.get_many(scope, [f.id for f in fused])
+    scored: list[Hit] = []
+    best = fused[0].score if fused else 1.0
+    for f in fused:
+        item = items.get(f.id)
+        if item is None or not _visible(item, opts, now):
+            continue
+        if item.scores.authority < opts.min_authority:
+            continue
+        scored.append(_score(item, f.score, f.score / best, f.ranks, opts, now, pass_name))
+    scored.sort(key=lambda h: (-h.score, h.item.id))
+    scored = _contradictions(store, scope, scored, opts)
+    return _diversify(scored, opts)[: opts.k]
+
+
+def _candidates(
+    store: Store,
+    scope: str,
+    query: str,
+    qvec: np.ndarray | None,
+    opts: RecallOptions,
+    *,
+    current_only: bool,
+) -> dict[str, list[str]]:
+    rankings: dict[str, list[str]] = {}
+    if opts.mode in ("hybrid", "lexical"):
+        match = fts_query(query)
+        if match is not None:
+            hits = store.lexical(scope, match, limit=opts.pool, current_only=current_only)
+            floor = hits[0][1] * opts.lexical_floor if hits else 0.0
+            rankings["lexical"] = [i for i, s in hits if s >= floor]
+    if opts.mode in ("hybrid", "dense") and qvec is not None:
+        ids, mat = store.vectors(scope, current_only=current_only)
+        if ids:
+            rankings["dense"] = _top_dense(ids, mat, qvec, opts.pool)
+    return rankings
+
+
+def _top_dense(ids: Sequence[str], mat: np.ndarray, qvec: np.ndarray, n: int) -> list[str]:
+    """Exact cosine top-n (rows are unit vectors), vectorised; ties break by position (= id order)."""
+    sims = mat @ np.asarray(qvec, dtype=np.float32)
+    n = min(n, len(ids))
+    part = np.argpartition(-sims, n - 1)[:n] if n < len(ids) else np.arange(len(ids))
+    order = part[np.lexsort((part, -sims[part]))]
+    return [ids[i] for i in order if sims[i] > 0.0]
+
+
+def _visible(item: Item, opts: RecallOptions, now: datetime) -> bool:
+    """Current truth by default; a point in time with ``as_of``; everything with ``include_history``."""
+    if opts.as_of is not None:
+        if not item.believed_at(opts.as_of):
+            return False
+    elif not opts.include_history:
+        if not item.is_current:
+            return False
+        if item.valid_to is not None and item.valid_to <= now:
+            return False
+    if item.tier not in opts.tiers and not opts.include_history:
+        return False
+    return opts.where is None or opts.where.matches(item)
+
+
+def _score(
+    item: Item,
+    fused: float,
+    relative: float,
+    ranks: Mapping[str, int],
+    opts: RecallOptions,
+    now: datetime,
+    pass_name: str,
+) -> Hit:
+    w = opts.weights
+    rule = opts.decay.rule_for(item.kind)
+    age = effective_age_days(now=now, recorded_at=item.recorded_at, last_used_at=item.last_used_at, rule=rule)
+    decay = decay_factor(rule, age_days=age, durability=item.scores.durability)
+    seen = item.last_seen_at or item.recorded_at
+    trust = trust_factor(
+        item.scores.authority,
+        evidence_age_days=max(0.0, (now - seen).total_seconds() / 86400),
+        policy=opts.decay,
+    )
+    factor = (
+        ((1 - w.decay) + w.decay * decay)
+        * ((1 - w.trust) + w.trust * trust)
+        * ((1 - w.importance) + w.importance * item.scores.importance)
+        * ((1 - w.value) + w.value * item.scores.value)
+    )
+    hub = "hub" in item.flags
+    if hub:
+        factor *= w.hub_penalty
+    asserted = item.scores.confidence >= opts.confidence_floor
+    why: dict[str, Any] = {
+        "pass": pass_name,
+        "lexical_rank": ranks.get("lexical"),
+        "dense_rank": ranks.get("dense"),
+        "fused": round(fused, 6),
+        "decay": round(decay, 4),
+        "age_days": round(age, 2),
+        "trust": round(trust, 4),
+        "importance": item.scores.importance,
+        "value": item.scores.value,
+        "confidence": item.scores.confidence,
+        "asserted": asserted,
+        "hub_penalty": hub,
+        "filters": _filters_passed(opts),
+    }
+    relevance = relative**w.sharpness
+    why["relevance"] = round(relevance, 6)
+    return Hit(item=item, score=relevance * factor, why=why)
+
+
+def _filters_passed(opts: RecallOptions) -> list[str]:
+    out = ["scope"]
+    if opts.as_of is not None:
+        out.append("as_of")
+    elif not opts.include_history:
+        out.append("current_truth")
+    out.append("tiers:" + ",".join(opts.tiers))
+    if opts.where is not None:
+        out.append("where")
+    if opts.min_authority > 0:
+        out.append(f"authority>={opts.min_authority}")
+    return out
+
+
+def _support(item: Item) -> float:
+    manual = 2.0 if item.source == "manual" else 1.0
+    return float(item.scores.authority * (1 + np.log1p(item.evidence_count)) * manual)
+
+
+def _contradictions(store: Store, scope: str, hits: list[Hit], opts: RecallOptions) -> list[Hit]:
+    """Flag hits that a current ``contradicts`` edge ties to another hit; ``filter`` keeps the stronger."""
+    by_id = {h.item.id: h for h in hits}
+    pairs: dict[str, set[str]] = {}
+    for h in hits:
+        for e in store.edges(scope, h.item.id):
+            if e.type != "contradicts":
+                continue
+            other = e.dst if e.src == h.item.id else e.src
+            pairs.setdefault(h.item.id, set()).add(other)
+    if not pairs:
+        return hits
+    out: list[Hit] = []
+    for h in hits:
+        others = tuple(sorted(pairs.get(h.item.id, ())))
+        if opts.contradictions == "filter":
+            rivals = [by_id[o] for o in others if o in by_id]
+            if any((_support(r.item), r.item.id) > (_support(h.item), h.item.id) for r in rivals):
+                continue
+        out.append(replace(h, contradicted_by=others) if others else h)
+    return out
+
+
+def _diversify(hits: list[Hit], opts: RecallOptions) -> list[Hit]:
+    """Greedy re-rank: a hit sharing an author / parent with one already chosen is penalised."""
+    if opts.diversity_author <= 0 and opts.diversity_parent <= 0:
+        return hits
+    chosen: list[Hit] = []
+    pool = list(hits)
+    authors: set[str] = set()
+    parents: set[str] = set()
+    while pool:
+        best_i, best_s = 0, -1.0
+        for i, h in enumerate(pool):
+            s = h.score
+            if h.item.author and h.item.author in authors:
+                s *= 1 - opts.diversity_author
+            if parents.intersection(h.item.parents):
+                s *= 1 - opts.diversity_parent
+            if s > best_s:
+                best_i, best_s = i, s
+        h = pool.pop(best_i)
+        chosen.append(replace(h, score=best_s, why={**h.why, "diversity_adjusted": best_s != h.score}))
+        if h.item.author:
+            authors.add(h.item.author)
+        parents.update(h.item.parents)
+    return chosen

@@ -1,0 +1,1 @@
+"""Storage backends behind one protocol: ``reference`` (in-memory oracle) and ``sqlite``."""

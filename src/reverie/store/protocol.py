@@ -1,0 +1,116 @@
+"""The narrow ``Store`` protocol every backend implements (reference, SQLite, later PostgreSQL).
+
+Reads all take ``scope`` first, as a required positional parameter: a backend cannot offer a
+read that forgets the isolation boundary (``tests/test_store_protocol.py`` checks this by
+introspection). Writes go through ``execute``, which runs commands through the pure reducer
+and applies the resulting events and projection changes in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from reverie.model.commands import Command
+from reverie.model.events import Event
+from reverie.model.item import Edge, Item
+from reverie.model.query import Filter, Sort
+
+Embed = Callable[[Sequence[str]], np.ndarray]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one command did: its events (with their store-assigned ``seq``)."""
+
+    events: tuple[Event, ...]
+
+    @property
+    def item_id(self) -> str | None:
+        """The item the command created or touched, when there is one."""
+        for e in self.events:
+            if "item" in e.payload:
+                return str(e.payload["item"]["id"])
+            if "id" in e.payload:
+                return str(e.payload["id"])
+        return None
+
+
+@dataclass(slots=True)
+class DoctorReport:
+    """Projection health: empty ``problems`` means every index agrees with the record store."""
+
+    problems: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "problems": list(self.problems), "counts": dict(self.counts)}
+
+
+class Store(Protocol):
+    def execute(
+        self,
+        commands: Sequence[Command],
+        *,
+        now: Any,
+        new_id: Callable[[], str],
+        vectors: Mapping[str, np.ndarray],
+    ) -> list[Outcome]:
+        """Apply all commands atomically (all or none) and return one outcome per command."""
+        ...
+
+    def get(self, scope: str, item_id: str) -> Item | None: ...
+
+    def get_many(self, scope: str, item_ids: Sequence[str]) -> dict[str, Item]: ...
+
+    def query(
+        self,
+        scope: str,
+        where: Filter,
+        sort: Sort,
+        *,
+        limit: int,
+        offset: int = 0,
+        subscopes: bool = False,
+    ) -> list[Item]: ...
+
+    def count(self, scope: str, where: Filter) -> int: ...
+
+    def edges(self, scope: str, item_id: str | None = None, *, include_closed: bool = False) -> list[Edge]: ...
+
+    def events(
+        self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000
+    ) -> list[Event]: ...
+
+    def paused(self, scope: str) -> bool: ...
+
+    def tombstones(self, scope: str) -> list[tuple[str, str]]: ...
+
+    def lexical(self, scope: str, match: str, *, limit: int, current_only: bool = True) -> list[tuple[str, float]]:
+        """Full-text candidates best-first as (id, score) — higher score is better."""
+        ...
+
+    def vectors(self, scope: str, *, current_only: bool = True) -> tuple[list[str], np.ndarray]:
+        """All stored vectors of the scope's items, as ids and an (n, dim) float32 matrix."""
+        ...
+
+    def embedder(self) -> tuple[str, int] | None: ...
+
+    def set_embedder(self, name: str, dim: int) -> None: ...
+
+    def reindex(self, embed: Embed, *, batch: int = 256, progress: Callable[[int, int], None] | None = None) -> int: ...
+
+    def doctor(self) -> DoctorReport: ...
+
+    def rebuild(self, embed: Embed) -> None: ...
+
+    def scopes(self) -> list[str]: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,249 @@
+"""The in-memory reference store: the simplest correct implementation, used as the test oracle.
+
+Plain dicts, no indexes, no cleverness. Every backend must give the same answers for the
+same commands (the conformance suite and the Hypothesis state machine compare them).
+Atomicity comes from snapshotting the dicts before a batch and restoring them on failure.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import re
+import threading
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from reverie.model import events as ev
+from reverie.model.commands import Command
+from reverie.model.events import Event
+from reverie.model.item import Edge, Item
+from reverie.model.projection import (
+    Change,
+    DropTombstone,
+    PutEdge,
+    PutItem,
+    PutTombstone,
+    SetPaused,
+)
+from reverie.model.query import Filter, Sort, sort_items
+from reverie.model.validate import fingerprints
+from reverie.store.engine import run_commands
+from reverie.store.protocol import DoctorReport, Embed, Outcome
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def _in_scope(item_scope: str, scope: str, subscopes: bool) -> bool:
+    return item_scope == scope or (subscopes and item_scope.startswith(scope + "/"))
+
+
+class ReferenceStore:
+    """Everything in process memory; lost on close. Not for production, by design."""
+
+    def __init__(self) -> None:
+        self._items: dict[tuple[str, str], Item] = {}
+        self._fps: dict[tuple[str, str], str] = {}
+        self._tombs: dict[tuple[str, str], str] = {}
+        self._paused: set[str] = set()
+        self._edges: dict[tuple[str, str], Edge] = {}
+        self._events: list[Event] = []
+        self._vecs: dict[tuple[str, str], np.ndarray] = {}
+        self._embedder: tuple[str, int] | None = None
+        self._lock = threading.RLock()
+
+    # -- StateView (reducer reads) -------------------------------------------------------
+    def item(self, scope: str, item_id: str) -> Item | None:
+        return self._items.get((scope, item_id))
+
+    def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
+        item_id = self._fps.get((scope, fingerprint))
+        return self._items.get((scope, item_id)) if item_id else None
+
+    def tombstone(self, scope: str, fingerprint: str) -> str | None:
+        return self._tombs.get((scope, fingerprint))
+
+    def paused(self, scope: str) -> bool:
+        return scope in self._paused
+
+    def edge(self, scope: str, edge_id: str) -> Edge | None:
+        return self._edges.get((scope, edge_id))
+
+    # -- primitive writes -----------------------------------------------------------------
+    def append_event(self, event: Event) -> Event:
+        stored = Event(**{**event.to_dict(), "at": event.at, "seq": len(self._events) + 1})
+        self._events.append(stored)
+        return stored
+
+    def apply_change(self, change: Change, vectors: Mapping[str, np.ndarray]) -> None:
+        if isinstance(change, PutItem):
+            item = change.item
+            key = (item.scope, item.id)
+            for fp_key in [k for k, v in self._fps.items() if v == item.id and k[0] == item.scope]:
+                del self._fps[fp_key]
+            if item.is_current:
+                for fp in fingerprints(item.text, item.key, item.value):
+                    self._fps[(item.scope, fp)] = item.id
+            self._items[key] = item
+            if change.created and item.text in vectors:
+                self._vecs[key] = np.asarray(vectors[item.text], dtype=np.float32)
+        elif isinstance(change, PutEdge):
+            self._edges[(change.edge.scope, change.edge.id)] = change.edge
+        elif isinstance(change, PutTombstone):
+            self._tombs[(change.scope, change.fingerprint)] = change.item_id
+        elif isinstance(change, DropTombstone):
+            self._tombs.pop((change.scope, change.fingerprint), None)
+        elif isinstance(change, SetPaused):
+            (self._paused.add if change.paused else self._paused.discard)(change.scope)
+
+    # -- Store protocol -------------------------------------------------------------------
+    def execute(
+        self,
+        commands: Sequence[Command],
+        *,
+        now: datetime,
+        new_id: Callable[[], str],
+        vectors: Mapping[str, np.ndarray],
+    ) -> list[Outcome]:
+        with self._lock:
+            snapshot = self._snapshot()
+            try:
+                return run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
+            except BaseException:
+                self._restore(snapshot)
+                raise
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (
+            dict(self._items),
+            dict(self._fps),
+            dict(self._tombs),
+            set(self._paused),
+            dict(self._edges),
+            list(self._events),
+            dict(self._vecs),
+        )
+
+    def _restore(self, snap: tuple[Any, ...]) -> None:
+        (self._items, self._fps, self._tombs, self._paused, self._edges, self._events, self._vecs) = snap
+
+    def get(self, scope: str, item_id: str) -> Item | None:
+        return self._items.get((scope, item_id))
+
+    def get_many(self, scope: str, item_ids: Sequence[str]) -> dict[str, Item]:
+        return {i: self._items[(scope, i)] for i in item_ids if (scope, i) in self._items}
+
+    def query(
+        self, scope: str, where: Filter, sort: Sort, *, limit: int, offset: int = 0, subscopes: bool = False
+    ) -> list[Item]:
+        found = [i for i in self._items.values() if _in_scope(i.scope, scope, subscopes) and where.matches(i)]
+        return sort_items(found, sort)[offset : offset + limit]
+
+    def count(self, scope: str, where: Filter) -> int:
+        return sum(1 for i in self._items.values() if i.scope == scope and where.matches(i))
+
+    def edges(self, scope: str, item_id: str | None = None, *, include_closed: bool = False) -> list[Edge]:
+        out = [
+            e
+            for (s, _), e in self._edges.items()
+            if s == scope and (item_id is None or item_id in (e.src, e.dst)) and (include_closed or e.is_current)
+        ]
+        return sorted(out, key=lambda e: e.id)
+
+    def events(self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000) -> list[Event]:
+        out = [e for e in self._events if e.scope == scope and e.seq > after_seq]
+        if item_id is not None:
+            out = [e for e in out if _mentions(e, item_id)]
+        return out[:limit]
+
+    def tombstones(self, scope: str) -> list[tuple[str, str]]:
+        return sorted((fp, i) for (s, fp), i in self._tombs.items() if s == scope)
+
+    def lexical(self, scope: str, match: str, *, limit: int, current_only: bool = True) -> list[tuple[str, float]]:
+        """A plain TF-IDF-ish scorer over word tokens: enough to be an oracle for *which* items match."""
+        terms = {t.strip('"').lower() for t in re.split(r"\s+OR\s+|\s+AND\s+", match) if t.strip('"')}
+        words = {w for t in terms for w in _WORD.findall(t)}
+        docs = [i for i in self._items.values() if i.scope == scope and (i.is_current or not current_only)]
+        df = Counter(w for d in docs for w in set(_WORD.findall(d.text.lower())))
+        scored = []
+        for d in docs:
+            tf = Counter(_WORD.findall(d.text.lower()))
+            s = sum(tf[w] * math.log(1 + len(docs) / df[w]) for w in words if w in tf)
+            if s > 0:
+                scored.append((d.id, s))
+        scored.sort(key=lambda p: (-p[1], p[0]))
+        return scored[:limit]
+
+    def vectors(self, scope: str, *, current_only: bool = True) -> tuple[list[str], np.ndarray]:
+        ids = sorted(i for (s, i) in self._vecs if s == scope and (not current_only or self._items[(s, i)].is_current))
+        if not ids:
+            dim = self._embedder[1] if self._embedder else 0
+            return [], np.zeros((0, dim), dtype=np.float32)
+        return ids, np.stack([self._vecs[(scope, i)] for i in ids])
+
+    def embedder(self) -> tuple[str, int] | None:
+        return self._embedder
+
+    def set_embedder(self, name: str, dim: int) -> None:
+        self._embedder = (name, dim)
+
+    def reindex(self, embed: Embed, *, batch: int = 256, progress: Callable[[int, int], None] | None = None) -> int:
+        keys = list(self._items)
+        for start in range(0, len(keys), batch):
+            chunk = keys[start : start + batch]
+            vecs = embed([self._items[k].text for k in chunk])
+            for k, v in zip(chunk, vecs, strict=True):
+                self._vecs[k] = np.asarray(v, dtype=np.float32)
+            if progress:
+                progress(min(start + batch, len(keys)), len(keys))
+        return len(keys)
+
+    def doctor(self) -> DoctorReport:
+        report = DoctorReport(counts={"items": len(self._items), "events": len(self._events)})
+        missing = [k for k in self._items if k not in self._vecs]
+        if self._embedder and missing:
+            report.problems.append(f"{len(missing)} items have no vector")
+        return report
+
+    def rebuild(self, embed: Embed) -> None:
+        events = list(self._events)
+        embedder = self._embedder
+        self.__init__()  # type: ignore[misc]
+        self._embedder = embedder
+        from reverie.model.projection import ProjectionView, project
+
+        view = ProjectionView(self.item, self.edge)
+        for e in events:
+            self._events.append(e)
+            texts = [e.payload["item"]["text"]] if "item" in e.payload else []
+            vecs = dict(zip(texts, embed(texts), strict=True)) if texts else {}
+            for change in project(e, view):
+                self.apply_change(change, vecs)
+
+    def scopes(self) -> list[str]:
+        return sorted({s for s, _ in self._items})
+
+    def close(self) -> None:
+        pass
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ReferenceStore:  # pragma: no cover - helper for tests
+        clone = ReferenceStore()
+        clone.__dict__.update({k: copy.copy(v) for k, v in self.__dict__.items() if k != "_lock"})
+        return clone
+
+
+def _mentions(event: Event, item_id: str) -> bool:
+    p = event.payload
+    if p.get("id") == item_id or p.get("old_id") == item_id:
+        return True
+    if isinstance(p.get("item"), dict) and p["item"].get("id") == item_id:
+        return True
+    if isinstance(p.get("edge"), dict) and item_id in (p["edge"].get("src"), p["edge"].get("dst")):
+        return True
+    if event.type == ev.USED:
+        return any(u[0] == item_id for u in p.get("uses", []))
+    return False

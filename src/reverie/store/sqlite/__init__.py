@@ -1,0 +1,5 @@
+"""The SQLite backend (the embedded default)."""
+
+from reverie.store.sqlite.store import SQLiteStore
+
+__all__ = ["SQLiteStore"]

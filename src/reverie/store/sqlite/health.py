@@ -1,0 +1,62 @@
+"""``doctor``: checks that every projection agrees with the record store.
+
+It reports problems instead of fixing them; ``Memory.rebuild`` is the fix.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from reverie.store.protocol import DoctorReport
+
+
+def _ids(c: sqlite3.Connection, sql: str) -> set[int]:
+    return {r[0] for r in c.execute(sql)}
+
+
+def check(c: sqlite3.Connection) -> DoctorReport:
+    report = DoctorReport()
+    live = _ids(c, "SELECT n FROM items WHERE closed_at IS NULL")
+    closed = _ids(c, "SELECT n FROM items WHERE closed_at IS NOT NULL")
+    fts = _ids(c, "SELECT rowid FROM fts")
+    fts_h = _ids(c, "SELECT rowid FROM fts_history")
+    vec = _ids(c, "SELECT n FROM vectors")
+    vec_h = _ids(c, "SELECT n FROM vectors_history")
+    embedder = c.execute("SELECT v FROM settings WHERE k = 'embedder'").fetchone()
+    report.counts = {
+        "items": len(live) + len(closed),
+        "current": len(live),
+        "closed": len(closed),
+        "events": int(c.execute("SELECT count(*) FROM events").fetchone()[0]),
+        "edges": int(c.execute("SELECT count(*) FROM edges").fetchone()[0]),
+    }
+    _diff(report, "full-text index", live, fts)
+    _diff(report, "full-text history index", closed, fts_h)
+    if embedder is not None:
+        _diff(report, "vector index", live, vec)
+        _diff(report, "vector history index", closed, vec_h)
+    elif vec or vec_h:
+        report.problems.append("vectors are stored but no embedder is recorded")
+    bad_fp = c.execute(
+        "SELECT count(*) FROM fingerprints f LEFT JOIN items i ON i.id = f.item_id "
+        "WHERE i.id IS NULL OR i.closed_at IS NOT NULL OR i.scope != f.scope"
+    ).fetchone()[0]
+    if bad_fp:
+        report.problems.append(f"{bad_fp} fingerprint rows point at missing, closed or foreign-scope items")
+    bad_edges = c.execute(
+        "SELECT count(*) FROM edges e LEFT JOIN items a ON a.id = e.src LEFT JOIN items b ON b.id = e.dst "
+        "WHERE a.id IS NULL OR b.id IS NULL OR a.scope != e.scope OR b.scope != e.scope"
+    ).fetchone()[0]
+    if bad_edges:
+        report.problems.append(f"{bad_edges} edges point at missing or foreign-scope items")
+    integrity = c.execute("PRAGMA quick_check").fetchone()[0]
+    if integrity != "ok":
+        report.problems.append(f"SQLite quick_check: {integrity}")
+    return report
+
+
+def _diff(report: DoctorReport, name: str, want: set[int], have: set[int]) -> None:
+    if want - have:
+        report.problems.append(f"{len(want - have)} items missing from the {name}")
+    if have - want:
+        report.problems.append(f"{len(have - want)} rows in the {name} have no matching item")

@@ -1,0 +1,133 @@
+"""SQLite schema and migrations, with a version row so old files upgrade in place.
+
+Projections live beside the event log in the same file and change in the same transaction.
+The full-text and vector indexes hold *current* items only; closed items (forgotten,
+superseded, dismissed) move to the ``*_history`` twins, which recall reads only when asked
+for history or a point in time. So "no index row for a forgotten item" holds for the
+indexes that current-truth recall uses, and ``as_of`` can still find the past.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+SCHEMA_VERSION = 1
+
+FTS_TOKENIZE_DEFAULT = "unicode61 remove_diacritics 2 tokenchars '+#'"
+
+
+def _v1(tokenize: str) -> list[str]:
+    fts_opts = f'text, extra, tokenize = "{tokenize}"'
+    return [
+        """CREATE TABLE IF NOT EXISTS settings (k TEXT PRIMARY KEY, v TEXT NOT NULL)""",
+        """CREATE TABLE events (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            type TEXT NOT NULL,
+            scope TEXT NOT NULL,
+            at TEXT NOT NULL,
+            cause TEXT NOT NULL,
+            payload TEXT NOT NULL
+        )""",
+        "CREATE INDEX events_by_scope ON events(scope, seq)",
+        """CREATE TABLE items (
+            n INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            scope TEXT NOT NULL,
+            text TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            source TEXT NOT NULL,
+            key TEXT,
+            value TEXT,
+            author TEXT,
+            tags TEXT NOT NULL,
+            meta TEXT NOT NULL,
+            parents TEXT NOT NULL,
+            provenance TEXT NOT NULL,
+            authority REAL NOT NULL,
+            confidence REAL NOT NULL,
+            importance REAL NOT NULL,
+            durability REAL NOT NULL,
+            value_score REAL NOT NULL,
+            evidence_count INTEGER NOT NULL,
+            tier TEXT NOT NULL,
+            status TEXT NOT NULL,
+            flags TEXT NOT NULL,
+            valid_from TEXT,
+            valid_to TEXT,
+            closed_at TEXT,
+            recorded_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            last_seen_at TEXT,
+            last_used_at TEXT,
+            last_used_query TEXT,
+            use_count INTEGER NOT NULL,
+            version INTEGER NOT NULL
+        )""",
+        "CREATE INDEX items_by_scope ON items(scope, recorded_at)",
+        "CREATE INDEX items_by_key ON items(scope, key)",
+        "CREATE INDEX items_current ON items(scope, closed_at)",
+        """CREATE TABLE fingerprints (
+            scope TEXT NOT NULL, fp TEXT NOT NULL, item_id TEXT NOT NULL, PRIMARY KEY (scope, fp)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX fingerprints_by_item ON fingerprints(item_id)",
+        """CREATE TABLE tombstones (
+            scope TEXT NOT NULL, fp TEXT NOT NULL, item_id TEXT NOT NULL, PRIMARY KEY (scope, fp)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE scope_state (
+            scope TEXT PRIMARY KEY, paused INTEGER NOT NULL DEFAULT 0,
+            vec_appends INTEGER NOT NULL DEFAULT 0, vec_removals INTEGER NOT NULL DEFAULT 0
+        )""",
+        """CREATE TABLE edges (
+            id TEXT PRIMARY KEY,
+            scope TEXT NOT NULL,
+            type TEXT NOT NULL,
+            src TEXT NOT NULL,
+            dst TEXT NOT NULL,
+            recorded_at TEXT NOT NULL,
+            author TEXT,
+            authority REAL NOT NULL,
+            meta TEXT NOT NULL,
+            closed_at TEXT
+        )""",
+        "CREATE INDEX edges_by_src ON edges(scope, src)",
+        "CREATE INDEX edges_by_dst ON edges(scope, dst)",
+        f"CREATE VIRTUAL TABLE fts USING fts5({fts_opts})",
+        f"CREATE VIRTUAL TABLE fts_history USING fts5({fts_opts})",
+        """CREATE TABLE vectors (n INTEGER PRIMARY KEY, scope TEXT NOT NULL, vec BLOB NOT NULL)""",
+        "CREATE INDEX vectors_by_scope ON vectors(scope, n)",
+        """CREATE TABLE vectors_history (n INTEGER PRIMARY KEY, scope TEXT NOT NULL, vec BLOB NOT NULL)""",
+        "CREATE INDEX vectors_history_by_scope ON vectors_history(scope, n)",
+    ]
+
+
+def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> int:
+    """Bring the file to ``SCHEMA_VERSION`` inside one transaction; returns the version found."""
+    conn.execute("CREATE TABLE IF NOT EXISTS settings (k TEXT PRIMARY KEY, v TEXT NOT NULL)")
+    row = conn.execute("SELECT v FROM settings WHERE k = 'schema_version'").fetchone()
+    found = int(row[0]) if row else 0
+    if found > SCHEMA_VERSION:
+        from reverie.errors import CorruptStoreError
+
+        raise CorruptStoreError(
+            f"this store was written by a newer reverie (schema {found} > {SCHEMA_VERSION}); upgrade reverie"
+        )
+    if found < 1:
+        for stmt in _v1(tokenize)[1:]:
+            conn.execute(stmt)
+        conn.execute("INSERT OR REPLACE INTO settings VALUES ('fts_tokenize', ?)", (tokenize,))
+    conn.execute("INSERT OR REPLACE INTO settings VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+    return found
+
+
+PROJECTION_TABLES = (
+    "items",
+    "fingerprints",
+    "tombstones",
+    "scope_state",
+    "edges",
+    "fts",
+    "fts_history",
+    "vectors",
+    "vectors_history",
+)

@@ -1,0 +1,483 @@
+"""The SQLite store: event log + projections in one file, one ``BEGIN IMMEDIATE`` per write.
+
+Why this shape:
+- ``BEGIN IMMEDIATE`` takes the write lock before the reducer reads state, so the checks it
+  makes (versions, tombstones, corroboration) cannot be invalidated by another process
+  between read and write.
+- WAL lets readers run while one writer commits; ``busy_timeout`` makes writers queue instead
+  of failing with "database is locked".
+- Every ``sqlite3`` error is translated into a ``StorageError`` (or a more precise
+  ``ReverieError``) so no bare driver error reaches a caller.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from reverie.errors import ClosedError, CorruptStoreError, ReverieError, StorageError
+from reverie.model.clock import to_iso
+from reverie.model.commands import Command
+from reverie.model.events import Event
+from reverie.model.item import Edge, Item
+from reverie.model.projection import (
+    Change,
+    DropTombstone,
+    ProjectionView,
+    PutEdge,
+    PutItem,
+    PutTombstone,
+    SetPaused,
+    project,
+)
+from reverie.model.query import Filter, Sort
+from reverie.model.validate import fingerprints
+from reverie.store.engine import run_commands
+from reverie.store.protocol import DoctorReport, Embed, Outcome
+from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, PROJECTION_TABLES, migrate
+from reverie.store.sqlite.sql import (
+    ITEM_COLUMNS,
+    SELECT_ITEM,
+    compile_filter,
+    compile_sort,
+    edge_to_row,
+    item_to_row,
+    row_to_edge,
+    row_to_item,
+)
+from reverie.store.sqlite.vectors import VectorCache
+
+DURABILITY = {"full": "FULL", "fast": "NORMAL"}
+_INSERT_ITEM = "INSERT INTO items (" + ", ".join(ITEM_COLUMNS) + ") VALUES (" + ", ".join("?" * len(ITEM_COLUMNS)) + ")"
+_UPDATE_ITEM = "UPDATE items SET " + ", ".join(f"{c} = ?" for c in ITEM_COLUMNS[1:]) + " WHERE id = ?"
+
+
+def _storage_error(exc: sqlite3.Error) -> ReverieError:
+    text = str(exc)
+    if isinstance(exc, sqlite3.DatabaseError) and "malformed" in text:
+        return CorruptStoreError(f"the store file is damaged ({text}); restore a backup")
+    if "locked" in text or "busy" in text:
+        return StorageError(f"the store stayed locked by another writer past the busy timeout ({text}); retry")
+    if "full" in text:
+        return StorageError(f"the disk is full ({text}); nothing was written; free space and retry")
+    return StorageError(f"storage failure: {text}")
+
+
+class SQLiteStore:
+    """A store in one SQLite file (or ``:memory:``). Thread-safe: one connection behind a lock."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        durability: str = "full",
+        busy_timeout_ms: int = 30_000,
+        fts_tokenize: str = FTS_TOKENIZE_DEFAULT,
+    ) -> None:
+        if durability not in DURABILITY:
+            from reverie.errors import InvalidInputError
+
+            raise InvalidInputError(f"durability must be 'full' or 'fast', got {durability!r}")
+        self.path = str(path)
+        self._lock = threading.RLock()
+        self._closed = False
+        self._crash_hook: Callable[[str], None] | None = None  # test-only: called before each statement
+        try:
+            self._conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000
+            )
+        except sqlite3.Error as exc:
+            raise _storage_error(exc) from None
+        try:
+            self._configure(durability, busy_timeout_ms)
+            with self._write():
+                migrate(self._conn, fts_tokenize)
+        except BaseException:
+            self._conn.close()
+            raise
+        self._vectors = VectorCache()
+
+    def _configure(self, durability: str, busy_timeout_ms: int) -> None:
+        c = self._conn
+        try:
+            c.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            if self.path != ":memory:":
+                mode = c.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                if str(mode).lower() != "wal":  # pragma: no cover - e.g. a read-only medium
+                    raise StorageError(f"could not switch {self.path} to WAL mode (got {mode})")
+            c.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
+            c.execute("PRAGMA foreign_keys = ON")
+        except sqlite3.Error as exc:
+            raise _storage_error(exc) from None
+
+    # -- transactions ---------------------------------------------------------------------
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ClosedError("this Memory is closed; open a new one")
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE … COMMIT, rolled back on any error, under the connection lock."""
+        with self._lock:
+            c = self._conn
+            try:
+                c.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise _storage_error(exc) from None
+            try:
+                yield c
+                c.execute("COMMIT")
+            except BaseException as exc:
+                # A disk-full error has already rolled the transaction back: ROLLBACK then
+                # would raise "no transaction is active" and mask the real error.
+                if c.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):  # nothing more to undo
+                        c.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise _storage_error(exc) from None
+                raise
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._check_open()
+            try:
+                yield self._conn
+            except sqlite3.Error as exc:
+                raise _storage_error(exc) from None
+
+    def _x(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        """Execute inside a write; the crash hook lets tests kill a command at any statement."""
+        if self._crash_hook is not None:
+            self._crash_hook(sql)
+        return self._conn.execute(sql, params)
+
+    # -- StateView ------------------------------------------------------------------------
+    def item(self, scope: str, item_id: str) -> Item | None:
+        row = self._conn.execute(SELECT_ITEM + " WHERE id = ? AND scope = ?", (item_id, scope)).fetchone()
+        return row_to_item(row) if row else None
+
+    def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
+        row = self._conn.execute(
+            "SELECT item_id FROM fingerprints WHERE scope = ? AND fp = ?", (scope, fingerprint)
+        ).fetchone()
+        return self.item(scope, row[0]) if row else None
+
+    def tombstone(self, scope: str, fingerprint: str) -> str | None:
+        row = self._conn.execute(
+            "SELECT item_id FROM tombstones WHERE scope = ? AND fp = ?", (scope, fingerprint)
+        ).fetchone()
+        return str(row[0]) if row else None
+
+    def paused(self, scope: str) -> bool:
+        with self._read() as c:
+            row = c.execute("SELECT paused FROM scope_state WHERE scope = ?", (scope,)).fetchone()
+            return bool(row and row[0])
+
+    def edge(self, scope: str, edge_id: str) -> Edge | None:
+        row = self._conn.execute("SELECT * FROM edges WHERE id = ? AND scope = ?", (edge_id, scope)).fetchone()
+        return row_to_edge(row) if row else None
+
+    # -- primitive writes -----------------------------------------------------------------
+    def append_event(self, event: Event) -> Event:
+        d = event.to_dict()
+        cur = self._x(
+            "INSERT INTO events (id, type, scope, at, cause, payload) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                d["id"],
+                d["type"],
+                d["scope"],
+                d["at"],
+                d["cause"],
+                json.dumps(d["payload"], ensure_ascii=False),
+            ),
+        )
+        seq = cur.lastrowid
+        assert seq is not None
+        return Event(
+            id=event.id,
+            type=event.type,
+            scope=event.scope,
+            at=event.at,
+            cause=event.cause,
+            payload=event.payload,
+            seq=seq,
+        )
+
+    def apply_change(self, change: Change, vectors: Mapping[str, np.ndarray]) -> None:
+        if isinstance(change, PutItem):
+            self._put_item(change, vectors)
+        elif isinstance(change, PutEdge):
+            self._x("INSERT OR REPLACE INTO edges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", edge_to_row(change.edge))
+        elif isinstance(change, PutTombstone):
+            self._x(
+                "INSERT OR REPLACE INTO tombstones VALUES (?, ?, ?)",
+                (change.scope, change.fingerprint, change.item_id),
+            )
+        elif isinstance(change, DropTombstone):
+            self._x("DELETE FROM tombstones WHERE scope = ? AND fp = ?", (change.scope, change.fingerprint))
+        elif isinstance(change, SetPaused):
+            self._x("INSERT OR IGNORE INTO scope_state (scope) VALUES (?)", (change.scope,))
+            self._x("UPDATE scope_state SET paused = ? WHERE scope = ?", (int(change.paused), change.scope))
+
+    def _put_item(self, change: PutItem, vectors: Mapping[str, np.ndarray]) -> None:
+        item = change.item
+        row = item_to_row(item)
+        if change.created:
+            n = self._x(_INSERT_ITEM, row).lastrowid
+            self._x("INSERT INTO fts (rowid, text, extra) VALUES (?, ?, ?)", (n, item.text, _extra(item)))
+            vec = vectors.get(item.text)
+            if vec is not None:
+                blob = np.asarray(vec, dtype=np.float32).tobytes()
+                self._x("INSERT INTO vectors (n, scope, vec) VALUES (?, ?, ?)", (n, item.scope, blob))
+                self._bump(item.scope, "vec_appends")
+            for fp in fingerprints(item.text, item.key, item.value):
+                self._x("INSERT OR REPLACE INTO fingerprints VALUES (?, ?, ?)", (item.scope, fp, item.id))
+            return
+        was = self._conn.execute("SELECT n, closed_at FROM items WHERE id = ?", (item.id,)).fetchone()
+        self._x(_UPDATE_ITEM, (*row[1:], item.id))
+        if was is not None and was[1] is None and not item.is_current:
+            self._retire(was[0], item)
+
+    def _retire(self, n: int, item: Item) -> None:
+        """Move a newly closed item's index rows to the history twins (current indexes stay live-only)."""
+        self._x("DELETE FROM fts WHERE rowid = ?", (n,))
+        self._x("INSERT INTO fts_history (rowid, text, extra) VALUES (?, ?, ?)", (n, item.text, _extra(item)))
+        moved = self._x("INSERT INTO vectors_history SELECT * FROM vectors WHERE n = ?", (n,)).rowcount
+        if moved:
+            self._x("DELETE FROM vectors WHERE n = ?", (n,))
+            self._bump(item.scope, "vec_removals")
+        self._x("DELETE FROM fingerprints WHERE item_id = ?", (item.id,))
+
+    def _bump(self, scope: str, column: str) -> None:
+        self._x("INSERT OR IGNORE INTO scope_state (scope) VALUES (?)", (scope,))
+        self._x(f"UPDATE scope_state SET {column} = {column} + 1 WHERE scope = ?", (scope,))
+
+    # -- Store protocol: writes -----------------------------------------------------------
+    def execute(
+        self,
+        commands: Sequence[Command],
+        *,
+        now: datetime,
+        new_id: Callable[[], str],
+        vectors: Mapping[str, np.ndarray],
+    ) -> list[Outcome]:
+        self._check_open()
+        with self._write():
+            return run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
+
+    # -- Store protocol: reads ------------------------------------------------------------
+    def get(self, scope: str, item_id: str) -> Item | None:
+        with self._read():
+            return self.item(scope, item_id)
+
+    def get_many(self, scope: str, item_ids: Sequence[str]) -> dict[str, Item]:
+        out: dict[str, Item] = {}
+        ids = list(dict.fromkeys(item_ids))
+        with self._read() as c:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                sql = SELECT_ITEM + f" WHERE scope = ? AND id IN ({', '.join('?' * len(chunk))})"
+                for row in c.execute(sql, (scope, *chunk)):
+                    out[row[0]] = row_to_item(row)
+        return out
+
+    def query(
+        self, scope: str, where: Filter, sort: Sort, *, limit: int, offset: int = 0, subscopes: bool = False
+    ) -> list[Item]:
+        params: list[Any] = [scope]
+        scope_sql = "scope = ?"
+        if subscopes:
+            scope_sql = "(scope = ? OR (scope >= ? AND scope < ?))"
+            params += [scope + "/", scope + "0"]  # '0' is the character after '/'
+        cond = compile_filter(where, params)
+        sql = f"{SELECT_ITEM} WHERE {scope_sql} AND {cond} ORDER BY {compile_sort(sort)} LIMIT ? OFFSET ?"
+        with self._read() as c:
+            return [row_to_item(r) for r in c.execute(sql, (*params, limit, offset))]
+
+    def count(self, scope: str, where: Filter) -> int:
+        params: list[Any] = [scope]
+        cond = compile_filter(where, params)
+        with self._read() as c:
+            return int(c.execute(f"SELECT count(*) FROM items WHERE scope = ? AND {cond}", params).fetchone()[0])
+
+    def edges(self, scope: str, item_id: str | None = None, *, include_closed: bool = False) -> list[Edge]:
+        sql = "SELECT * FROM edges WHERE scope = ?"
+        params: list[Any] = [scope]
+        if item_id is not None:
+            sql += " AND (src = ? OR dst = ?)"
+            params += [item_id, item_id]
+        if not include_closed:
+            sql += " AND closed_at IS NULL"
+        with self._read() as c:
+            return [row_to_edge(r) for r in c.execute(sql + " ORDER BY id", params)]
+
+    def events(self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000) -> list[Event]:
+        sql = "SELECT seq, id, type, scope, at, cause, payload FROM events WHERE scope = ? AND seq > ?"
+        params: list[Any] = [scope, after_seq]
+        if item_id is not None:
+            sql += " AND instr(payload, ?) > 0"
+            params.append(item_id)
+        sql += " ORDER BY seq LIMIT ?"
+        params.append(limit)
+        with self._read() as c:
+            rows = c.execute(sql, params).fetchall()
+        return [
+            Event.from_dict(
+                {
+                    "seq": r[0],
+                    "id": r[1],
+                    "type": r[2],
+                    "scope": r[3],
+                    "at": r[4],
+                    "cause": r[5],
+                    "payload": json.loads(r[6]),
+                }
+            )
+            for r in rows
+        ]
+
+    def tombstones(self, scope: str) -> list[tuple[str, str]]:
+        with self._read() as c:
+            rows = c.execute("SELECT fp, item_id FROM tombstones WHERE scope = ? ORDER BY fp", (scope,))
+            return [(r[0], r[1]) for r in rows]
+
+    def lexical(self, scope: str, match: str, *, limit: int, current_only: bool = True) -> list[tuple[str, float]]:
+        tables = ["fts"] if current_only else ["fts", "fts_history"]
+        out: list[tuple[str, float]] = []
+        with self._read() as c:
+            for table in tables:
+                sql = (
+                    f"SELECT items.id, bm25({table}, 1.0, 0.5) AS r FROM {table} JOIN items ON items.n = {table}.rowid "
+                    f"WHERE {table} MATCH ? AND items.scope = ? ORDER BY r LIMIT ?"
+                )
+                out += [(r[0], -float(r[1])) for r in c.execute(sql, (match, scope, limit))]
+        out.sort(key=lambda p: (-p[1], p[0]))
+        return out[:limit]
+
+    def vectors(self, scope: str, *, current_only: bool = True) -> tuple[list[str], np.ndarray]:
+        dim = (self.embedder() or ("", 0))[1]
+        with self._read() as c:
+            ids, mat = self._vectors.get(c, scope, "vectors", dim)
+            if current_only:
+                return ids, mat
+            hids, hmat = self._vectors.get(c, scope, "vectors_history", dim)
+            return ids + hids, np.concatenate([mat, hmat]) if hids else mat
+
+    def embedder(self) -> tuple[str, int] | None:
+        with self._read() as c:
+            rows = dict(c.execute("SELECT k, v FROM settings WHERE k IN ('embedder', 'embedder_dim')").fetchall())
+        if "embedder" not in rows:
+            return None
+        return rows["embedder"], int(rows["embedder_dim"])
+
+    def set_embedder(self, name: str, dim: int) -> None:
+        with self._write() as c:
+            c.execute("INSERT OR REPLACE INTO settings VALUES ('embedder', ?)", (name,))
+            c.execute("INSERT OR REPLACE INTO settings VALUES ('embedder_dim', ?)", (str(dim),))
+
+    def reindex(self, embed: Embed, *, batch: int = 256, progress: Callable[[int, int], None] | None = None) -> int:
+        """Recompute every stored vector with ``embed`` (after a change of embedder)."""
+        with self._read() as c:
+            rows = c.execute("SELECT n, scope, text, closed_at IS NULL FROM items ORDER BY n").fetchall()
+        done = 0
+        for start in range(0, len(rows), batch):
+            chunk = rows[start : start + batch]
+            vecs = embed([r[2] for r in chunk])
+            with self._write() as c:
+                for r, v in zip(chunk, vecs, strict=True):
+                    table = "vectors" if r[3] else "vectors_history"
+                    blob = np.asarray(v, dtype=np.float32).tobytes()
+                    c.execute(f"INSERT OR REPLACE INTO {table} (n, scope, vec) VALUES (?, ?, ?)", (r[0], r[1], blob))
+                c.execute("UPDATE scope_state SET vec_removals = vec_removals + 1")
+            done += len(chunk)
+            if progress:
+                progress(done, len(rows))
+        self._vectors.clear()
+        return done
+
+    def scopes(self) -> list[str]:
+        with self._read() as c:
+            return [r[0] for r in c.execute("SELECT DISTINCT scope FROM items ORDER BY scope")]
+
+    def summary_counts(self, scope: str) -> dict[str, dict[str, int]]:
+        """Counts by tier / kind / source (current items) and by status (all items)."""
+        out: dict[str, dict[str, int]] = {}
+        with self._read() as c:
+            for col, current in (("tier", True), ("kind", True), ("source", True), ("status", False)):
+                where = "scope = ? AND closed_at IS NULL" if current else "scope = ?"
+                rows = c.execute(
+                    f"SELECT {col}, count(*) FROM items WHERE {where} GROUP BY {col} ORDER BY {col}", (scope,)
+                )
+                out[col] = {r[0]: r[1] for r in rows}
+        return out
+
+    # -- health ---------------------------------------------------------------------------
+    def doctor(self) -> DoctorReport:
+        from reverie.store.sqlite.health import check
+
+        with self._read() as c:
+            return check(c)
+
+    def rebuild(self, embed: Embed) -> None:
+        """Drop every projection and replay the event log through the same projection code."""
+        with self._write() as c:
+            for table in PROJECTION_TABLES:
+                c.execute(f"DELETE FROM {table}")
+            view = ProjectionView(self.item, self.edge)
+            cur = c.execute("SELECT seq, id, type, scope, at, cause, payload FROM events ORDER BY seq")
+            for r in cur.fetchall():
+                event = Event.from_dict(
+                    {
+                        "seq": r[0],
+                        "id": r[1],
+                        "type": r[2],
+                        "scope": r[3],
+                        "at": r[4],
+                        "cause": r[5],
+                        "payload": json.loads(r[6]),
+                    }
+                )
+                texts = [event.payload["item"]["text"]] if "item" in event.payload else []
+                vecs = dict(zip(texts, embed(texts), strict=True)) if texts else {}
+                for change in project(event, view):
+                    self.apply_change(change, vecs)
+        self._vectors.clear()
+
+    def checkpoint(self) -> None:
+        with self._read() as c:
+            c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def backup(self, target: str | Path) -> None:
+        """A consistent copy through SQLite's online backup API (never a file copy of a live WAL)."""
+        with self._read() as c:
+            dest = sqlite3.connect(str(target))
+            try:
+                c.backup(dest)
+            finally:
+                dest.close()
+
+    def close(self) -> None:
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._conn.close()
+
+    def now_iso(self, when: datetime) -> str:
+        return to_iso(when)
+
+
+def _extra(item: Item) -> str:
+    """Secondary full-text column: the structured key/value and tags, weighted below the text."""
+    parts = [p for p in (item.key, item.value) if p]
+    parts += list(item.tags)
+    return " ".join(parts)
