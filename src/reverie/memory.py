@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from reverie.conflict.alerts import Alert, build_alert
+from reverie.conflict.alerts import rank as rank_alerts
 from reverie.embed import Embedder
 from reverie.errors import (
     EmbedderMismatchError,
@@ -103,6 +105,7 @@ class Memory:
         limits: Limits | None = None,
         seed: int | None = None,
         store: Store | None = None,
+        detect_conflicts: bool = False,  # TODO(lead): flip to True once reverie.conflict.detect lands
     ) -> None:
         """Open (creating if missing) the store at ``path``.
 
@@ -111,7 +114,8 @@ class Memory:
         ``clock``: where "now" comes from (inject a ``ManualClock`` in tests).
         ``durability``: ``"full"`` (fsync every commit, the default) or ``"fast"``.
         ``seed``: makes generated ids reproducible. ``store``: another backend (e.g. the
-        in-memory reference store) instead of SQLite at ``path``.
+        in-memory reference store) instead of SQLite at ``path``. ``detect_conflicts``: check
+        each new claim against similar ones and link contradictions (on by default).
         """
         self.clock: Clock = clock or SystemClock()
         self.limits = limits or DEFAULT_LIMITS
@@ -127,6 +131,7 @@ class Memory:
             store = SQLiteStore(path, durability=durability)
         self.store: Store = store
         self._closed = False
+        self._detect = detect_conflicts
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -288,7 +293,18 @@ class Memory:
         s = self._scope(scope)
         command = self._build_remember(fields, s, sources)
         out = self._run([command], [command.text])
+        self._after_write(s, out)
         return self._outcome_item(s, out[0])
+
+    def _after_write(self, scope: str, outcomes: Sequence[Outcome]) -> None:
+        """Post-commit upkeep on newly created items: conflict detection (a derived index —
+        if the process dies between the write and this step, the next dream pass redoes it)."""
+        if not self._detect:
+            return
+        for o in outcomes:
+            for e in o.events:
+                if e.type in ("memory.remembered", "memory.revised"):
+                    self.detect_conflicts(e.payload["item"]["id"], scope=scope)
 
     def remember_many(self, candidates: Iterable[Candidate | Mapping[str, Any]], *, scope: str) -> builtins.list[Item]:
         """Remember a batch in one transaction: all are stored, or (on any refusal) none."""
@@ -298,6 +314,7 @@ class Memory:
             raise LimitExceededError(f"{len(batch)} items in one batch; the limit is {self.limits.max_batch}")
         commands = [self._build_remember(c, s, CANDIDATE_SOURCES) for c in batch]
         out = self._run(commands, [c.text for c in commands])
+        self._after_write(s, out)
         ids = [o.item_id for o in out]
         found = self.store.get_many(s, [i for i in ids if i])
         return [found[i] for i in ids if i]
@@ -342,6 +359,7 @@ class Memory:
             expected_version=_version(expected_version),
         )
         out = self._run([command], [text])
+        self._after_write(s, out)
         return self._outcome_item(s, out[0])
 
     def forget(self, id: str, *, scope: str, reason: str = "", expected_version: int | None = None) -> Item:
@@ -583,6 +601,122 @@ class Memory:
         """Every scope that holds items (for operators; agents should know their scope)."""
         return self.store.scopes()
 
+    # -- contradictions -------------------------------------------------------------------
+    def detect_conflicts(self, id: str, *, scope: str, candidates: int = 10) -> builtins.list[Edge]:
+        """Check one current item against similar current items of its scope; link what conflicts.
+
+        Candidates: items with the same ``key``, plus the best lexical and dense matches. Each
+        pair goes through the rule-based detector (polarity, numeric, entity, temporal); a hit
+        becomes a ``contradicts`` edge carrying the axis, evidence spans, confidence and reason.
+        Both items stay. Runs after every ``remember`` / ``revise`` (``detect=True``) and in the
+        dream pass; idempotent (an existing edge between the pair is not duplicated).
+        """
+        from reverie.conflict import Claim, detect
+
+        s = self._scope(scope)
+        item = self._must_get(s, check_id(id))
+        if not item.is_current:
+            return []
+        others = self._conflict_candidates(item, candidates)
+        linked = {frozenset((e.src, e.dst)) for e in self.store.edges(s, item.id) if e.type == "contradicts"}
+        aliases = self._alias_lookup(s)
+        mine = _claim(Claim, item)
+        commands: builtins.list[cmd.Command] = []
+        for other in others:
+            if frozenset((item.id, other.id)) in linked:
+                continue
+            found = detect(mine, _claim(Claim, other), aliases=aliases)
+            if found is None:
+                continue
+            meta = found.to_dict()
+            meta["newer"] = item.id if item.recorded_at >= other.recorded_at else other.id
+            commands.append(
+                cmd.Link(s, "contradicts", item.id, other.id, "reverie.conflict", float(found.confidence), meta)
+            )
+        if not commands:
+            return []
+        out = self.store.execute(commands, now=self.clock.now(), new_id=self._new_id, vectors={})
+        new_ids = {o.events[0].payload["edge"]["id"] for o in out}
+        return [e for e in self.store.edges(s, item.id) if e.id in new_ids]
+
+    def _conflict_candidates(self, item: Item, n: int) -> builtins.list[Item]:
+        from reverie.model.query import Q
+        from reverie.recall.normalize import fts_query
+
+        s = item.scope
+        ids: dict[str, None] = {}
+        if item.key:
+            for other in self.store.query(s, Q.key(item.key) & _current(), parse_sort(None), limit=n):
+                ids[other.id] = None
+        match = fts_query(item.text)
+        if match:
+            for other_id, _ in self.store.lexical(s, match, limit=n):
+                ids[other_id] = None
+        ids.pop(item.id, None)
+        found = self.store.get_many(s, builtins.list(ids))
+        return [found[i] for i in ids if i in found and found[i].is_current]
+
+    def _alias_lookup(self, scope: str) -> Any:
+        """Alias groups (transitive, over current ``alias`` edges) as a name → group lookup."""
+        groups: dict[str, set[str]] = {}
+        edges = [e for e in self.store.edges(scope) if e.type == "alias"]
+        if not edges:
+            return None
+        items = self.store.get_many(scope, [i for e in edges for i in (e.src, e.dst)])
+        for e in edges:
+            a, b = items.get(e.src), items.get(e.dst)
+            if a is None or b is None:
+                continue
+            names = {a.text.casefold(), b.text.casefold()} | {v.casefold() for v in (a.value, b.value) if v}
+            merged = set(names)
+            for name in names:
+                merged |= groups.get(name, set())
+            for name in merged:
+                groups[name] = merged
+        return lambda name: frozenset(groups.get(name.casefold(), {name.casefold()}))
+
+    def contradictions(self, *, scope: str, alerts_only: bool = False, limit: int = 100) -> builtins.list[Alert]:
+        """Open conflicts (both sides current), hypercorrections and established beliefs first."""
+        s = self._scope(scope)
+        edges = [e for e in self.store.edges(s) if e.type == "contradicts"]
+        items = self.store.get_many(s, [i for e in edges for i in (e.src, e.dst)])
+        alerts = []
+        for e in edges:
+            a, b = items.get(e.src), items.get(e.dst)
+            if a is None or b is None or not a.is_current or not b.is_current:
+                continue
+            alert = build_alert(e, a, b)
+            if alert.alert or not alerts_only:
+                alerts.append(alert)
+        return rank_alerts(alerts)[:limit]
+
+    def resolve(self, conflict: str, *, keep: str, scope: str, reason: str = "") -> Item:
+        """Settle a conflict: ``keep`` stays, the other side is superseded (lower authority,
+        ``supersedes`` edge, validity closed), the conflict edge closes, and current items derived
+        from the loser are flagged ``stale_derived`` and demoted — all in one transaction.
+        """
+        from reverie.model.query import Q
+
+        s = self._scope(scope)
+        edge_id, keep_id = check_id(conflict, "conflict"), check_id(keep, "keep")
+        edge = next((e for e in self.store.edges(s) if e.id == edge_id and e.type == "contradicts"), None)
+        if edge is None:
+            raise NotFoundError(f"no open conflict {edge_id} in scope {s!r}")
+        if keep_id not in (edge.src, edge.dst):
+            raise InvalidInputError(f"keep must be one side of the conflict: {edge.src} or {edge.dst}")
+        loser = edge.dst if keep_id == edge.src else edge.src
+        why = check_reason(reason) or "conflict resolved"
+        commands: builtins.list[cmd.Command] = [
+            cmd.Supersede(s, loser, keep_id, why),
+            cmd.Unlink(s, edge.id, why),
+        ]
+        derived = self.store.query(s, Q.parent(loser) & _current(), parse_sort(None), limit=self.limits.max_batch)
+        for d in derived:
+            commands.append(cmd.SetFlags(s, d.id, ("stale_derived",), (), f"parent {loser} lost a conflict"))
+            commands.append(cmd.SetTier(s, d.id, "subconscious", f"parent {loser} lost a conflict"))
+        self._run(commands)
+        return self._must_get(s, keep_id)
+
     # -- recall ---------------------------------------------------------------------------
     def recall(
         self,
@@ -740,6 +874,10 @@ class Memory:
         if backup is None:
             raise InvalidInputError("this store backend has no backup")
         backup(target)
+
+
+def _claim(factory: Any, item: Item) -> Any:
+    return factory(text=item.text, key=item.key, value=item.value, valid_from=item.valid_from, valid_to=item.valid_to)
 
 
 def _current() -> Filter:

@@ -55,6 +55,16 @@ class Forget:
 
 
 @dataclass(frozen=True, slots=True)
+class Supersede:
+    """``id`` is replaced by the existing item ``by`` (conflict resolution): closed, linked, kept."""
+
+    scope: str
+    id: str
+    by: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Dismiss:
     scope: str
     id: str
@@ -149,6 +159,7 @@ Command = (
     Remember
     | Revise
     | Forget
+    | Supersede
     | Dismiss
     | Undismiss
     | Link

@@ -12,6 +12,7 @@ REMEMBERED = "memory.remembered"
 CORROBORATED = "memory.corroborated"
 REVISED = "memory.revised"
 FORGOTTEN = "memory.forgotten"
+SUPERSEDED = "memory.superseded"
 DISMISSED = "memory.dismissed"
 UNDISMISSED = "memory.undismissed"
 SCORES_SET = "memory.scores_set"
@@ -29,6 +30,7 @@ EVENT_TYPES = (
     CORROBORATED,
     REVISED,
     FORGOTTEN,
+    SUPERSEDED,
     DISMISSED,
     UNDISMISSED,
     SCORES_SET,

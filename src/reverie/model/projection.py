@@ -112,6 +112,26 @@ def _forgotten(event: ev.Event, view: ProjectionView) -> list[Change]:
     return [PutItem(_touch(item, event, status="forgotten", closed_at=event.at, valid_to=valid_to))]
 
 
+def _superseded(event: ev.Event, view: ProjectionView) -> list[Change]:
+    loser = _get(view, event)
+    winner = _get(view, event, "by")
+    scores = loser.scores.to_dict()
+    scores["authority"] = min(scores["authority"], winner.scores.authority * 0.5)
+    closed = _touch(loser, event, status="superseded", closed_at=event.at, scores=Scores.from_dict(scores))
+    edge = Edge(
+        id=event.payload["edge_id"],
+        scope=event.scope,
+        type="supersedes",
+        src=winner.id,
+        dst=loser.id,
+        recorded_at=event.at,
+        author=winner.author,
+        authority=winner.scores.authority,
+        meta={"reason": event.payload.get("reason", "")},
+    )
+    return [PutItem(closed), PutEdge(edge)]
+
+
 def _dismissed(event: ev.Event, view: ProjectionView) -> list[Change]:
     item = _get(view, event)
     changes: list[Change] = []
@@ -205,6 +225,7 @@ _HANDLERS: dict[str, Callable[[ev.Event, ProjectionView], list[Change]]] = {
     ev.CORROBORATED: _corroborated,
     ev.REVISED: _revised,
     ev.FORGOTTEN: _forgotten,
+    ev.SUPERSEDED: _superseded,
     ev.DISMISSED: _dismissed,
     ev.UNDISMISSED: _undismissed,
     ev.SCORES_SET: _scores_set,

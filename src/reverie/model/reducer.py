@@ -35,6 +35,7 @@ from reverie.model.commands import (
     SetFlags,
     SetScores,
     SetTier,
+    Supersede,
     Undismiss,
     Unlink,
 )
@@ -229,6 +230,21 @@ def _forget(cmd: Forget, view: StateView, ctx: Context) -> list[ev.Event]:
     return [_event(ctx, ev.FORGOTTEN, cmd.scope, {"id": item.id, "reason": cmd.reason})]
 
 
+def _supersede(cmd: Supersede, view: StateView, ctx: Context) -> list[ev.Event]:
+    loser = _require_current(view, cmd.scope, cmd.id, "supersede")
+    winner = _require_current(view, cmd.scope, cmd.by, "supersede with")
+    if loser.id == winner.id:
+        raise InvalidInputError("an item cannot supersede itself")
+    return [
+        _event(
+            ctx,
+            ev.SUPERSEDED,
+            cmd.scope,
+            {"id": loser.id, "by": winner.id, "edge_id": ctx.new_id(), "reason": cmd.reason},
+        )
+    ]
+
+
 def _dismiss(cmd: Dismiss, view: StateView, ctx: Context) -> list[ev.Event]:
     item = _require(view, cmd.scope, cmd.id)
     prints = list(fingerprints(item.text, item.key, item.value))
@@ -336,6 +352,7 @@ _HANDLERS: dict[type, Callable[[Any, StateView, Context], list[ev.Event]]] = {
     Remember: _remember,
     Revise: _revise,
     Forget: _forget,
+    Supersede: _supersede,
     Dismiss: _dismiss,
     Undismiss: _undismiss,
     Link: _link,

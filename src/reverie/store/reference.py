@@ -238,7 +238,7 @@ class ReferenceStore:
 
 def _mentions(event: Event, item_id: str) -> bool:
     p = event.payload
-    if p.get("id") == item_id or p.get("old_id") == item_id:
+    if item_id in (p.get("id"), p.get("old_id"), p.get("by")):
         return True
     if isinstance(p.get("item"), dict) and p["item"].get("id") == item_id:
         return True
