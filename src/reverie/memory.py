@@ -37,6 +37,7 @@ from reverie.model.ids import IdFactory
 from reverie.model.item import (
     CANDIDATE_SOURCES,
     EDGE_TYPES,
+    SYMMETRIC_EDGES,
     Candidate,
     Edge,
     Item,
@@ -105,7 +106,7 @@ class Memory:
         limits: Limits | None = None,
         seed: int | None = None,
         store: Store | None = None,
-        detect_conflicts: bool = False,  # TODO(lead): flip to True once reverie.conflict.detect lands
+        detect_conflicts: bool = True,
     ) -> None:
         """Open (creating if missing) the store at ``path``.
 
@@ -202,6 +203,12 @@ class Memory:
 
     def _build_remember(self, c: Candidate | Mapping[str, Any], scope: str, source_ok: Sequence[str]) -> cmd.Remember:
         data = _candidate_fields(c)
+        unknown = set(data) - _CANDIDATE_FIELDS
+        if unknown:  # a typo ("tag=") must not be dropped silently
+            raise InvalidInputError(
+                f"unknown field(s) {', '.join(sorted(map(str, unknown)))}; "
+                f"a claim has {', '.join(sorted(_CANDIDATE_FIELDS))}"
+            )
         source = data.get("source", "observed")
         if source not in source_ok:
             raise InvalidInputError(
@@ -209,6 +216,8 @@ class Memory:
                 "('manual' and 'system' only through remember_manual / remember_system)"
             )
         scores: dict[str, float] = {}
+        if data.get("scores") is not None and not isinstance(data["scores"], Mapping):
+            raise InvalidInputError("scores must be a dict such as {'importance': 0.8}")
         for name, v in (data.get("scores") or {}).items():
             if name not in SCORE_NAMES:
                 raise InvalidInputError(f"unknown score {name!r}; scores are {', '.join(SCORE_NAMES)}")
@@ -224,6 +233,8 @@ class Memory:
             if not isinstance(prov, Mapping):
                 raise InvalidInputError("provenance must be a Provenance or a dict with origin/ref/locator")
             prov = Provenance.from_dict(dict(prov))
+        if prov is not None:
+            _check_provenance(prov, data["provenance"], self.limits)
         valid_from = ensure_aware(data["valid_from"], "valid_from") if data.get("valid_from") else None
         valid_to = ensure_aware(data["valid_to"], "valid_to") if data.get("valid_to") else None
         if valid_from and valid_to and valid_to <= valid_from:
@@ -411,6 +422,8 @@ class Memory:
         s = self._scope(scope)
         if type not in EDGE_TYPES:
             raise InvalidInputError(f"edge type {type!r} is unknown; use one of {', '.join(EDGE_TYPES)}")
+        if author is not None:
+            check_text(author, self.limits, "author")
         command = cmd.Link(
             s,
             type,
@@ -421,8 +434,16 @@ class Memory:
             check_meta(meta, self.limits),
         )
         out = self._run([command])
-        edge = next(e for e in self.store.edges(s, src) if e.id == out[0].events[0].payload["edge"]["id"])
-        return edge
+        if out[0].events:
+            edge_id = out[0].events[0].payload["edge"]["id"]
+            return next(e for e in self.store.edges(s, src) if e.id == edge_id)
+        # Already linked: return the existing edge (link is idempotent).
+        return next(
+            e
+            for e in self.store.edges(s, src)
+            if e.type == type
+            and ((e.src, e.dst) == (src, dst) or ((e.dst, e.src) == (src, dst) and type in SYMMETRIC_EDGES))
+        )
 
     def unlink(self, edge_id: str, *, scope: str, reason: str = "") -> None:
         """Close an edge (kept in history)."""
@@ -460,7 +481,8 @@ class Memory:
     ) -> Item:
         """Add or remove machine flags (e.g. ``hub``, ``stale_derived``) on an item."""
         s = self._scope(scope)
-        self._run([cmd.SetFlags(s, check_id(id), tuple(add), tuple(remove), check_reason(reason))])
+        add_, remove_ = check_tags(add, self.limits, "flags"), check_tags(remove, self.limits, "flags")
+        self._run([cmd.SetFlags(s, check_id(id), add_, remove_, check_reason(reason))])
         return self._must_get(s, id)
 
     def pause_learning(self, scope: str, *, reason: str = "") -> None:
@@ -468,12 +490,20 @@ class Memory:
         self._run([cmd.PauseLearning(self._scope(scope), check_reason(reason))])
 
     def resume_learning(self, scope: str, *, reason: str = "") -> None:
+        """Allow learning writes in ``scope`` again after ``pause_learning``."""
         self._run([cmd.ResumeLearning(self._scope(scope), check_reason(reason))])
 
     def record_use(self, scope: str, uses: Sequence[tuple[str, float]], query: str) -> None:
         """Record that ``query`` used these items (weights in (0, 1]); recall calls this for you."""
-        if uses:
-            self._run([cmd.RecordUse(self._scope(scope), tuple(uses), query[: self.limits.max_query_chars])])
+        s = self._scope(scope)
+        if isinstance(uses, str) or not isinstance(uses, Iterable):
+            raise InvalidInputError("uses must be a list of (item id, weight) pairs")
+        checked = tuple(_use(u) for u in uses)
+        if not isinstance(query, str):
+            raise InvalidInputError(f"query must be a string, got {type(query).__name__}")
+        check_unicode(query, "query")
+        if checked:
+            self._run([cmd.RecordUse(s, checked, query[: self.limits.max_query_chars])])
 
     # -- reads ----------------------------------------------------------------------------
     def _must_get(self, scope: str, id: str) -> Item:
@@ -497,13 +527,19 @@ class Memory:
     def _item_at(self, scope: str, item_id: str, when: datetime) -> Item | None:
         """Replay this item's events up to ``when`` through the projection: its state then."""
         states: dict[str, Item] = {}
-        view = ProjectionView(lambda _s, i: states.get(i), lambda _s, _e: None)
+
+        def item(_scope: str, other: str) -> Item | None:
+            # An event may also need another item (``memory.revised`` closes the version it
+            # replaces): that one comes from its current row. Only this item's state is kept.
+            return states[other] if other in states else self.store.get(scope, other)
+
+        view = ProjectionView(item, lambda _s, _e: None)
         for event in self.store.events(scope, item_id=item_id, limit=1_000_000):
             if event.at > when:
                 break
             for change in project(event, view):
-                if isinstance(change, PutItem):
-                    states[change.item.id] = change.item
+                if isinstance(change, PutItem) and change.item.id == item_id:
+                    states[item_id] = change.item
         return states.get(item_id)
 
     def history(self, id: str, *, scope: str) -> History:
@@ -566,8 +602,10 @@ class Memory:
     def events(self, *, scope: str, after_seq: int = 0, limit: int = 1000) -> builtins.list[Event]:
         """The scope's event log, in order (for audit, export and replication)."""
         s = self._scope(scope)
-        if not 1 <= limit <= 100_000:
-            raise InvalidInputError("limit must be in [1, 100000]")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 100_000:
+            raise InvalidInputError("limit must be an int in [1, 100000]")
+        if isinstance(after_seq, bool) or not isinstance(after_seq, int) or after_seq < 0:
+            raise InvalidInputError("after_seq must be a non-negative int (the seq of the last event you saw)")
         return self.store.events(s, after_seq=after_seq, limit=limit)
 
     def summary(self, *, scope: str) -> dict[str, Any]:
@@ -896,6 +934,37 @@ def _candidate_fields(c: Candidate | Mapping[str, Any]) -> dict[str, Any]:
     raise InvalidInputError(f"each batch entry must be a Candidate, a dict or a string, got {type(c).__name__}")
 
 
+#: Every field a claim may carry: ``Candidate``'s fields plus the four score shortcuts.
+_CANDIDATE_FIELDS = frozenset(Candidate.__dataclass_fields__) | {"authority", "confidence", "importance", "durability"}
+_PROVENANCE_FIELDS = ("origin", "ref", "locator", "event_id")
+
+
+def _check_provenance(prov: Provenance, given: object, limits: Limits) -> None:
+    """Provenance is structured: known fields only, each a storable string (or None)."""
+    if isinstance(given, Mapping):
+        unknown = set(given) - set(_PROVENANCE_FIELDS)
+        if unknown:
+            raise InvalidInputError(
+                f"unknown provenance field(s) {', '.join(sorted(map(str, unknown)))}; use origin, ref, locator"
+            )
+        values = [given.get(name) for name in _PROVENANCE_FIELDS]
+    else:
+        values = [getattr(prov, name) for name in _PROVENANCE_FIELDS]
+    for name, v in zip(_PROVENANCE_FIELDS, values, strict=True):
+        if v is not None:
+            check_text(v, limits, f"provenance.{name}")
+
+
+def _use(entry: object) -> tuple[str, float]:
+    """One (item id, weight) pair of ``record_use``; weight in (0, 1] (it scales reinforcement)."""
+    if not isinstance(entry, tuple | list) or len(entry) != 2:
+        raise InvalidInputError("each use is an (item id, weight) pair")
+    weight = check_score("weight", entry[1])
+    if weight <= 0.0:
+        raise InvalidInputError("a use weight must be in (0, 1]")
+    return check_id(entry[0]), weight
+
+
 def _version(v: object) -> int | None:
     if v is None:
         return None
@@ -911,6 +980,8 @@ def _encode_cursor(offset: int) -> str:
 def _decode_cursor(cursor: str | None) -> int:
     if cursor is None:
         return 0
+    if not isinstance(cursor, str):
+        raise InvalidInputError("cursor is not one this store issued; pass next_cursor back unchanged")
     try:
         offset = json.loads(base64.urlsafe_b64decode(cursor.encode()))["o"]
         if isinstance(offset, int) and offset >= 0:

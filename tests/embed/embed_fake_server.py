@@ -36,14 +36,9 @@ def toy_vector(text: str) -> list[float]:
     return [float(len(text)), float(text.count("a")), 1.0, float(sum(map(ord, text)) % 7)]
 
 
-def embeddings_reply(
-    request: Request, *, reverse: bool = True, vector: Callable[[str], Any] = toy_vector
-) -> Reply:
+def embeddings_reply(request: Request, *, reverse: bool = True, vector: Callable[[str], Any] = toy_vector) -> Reply:
     """The OpenAI response shape; reversed order with explicit indices by default."""
-    items = [
-        {"object": "embedding", "index": i, "embedding": vector(t)}
-        for i, t in enumerate(request.body["input"])
-    ]
+    items = [{"object": "embedding", "index": i, "embedding": vector(t)} for i, t in enumerate(request.body["input"])]
     if reverse:
         items.reverse()
     doc = {"object": "list", "data": items, "model": request.body["model"]}
@@ -90,9 +85,7 @@ def _handler_for(server: FakeServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-            request = Request(
-                self.path, {k.lower(): v for k, v in self.headers.items()}, json.loads(raw or b"null")
-            )
+            request = Request(self.path, {k.lower(): v for k, v in self.headers.items()}, json.loads(raw or b"null"))
             reply = server.handle(request)
             self.send_response(reply.status)
             for key, value in reply.headers.items():

@@ -71,16 +71,11 @@ def test_golden_vector_pins_the_hash_function() -> None:
 
 
 def test_vectors_do_not_depend_on_python_hash_randomisation() -> None:
-    code = (
-        "from reverie.embed import HashEmbedder\n"
-        "print(HashEmbedder().embed(['stable words']).tobytes().hex())"
-    )
+    code = "from reverie.embed import HashEmbedder\nprint(HashEmbedder().embed(['stable words']).tobytes().hex())"
     outputs = set()
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        result = subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-        )
+        result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
         outputs.add(result.stdout)
     assert outputs == {HashEmbedder().embed(["stable words"]).tobytes().hex() + "\n"}
 

@@ -51,9 +51,7 @@ def test_same_input_gives_identical_output(minilm: MiniLMEmbedder) -> None:
 
 def test_batched_equals_one_by_one_in_input_order(minilm: MiniLMEmbedder) -> None:
     # Mixed lengths so that length-sorting reorders them and batches pad differently.
-    texts = [
-        ("word " * (i % 23)) + f"sentence number {i} about {'cats' if i % 2 else 'stocks'}" for i in range(70)
-    ]
+    texts = [("word " * (i % 23)) + f"sentence number {i} about {'cats' if i % 2 else 'stocks'}" for i in range(70)]
     batched = minilm.embed(texts)
     single = np.stack([minilm.embed([t])[0] for t in texts])
     np.testing.assert_allclose(batched, single, atol=1e-5)

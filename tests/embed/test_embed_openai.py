@@ -74,9 +74,7 @@ def test_dim_is_learned_with_one_probe_request_when_not_given(fake_server: FakeS
 
 
 def test_server_error_becomes_embedder_error_with_status_and_body(fake_server: FakeServer) -> None:
-    fake_server.routes["/v1/embeddings"] = lambda r: json_reply(
-        {"error": {"message": "model not loaded"}}, 500
-    )
+    fake_server.routes["/v1/embeddings"] = lambda r: json_reply({"error": {"message": "model not loaded"}}, 500)
     with pytest.raises(EmbedderError, match=r"HTTP 500.*model not loaded"):
         OpenAICompatibleEmbedder(fake_server.url(), "m").embed(["hello"])
 
@@ -103,18 +101,14 @@ def test_api_key_never_appears_in_errors_or_repr(fake_server: FakeServer) -> Non
         (b'{"data": [{"index": 0, "embedding": []}]}', "inconsistent widths"),
     ],
 )
-def test_malformed_responses_become_embedder_errors(
-    fake_server: FakeServer, body: bytes, message: str
-) -> None:
+def test_malformed_responses_become_embedder_errors(fake_server: FakeServer, body: bytes, message: str) -> None:
     fake_server.routes["/v1/embeddings"] = lambda r: Reply(200, body)
     with pytest.raises(EmbedderError, match=message):
         OpenAICompatibleEmbedder(fake_server.url(), "m").embed(["hello"])
 
 
 def test_wrong_number_of_embeddings_is_an_error(fake_server: FakeServer) -> None:
-    fake_server.routes["/v1/embeddings"] = lambda r: json_reply(
-        {"data": [{"index": 0, "embedding": [1.0, 2.0]}]}
-    )
+    fake_server.routes["/v1/embeddings"] = lambda r: json_reply({"data": [{"index": 0, "embedding": [1.0, 2.0]}]})
     with pytest.raises(EmbedderError, match="returned 1 embeddings for 2 inputs"):
         OpenAICompatibleEmbedder(fake_server.url(), "m").embed(["one", "two"])
 
@@ -179,9 +173,7 @@ def test_cross_origin_redirect_drops_the_api_key(fake_server: FakeServer, second
         "http://user:pw@127.0.0.1/v1/embeddings",
     ],
 )
-def test_redirect_to_a_forbidden_address_is_refused_without_following(
-    fake_server: FakeServer, target: str
-) -> None:
+def test_redirect_to_a_forbidden_address_is_refused_without_following(fake_server: FakeServer, target: str) -> None:
     fake_server.routes["/v1/embeddings"] = lambda r: Reply(307, headers={"Location": target})
     with pytest.raises(EmbedderError, match=r"refused|scheme|credentials"):
         OpenAICompatibleEmbedder(fake_server.url(), "m").embed(["hello"])
@@ -237,9 +229,7 @@ class SwitchingResolver:
 
 def test_host_is_re_resolved_and_pinned_before_each_request(fake_server: FakeServer) -> None:
     resolver = SwitchingResolver(["127.0.0.1"])
-    embedder = OpenAICompatibleEmbedder(
-        f"http://embeddings.test:{fake_server.port}/v1", "m", resolver=resolver, dim=4
-    )
+    embedder = OpenAICompatibleEmbedder(f"http://embeddings.test:{fake_server.port}/v1", "m", resolver=resolver, dim=4)
     embedder.embed(["first"])  # connects to the checked 127.0.0.1, with the name in the Host header
     assert fake_server.requests[0].headers["host"] == f"embeddings.test:{fake_server.port}"
     assert embedder.name == "openai:m@embeddings.test"
@@ -272,9 +262,7 @@ def test_construction_validates_the_url_and_arguments() -> None:
         OpenAICompatibleEmbedder("http://8.8.8.8/v1", "m")
     with pytest.raises(InvalidInputError, match="private address"):
         OpenAICompatibleEmbedder("https://10.0.0.1/v1", "m")
-    assert (
-        OpenAICompatibleEmbedder("https://10.0.0.1/v1", "m", allow_private=True).name == "openai:m@10.0.0.1"
-    )
+    assert OpenAICompatibleEmbedder("https://10.0.0.1/v1", "m", allow_private=True).name == "openai:m@10.0.0.1"
     bad_arguments: list[dict[str, Any]] = [
         {"model": ""},
         {"dim": 0},

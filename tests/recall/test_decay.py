@@ -51,6 +51,14 @@ def test_default_policy_covers_every_documented_kind() -> None:
     assert DEFAULT_DECAY.trust_half_life_days == 365.0
 
 
+def test_policies_compare_and_hash_by_value() -> None:
+    a = DecayPolicy(rules={"x": DecayRule(1.0), "y": DecayRule(None)}, default=DecayRule(None))
+    b = DecayPolicy(rules={"y": DecayRule(None), "x": DecayRule(1.0)}, default=DecayRule(None))
+    assert a == b
+    assert hash(a) == hash(b)
+    assert hash(DEFAULT_DECAY) == hash(DEFAULT_DECAY)
+
+
 def test_unknown_kind_gets_the_default_rule() -> None:
     assert DEFAULT_DECAY.rule_for("something-new") is DEFAULT_DECAY.default
 

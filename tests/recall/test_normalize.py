@@ -10,10 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reverie.recall.normalize import (
+    _SEPARATOR_RANGES,
     FTS_TOKENIZE,
     MAX_PHRASE_TOKENS,
     MAX_QUERY_TERMS,
     STOPWORDS,
+    _parse_ranges,
     fts_query,
     tokenize,
 )
@@ -97,6 +99,39 @@ def _codepoint_probe(code_points: range) -> str:
 def test_tokenize_agrees_with_fts5_on_every_code_point_of_the_bmp_and_smp(fts: Fts) -> None:
     text = _codepoint_probe(range(0x20000))
     assert tokenize(text) == fts.tokens(text)
+
+
+def _derive_separators(fts_tokens: list[str], code_points: range) -> list[int]:
+    """Read back which code points FTS5 treated as separators from a _codepoint_probe's tokens.
+
+    A separator yields the two tokens "q", "q"; a token character yields one token ("qxq", or
+    "qq" when it folds away), so the stream can be walked one code point at a time.
+    """
+    separators, stream = [], iter(fts_tokens)
+    for cp in code_points:
+        if 0xD800 <= cp <= 0xDFFF:
+            separators.append(cp)  # never sent to SQLite; the module lists them as separators
+        elif next(stream) == "q":
+            next(stream)
+            separators.append(cp)
+    return separators
+
+
+def _format_ranges(code_points: list[int]) -> str:
+    ranges: list[list[int]] = []
+    for cp in code_points:
+        if ranges and ranges[-1][1] == cp - 1:
+            ranges[-1][1] = cp
+        else:
+            ranges.append([cp, cp])
+    return " ".join(f"{a:X}" if a == b else f"{a:X}-{b:X}" for a, b in ranges)
+
+
+def test_separator_table_matches_fts5(fts: Fts) -> None:
+    planes = range(0x20000)
+    derived = _derive_separators(fts.tokens(_codepoint_probe(planes)), planes)
+    table = [cp for a, b in _parse_ranges(_SEPARATOR_RANGES) for cp in range(a, b + 1) if cp in planes]
+    assert table == derived, "regenerate _SEPARATOR_RANGES (planes 0-1):\n" + _format_ranges(derived)
 
 
 def test_tokenize_agrees_with_fts5_on_the_higher_planes(fts: Fts) -> None:

@@ -23,6 +23,8 @@ CANDIDATE_SOURCES: tuple[str, ...] = get_args(CandidateSource)
 TIERS: tuple[str, ...] = get_args(Tier)
 STATUSES: tuple[str, ...] = get_args(Status)
 EDGE_TYPES: tuple[str, ...] = get_args(EdgeType)
+#: Relations that read the same both ways: A contradicts B is B contradicts A.
+SYMMETRIC_EDGES = frozenset({"contradicts", "alias"})
 KNOWN_KINDS = (
     "observation",
     "assertion",

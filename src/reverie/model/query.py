@@ -11,6 +11,7 @@ language (``store.sqlite.sql`` for SQLite), and the conformance suite checks the
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,7 +35,8 @@ TIME_FIELDS = (
     "last_seen_at",
 )
 SORT_FIELDS = (*NUMBER_FIELDS, *TIME_FIELDS, "id", "kind", "source", "tier", "key")
-_PATH_SEG = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
+_PATH_SEG = re.compile(r"[A-Za-z0-9_\-]{1,64}")  # used with fullmatch: "$" would accept a trailing newline
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
 class Filter:
@@ -209,12 +211,35 @@ def _number(item: Item, name: str) -> float:
 
 
 def _path(path: str) -> tuple[str, ...]:
-    segs = tuple(path.split("."))
-    if not segs or not all(_PATH_SEG.match(s) for s in segs):
+    segs = tuple(path.split(".")) if isinstance(path, str) else ()
+    if not segs or not all(_PATH_SEG.fullmatch(s) for s in segs):
         raise InvalidQueryError(
             f"meta path {path!r} is malformed: dot-separated names of letters, digits, _ or - (e.g. 'source.turn')"
         )
     return segs
+
+
+def _strings(what: str, values: Sequence[object]) -> tuple[str, ...]:
+    """Equality values must be strings: SQL ``col IN (NULL)`` never matches where Python's ``None in`` does."""
+    out: list[str] = []
+    for v in values:
+        if not isinstance(v, str):
+            raise InvalidQueryError(f"{what} values are strings, got {type(v).__name__}")
+        out.append(v)
+    return tuple(out)
+
+
+def _bound(what: str, v: object) -> float | int | None:
+    """A finite-or-infinite number SQLite can bind exactly: NaN binds as NULL, huge ints overflow."""
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        raise InvalidQueryError(f"{what} must be a number, got {type(v).__name__}")
+    if isinstance(v, float) and math.isnan(v):
+        raise InvalidQueryError(f"{what} is NaN; compare with a number")
+    if isinstance(v, int) and not _INT64_MIN <= v <= _INT64_MAX:
+        raise InvalidQueryError(f"{what} is an integer outside 64 bits")
+    return v
 
 
 class Q:
@@ -226,47 +251,47 @@ class Q:
 
     @staticmethod
     def ids(*ids: str) -> Filter:
-        return Eq("id", tuple(ids))
+        return Eq("id", _strings("id", ids))
 
     @staticmethod
     def kind(*kinds: str) -> Filter:
-        return Eq("kind", tuple(kinds))
+        return Eq("kind", _strings("kind", kinds))
 
     @staticmethod
     def source(*sources: str) -> Filter:
-        return Eq("source", tuple(sources))
+        return Eq("source", _strings("source", sources))
 
     @staticmethod
     def tier(*tiers: str) -> Filter:
-        return Eq("tier", tuple(tiers))
+        return Eq("tier", _strings("tier", tiers))
 
     @staticmethod
     def status(*statuses: str) -> Filter:
-        return Eq("status", tuple(statuses))
+        return Eq("status", _strings("status", statuses))
 
     @staticmethod
     def key(*keys: str) -> Filter:
-        return Eq("key", tuple(keys))
+        return Eq("key", _strings("key", keys))
 
     @staticmethod
     def author(*authors: str) -> Filter:
-        return Eq("author", tuple(authors))
+        return Eq("author", _strings("author", authors))
 
     @staticmethod
     def scope(*scopes: str) -> Filter:
-        return Eq("scope", tuple(scopes))
+        return Eq("scope", _strings("scope", scopes))
 
     @staticmethod
     def tag(tag: str) -> Filter:
-        return HasTag(tag)
+        return HasTag(_strings("tag", (tag,))[0])
 
     @staticmethod
     def tags_any(*tags: str) -> Filter:
-        return Or(tuple(HasTag(t) for t in tags)) if tags else Not(All())
+        return Or(tuple(HasTag(t) for t in _strings("tag", tags))) if tags else Not(All())
 
     @staticmethod
     def flag(flag: str) -> Filter:
-        return HasFlag(flag)
+        return HasFlag(_strings("flag", (flag,))[0])
 
     @staticmethod
     def score(
@@ -279,10 +304,8 @@ class Q:
     ) -> Filter:
         if name not in NUMBER_FIELDS:
             raise InvalidQueryError(f"cannot range over {name!r}; use one of {', '.join(NUMBER_FIELDS)}")
-        for bound in (ge, le, gt, lt):
-            if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int | float)):
-                raise InvalidQueryError(f"range bounds on {name} must be numbers")
-        return Range(name, ge, le, gt, lt)
+        what = f"range bound on {name}"
+        return Range(name, _bound(what, ge), _bound(what, le), _bound(what, gt), _bound(what, lt))
 
     @staticmethod
     def evidence(*, ge: int | None = None, le: int | None = None) -> Filter:
@@ -290,16 +313,22 @@ class Q:
 
     @staticmethod
     def parent(parent_id: str) -> Filter:
-        return ParentIncludes(parent_id)
+        return ParentIncludes(_strings("parent", (parent_id,))[0])
 
     @staticmethod
     def parents_count(*, ge: int | None = None, le: int | None = None) -> Filter:
+        for bound in (ge, le):
+            if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int)):
+                raise InvalidQueryError("parents_count bounds must be ints")
+            _bound("parents_count bound", bound)
         return ParentsCount(ge, le)
 
     @staticmethod
     def meta(path: str, value: str | int | float | bool | None) -> Filter:
         if not isinstance(value, str | int | float | bool) and value is not None:
             raise InvalidQueryError("Q.meta compares with a scalar (str, number, bool or None)")
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            _bound("Q.meta value", value)
         return MetaEq(_path(path), value)
 
     @staticmethod

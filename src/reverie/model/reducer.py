@@ -39,7 +39,7 @@ from reverie.model.commands import (
     Undismiss,
     Unlink,
 )
-from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, TIERS, Edge, Item, Scores
+from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SYMMETRIC_EDGES, TIERS, Edge, Item, Scores
 from reverie.model.validate import fingerprints
 
 
@@ -55,6 +55,8 @@ class StateView(Protocol):
     def paused(self, scope: str) -> bool: ...
 
     def edge(self, scope: str, edge_id: str) -> Edge | None: ...
+
+    def edges_between(self, scope: str, a: str, b: str) -> list[Edge]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +274,10 @@ def _link(cmd: Link, view: StateView, ctx: Context) -> list[ev.Event]:
         raise InvalidInputError("an edge needs two different items (src == dst)")
     _require(view, cmd.scope, cmd.src)
     _require(view, cmd.scope, cmd.dst)
+    for existing in view.edges_between(cmd.scope, cmd.src, cmd.dst):
+        same_way = (existing.src, existing.dst) == (cmd.src, cmd.dst)
+        if existing.is_current and existing.type == cmd.type and (same_way or cmd.type in SYMMETRIC_EDGES):
+            return []  # idempotent: the relation is already recorded
     edge = Edge(
         id=ctx.new_id(),
         scope=cmd.scope,

@@ -18,9 +18,13 @@ from reverie.errors import InvalidInputError, InvalidScopeError, LimitExceededEr
 from reverie.limits import Limits
 from reverie.model.ids import is_id
 
-SCOPE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@/\-]*$")
-KEY_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:\-/]*$")
-KIND_RE = re.compile(r"^[a-z][a-z0-9_\-]{0,39}$")
+# Always used with ``fullmatch``: ``re.match`` with ``$`` also accepts a trailing "\n", which
+# let "user:alice\n" become a scope of its own (and "observation\n" a kind).
+SCOPE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@/\-]*")
+KEY_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:\-/]*")
+KIND_RE = re.compile(r"[a-z][a-z0-9_\-]{0,39}")
+#: SQLite (and its JSON functions) hold 64-bit integers; a larger one would not compare exactly.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 SCORE_NAMES = ("authority", "confidence", "importance", "durability", "value")
 
 
@@ -56,7 +60,7 @@ def check_scope(scope: object, limits: Limits) -> str:
         raise InvalidScopeError("scope is required: a non-empty string such as 'user:alice'")
     if len(scope) > limits.max_scope_chars:
         raise InvalidScopeError(f"scope is {len(scope)} characters; the limit is {limits.max_scope_chars}")
-    if not SCOPE_RE.match(scope):
+    if not SCOPE_RE.fullmatch(scope):
         raise InvalidScopeError(
             f"scope {scope[:60]!r} is malformed: use letters, digits and _ . : @ / - "
             "starting with a letter or digit (e.g. 'user:alice' or 'team:acme/project-x')"
@@ -72,7 +76,7 @@ def check_id(item_id: object, field: str = "id") -> str:
 
 
 def check_kind(kind: object) -> str:
-    if not isinstance(kind, str) or not KIND_RE.match(kind):
+    if not isinstance(kind, str) or not KIND_RE.fullmatch(kind):
         raise InvalidInputError(
             f"kind {kind!r} is malformed: lower-case letters, digits, _ or -, up to 40 characters "
             "(known kinds: observation, assertion, hypothesis, policy, trait, episodic, semantic, …)"
@@ -83,7 +87,7 @@ def check_kind(kind: object) -> str:
 def check_key(key: object, limits: Limits) -> str | None:
     if key is None:
         return None
-    if not isinstance(key, str) or not key or len(key) > limits.max_key_chars or not KEY_RE.match(key):
+    if not isinstance(key, str) or not key or len(key) > limits.max_key_chars or not KEY_RE.fullmatch(key):
         raise InvalidInputError(
             f"key {str(key)[:60]!r} is malformed: a dotted subject such as 'alice.allergy' "
             f"(letters, digits, _ . : - /, up to {limits.max_key_chars} characters)"
@@ -112,22 +116,24 @@ def check_score(name: str, score: object) -> float:
     return f
 
 
-def check_tags(tags: object, limits: Limits) -> tuple[str, ...]:
+def check_tags(tags: object, limits: Limits, field: str = "tags") -> tuple[str, ...]:
+    """A list of distinct non-blank strings (also used for ``flags``, which obey the same rules)."""
+    one = field.rstrip("s")
     if tags is None:
         return ()
     if isinstance(tags, str) or not isinstance(tags, Iterable):
-        raise InvalidInputError("tags must be a list of strings, e.g. tags=['health', 'food']")
+        raise InvalidInputError(f"{field} must be a list of strings, e.g. {field}=['a', 'b']")
     out: list[str] = []
     for tag in tags:
         if not isinstance(tag, str) or not tag.strip():
-            raise InvalidInputError(f"each tag must be a non-blank string, got {tag!r}")
-        check_unicode(tag, "tag")
+            raise InvalidInputError(f"each {one} must be a non-blank string, got {tag!r}")
+        check_unicode(tag, one)
         if len(tag) > limits.max_tag_chars:
-            raise LimitExceededError(f"tag {tag[:30]!r}… is longer than {limits.max_tag_chars} characters")
+            raise LimitExceededError(f"{one} {tag[:30]!r}… is longer than {limits.max_tag_chars} characters")
         if tag not in out:
             out.append(tag)
     if len(out) > limits.max_tags:
-        raise LimitExceededError(f"{len(out)} tags given; the limit is {limits.max_tags}")
+        raise LimitExceededError(f"{len(out)} {field} given; the limit is {limits.max_tags}")
     return tuple(out)
 
 
@@ -165,6 +171,8 @@ def _check_json(value: object, limits: Limits, depth: int, path: str) -> None:
     elif isinstance(value, float):
         if not math.isfinite(value):
             raise InvalidInputError(f"{path} is {value}; JSON has no NaN or infinity")
+    elif isinstance(value, int) and not isinstance(value, bool) and not INT64_MIN <= value <= INT64_MAX:
+        raise InvalidInputError(f"{path} is an integer outside 64 bits; store it as a string")
     elif value is not None and not isinstance(value, bool | int):
         raise InvalidInputError(f"{path} has a {type(value).__name__}; meta holds only JSON values")
 

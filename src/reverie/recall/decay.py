@@ -104,6 +104,10 @@ class DecayPolicy:
         _require_positive("trust_half_life_days", self.trust_half_life_days, allow_inf=True)
         object.__setattr__(self, "rules", MappingProxyType(dict(self.rules)))
 
+    def __hash__(self) -> int:
+        # The generated hash would fail on the mapping; a policy is a fine cache key otherwise.
+        return hash((tuple(sorted(self.rules.items())), self.default, self.trust_half_life_days))
+
     def rule_for(self, kind: str) -> DecayRule:
         """The rule for ``kind``; unknown kinds get ``default`` rather than an error, so a new kind
         written by a newer version still recalls on an older one."""
@@ -116,8 +120,8 @@ def _slow(half_life: float, *, floor: float) -> DecayRule:
 
 
 #: The shipped policy. Episodic memories halve weekly, observations monthly, beliefs and their
-#: derivatives half-yearly, procedures and policies over a decade. Access windows are about two
-#: half-lives for fast kinds, so a memory recalled this week stays fresh while it is in use.
+#: derivatives half-yearly, procedures and policies over a decade. Access windows are one to two
+#: half-lives for fast kinds and two months for slow ones, so a memory in use stays fresh.
 DEFAULT_DECAY = DecayPolicy(
     rules={
         "episodic": DecayRule(7.0, floor=0.02, access_window_days=14.0),

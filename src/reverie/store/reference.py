@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from reverie.errors import ClosedError
 from reverie.model import events as ev
 from reverie.model.commands import Command
 from reverie.model.events import Event
@@ -47,7 +48,8 @@ class ReferenceStore:
 
     def __init__(self) -> None:
         self._items: dict[tuple[str, str], Item] = {}
-        self._fps: dict[tuple[str, str], str] = {}
+        # (scope, fingerprint) -> every current item holding it; lookups take the oldest.
+        self._fps: dict[tuple[str, str], set[str]] = {}
         self._tombs: dict[tuple[str, str], str] = {}
         self._paused: set[str] = set()
         self._edges: dict[tuple[str, str], Edge] = {}
@@ -55,23 +57,36 @@ class ReferenceStore:
         self._vecs: dict[tuple[str, str], np.ndarray] = {}
         self._embedder: tuple[str, int] | None = None
         self._lock = threading.RLock()
+        self._closed = False
+
+    def _check_open(self) -> None:
+        # Same contract as the SQLite store: after close, every call raises ClosedError (an
+        # oracle that kept answering would hide a use-after-close bug in the code under test).
+        if self._closed:
+            raise ClosedError("this Memory is closed; open a new one")
 
     # -- StateView (reducer reads) -------------------------------------------------------
     def item(self, scope: str, item_id: str) -> Item | None:
         return self._items.get((scope, item_id))
 
     def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
-        item_id = self._fps.get((scope, fingerprint))
-        return self._items.get((scope, item_id)) if item_id else None
+        holders = self._fps.get((scope, fingerprint))
+        return self._items[(scope, min(holders))] if holders else None
 
     def tombstone(self, scope: str, fingerprint: str) -> str | None:
         return self._tombs.get((scope, fingerprint))
 
     def paused(self, scope: str) -> bool:
+        self._check_open()
         return scope in self._paused
 
     def edge(self, scope: str, edge_id: str) -> Edge | None:
         return self._edges.get((scope, edge_id))
+
+    def edges_between(self, scope: str, a: str, b: str) -> list[Edge]:
+        return sorted(
+            (e for (s, _), e in self._edges.items() if s == scope and {e.src, e.dst} == {a, b}), key=lambda e: e.id
+        )
 
     # -- primitive writes -----------------------------------------------------------------
     def append_event(self, event: Event) -> Event:
@@ -83,11 +98,9 @@ class ReferenceStore:
         if isinstance(change, PutItem):
             item = change.item
             key = (item.scope, item.id)
-            for fp_key in [k for k, v in self._fps.items() if v == item.id and k[0] == item.scope]:
-                del self._fps[fp_key]
-            if item.is_current:
-                for fp in fingerprints(item.text, item.key, item.value):
-                    self._fps[(item.scope, fp)] = item.id
+            for fp in fingerprints(item.text, item.key, item.value):  # stable: text/key/value never change
+                holders = self._fps.setdefault((item.scope, fp), set())
+                (holders.add if item.is_current else holders.discard)(item.id)
             self._items[key] = item
             if change.created and item.text in vectors:
                 self._vecs[key] = np.asarray(vectors[item.text], dtype=np.float32)
@@ -109,6 +122,7 @@ class ReferenceStore:
         new_id: Callable[[], str],
         vectors: Mapping[str, np.ndarray],
     ) -> list[Outcome]:
+        self._check_open()
         with self._lock:
             snapshot = self._snapshot()
             try:
@@ -120,7 +134,7 @@ class ReferenceStore:
     def _snapshot(self) -> tuple[Any, ...]:
         return (
             dict(self._items),
-            dict(self._fps),
+            {k: set(v) for k, v in self._fps.items()},
             dict(self._tombs),
             set(self._paused),
             dict(self._edges),
@@ -132,21 +146,26 @@ class ReferenceStore:
         (self._items, self._fps, self._tombs, self._paused, self._edges, self._events, self._vecs) = snap
 
     def get(self, scope: str, item_id: str) -> Item | None:
+        self._check_open()
         return self._items.get((scope, item_id))
 
     def get_many(self, scope: str, item_ids: Sequence[str]) -> dict[str, Item]:
+        self._check_open()
         return {i: self._items[(scope, i)] for i in item_ids if (scope, i) in self._items}
 
     def query(
         self, scope: str, where: Filter, sort: Sort, *, limit: int, offset: int = 0, subscopes: bool = False
     ) -> list[Item]:
+        self._check_open()
         found = [i for i in self._items.values() if _in_scope(i.scope, scope, subscopes) and where.matches(i)]
         return sort_items(found, sort)[offset : offset + limit]
 
     def count(self, scope: str, where: Filter) -> int:
+        self._check_open()
         return sum(1 for i in self._items.values() if i.scope == scope and where.matches(i))
 
     def edges(self, scope: str, item_id: str | None = None, *, include_closed: bool = False) -> list[Edge]:
+        self._check_open()
         out = [
             e
             for (s, _), e in self._edges.items()
@@ -155,16 +174,19 @@ class ReferenceStore:
         return sorted(out, key=lambda e: e.id)
 
     def events(self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000) -> list[Event]:
+        self._check_open()
         out = [e for e in self._events if e.scope == scope and e.seq > after_seq]
         if item_id is not None:
             out = [e for e in out if _mentions(e, item_id)]
         return out[:limit]
 
     def tombstones(self, scope: str) -> list[tuple[str, str]]:
+        self._check_open()
         return sorted((fp, i) for (s, fp), i in self._tombs.items() if s == scope)
 
     def lexical(self, scope: str, match: str, *, limit: int, current_only: bool = True) -> list[tuple[str, float]]:
         """A plain TF-IDF-ish scorer over word tokens: enough to be an oracle for *which* items match."""
+        self._check_open()
         terms = {t.strip('"').lower() for t in re.split(r"\s+OR\s+|\s+AND\s+", match) if t.strip('"')}
         words = {w for t in terms for w in _WORD.findall(t)}
         docs = [i for i in self._items.values() if i.scope == scope and (i.is_current or not current_only)]
@@ -179,6 +201,7 @@ class ReferenceStore:
         return scored[:limit]
 
     def vectors(self, scope: str, *, current_only: bool = True) -> tuple[list[str], np.ndarray]:
+        self._check_open()
         ids = sorted(i for (s, i) in self._vecs if s == scope and (not current_only or self._items[(s, i)].is_current))
         if not ids:
             dim = self._embedder[1] if self._embedder else 0
@@ -186,12 +209,15 @@ class ReferenceStore:
         return ids, np.stack([self._vecs[(scope, i)] for i in ids])
 
     def embedder(self) -> tuple[str, int] | None:
+        self._check_open()
         return self._embedder
 
     def set_embedder(self, name: str, dim: int) -> None:
+        self._check_open()
         self._embedder = (name, dim)
 
     def reindex(self, embed: Embed, *, batch: int = 256, progress: Callable[[int, int], None] | None = None) -> int:
+        self._check_open()
         keys = list(self._items)
         for start in range(0, len(keys), batch):
             chunk = keys[start : start + batch]
@@ -203,6 +229,7 @@ class ReferenceStore:
         return len(keys)
 
     def doctor(self) -> DoctorReport:
+        self._check_open()
         report = DoctorReport(counts={"items": len(self._items), "events": len(self._events)})
         missing = [k for k in self._items if k not in self._vecs]
         if self._embedder and missing:
@@ -210,6 +237,7 @@ class ReferenceStore:
         return report
 
     def rebuild(self, embed: Embed) -> None:
+        self._check_open()
         events = list(self._events)
         embedder = self._embedder
         self.__init__()  # type: ignore[misc]
@@ -225,14 +253,16 @@ class ReferenceStore:
                 self.apply_change(change, vecs)
 
     def scopes(self) -> list[str]:
+        self._check_open()
         return sorted({s for s, _ in self._items})
 
     def close(self) -> None:
-        pass
+        self._closed = True
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ReferenceStore:  # pragma: no cover - helper for tests
         clone = ReferenceStore()
         clone.__dict__.update({k: copy.copy(v) for k, v in self.__dict__.items() if k != "_lock"})
+        clone._fps = {k: set(v) for k, v in self._fps.items()}  # the holder sets are mutable
         return clone
 
 

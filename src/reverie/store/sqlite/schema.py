@@ -67,6 +67,8 @@ def _v1(tokenize: str) -> list[str]:
         "CREATE INDEX items_by_scope ON items(scope, recorded_at)",
         "CREATE INDEX items_by_key ON items(scope, key)",
         "CREATE INDEX items_current ON items(scope, closed_at)",
+        # Several current items can share a fingerprint (a revise may reword a claim into another
+        # one's words), so the key includes the item: retiring one holder must not hide the others.
         """CREATE TABLE fingerprints (
             scope TEXT NOT NULL, fp TEXT NOT NULL, item_id TEXT NOT NULL, PRIMARY KEY (scope, fp)
         ) WITHOUT ROWID""",

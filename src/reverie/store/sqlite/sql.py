@@ -188,7 +188,10 @@ def compile_filter(f: Filter, params: list[Any]) -> str:
     if isinstance(f, Or):
         return "(" + " OR ".join(compile_filter(p, params) for p in f.parts) + ")" if f.parts else "0"
     if isinstance(f, Not):
-        return "(NOT " + compile_filter(f.part, params) + ")"
+        # SQL is three-valued: a leaf over a NULL column (``key IN (?)`` on an unkeyed item, a
+        # missing meta path) is NULL, and NOT NULL is NULL again, so the row would vanish where
+        # the Python oracle says True. Collapsing NULL to false first keeps the two in step.
+        return "(NOT COALESCE(" + compile_filter(f.part, params) + ", 0))"
     if isinstance(f, Eq):
         if not f.values:
             return "0"

@@ -128,6 +128,9 @@ class SQLiteStore:
     def _write(self) -> Iterator[sqlite3.Connection]:
         """BEGIN IMMEDIATE … COMMIT, rolled back on any error, under the connection lock."""
         with self._lock:
+            # Writers other than ``execute`` (set_embedder, reindex, rebuild) must also report
+            # ClosedError, not the driver's "Cannot operate on a closed database" as a StorageError.
+            self._check_open()
             c = self._conn
             try:
                 c.execute("BEGIN IMMEDIATE")
@@ -168,7 +171,9 @@ class SQLiteStore:
 
     def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
         row = self._conn.execute(
-            "SELECT item_id FROM fingerprints WHERE scope = ? AND fp = ?", (scope, fingerprint)
+            # the oldest current holder (uuid7 ids sort by creation time)
+            "SELECT item_id FROM fingerprints WHERE scope = ? AND fp = ? ORDER BY item_id LIMIT 1",
+            (scope, fingerprint),
         ).fetchone()
         return self.item(scope, row[0]) if row else None
 
@@ -186,6 +191,13 @@ class SQLiteStore:
     def edge(self, scope: str, edge_id: str) -> Edge | None:
         row = self._conn.execute("SELECT * FROM edges WHERE id = ? AND scope = ?", (edge_id, scope)).fetchone()
         return row_to_edge(row) if row else None
+
+    def edges_between(self, scope: str, a: str, b: str) -> list[Edge]:
+        rows = self._conn.execute(
+            "SELECT * FROM edges WHERE scope = ? AND ((src = ? AND dst = ?) OR (src = ? AND dst = ?)) ORDER BY id",
+            (scope, a, b, b, a),
+        )
+        return [row_to_edge(r) for r in rows]
 
     # -- primitive writes -----------------------------------------------------------------
     def append_event(self, event: Event) -> Event:

@@ -1,0 +1,229 @@
+"""Contradiction benchmark: reverie's rules vs a lexical-negation baseline.
+
+    python bench/contradictions.py [--split dev|test|all] [--json out.json] [--errors]
+
+Reads bench/data/contradictions.jsonl (pairs written for this project; each pair's split is
+fixed by a hash of its id, see ``split_of``) and prints precision / recall / F1 per axis and
+overall, per split, for both systems side by side.
+
+How the numbers are counted:
+- overall: a pair is a positive when the system reports any conflict; a detection on the
+  wrong axis still counts as correct (the axis agreement column says how often it matched);
+- per-axis recall: of the contradictions labelled with that axis, how many were detected;
+- per-axis precision: of the pairs the system put on that axis, how many are contradictions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from reverie.conflict import AXES, Claim, baseline_negation, detect
+
+DATA = Path(__file__).resolve().parent / "data" / "contradictions.jsonl"
+SPLITS = ("dev", "test")
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One labelled pair from the dataset."""
+
+    id: str
+    a: Claim
+    b: Claim
+    label: str
+    axis: str | None
+    kind: str
+    split: str
+    aliases: tuple[frozenset[str], ...]
+
+
+@dataclass(frozen=True)
+class Prediction:
+    detected: bool
+    axis: str | None
+
+
+@dataclass(frozen=True)
+class Score:
+    precision: float
+    recall: float
+    f1: float
+    support: int  # contradiction pairs this row's recall is over
+
+    def as_dict(self) -> dict[str, float]:
+        return {"precision": self.precision, "recall": self.recall, "f1": self.f1, "support": self.support}
+
+
+def split_of(pair_id: str) -> str:
+    """The split a pair belongs to: fixed by its id, decided before any rule was tuned."""
+    return "dev" if int(hashlib.sha256(pair_id.encode()).hexdigest(), 16) % 2 == 0 else "test"
+
+
+def _when(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def _claim(row: dict[str, object], side: str) -> Claim:
+    valid = row.get(f"{side}_valid") or [None, None]
+    assert isinstance(valid, list)
+    key, value = row.get(f"key_{side}"), row.get(f"value_{side}")
+    return Claim(
+        text=str(row[side]),
+        key=None if key is None else str(key),
+        value=None if value is None else str(value),
+        valid_from=_when(valid[0]),
+        valid_to=_when(valid[1]),
+    )
+
+
+def load(path: Path = DATA) -> list[Pair]:
+    pairs = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        groups = tuple(frozenset(g) for g in row.get("aliases", []))
+        pairs.append(
+            Pair(
+                id=row["id"],
+                a=_claim(row, "a"),
+                b=_claim(row, "b"),
+                label=row["label"],
+                axis=row["axis"],
+                kind=row["kind"],
+                split=row["split"],
+                aliases=groups,
+            )
+        )
+    return pairs
+
+
+def _alias_lookup(groups: tuple[frozenset[str], ...]) -> Callable[[str], frozenset[str]] | None:
+    if not groups:
+        return None
+
+    def lookup(name: str) -> frozenset[str]:
+        return next((g for g in groups if name in g), frozenset({name}))
+
+    return lookup
+
+
+def predict_reverie(pair: Pair) -> Prediction:
+    found = detect(pair.a, pair.b, aliases=_alias_lookup(pair.aliases))
+    return Prediction(found is not None, None if found is None else found.axis)
+
+
+def predict_baseline(pair: Pair) -> Prediction:
+    hit = baseline_negation(pair.a.text, pair.b.text)
+    return Prediction(hit, "polarity" if hit else None)
+
+
+def _prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return p, r, f
+
+
+def evaluate(pairs: Iterable[Pair], predict: Callable[[Pair], Prediction]) -> dict[str, object]:
+    """Scores overall and per axis, plus axis agreement and the misjudged pair ids."""
+    rows = [(p, predict(p)) for p in pairs]
+    positive = [(p, y) for p, y in rows if p.label == "contradiction"]
+    tp = sum(y.detected for _, y in positive)
+    fp = sum(y.detected for p, y in rows if p.label != "contradiction")
+    p_, r_, f_ = _prf(tp, fp, len(positive) - tp)
+    scores: dict[str, Score] = {"overall": Score(p_, r_, f_, len(positive))}
+    for axis in AXES:
+        labelled = [y for p, y in positive if p.axis == axis]
+        predicted = [p for p, y in rows if y.axis == axis]
+        hit = sum(y.detected for y in labelled)
+        correct = sum(p.label == "contradiction" for p in predicted)
+        prec = correct / len(predicted) if predicted else 0.0
+        rec = hit / len(labelled) if labelled else 0.0
+        f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+        scores[axis] = Score(prec, rec, f1, len(labelled))
+    detected = [(p, y) for p, y in positive if y.detected]
+    agree = sum(p.axis == y.axis for p, y in detected) / len(detected) if detected else 0.0
+    errors = {
+        "false_positives": [p.id for p, y in rows if y.detected and p.label != "contradiction"],
+        "false_negatives": [p.id for p, y in positive if not y.detected],
+        "wrong_axis": [p.id for p, y in detected if p.axis != y.axis],
+    }
+    return {"scores": scores, "axis_agreement": agree, "pairs": len(rows), "errors": errors}
+
+
+def _table(split: str, ours: dict[str, object], base: dict[str, object]) -> str:
+    so, sb = ours["scores"], base["scores"]
+    assert isinstance(so, dict) and isinstance(sb, dict)
+    lines = [
+        f"split: {split}  ({ours['pairs']} pairs)",
+        f"{'':10} {'support':>7} | {'reverie P':>9} {'R':>5} {'F1':>5} | {'baseline P':>10} {'R':>5} {'F1':>5}",
+    ]
+    for name in ("overall", *AXES):
+        a, b = so[name], sb[name]
+        lines.append(
+            f"{name:10} {a.support:>7} | {a.precision:>9.2f} {a.recall:>5.2f} {a.f1:>5.2f} |"
+            f" {b.precision:>10.2f} {b.recall:>5.2f} {b.f1:>5.2f}"
+        )
+    agree_o, agree_b = float(str(ours["axis_agreement"])), float(str(base["axis_agreement"]))
+    lines.append(f"{'axis agreement (detected contradictions)':44} {agree_o:>5.0%} | {'':>10} {agree_b:>11.0%}")
+    return "\n".join(lines)
+
+
+def run(split: str) -> dict[str, dict[str, object]]:
+    pairs = load()
+    chosen = SPLITS if split == "all" else (split,)
+    out: dict[str, dict[str, object]] = {}
+    for name in (*chosen, "all") if split == "all" else chosen:
+        subset = [p for p in pairs if name == "all" or p.split == name]
+        out[name] = {"reverie": evaluate(subset, predict_reverie), "baseline": evaluate(subset, predict_baseline)}
+    return out
+
+
+def _jsonable(result: dict[str, dict[str, object]]) -> dict[str, object]:
+    def conv(block: dict[str, object]) -> dict[str, object]:
+        scores = block["scores"]
+        assert isinstance(scores, dict)
+        return {**block, "scores": {k: v.as_dict() for k, v in scores.items()}}
+
+    return {split: {sys_: conv(b) for sys_, b in blocks.items()} for split, blocks in result.items()}  # type: ignore[arg-type]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
+    parser.add_argument("--json", type=Path, help="also write the scores to this file")
+    parser.add_argument("--errors", action="store_true", help="list misjudged pairs (use on dev only)")
+    args = parser.parse_args(argv)
+    pairs = {p.id: p for p in load()}
+    mismatched = [p.id for p in pairs.values() if p.split != split_of(p.id)]
+    if mismatched:
+        print(f"split field disagrees with the id hash for: {', '.join(mismatched)}", file=sys.stderr)
+        return 2
+    result = run(args.split)
+    for split, blocks in result.items():
+        print(_table(split, blocks["reverie"], blocks["baseline"]))
+        print()
+        if args.errors:
+            errors = blocks["reverie"]["errors"]
+            assert isinstance(errors, dict)
+            for kind, ids in errors.items():
+                for pid in ids:
+                    p = pairs[pid]
+                    print(f"  {kind:16} {pid:22} {p.a.text!r} | {p.b.text!r}")
+    if args.json:
+        args.json.write_text(json.dumps(_jsonable(result), indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

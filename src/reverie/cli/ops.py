@@ -1,0 +1,197 @@
+"""Operator commands: doctor, reindex, export, import, dream, and the servers (serve, mcp)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from reverie import InvalidInputError, Memory
+from reverie.cli.render import fields, table
+from reverie.cli.state import EXIT_FAILED, Progress, json_option, scoped, state, unavailable
+from reverie.cli.transfer import ImportReport, Replayer, export_events, read_events
+
+
+@click.command()
+@json_option
+def doctor() -> None:
+    """Check every index against the record store; exit 1 when they disagree (fix: `reverie reindex`)."""
+    st = state()
+    report = st.memory().doctor()
+    doc = report.to_dict()
+
+    def human() -> str:
+        head = "ok" if report.ok else "NOT OK"
+        problems = [f"  problem: {p}" for p in report.problems]
+        counts = "  ".join(f"{k} {v}" for k, v in report.counts.items())
+        return "\n".join([head, *problems, f"  counts: {counts or '-'}"])
+
+    st.emit(doc, human)
+    if not report.ok:
+        click.get_current_context().exit(EXIT_FAILED)
+
+
+@click.command()
+@json_option
+def reindex() -> None:
+    """Re-embed every item with --embedder and record it (after changing embedder)."""
+    st = state()
+    mem = st.memory()
+    bar = Progress.for_state(st, "reindexing")
+    try:
+        done = mem.reindex(progress=bar.update)
+    finally:
+        bar.close()
+    name = mem.embedder.name
+    st.emit({"reindexed": done, "embedder": name}, lambda: f"reindexed {done} items with {name}")
+
+
+@click.command()
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write to FILE (atomically) instead of stdout.",
+)
+@scoped
+@json_option
+def export(out: Path | None) -> None:
+    """The scope's event log as JSON lines (the portable form; `reverie import` replays it)."""
+    st = state()
+    scope = st.require_scope()
+    mem = st.memory()
+    if out is None:
+        export_events(mem, scope, lambda line: click.echo(line, nl=False))
+        return
+    tmp = out.with_name(out.name + ".partial")
+    try:
+        with tmp.open("w", encoding="utf-8") as fh:
+            count = export_events(mem, scope, fh.write)
+        os.replace(tmp, out)  # a failed export never leaves a truncated file under the real name
+    finally:
+        tmp.unlink(missing_ok=True)
+    doc = {"scope": scope, "events": count, "out": str(out)}
+    st.emit(doc, lambda: f"exported {count} events of scope {scope} to {out}")
+
+
+def _read_text(file: str) -> str:
+    try:
+        if file == "-":
+            return sys.stdin.read()
+        return Path(file).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInputError(f"{file} is not UTF-8 text; import reads what `reverie export` writes") from None
+
+
+def _import_text(report: ImportReport) -> str:
+    ok = sum(report.applied.values())
+    lines = [
+        f"imported {report.events} events into scope {report.scope}: "
+        f"{ok} applied, {sum(report.skipped.values())} skipped, {len(report.failed)} failed",
+        f"ids re-assigned: {len(report.ids)} items, {len(report.edges)} edges (--json prints the old -> new map)",
+    ]
+    rows: list[list[object]] = [["applied", t, n] for t, n in sorted(report.applied.items())]
+    rows += [["skipped", t, n] for t, n in sorted(report.skipped.items())]
+    rows += [["note", t, n] for t, n in sorted(report.notes.items())]
+    rows += [["failed", f"seq {f['seq']} {f['type']}", f"error[{f['code']}]: {f['error']}"] for f in report.failed]
+    return "\n".join(lines) + ("\n" + table(["", "EVENT", "COUNT"], rows) if rows else "")
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@scoped
+@json_option
+def import_(file: str) -> None:
+    """Replay an export FILE into the scope (ids are re-assigned; see README). Exit 1 if any event failed."""
+    st = state()
+    scope = st.require_scope()
+    events = read_events(_read_text(file).splitlines())
+    replayer = Replayer(st.memory(create=True, replay=True), scope)
+    bar = Progress.for_state(st, "importing")
+    try:
+        report = replayer.run(events, bar.update)
+    finally:
+        bar.close()
+    st.emit(report.to_dict(), lambda: _import_text(report))
+    if report.failed:
+        click.get_current_context().exit(EXIT_FAILED)
+
+
+def _jsonable(value: Any) -> Any:
+    """A result of an API this module does not know yet, as JSON (``to_dict`` first, then dataclasses)."""
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+_DREAM = "dream"  # looked up by name: this build's Memory may not have it yet
+
+
+@click.command()
+@scoped
+@json_option
+def dream() -> None:
+    """Run the consolidation (dream) pass on the scope, when this build has one."""
+    st = state()
+    scope = st.require_scope()
+    # TODO(cli): a dedicated rendering once Memory.dream lands; until then a generic one.
+    if not hasattr(Memory, _DREAM):
+        raise unavailable("dream (Memory.dream)")
+    result = _jsonable(getattr(st.memory(), _DREAM)(scope=scope))
+    st.emit({"dream": result}, lambda: fields([("dream", result)]))
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Bind address (non-loopback needs --token).")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--token", envvar="REVERIE_TOKEN", default=None, help="Bearer token (env REVERIE_TOKEN).")
+@click.option("--dream-every", default=None, help="Run the dream pass on every scope this often (e.g. 3600, 30m, 1h).")
+def serve(host: str, port: int, token: str | None, dream_every: str | None) -> None:
+    """Serve the HTTP API and the web review page on the store."""
+    # The CLI is the process entry point for every face, so it starts the HTTP adapter; the
+    # import is deferred so `reverie remember` never pays for FastAPI.
+    from reverie.http import serve as serve_http
+
+    st = state()
+    serve_http(st.db, host=host, port=port, token=token, embedder=st.embedder, dream_every=parse_every(dream_every))
+
+
+@click.command()
+@click.option("--http", "use_http", is_flag=True, help="Streamable HTTP on loopback instead of stdio.")
+@click.option("--port", default=8766, show_default=True, type=click.IntRange(1, 65535))
+def mcp(use_http: bool, port: int) -> None:
+    """Run the MCP server (stdio by default; --http for streamable HTTP on 127.0.0.1)."""
+    from reverie.mcp import run_http, run_stdio  # deferred: see `serve`
+
+    st = state()
+    if use_http:
+        run_http(st.db, port=port, embedder=st.embedder)
+    else:
+        run_stdio(st.db, embedder=st.embedder)
+
+
+def parse_every(text: str | None) -> float | None:
+    """'90' (seconds), '30s', '15m', '1h', '1d' → seconds; None stays None."""
+    if text is None:
+        return None
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+    raw = text.strip().lower()
+    scale = units.get(raw[-1:])
+    number = raw[:-1] if scale else raw
+    try:
+        seconds = float(number) * (scale or 1)
+    except ValueError:
+        raise InvalidInputError(f"interval {text!r} is malformed: use e.g. 90, 30m, 1h or 1d") from None
+    if not seconds > 0:
+        raise InvalidInputError("interval must be positive")
+    return seconds
+
+
+COMMANDS = (doctor, reindex, export, import_, dream, serve, mcp)

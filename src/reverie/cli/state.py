@@ -1,0 +1,193 @@
+"""What every command shares: the resolved global options, the open ``Memory``, errors, progress.
+
+Commands never open a ``Memory`` themselves: ``State.memory`` opens it once per invocation and
+registers it with the root click context, so it is closed on every exit path (success, error,
+``ctx.exit``) — an unclosed SQLite handle would leak a file descriptor and a ResourceWarning.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, TextIO, TypeVar
+
+import click
+
+from reverie import InvalidInputError, InvalidScopeError, Memory, NotFoundError, ReverieError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Exit codes: the contract scripts rely on (documented in README_SECTION.md).
+EXIT_OK = 0
+EXIT_FAILED = 1  # the request was fine but could not be done: not found, conflict, doctor not ok, I/O
+EXIT_USAGE = 2  # the request itself was wrong: bad option, malformed input, out-of-range value
+
+
+@dataclass
+class State:
+    """The resolved global options of one invocation (command line, then environment, then default)."""
+
+    db: str = "./reverie.db"
+    embedder: str = "minilm"
+    scope: str | None = None
+    json: bool = False
+    debug: bool = False
+    _memory: Memory | None = None
+
+    def require_scope(self) -> str:
+        """The scope for a scoped command; validated by ``Memory`` itself (one rule everywhere)."""
+        if not self.scope:
+            raise InvalidScopeError("this command needs a scope: pass --scope SCOPE or set REVERIE_SCOPE")
+        return self.scope
+
+    def memory(self, *, create: bool = False, replay: bool = False) -> Memory:
+        """The ``Memory`` at ``--db``, opened on first use and closed when the invocation ends.
+
+        Without ``create`` a missing file is an error rather than a fresh empty store: a typo in
+        ``--db`` would otherwise answer every read with "nothing" and leave a stray file behind.
+        ``replay`` opens it for ``import``, which must not let conflict detection add edges the
+        export already carries (they are replayed from the file instead).
+        """
+        if self._memory is None:
+            if not create and self.db != ":memory:" and not Path(self.db).exists():
+                raise NotFoundError(
+                    f"no store at {self.db}: pass --db PATH or set REVERIE_DB "
+                    "(`reverie remember` or `reverie import` create one)"
+                )
+            kwargs: dict[str, Any] = {"embedder": self.embedder}
+            if replay and "detect_conflicts" in inspect.signature(Memory).parameters:
+                kwargs["detect_conflicts"] = False
+            memory = Memory(self.db, **kwargs)
+            self._memory = click.get_current_context().find_root().with_resource(memory)
+        return self._memory
+
+    def emit(self, doc: Any, human: Callable[[], str]) -> None:
+        """Write one JSON document (``--json``) or the human rendering, to stdout."""
+        if self.json:
+            click.echo(json.dumps(doc, indent=2, ensure_ascii=False, default=str))
+        else:
+            text = human()
+            if text:
+                click.echo(text)
+
+
+def state() -> State:
+    """The current invocation's ``State`` (set up by the group callback)."""
+    found = click.get_current_context().find_object(State)
+    assert found is not None, "commands run under the reverie group"
+    return found
+
+
+def _set_scope(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.ensure_object(State).scope = value
+
+
+def _set_json(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.ensure_object(State).json = True
+
+
+def scoped(f: F) -> F:
+    """Adds ``--scope`` to a command, so it may follow the command name as well as precede it."""
+    option = click.option(
+        "--scope",
+        metavar="SCOPE",
+        expose_value=False,
+        callback=_set_scope,
+        help="Scope to act in (overrides the global --scope and REVERIE_SCOPE).",
+    )
+    return option(f)
+
+
+def json_option(f: F) -> F:
+    """Adds ``--json`` to a command, so ``reverie list --json`` works as well as ``reverie --json list``."""
+    option = click.option(
+        "--json", is_flag=True, expose_value=False, callback=_set_json, help="Machine output: one JSON document."
+    )
+    return option(f)
+
+
+class CliError(click.ClickException):
+    """A failure shown as ``error[<code>]: <message>`` on stderr (and as JSON on stdout with --json).
+
+    click reads ``exit_code`` from the class, so the exit status is chosen by subclass: this one
+    exits 1 (could not be done), ``CliUsageError`` exits 2 (the request was wrong).
+    """
+
+    exit_code = EXIT_FAILED
+
+    def __init__(self, code: str, message: str, as_json: bool = False, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.as_json = as_json
+        self.hint = hint
+
+    @staticmethod
+    def from_reverie(err: ReverieError, as_json: bool) -> CliError:
+        # InvalidInputError covers its whole branch: invalid_scope, limit_exceeded, invalid_query.
+        cls = CliUsageError if isinstance(err, InvalidInputError) else CliError
+        return cls(err.code, err.message, as_json)
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        if self.as_json:
+            click.echo(json.dumps({"code": self.code, "error": self.message}, ensure_ascii=False))
+        click.echo(f"error[{self.code}]: {self.message}", err=True)
+        if self.hint:
+            click.echo(self.hint, err=True)
+
+
+class CliUsageError(CliError):
+    exit_code = EXIT_USAGE
+
+    @classmethod
+    def from_click(cls, err: click.UsageError, as_json: bool) -> CliUsageError:
+        """click's own usage errors (unknown option, missing argument, bad choice) in the one error shape."""
+        hint = None
+        if err.ctx is not None:
+            hint = f"{err.ctx.get_usage()}\nTry '{err.ctx.command_path} --help' for help."
+        return cls("usage", err.format_message(), as_json, hint)
+
+
+class Progress:
+    """A ``click.progressbar`` on stderr, created when the total is first known; silent unless a TTY.
+
+    Silent with ``--json`` or when stderr is not a terminal: a bar's carriage returns in a log file
+    or a pipe are noise, and stdout stays clean for the data either way.
+    """
+
+    def __init__(self, label: str, enabled: bool) -> None:
+        self.label = label
+        self.enabled = enabled
+        self._bar: Any = None
+        self._done = 0
+
+    @classmethod
+    def for_state(cls, st: State, label: str, stream: TextIO | None = None) -> Progress:
+        stream = stream or sys.stderr
+        return cls(label, enabled=not st.json and stream.isatty())
+
+    def update(self, done: int, total: int) -> None:
+        """Callback shape of ``Memory.reindex(progress=...)``: items done so far, of ``total``."""
+        if not self.enabled:
+            return
+        if self._bar is None:
+            bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            bar.__enter__()
+            self._bar = bar
+        self._bar.update(done - self._done)
+        self._done = done
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+            self._bar = None
+
+
+def unavailable(what: str) -> CliError:
+    """The refusal of a command whose feature this build lacks (exit 2: asking for it is the mistake)."""
+    return CliUsageError("not_available", f"{what} is not available in this build", state().json)

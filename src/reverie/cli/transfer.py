@@ -1,0 +1,350 @@
+"""Export a scope's event log as JSON lines; import one by replaying it through the public API.
+
+Events are the portable form: every projection (items, edges, indexes) is rebuilt from them.
+An import cannot append another store's events verbatim — their ids, sequence numbers and
+record times belong to that store — so it *replays* each one as the API call that produced
+it, in file order, against the target scope:
+
+- ids are re-assigned: every new item and edge gets a fresh id, and a map old id → new id is
+  kept (and reported), so ``parents``, edge ends, revisions and later events are remapped;
+- record time is re-stamped (``recorded_at`` is when *this* store learned it); valid time
+  (``valid_from`` / ``valid_to``), text, kind, source, key/value, author, tags, meta,
+  provenance (origin / ref / locator) and all five scores are carried over;
+- uses are replayed (``record_use``), so learned ``value`` and episodic → semantic graduation
+  match the source; learning pause / resume are scope settings, not beliefs, and are skipped;
+- conflict detection is off during the replay: the export's own ``contradicts`` edges are replayed.
+
+A refused event (e.g. its item failed earlier) is reported and the replay goes on: a partial
+import says exactly what it left out rather than dying half-way.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from reverie import ConflictError, Event, InvalidInputError, Item, Memory, NotFoundError, ReverieError
+
+_LEARNING_SOURCES = ("user_stated", "observed", "inferred")
+_SCOPE_SETTINGS = ("scope.learning_paused", "scope.learning_resumed")
+_PAGE = 1000
+
+
+def export_events(mem: Memory, scope: str, write: Callable[[str], object]) -> int:
+    """Write every event of ``scope`` as one JSON object per line, in log order; returns the count."""
+    after, count = 0, 0
+    while True:
+        batch = mem.events(scope=scope, after_seq=after, limit=_PAGE)
+        if not batch:
+            return count
+        for event in batch:
+            write(json.dumps(event.to_dict(), ensure_ascii=False, sort_keys=True) + "\n")
+        count += len(batch)
+        after = batch[-1].seq
+
+
+def read_events(lines: Iterable[str]) -> list[Event]:
+    """Parse a whole export before anything is written, so a malformed file imports nothing."""
+    events = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            if not isinstance(data, dict):
+                raise TypeError(f"a JSON {type(data).__name__}, not an object")
+            events.append(Event.from_dict(data))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise InvalidInputError(
+                f"line {number} is not a reverie event ({type(exc).__name__}: {exc}); "
+                "import reads the JSON lines `reverie export` writes"
+            ) from None
+    return events
+
+
+@dataclass
+class ImportReport:
+    """What a replay did: counts by event type, what it skipped or could not apply, and the id maps."""
+
+    scope: str
+    events: int = 0
+    applied: Counter[str] = field(default_factory=Counter)
+    skipped: Counter[str] = field(default_factory=Counter)
+    failed: list[dict[str, Any]] = field(default_factory=list)
+    notes: Counter[str] = field(default_factory=Counter)
+    ids: dict[str, str] = field(default_factory=dict)
+    edges: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scope": self.scope,
+            "events": self.events,
+            "applied": dict(self.applied),
+            "skipped": dict(self.skipped),
+            "failed": self.failed,
+            "notes": dict(self.notes),
+            "ids": self.ids,
+            "edges": self.edges,
+        }
+
+
+def _time(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+class Replayer:
+    """Re-issues an export's events as API calls against ``scope`` (see the module docstring)."""
+
+    def __init__(self, mem: Memory, scope: str) -> None:
+        self.mem = mem
+        self.scope = scope
+        self.report = ImportReport(scope)
+        self._dismissed: list[tuple[str, list[str]]] = []  # (new item id, its tombstoned fingerprints)
+        self._parents: dict[str, tuple[str, ...]] = {}  # old item id -> old parent ids
+        self._edge_ends: dict[str, tuple[str, str, str]] = {}  # old edge id -> (type, old src, old dst)
+        self._handlers: dict[str, Callable[[Event], None]] = {
+            "memory.remembered": self._remembered,
+            "memory.corroborated": self._corroborated,
+            "memory.revised": self._revised,
+            "memory.forgotten": self._forgotten,
+            "memory.dismissed": self._dismissed_event,
+            "memory.undismissed": self._undismissed,
+            "memory.scores_set": self._scores_set,
+            "memory.tier_set": self._tier_set,
+            "memory.promoted": self._promoted,
+            "memory.flags_set": self._flags_set,
+            "memory.used": self._used,
+            "edge.linked": self._linked,
+            "edge.unlinked": self._unlinked,
+        }
+
+    # -- driving ----------------------------------------------------------------------------------
+    def run(self, events: list[Event], progress: Callable[[int, int], None]) -> ImportReport:
+        """Replay in file order; a conflict resolution (several events of one transaction) as one call."""
+        i = 0
+        while i < len(events):
+            n = self._resolution_length(events, i)
+            if n:
+                self._guard(events[i : i + n], functools.partial(self._resolve, events[i], events[i + 1]))
+            else:
+                self._one(events[i])
+                n = 1
+            i += n
+            progress(i, len(events))
+        self.report.events = len(events)
+        return self.report
+
+    def _one(self, event: Event) -> None:
+        handler = self._handlers.get(event.type)
+        if handler is None:
+            reason = "scope setting" if event.type in _SCOPE_SETTINGS else "no public API to replay it"
+            self.report.skipped[f"{event.type} ({reason})"] += 1
+            return
+        self._guard([event], lambda: handler(event))
+
+    def _guard(self, events: list[Event], apply: Callable[[], None]) -> None:
+        """Apply one unit; a refusal is recorded against its (first) event and the replay continues."""
+        event = events[0]
+        try:
+            apply()
+        except ReverieError as err:
+            self.report.failed.append({"seq": event.seq, "type": event.type, "code": err.code, "error": err.message})
+        except (KeyError, TypeError, ValueError) as exc:  # a hand-edited payload missing a field
+            error = f"malformed payload ({type(exc).__name__}: {exc})"
+            self.report.failed.append({"seq": event.seq, "type": event.type, "code": "invalid_input", "error": error})
+        else:
+            self.report.applied.update(e.type for e in events)
+
+    def _item(self, old: str) -> str:
+        new = self.report.ids.get(old)
+        if new is None:
+            raise NotFoundError(f"item {old} of the export was not imported (its own event was skipped or failed)")
+        return new
+
+    def _edge(self, old: str) -> str:
+        new = self.report.edges.get(old)
+        if new is None:
+            raise NotFoundError(f"edge {old} of the export was not imported")
+        return new
+
+    # -- items ------------------------------------------------------------------------------------
+    def _remember_as(self, source: str, text: str, fields: dict[str, Any]) -> Item:
+        if source == "manual":
+            return self.mem.remember_manual(text, scope=self.scope, **fields)
+        if source == "system":
+            return self.mem.remember_system(text, scope=self.scope, **fields)
+        if source not in _LEARNING_SOURCES:
+            # No public call writes source 'imported' (or a future source); trust is kept by
+            # replaying the item's explicit scores, and the substitution is reported.
+            self.report.notes[f"source {source!r} replayed as 'observed'"] += 1
+            source = "observed"
+        return self.mem.remember(text, scope=self.scope, source=source, **fields)
+
+    def _remembered(self, event: Event) -> None:
+        it = event.payload["item"]
+        scores = it.get("scores") or {}
+        provenance = it.get("provenance") or {}
+        fields: dict[str, Any] = {
+            "kind": it["kind"],
+            "key": it.get("key"),
+            "value": it.get("value"),
+            "author": it.get("author"),
+            "tags": it.get("tags") or (),
+            "meta": it.get("meta") or None,
+            "parents": [self._item(p) for p in it.get("parents") or ()],
+            "provenance": {k: provenance.get(k) for k in ("origin", "ref", "locator")},
+            "valid_from": _time(it.get("valid_from")),
+            "valid_to": _time(it.get("valid_to")),
+            "scores": {k: v for k, v in scores.items() if k == "value"},
+            **{k: v for k, v in scores.items() if k in ("authority", "confidence", "importance", "durability")},
+        }
+        new = self._remember_as(it["source"], it["text"], fields)
+        self.report.ids[it["id"]] = new.id
+        self._parents[it["id"]] = tuple(it.get("parents") or ())
+        tier = it.get("tier", "active")
+        if new.tier != tier:
+            self.mem.set_tier(new.id, tier, scope=self.scope, reason="import")
+
+    def _corroborated(self, event: Event) -> None:
+        """Remembering the same claim again is what corroborated it in the source; so here too."""
+        target = self.mem.get(self._item(event.payload["id"]), scope=self.scope)
+        if not target.is_current:
+            raise ConflictError(f"cannot corroborate {target.id}: it is {target.status} in the target scope")
+        fields = {"kind": target.kind, "key": target.key, "value": target.value}
+        self._remember_as(event.payload.get("by_source", "observed"), target.text, fields)
+
+    def _revised(self, event: Event) -> None:
+        p = event.payload
+        it = p["item"]
+        new = self.mem.revise(
+            self._item(p["old_id"]),
+            it["text"],
+            scope=self.scope,
+            reason=p.get("reason", ""),
+            key=it.get("key"),
+            value=it.get("value"),
+        )
+        self.report.ids[it["id"]] = new.id
+        self._parents[it["id"]] = tuple(it.get("parents") or ())
+        if "edge_id" in p:
+            for edge in self.mem.edges(new.id, scope=self.scope):
+                if edge.type == "supersedes" and edge.src == new.id:
+                    self.report.edges[p["edge_id"]] = edge.id
+
+    def _forgotten(self, event: Event) -> None:
+        self.mem.forget(self._item(event.payload["id"]), scope=self.scope, reason=event.payload.get("reason", ""))
+
+    def _dismissed_event(self, event: Event) -> None:
+        new_id = self._item(event.payload["id"])
+        self.mem.dismiss(new_id, scope=self.scope, reason=event.payload.get("reason", ""))
+        self._dismissed.append((new_id, list(event.payload.get("fingerprints") or ())))
+
+    def _undismissed(self, event: Event) -> None:
+        """The event names fingerprints; lift them by the dismissed items' text or key/value, as a user would."""
+        lifted = set(event.payload["fingerprints"])
+        matched = False
+        for new_id, prints in self._dismissed:
+            if not lifted & set(prints):
+                continue
+            it = self.mem.get(new_id, scope=self.scope)
+            by_text = any(fp in lifted for fp in prints if fp.startswith("t:"))
+            by_kv = any(fp in lifted for fp in prints if not fp.startswith("t:"))
+            self.mem.undismiss(
+                it.text if by_text else None,
+                scope=self.scope,
+                key=it.key if by_kv else None,
+                value=it.value if by_kv else None,
+                reason=event.payload.get("reason", ""),
+            )
+            lifted -= set(prints)  # one tombstone per fingerprint: lifted once
+            matched = True
+        if not matched:
+            raise NotFoundError("no dismissed item of the export carries these fingerprints")
+
+    def _scores_set(self, event: Event) -> None:
+        p = event.payload
+        self.mem.set_scores(self._item(p["id"]), scope=self.scope, reason=p.get("reason", ""), **p["scores"])
+
+    def _tier_set(self, event: Event) -> None:
+        p = event.payload
+        self.mem.set_tier(self._item(p["id"]), p["tier"], scope=self.scope, reason=p.get("reason", ""))
+
+    def _promoted(self, event: Event) -> None:
+        p = event.payload
+        self.mem.promote(self._item(p["id"]), scope=self.scope, to=p["to"], reason=p.get("reason", ""))
+
+    def _flags_set(self, event: Event) -> None:
+        p = event.payload
+        self.mem.flag(
+            self._item(p["id"]),
+            scope=self.scope,
+            add=p.get("add") or (),
+            remove=p.get("remove") or (),
+            reason=p.get("reason", ""),
+        )
+
+    def _used(self, event: Event) -> None:
+        ids = self.report.ids
+        uses = [(ids[old], float(weight)) for old, weight in event.payload["uses"] if old in ids]
+        self.mem.record_use(self.scope, uses, event.payload.get("query", ""))
+
+    # -- edges ------------------------------------------------------------------------------------
+    def _linked(self, event: Event) -> None:
+        e = event.payload["edge"]
+        new = self.mem.link(
+            self._item(e["src"]),
+            self._item(e["dst"]),
+            e["type"],
+            scope=self.scope,
+            author=e.get("author"),
+            authority=float(e.get("authority", 0.5)),
+            meta=e.get("meta") or None,
+        )
+        self.report.edges[e["id"]] = new.id
+        self._edge_ends[e["id"]] = (e["type"], e["src"], e["dst"])
+
+    def _unlinked(self, event: Event) -> None:
+        self.mem.unlink(self._edge(event.payload["edge_id"]), scope=self.scope, reason=event.payload.get("reason", ""))
+
+    # -- conflict resolution ----------------------------------------------------------------------
+    def _resolution_length(self, events: list[Event], i: int) -> int:
+        """How many events from ``i`` one ``resolve`` produced (0: not a resolution).
+
+        ``resolve`` writes, in one transaction (one ``at``): the loser ``superseded``, its
+        ``contradicts`` edge ``unlinked``, then flags and tier changes on items derived from the
+        loser. There is no public call for ``superseded`` alone, so the group is replayed as one
+        ``resolve``, which re-derives those flag and tier changes itself.
+        """
+        sup = events[i]
+        if sup.type != "memory.superseded" or i + 1 >= len(events) or not hasattr(self.mem, "resolve"):
+            return 0
+        unlinked = events[i + 1]
+        ends = self._edge_ends.get(unlinked.payload.get("edge_id", ""))
+        pair = {sup.payload.get("id"), sup.payload.get("by")}
+        if unlinked.type != "edge.unlinked" or unlinked.at != sup.at or ends is None:
+            return 0
+        if ends[0] != "contradicts" or set(ends[1:]) != pair:
+            return 0
+        n = 2
+        while i + n < len(events) and self._derived_upkeep(events[i + n], sup):
+            n += 1
+        return n
+
+    def _derived_upkeep(self, event: Event, sup: Event) -> bool:
+        """A flag / tier change ``resolve`` made on an item derived from the loser, in its transaction."""
+        if event.at != sup.at or event.type not in ("memory.flags_set", "memory.tier_set"):
+            return False
+        return sup.payload["id"] in self._parents.get(event.payload.get("id", ""), ())
+
+    def _resolve(self, superseded: Event, unlinked: Event) -> None:
+        self.mem.resolve(
+            self._edge(unlinked.payload["edge_id"]),
+            keep=self._item(superseded.payload["by"]),
+            scope=self.scope,
+            reason=superseded.payload.get("reason", ""),
+        )

@@ -1,0 +1,193 @@
+"""Commands that change what a scope believes: remember, revise, forget, dismiss, undismiss, link, pause, resume.
+
+Each is one ``Memory`` call; the CLI adds no rule of its own, so what the API refuses the CLI
+refuses with the same code and message.
+"""
+
+from __future__ import annotations
+
+import click
+
+from reverie import Item
+from reverie.cli.parse import iso_time, meta_object
+from reverie.cli.render import fields, score
+from reverie.cli.state import json_option, scoped, state
+
+
+def _item_doc(action: str, item: Item) -> dict[str, object]:
+    return {"action": action, "item": item.to_dict()}
+
+
+@click.command()
+@click.argument("text")
+@click.option("--kind", default="observation", show_default=True, help="Open vocabulary: assertion, policy, trait…")
+@click.option(
+    "--source",
+    default="observed",
+    show_default=True,
+    help="user_stated, observed or inferred (manual and system are not for the learning path).",
+)
+@click.option("--key", help="Structured key, e.g. alice.allergy (with --value).")
+@click.option("--value", help="Structured value for --key.")
+@click.option("--author", help="Who stated it.")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--meta", help="A JSON object stored with the item, e.g. '{\"turn\": 3}'.")
+@click.option("--parent", "parents", multiple=True, metavar="ID", help="An item this one derives from (repeatable).")
+@click.option("--importance", type=float, help="Salience in [0, 1].")
+@click.option("--authority", type=float, help="Trust in [0, 1] (default by source).")
+@click.option("--confidence", type=float, help="The author's conviction in [0, 1].")
+@click.option("--durability", type=float, help="How long it stays true, in [0, 1].")
+@click.option("--valid-from", help="ISO-8601 time it became true (UTC if no offset).")
+@click.option("--valid-to", help="ISO-8601 time it stops being true (UTC if no offset).")
+@scoped
+@json_option
+def remember(
+    text: str,
+    kind: str,
+    source: str,
+    key: str | None,
+    value: str | None,
+    author: str | None,
+    tags: tuple[str, ...],
+    meta: str | None,
+    parents: tuple[str, ...],
+    importance: float | None,
+    authority: float | None,
+    confidence: float | None,
+    durability: float | None,
+    valid_from: str | None,
+    valid_to: str | None,
+) -> None:
+    """Remember a claim (an equivalent current one is corroborated instead)."""
+    st = state()
+    scope = st.require_scope()
+    mem = st.memory(create=True)
+    item = mem.remember(
+        text,
+        scope=scope,
+        kind=kind,
+        source=source,
+        key=key,
+        value=value,
+        author=author,
+        tags=tags,
+        meta=meta_object(meta),
+        parents=parents,
+        importance=importance,
+        authority=authority,
+        confidence=confidence,
+        durability=durability,
+        valid_from=iso_time(valid_from, "--valid-from"),
+        valid_to=iso_time(valid_to, "--valid-to"),
+    )
+    # A fresh item has one piece of evidence; more means an existing claim was corroborated.
+    action = "corroborated" if item.evidence_count > 1 else "remembered"
+    detail = f" (evidence {item.evidence_count})" if action == "corroborated" else ""
+    st.emit(_item_doc(action, item), lambda: f"{action} {item.id}{detail}")
+
+
+@click.command()
+@click.argument("id")
+@click.argument("text")
+@click.option("--reason", default="", help="Why it changed (kept in history).")
+@click.option("--key", help="New structured key.")
+@click.option("--value", help="New structured value.")
+@click.option("--expected-version", type=int, help="Refuse (version_conflict) unless the item is at this version.")
+@scoped
+@json_option
+def revise(id: str, text: str, reason: str, key: str | None, value: str | None, expected_version: int | None) -> None:
+    """Replace a claim by a new version; the old one is closed and linked by `supersedes`."""
+    st = state()
+    scope = st.require_scope()
+    new = st.memory().revise(
+        id, text, scope=scope, reason=reason, key=key, value=value, expected_version=expected_version
+    )
+    doc = {"action": "revised", "old_id": id, "item": new.to_dict()}
+    st.emit(doc, lambda: f"revised {id} -> {new.id} (version {new.version})")
+
+
+@click.command()
+@click.argument("id")
+@click.option("--reason", default="", help="Why (kept in history).")
+@click.option("--expected-version", type=int, help="Refuse (version_conflict) unless the item is at this version.")
+@scoped
+@json_option
+def forget(id: str, reason: str, expected_version: int | None) -> None:
+    """Close a claim's validity now; nothing is deleted (history and --as-of still see it)."""
+    st = state()
+    scope = st.require_scope()
+    item = st.memory().forget(id, scope=scope, reason=reason, expected_version=expected_version)
+    st.emit(_item_doc("forgotten", item), lambda: f"forgot {item.id}")
+
+
+@click.command()
+@click.argument("id")
+@click.option("--reason", default="", help="Why (kept in history).")
+@scoped
+@json_option
+def dismiss(id: str, reason: str) -> None:
+    """Tombstone a claim's value: it leaves current truth and is refused if learned again."""
+    st = state()
+    scope = st.require_scope()
+    item = st.memory().dismiss(id, scope=scope, reason=reason)
+    st.emit(_item_doc("dismissed", item), lambda: f"dismissed {item.id}")
+
+
+@click.command()
+@click.argument("text", required=False)
+@click.option("--key", help="Key of a dismissed key/value (with --value).")
+@click.option("--value", help="Value of a dismissed key/value (with --key).")
+@click.option("--reason", default="", help="Why (kept in history).")
+@scoped
+@json_option
+def undismiss(text: str | None, key: str | None, value: str | None, reason: str) -> None:
+    """Lift a tombstone (by the dismissed TEXT, or --key and --value) so the value may be learned again."""
+    st = state()
+    scope = st.require_scope()
+    st.memory().undismiss(text, scope=scope, key=key, value=value, reason=reason)
+    st.emit({"action": "undismissed"}, lambda: "undismissed")
+
+
+@click.command()
+@click.argument("src")
+@click.argument("dst")
+@click.argument("type")
+@click.option("--author", help="Who asserts the relation.")
+@click.option("--authority", type=float, default=0.5, show_default=True, help="Trust in the edge, in [0, 1].")
+@click.option("--meta", help="A JSON object stored with the edge.")
+@scoped
+@json_option
+def link(src: str, dst: str, type: str, author: str | None, authority: float, meta: str | None) -> None:
+    """Add a typed edge SRC -> DST: supports, contradicts, supersedes, alias, derived_from, about."""
+    st = state()
+    scope = st.require_scope()
+    edge = st.memory().link(src, dst, type, scope=scope, author=author, authority=authority, meta=meta_object(meta))
+    human = f"linked {edge.src} --{edge.type}--> {edge.dst} (edge {edge.id}, authority {score(edge.authority)})"
+    st.emit({"action": "linked", "edge": edge.to_dict()}, lambda: human)
+
+
+@click.command()
+@click.option("--reason", default="", help="Why (kept in history).")
+@scoped
+@json_option
+def pause(reason: str) -> None:
+    """Pause learning in the scope: learning writes are refused (learning_paused), reads work."""
+    st = state()
+    scope = st.require_scope()
+    st.memory(create=True).pause_learning(scope, reason=reason)
+    st.emit({"scope": scope, "learning_paused": True}, lambda: fields([("scope", scope), ("learning", "paused")]))
+
+
+@click.command()
+@click.option("--reason", default="", help="Why (kept in history).")
+@scoped
+@json_option
+def resume(reason: str) -> None:
+    """Resume learning in the scope."""
+    st = state()
+    scope = st.require_scope()
+    st.memory(create=True).resume_learning(scope, reason=reason)
+    st.emit({"scope": scope, "learning_paused": False}, lambda: fields([("scope", scope), ("learning", "resumed")]))
+
+
+COMMANDS = (remember, revise, forget, dismiss, undismiss, link, pause, resume)

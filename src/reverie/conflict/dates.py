@@ -1,0 +1,342 @@
+"""Finding dates and times in a claim, as partial values that can be compared field by field.
+
+A claim rarely states a full timestamp: "May 3", "in Q2", "at 3pm on Thursday", "Mondays".
+So a date here is a bag of optional fields, and two dates disagree only on a field *both*
+state. That makes "in May" vs "on May 3" a refinement, not a conflict, and "Friday" vs
+"March 3" unknown (we do not guess the year), which the detector treats as no conflict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from reverie.conflict.text import Token
+
+_MONTHS = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
+    "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9,
+    "sep": 9, "sept": 9, "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12,
+    "dec": 12,
+}  # fmt: skip
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY_SETS = {
+    "weekday": frozenset(range(5)),
+    "weekdays": frozenset(range(5)),
+    "weekend": frozenset({5, 6}),
+    "weekends": frozenset({5, 6}),
+}
+_ORDINAL_SUFFIX = frozenset({"st", "nd", "rd", "th"})
+_MERIDIEM = {"am": 0, "a.m": 0, "pm": 12, "p.m": 12}
+_TIMEZONES = frozenset({"utc", "gmt", "cet", "cest", "pst", "pdt", "est", "edt", "bst", "ist", "jst", "ct", "pt"})
+_YEAR_LEFT = frozenset(
+    {"in", "since", "until", "till", "by", "from", "of", "during", "before", "after", "circa", "around",
+     "early", "late", "mid", "year", "summer", "winter", "spring", "autumn", "fall"}
+)  # fmt: skip
+_CONNECTORS = frozenset({"at", "on", "of", "the"})
+_APPROX = frozenset({"around", "about", "approximately", "roughly", "~", "circa"})
+_PARTS = {"early": "early", "mid": "mid", "late": "late"}
+
+
+@dataclass(frozen=True)
+class DateValue:
+    """What a claim says about when: every field optional, compared only where both speak."""
+
+    year: int | None = None
+    month: int | None = None
+    day: int | None = None
+    weekdays: frozenset[int] | None = None
+    minute: int | None = None  # minute of the day
+    quarter: int | None = None
+    part: str | None = None  # early / mid / late (of a month)
+    tz: str | None = None
+    approx: bool = False
+    recurring: bool = False
+
+
+@dataclass(frozen=True)
+class DateMention:
+    """A date found in a claim: token range [first, stop) and character span."""
+
+    first: int
+    stop: int
+    start: int
+    end: int
+    value: DateValue
+
+
+def find_dates(tokens: tuple[Token, ...]) -> list[DateMention]:
+    """Every date or time mention, adjacent parts merged ("May 3, 2025 at 3pm" is one)."""
+    out: list[DateMention] = []
+    i = 0
+    while i < len(tokens):
+        found = _part_at(tokens, i)
+        if found is None:
+            i += 1
+            continue
+        value, stop = found
+        value, stop = _merge_following(tokens, value, stop)
+        first = i - 1 if i > 0 and tokens[i - 1].low in _APPROX and value.minute is not None else i
+        if first < i:
+            value = replace(value, approx=True)
+        out.append(DateMention(first, stop, tokens[first].start, tokens[stop - 1].end, value))
+        i = stop
+    return out
+
+
+def _merge_following(tokens: tuple[Token, ...], value: DateValue, stop: int) -> tuple[DateValue, int]:
+    """Absorb date parts that follow, possibly across "at"/"on"/"of"/"the", and a time zone."""
+    while True:
+        value, stop = _absorb_timezone(tokens, value, stop)
+        j = stop
+        while j < len(tokens) and j - stop < 2 and tokens[j].low in _CONNECTORS:
+            j += 1
+        nxt = _part_at(tokens, j) if j < len(tokens) else None
+        if nxt is None:
+            return value, stop
+        merged = _merge(value, nxt[0])
+        if merged is None:
+            return value, stop
+        value, stop = merged, nxt[1]
+
+
+def _absorb_timezone(tokens: tuple[Token, ...], value: DateValue, stop: int) -> tuple[DateValue, int]:
+    if value.minute is None or stop >= len(tokens):
+        return value, stop
+    tok = tokens[stop]
+    if tok.low in _TIMEZONES:
+        return replace(value, tz=tok.low), stop + 1
+    if stop + 1 < len(tokens) and tokens[stop + 1].low == "time" and (tok.low == "local" or tok.cap):
+        return replace(value, tz=tok.low), stop + 2
+    return value, stop
+
+
+def _merge(a: DateValue, b: DateValue) -> DateValue | None:
+    """Combine two parts when they state different fields; None when they overlap."""
+    fields = ("year", "month", "day", "weekdays", "minute", "quarter", "part")
+    merged: dict[str, object] = {}
+    for name in fields:
+        va, vb = getattr(a, name), getattr(b, name)
+        if va is not None and vb is not None:
+            return None
+        merged[name] = va if va is not None else vb
+    return DateValue(
+        year=_opt_int(merged["year"]),
+        month=_opt_int(merged["month"]),
+        day=_opt_int(merged["day"]),
+        weekdays=a.weekdays if a.weekdays is not None else b.weekdays,
+        minute=_opt_int(merged["minute"]),
+        quarter=_opt_int(merged["quarter"]),
+        part=a.part or b.part,
+        tz=a.tz or b.tz,
+        approx=a.approx or b.approx,
+        recurring=a.recurring or b.recurring,
+    )
+
+
+def _opt_int(value: object) -> int | None:
+    return value if isinstance(value, int) else None
+
+
+def _part_at(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
+    """One date part starting exactly at token ``i``."""
+    for parser in (_iso, _clock, _meridiem, _named_time, _month_first, _day_first, _weekday, _quarter, _part):
+        found = parser(tokens, i)
+        if found is not None:
+            return found
+    return _year(tokens, i)
+
+
+def _small_int(tok: Token, hi: int) -> int | None:
+    """A plain integer token in [0, hi]; longer digit strings are never days or hours."""
+    if tok.kind != "num" or not tok.low.isdigit() or len(tok.low) > 4:
+        return None
+    n = int(tok.low)
+    return n if n <= hi else None
+
+
+def _iso(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
+    tok = tokens[i]
+    if tok.kind != "iso":
+        return None
+    y, m, d = (int(p) for p in tok.low.split("-"))
+    if not (1 <= m <= 12 and 1 <= d <= 31):
+        return None
+    return DateValue(year=y, month=m, day=d), i + 1
+
+
+def _clock(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
+    tok = tokens[i]
+    if tok.kind != "clock":
+        return None
+    h, m = (int(p) for p in tok.low.split(":"))
+    stop = i + 1
+    if stop < len(tokens) and tokens[stop].low in _MERIDIEM and h <= 12:
+        h = h % 12 + _MERIDIEM[tokens[stop].low]
+        stop += 1
+    if h > 23 or m > 59:
+        return None
+    return DateValue(minute=h * 60 + m), stop
+
+
+def _meridiem(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
+    h = _small_int(tokens[i], 12)
+    if h is None or i + 1 >= len(tokens) or tokens[i + 1].low not in _MERIDIEM:
+        return None
+    return DateValue(minute=(h % 12 + _MERIDIEM[tokens[i + 1].low]) * 60), i + 2
+
+
+def _named_time(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
+    low = tokens[i].low
+    if low == "noon" or low == "midday":
+        return DateValue(minute=12 * 60), i + 1
+    if low == "midnight":
+        return DateValue(minute=0), i + 1
+    return None
+
+
+def _month_at(tokens: tuple[Token, ...], i: int) -> int | None:
+    """A month name; capitalised, so "may" the modal and "march" the verb stay words."""
+    if i >= len(tokens):
+        return None
+    tok = tokens[i]
+    if tok.kind != "word" or not tok.text[:1].isupper():
+        return None
+    return _MONTHS.get(tok.low)
+
+
+def _day_at(tokens: tuple[Token, ...], i: int) -> tuple[int, int] | None:
+    """A day of month ("3", "3rd") at ``i``: (day, next index)."""
+    if i >= len(tokens):
+        return None
+    day = _small_int(tokens[i], 31)
+    if day is None or day == 0:
+        return None
+    nxt = i + 1
+    if nxt < len(tokens) and tokens[nxt].low in _ORDINAL_SUFFIX and tokens[nxt].start == tokens[i].end:
+        nxt += 1
+    return day, nxt
+
+
+def _year_at(tokens: tuple[Token, ...], i: int) -> int | None:
+    if i >= len(tokens):
+        return None
+    tok = tokens[i]
+    if tok.kind != "num" or not tok.low.isdigit() or len(tok.low) != 4:
+        return None
+    n = int(tok.low)
+    return n if 1800 <= n <= 2199 else None
+
+
+def _month_first(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
+    month = _month_at(tokens, i)
+    if month is None:
+        return None
+    day = _day_at(tokens, i + 1)
+    if tokens[i].low == "may" and day is None and _year_at(tokens, i + 1) is None and i == 0:
+        return None
+    stop = i + 1 if day is None else day[1]
+    year = _year_at(tokens, stop)
+    return DateValue(year=year, month=month, day=None if day is None else day[0]), stop + (year is not None)
+
+
+def _day_first(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
+    day = _day_at(tokens, i)
+    if day is None:
+        return None
+    j = day[1]
+    if j < len(tokens) and tokens[j].low == "of":
+        j += 1
+    month = _month_at(tokens, j)
+    if month is None:
+        return None
+    year = _year_at(tokens, j + 1)
+    return DateValue(year=year, month=month, day=day[0]), j + 1 + (year is not None)
+
+
+def _weekday(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
+    low = tokens[i].low
+    if low in _WEEKDAY_SETS:
+        return DateValue(weekdays=_WEEKDAY_SETS[low], recurring=True), i + 1
+    plural = low.endswith("s") and low[:-1] in _WEEKDAYS
+    name = low[:-1] if plural else low
+    if name not in _WEEKDAYS:
+        return None
+    return DateValue(weekdays=frozenset({_WEEKDAYS.index(name)}), recurring=plural), i + 1
+
+
+def _quarter(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
+    low = tokens[i].low
+    if len(low) == 2 and low[0] == "q" and low[1] in "1234":
+        return DateValue(quarter=int(low[1])), i + 1
+    return None
+
+
+def _part(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
+    part = _PARTS.get(tokens[i].low)
+    if part is None:
+        return None
+    j = i + 1
+    if j < len(tokens) and tokens[j].low == "-":
+        j += 1
+    month = _month_at(tokens, j)
+    if month is None:
+        return None
+    return DateValue(month=month, part=part), j + 1
+
+
+def _year(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
+    """A bare four-digit year, only where the words around it say it is one."""
+    year = _year_at(tokens, i)
+    if year is None:
+        return None
+    before = tokens[i - 1].low if i > 0 else ""
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if before in _YEAR_LEFT or after is None or after.kind != "word" or after.cap:
+        return DateValue(year=year), i + 1
+    return None
+
+
+# ---- comparison ----------------------------------------------------------------------------
+
+_PART_DAYS = {"early": range(1, 11), "mid": range(11, 21), "late": range(21, 32)}
+
+
+def date_fields_in_conflict(a: DateValue, b: DateValue) -> tuple[str, ...]:
+    """Calendar fields both dates state with different values."""
+    bad: list[str] = []
+    for name in ("year", "month", "day", "quarter"):
+        va, vb = getattr(a, name), getattr(b, name)
+        if va is not None and vb is not None and va != vb:
+            bad.append(name)
+    if a.weekdays is not None and b.weekdays is not None and not a.weekdays & b.weekdays:
+        bad.append("weekday")
+    for x, y in ((a, b), (b, a)):
+        if x.quarter is not None and y.month is not None and (y.month - 1) // 3 + 1 != x.quarter:
+            bad.append("quarter")
+        if x.part is not None and y.day is not None and y.day not in _PART_DAYS[x.part]:
+            bad.append("day")
+    return tuple(dict.fromkeys(bad))
+
+
+def time_in_conflict(a: DateValue, b: DateValue) -> bool:
+    """Both give a time of day, in the same (or no) time zone, further apart than allowed."""
+    if a.minute is None or b.minute is None:
+        return False
+    if a.tz is not None and b.tz is not None and a.tz != b.tz:
+        return False
+    tolerance = 30 if a.approx or b.approx else 0
+    return abs(a.minute - b.minute) > tolerance
+
+
+def describe(value: DateValue) -> str:
+    """A short canonical rendering for reasons: 2025-05-03, May, 15:00, Mon."""
+    bits: list[str] = []
+    if value.year is not None or value.month is not None or value.day is not None:
+        bits.append("-".join(str(x) for x in (value.year, value.month, value.day) if x is not None))
+    if value.quarter is not None:
+        bits.append(f"Q{value.quarter}")
+    if value.weekdays is not None:
+        bits.append("/".join(_WEEKDAYS[d][:3] for d in sorted(value.weekdays)))
+    if value.minute is not None:
+        bits.append(f"{value.minute // 60:02d}:{value.minute % 60:02d}")
+    return " ".join(bits)

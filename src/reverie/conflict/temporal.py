@@ -1,0 +1,52 @@
+"""Temporal conflicts: one event given two dates, or two events given opposite orders.
+
+A date disagreement counts only when the claim pins a single date: a copula ("the launch is
+on May 3"), a one-off verb ("the certificate expires", "Fatima graduated"), or a scheduled
+event as subject ("the weekly planning meeting"). "Dmitri goes to the gym on Mondays /
+Thursdays" pins nothing — both can be true — so it never conflicts.
+"""
+
+from __future__ import annotations
+
+from reverie.conflict import lexicon
+from reverie.conflict.dates import describe
+from reverie.conflict.frame import Analysis, Unit
+from reverie.conflict.text import FILLERS, NEGATIONS
+
+_FIELD_NAMES = {
+    "year": "year",
+    "month": "month",
+    "day": "day",
+    "quarter": "quarter",
+    "weekday": "day of the week",
+    "time": "time",
+}
+
+
+def pins_one_date(side: Analysis) -> bool:
+    """The claim states *the* date of something, not one of many occasions."""
+    if side.copula:
+        return True
+    verb = _main_verb(side)
+    if verb is not None and verb in lexicon.ONCE_VERBS:
+        return True
+    return any(u.low in lexicon.SCHEDULE_NOUN_FORMS for u in side.units)
+
+
+def _main_verb(side: Analysis) -> str | None:
+    for tok in side.tokens[side.predicate :]:
+        if tok.low not in NEGATIONS and tok.low not in FILLERS:
+            return tok.low
+    return None
+
+
+def date_reason(ua: Unit, ub: Unit, fields: tuple[str, ...]) -> str:
+    """One sentence naming the dates and which field disagrees."""
+    names = ", ".join(_FIELD_NAMES.get(f, f) for f in fields)
+    va = describe(ua.date) if ua.date is not None else ua.text
+    vb = describe(ub.date) if ub.date is not None else ub.text
+    return f"Same event, different {names}: '{ua.text}' ({va}) vs '{ub.text}' ({vb})."
+
+
+def order_reason(ua: Unit, ub: Unit) -> str:
+    return f"Opposite order for the same two events: '{ua.text}' vs '{ub.text}'."

@@ -1,0 +1,153 @@
+"""Units, their dimensions and conversion factors, and how much rounding to forgive.
+
+Why a forgiveness table: people convert loosely. "1 GB" is 1,000 or 1,024 MB depending on who
+speaks; "a month" is 28 to 31 days; "39 °F" is "about 4 °C". Exact comparison would turn every
+such restatement into a false contradiction, so each kind of conversion gets its own slack,
+and no slack at all when both sides use the same unit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit: its dimension, canonical key, and how to reach base units (value+offset)*factor."""
+
+    dim: str
+    key: str
+    factor: float
+    offset: float = 0.0
+
+
+@dataclass(frozen=True)
+class Slack:
+    """How far apart two converted values may be and still count as the same."""
+
+    relative: float
+    absolute: float
+
+
+_DAY = 86400.0
+
+
+def _table() -> dict[str, Unit]:
+    t: dict[str, Unit] = {}
+
+    def put(dim: str, key: str, factor: float, *names: str, offset: float = 0.0) -> None:
+        for name in names:
+            t[name] = Unit(dim, key, factor, offset)
+
+    put("time", "ms", 0.001, "ms", "msec", "millisecond", "milliseconds")
+    put("time", "s", 1.0, "s", "sec", "secs", "second", "seconds")
+    put("time", "min", 60.0, "min", "mins", "minute", "minutes")
+    put("time", "h", 3600.0, "h", "hr", "hrs", "hour", "hours")
+    put("time", "d", _DAY, "d", "day", "days")
+    put("time", "wk", 7 * _DAY, "wk", "wks", "week", "weeks")
+    put("time", "mo", 30.4375 * _DAY, "mo", "month", "months")
+    put("time", "yr", 365.25 * _DAY, "yr", "yrs", "year", "years")
+    put("data", "b", 1.0, "byte", "bytes")
+    put("data", "kb", 1e3, "kb")
+    put("data", "mb", 1e6, "mb")
+    put("data", "gb", 1e9, "gb")
+    put("data", "tb", 1e12, "tb")
+    put("data", "pb", 1e15, "pb")
+    put("data", "kib", 1024.0, "kib")
+    put("data", "mib", 1024.0**2, "mib")
+    put("data", "gib", 1024.0**3, "gib")
+    put("data", "tib", 1024.0**4, "tib")
+    put("length", "mm", 0.001, "mm", "millimeter", "millimeters", "millimetre", "millimetres")
+    put("length", "cm", 0.01, "cm", "centimeter", "centimeters", "centimetre", "centimetres")
+    put("length", "m", 1.0, "meter", "meters", "metre", "metres")
+    put("length", "km", 1000.0, "km", "kms", "kilometer", "kilometers", "kilometre", "kilometres")
+    put("length", "mi", 1609.344, "mi", "mile", "miles")
+    put("length", "ft", 0.3048, "ft", "foot", "feet")
+    put("length", "in", 0.0254, "inch", "inches")
+    put("mass", "mg", 0.001, "mg", "milligram", "milligrams")
+    put("mass", "g", 1.0, "g", "gram", "grams")
+    put("mass", "kg", 1000.0, "kg", "kgs", "kilo", "kilos", "kilogram", "kilograms")
+    put("mass", "lb", 453.59237, "lb", "lbs", "pound", "pounds")
+    put("mass", "oz", 28.349523125, "oz", "ounce", "ounces")
+    put("temp", "c", 1.0, "°c", "celsius")
+    put("temp", "f", 5.0 / 9.0, "°f", "fahrenheit", offset=-32.0)
+    put("percent", "%", 1.0, "%", "percent", "pct")
+    put("money:usd", "usd", 1.0, "usd", "dollar", "dollars")
+    put("money:eur", "eur", 1.0, "eur", "euro", "euros")
+    put("money:gbp", "gbp", 1.0, "gbp")
+    put("money:jpy", "jpy", 1.0, "jpy", "yen")
+    put("rate", "rps", 1.0, "rps", "qps")
+    return t
+
+
+_UNITS = _table()
+_CURRENCY_SYMBOLS = {"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy"}
+MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+NUMBER_WORDS: dict[str, float] = {
+    word: float(n)
+    for n, word in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+}
+NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70})
+NUMBER_WORDS.update({"eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000, "dozen": 12})
+# Count nouns that name the same thing ("3 kids" and "3 children").
+_COUNT_SYNONYMS = {"kid": "child", "child": "child", "person": "person", "folk": "person"}
+
+
+def lookup(surface: str) -> Unit | None:
+    """The unit a lower-cased token names, if any."""
+    return _UNITS.get(surface)
+
+
+def time_unit(surface: str) -> Unit | None:
+    unit = _UNITS.get(surface)
+    return unit if unit is not None and unit.dim == "time" else None
+
+
+def currency_symbol(surface: str) -> str | None:
+    return _CURRENCY_SYMBOLS.get(surface)
+
+
+def currency_unit(code: str) -> Unit:
+    return Unit(f"money:{code}", code, 1.0)
+
+
+def count_key(stemmed: str) -> str:
+    return _COUNT_SYNONYMS.get(stemmed, stemmed)
+
+
+def tolerance(dim: str, key_a: str, key_b: str) -> Slack:
+    """The slack for comparing two values of ``dim`` written in units ``key_a`` and ``key_b``."""
+    if key_a == key_b:
+        return Slack(1e-9, 0.0)
+    if dim == "temp":
+        return Slack(0.0, 0.5)
+    if dim.startswith("data"):
+        return Slack(0.075, 0.0)
+    parts = set(key_a.split("/")) | set(key_b.split("/"))
+    if parts & {"mo", "yr"}:
+        return Slack(0.1, 0.0)
+    return Slack(0.01, 0.0)

@@ -1,0 +1,86 @@
+"""One JSON error shape, ``{"code", "error", "status"}``, and the handlers that produce it.
+
+Every failure a client can see — a ``ReverieError``, a validation error, an unknown route, a
+wrong method, a refused Host / Origin / token, an oversized body, a bug — is rendered here,
+so clients switch on ``code`` and never parse prose or a framework's default HTML.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException
+from starlette.responses import JSONResponse, Response
+
+from reverie.errors import (
+    ClosedError,
+    ConflictError,
+    EmbedderError,
+    InvalidInputError,
+    NotFoundError,
+    ReverieError,
+    StorageError,
+)
+
+#: Codes for framework-level HTTP errors (everything else comes from ``ReverieError.code``).
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "limit_exceeded",
+    422: "invalid_input",
+}
+
+
+def error_response(status: int, code: str, text: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"code": code, "error": text, "status": status}, status_code=status, headers=headers)
+
+
+def status_for(exc: ReverieError) -> int:
+    """Bad input 400, unknown id 404, contradicts state 409; the server's own trouble 5xx."""
+    if isinstance(exc, InvalidInputError):
+        return 400
+    if isinstance(exc, NotFoundError):
+        return 404
+    if isinstance(exc, ConflictError):
+        return 409
+    if isinstance(exc, ClosedError | StorageError):
+        return 503
+    if isinstance(exc, EmbedderError):
+        return 502
+    if exc.code == "not_implemented":
+        return 501
+    return 500
+
+
+async def _reverie(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ReverieError)
+    return error_response(status_for(exc), exc.code, exc.message)
+
+
+async def _validation(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    parts = []
+    for err in exc.errors()[:5]:
+        where = ".".join(str(p) for p in err.get("loc", ()))
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return error_response(422, "invalid_input", "; ".join(parts) or "invalid request")
+
+
+async def _http(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    code = HTTP_CODES.get(exc.status_code, "http_error")
+    detail = exc.detail if isinstance(exc.detail, str) else code
+    headers: dict[str, Any] = dict(exc.headers or {})
+    return error_response(exc.status_code, code, detail, headers)
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers (unexpected exceptions are caught by ``security.Guard``)."""
+    app.add_exception_handler(ReverieError, _reverie)
+    app.add_exception_handler(RequestValidationError, _validation)
+    app.add_exception_handler(HTTPException, _http)

@@ -1,0 +1,291 @@
+"""The review page: a person looks at what the agent believes and corrects it.
+
+Server-rendered (``render``), no build step; every change is an HTML form POST carrying a
+double-submit CSRF token (a random value in a ``SameSite=Strict`` cookie, echoed in a hidden
+field, compared in constant time). Browsing never records use: looking at memories is not
+the agent using them, so ``recall`` runs with ``record_use=False`` here.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Callable
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qs
+
+from fastapi import APIRouter, Request
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from reverie.errors import InvalidInputError
+from reverie.http import render as r
+from reverie.http.security import AUTH_COOKIE, authorised
+from reverie.memory import Memory
+
+router = APIRouter(include_in_schema=False)
+CSRF_COOKIE = "reverie_csrf"
+STATIC = {"review.js": "text/javascript; charset=utf-8", "review.css": "text/css; charset=utf-8"}
+
+
+def _mem(request: Request) -> Memory:
+    mem: Memory = request.app.state.mem
+    return mem
+
+
+def _csrf(request: Request) -> str:
+    token = request.cookies.get(CSRF_COOKIE, "")
+    return token if 20 <= len(token) <= 100 and token.replace("-", "").replace("_", "").isalnum() else ""
+
+
+def _page(request: Request, html: str, csrf: str) -> HTMLResponse:
+    response = HTMLResponse(html)
+    response.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="strict", path="/")
+    return response
+
+
+def _needs_login(request: Request) -> bool:
+    token: str | None = request.app.state.token
+    return token is not None and not authorised({k.lower(): v for k, v in request.headers.items()}, token)
+
+
+async def _form(request: Request) -> dict[str, str]:
+    """The urlencoded body (size already bounded by the guard), after the CSRF check."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/x-www-form-urlencoded":
+        raise HTTPException(415, "expected an HTML form (application/x-www-form-urlencoded)")
+    raw = await request.body()
+    try:
+        parsed = parse_qs(raw.decode("utf-8"), keep_blank_values=True, max_num_fields=50)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise InvalidInputError("the form body is not valid urlencoded UTF-8") from exc
+    form = {k: v[-1] for k, v in parsed.items()}
+    cookie = _csrf(request)
+    if not cookie or not hmac.compare_digest(cookie.encode(), form.get("csrf", "").encode()):
+        raise HTTPException(403, "missing or wrong CSRF token; reload the page and try again")
+    return form
+
+
+def _field(form: dict[str, str], name: str) -> str:
+    value = form.get(name, "")
+    if not value:
+        raise InvalidInputError(f"the form field {name!r} is required")
+    return value
+
+
+@router.get("/static/{name}")
+def static(name: str) -> Response:
+    if name not in STATIC:
+        raise HTTPException(404, "no such file")
+    body = resources.files("reverie.http").joinpath("static", name).read_bytes()
+    return Response(body, media_type=STATIC[name], headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/login")
+def login_page(request: Request) -> Response:
+    csrf = _csrf(request) or secrets.token_urlsafe(32)
+    body = r.fmt(
+        '<h2>Sign in</h2><form method="post" action="/login">{hidden}'
+        '<input type="password" name="token" placeholder="token" autocomplete="current-password"> '
+        "<button>sign in</button></form>",
+        hidden=r.hidden(csrf),
+    )
+    return _page(request, r.layout("reverie — sign in", None, [], body), csrf)
+
+
+@router.post("/login")
+async def login(request: Request) -> Response:
+    form = await _form(request)
+    token: str | None = request.app.state.token
+    if token is None or not hmac.compare_digest(form.get("token", "").encode(), token.encode()):
+        raise HTTPException(401, "wrong token")
+    response = RedirectResponse("/", status_code=303)
+    response.set_cookie(AUTH_COOKIE, token, httponly=True, samesite="strict", path="/")
+    return response
+
+
+@router.get("/")
+def index(request: Request, scope: str | None = None, q: str | None = None, cursor: str | None = None) -> Response:
+    if _needs_login(request):
+        return RedirectResponse("/login", status_code=303)
+    mem = _mem(request)
+    csrf = _csrf(request) or secrets.token_urlsafe(32)
+    scopes = mem.scopes()
+    scope = scope or (scopes[0] if scopes else None)
+    if scope is None:
+        body = r.Safe('<p class="empty">No scopes yet: nothing has been remembered.</p>')
+        return _page(request, r.layout("reverie", None, scopes, body), csrf)
+    summary = mem.summary(scope=scope)
+    body = r.join(
+        [
+            r.fmt("<h2>{scope}</h2>", scope=scope),
+            _summary(summary),
+            _learning(scope, summary["learning_paused"], csrf),
+            _items(mem, scope, q, cursor),
+            _contradictions(mem, scope, csrf),
+            _dream(mem),
+        ]
+    )
+    return _page(request, r.layout(f"reverie — {scope}", scope, scopes, body), csrf)
+
+
+def _summary(summary: dict[str, Any]) -> r.Safe:
+    tiers = {k: v for k, v in summary["by_tier"].items() if k != "subconscious"}
+    status = {k: summary[k] for k in ("current", "dismissed", "forgotten", "superseded", "tombstones")}
+    return r.fmt(
+        '<section class="summary">{a}{sub}{b}{c}{d}</section>',
+        a=r.counts("by tier", tiers),
+        sub=r.counts("subconscious", {"subconscious": summary["subconscious"]}),
+        b=r.counts("by kind", summary["by_kind"]),
+        c=r.counts("by source", summary["by_source"]),
+        d=r.counts("status", status),
+    )
+
+
+def _learning(scope: str, paused: bool, csrf: str) -> r.Safe:
+    state, verb = ("paused", "resume") if paused else ("on", "pause")
+    return r.fmt(
+        '<section class="learning"><p>Learning is <strong class="{state}">{state}</strong>.</p>{form}</section>',
+        state=state,
+        form=r.action_form("learning", f"{verb} learning", csrf, scope=scope, state=verb),
+    )
+
+
+def _items(mem: Memory, scope: str, q: str | None, cursor: str | None) -> r.Safe:
+    search = r.fmt(
+        '<form method="get" action="/" class="search"><input type="hidden" name="scope" value="{scope}">'
+        '<input type="search" name="q" value="{q}" placeholder="recall…"> <button>search</button></form>',
+        scope=scope,
+        q=q or "",
+    )
+    more = r.Safe("")
+    if q:
+        hits = mem.recall(q, scope=scope, k=50, record_use=False)
+        rows = [r.item_row(h.item, scope, h.score) for h in hits]
+    else:
+        page = mem.list(scope=scope, limit=50, cursor=cursor, sort="-recorded_at")
+        rows = [r.item_row(i, scope) for i in page.items]
+        if page.next_cursor:
+            more = r.fmt('<p><a href="{href}">more…</a></p>', href=r.url("/", scope=scope, cursor=page.next_cursor))
+    return r.fmt(
+        '<section class="list"><h3>Memories</h3>{search}{table}{more}</section>',
+        search=search,
+        table=r.item_table(rows),
+        more=more,
+    )
+
+
+def _contradictions(mem: Memory, scope: str, csrf: str) -> r.Safe:
+    alerts = mem.contradictions(scope=scope)
+    rows = []
+    for a in alerts:
+        keep_a = r.action_form("resolve", "keep A", csrf, scope=scope, edge_id=a.edge_id, keep=a.a.id)
+        keep_b = r.action_form("resolve", "keep B", csrf, scope=scope, edge_id=a.edge_id, keep=a.b.id)
+        rows.append(
+            r.fmt(
+                '<li class="conflict{hot}"><p>A: {ta} <small>({sa}, auth {aa})</small></p>'
+                "<p>B: {tb} <small>({sb}, auth {ab})</small></p><p>{axis}: {reason}</p>{ka}{kb}</li>",
+                hot=r.Safe(" alert" if a.alert else ""),
+                ta=a.a.text,
+                sa=a.a.source,
+                aa=f"{a.a.scores.authority:.2f}",
+                tb=a.b.text,
+                sb=a.b.source,
+                ab=f"{a.b.scores.authority:.2f}",
+                axis=a.axis,
+                reason=a.reason,
+                ka=keep_a,
+                kb=keep_b,
+            )
+        )
+    return r.fmt(
+        '<section class="contradictions"><h3>Contradictions ({n})</h3><ul>{rows}</ul></section>',
+        n=len(alerts),
+        rows=r.join(rows),
+    )
+
+
+def _dream(mem: Memory) -> r.Safe:
+    """What the last dream pass did — only if this ``Memory`` keeps such a report."""
+    report = getattr(mem, "last_dream_report", None)
+    if report is None:
+        return r.Safe("")
+    data = report.to_dict() if callable(getattr(report, "to_dict", None)) else report
+    shown = data if isinstance(data, dict) else {"report": data}
+    return r.fmt('<section class="dream"><h3>Last dream pass</h3>{f}</section>', f=r.fields_list(shown))
+
+
+ACTIONS: dict[str, Callable[[Memory, dict[str, str], str], str | None]] = {}
+
+
+def _action(name: str) -> Callable[[Callable[[Memory, dict[str, str], str], str | None]], Any]:
+    def register(fn: Callable[[Memory, dict[str, str], str], str | None]) -> Any:
+        ACTIONS[name] = fn
+        return fn
+
+    return register
+
+
+@_action("dismiss")
+def _dismiss(mem: Memory, f: dict[str, str], scope: str) -> str | None:
+    return mem.dismiss(_field(f, "id"), scope=scope, reason=f.get("reason", "")).id
+
+
+@_action("forget")
+def _forget(mem: Memory, f: dict[str, str], scope: str) -> str | None:
+    return mem.forget(_field(f, "id"), scope=scope, reason=f.get("reason", "")).id
+
+
+@_action("revise")
+def _revise(mem: Memory, f: dict[str, str], scope: str) -> str | None:
+    return mem.revise(_field(f, "id"), _field(f, "text"), scope=scope, reason=f.get("reason", "")).id
+
+
+@_action("promote")
+def _promote(mem: Memory, f: dict[str, str], scope: str) -> str | None:
+    return mem.promote(_field(f, "id"), scope=scope, to=_field(f, "to"), reason=f.get("reason", "")).id
+
+
+@_action("scores")
+def _scores(mem: Memory, f: dict[str, str], scope: str) -> str | None:
+    values: dict[str, Any] = {}  # Any: mypy would otherwise match floats to expected_version
+    for name in ("authority", "confidence", "importance", "durability", "value"):
+        if f.get(name, "").strip():
+            try:
+                values[name] = float(f[name])
+            except ValueError as exc:
+                raise InvalidInputError(f"{name} must be a number in [0, 1]") from exc
+    item_id, reason = _field(f, "id"), f.get("reason", "")
+    return mem.set_scores(item_id, scope=scope, reason=reason, **values).id
+
+
+@_action("learning")
+def _learning_switch(mem: Memory, f: dict[str, str], scope: str) -> str | None:
+    if f.get("state") == "pause":
+        mem.pause_learning(scope, reason=f.get("reason", ""))
+    elif f.get("state") == "resume":
+        mem.resume_learning(scope, reason=f.get("reason", ""))
+    else:
+        raise InvalidInputError("state must be 'pause' or 'resume'")
+    return None
+
+
+@_action("resolve")
+def _resolve(mem: Memory, f: dict[str, str], scope: str) -> str | None:
+    mem.resolve(_field(f, "edge_id"), keep=_field(f, "keep"), scope=scope, reason=f.get("reason", ""))
+    return None
+
+
+@router.post("/ui/{action}")
+async def act(request: Request, action: str) -> Response:
+    if _needs_login(request):
+        raise HTTPException(401, "sign in first")
+    fn = ACTIONS.get(action)
+    if fn is None:
+        raise HTTPException(404, f"no action {action!r}")
+    form = await _form(request)
+    scope = _field(form, "scope")
+    item_id = await run_in_threadpool(fn, _mem(request), form, scope)
+    target = r.url(f"/items/{item_id}", scope=scope) if item_id else r.url("/", scope=scope)
+    return RedirectResponse(target, status_code=303)

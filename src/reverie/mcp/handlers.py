@@ -1,0 +1,154 @@
+"""One function per tool: checked arguments in, a ``Memory`` call, a JSON object out.
+
+Handlers are synchronous and run in a worker thread (see ``server``): ``Memory`` does
+blocking SQLite and embedding work that must not stall the event loop. They use only the
+public API, so the MCP face can never do something the Python face cannot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+from reverie import Filter, InvalidInputError, Memory, Q
+from reverie.mcp.serialize import edge_data, hit_data, item_data, jsonable, marked
+
+Handler = Callable[[Memory, dict[str, Any]], dict[str, Any]]
+
+
+class ToolError(Exception):
+    """An adapter-level refusal with its own stable code (``unknown_tool``, ``not_available``)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "error": self.message}
+
+
+def _pick(args: Mapping[str, Any], *names: str) -> dict[str, Any]:
+    """The optional arguments the caller actually gave, so ``Memory``'s own defaults apply."""
+    return {n: args[n] for n in names if args.get(n) is not None}
+
+
+def _time(args: Mapping[str, Any], name: str) -> datetime | None:
+    raw = args.get(name)
+    if raw is None:
+        return None
+    try:
+        return datetime.fromisoformat(raw)
+    except ValueError:
+        raise InvalidInputError(f"{name} {raw[:60]!r} is not an ISO-8601 time, e.g. 2025-01-31T12:00:00Z") from None
+
+
+def remember(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    fields = _pick(
+        a, "kind", "source", "key", "value", "author", "tags", "meta", "parents", "provenance",
+        "authority", "confidence", "importance", "durability",
+    )  # fmt: skip
+    item = mem.remember(
+        a["text"], scope=a["scope"], valid_from=_time(a, "valid_from"), valid_to=_time(a, "valid_to"), **fields
+    )
+    return {"item": item_data(item)}
+
+
+def _recall_filter(a: Mapping[str, Any]) -> Filter | None:
+    parts: list[Filter] = []
+    if a.get("kinds"):
+        parts.append(Q.kind(*a["kinds"]))
+    if a.get("tags"):
+        parts.append(Q.tags_any(*a["tags"]))
+    if not parts:
+        return None
+    where = parts[0]
+    for part in parts[1:]:
+        where = where & part
+    return where
+
+
+def recall(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    hits = mem.recall(
+        a["query"],
+        scope=a["scope"],
+        where=_recall_filter(a),
+        as_of=_time(a, "as_of"),
+        **_pick(a, "k", "mode", "include_history", "contradictions", "min_authority"),
+    )
+    return {"count": len(hits), "hits": [hit_data(h) for h in hits]}
+
+
+def context(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    text = mem.context(a["query"], scope=a["scope"], **_pick(a, "budget_tokens", "k"))
+    return marked({"context": text})
+
+
+def revise(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    fields = _pick(a, "reason", "key", "value", "expected_version")
+    return {"item": item_data(mem.revise(a["id"], a["new_text"], scope=a["scope"], **fields))}
+
+
+def forget(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    return {"item": item_data(mem.forget(a["id"], scope=a["scope"], **_pick(a, "reason", "expected_version")))}
+
+
+def dismiss(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    return {"item": item_data(mem.dismiss(a["id"], scope=a["scope"], **_pick(a, "reason")))}
+
+
+def link(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    edge = mem.link(a["src"], a["dst"], a["type"], scope=a["scope"], **_pick(a, "author", "authority", "meta"))
+    return {"edge": edge_data(edge)}
+
+
+def contradictions(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    alerts = mem.contradictions(scope=a["scope"], **_pick(a, "alerts_only", "limit"))
+    return {"count": len(alerts), "contradictions": [marked(alert) for alert in alerts]}
+
+
+def resolve(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    item = mem.resolve(a["conflict"], keep=a["keep"], scope=a["scope"], **_pick(a, "reason"))
+    return {"item": item_data(item)}
+
+
+def dream(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    """Looked up at call time: the dream pass may land in ``Memory`` after this adapter."""
+    dream_pass = getattr(Memory, "dream", None)
+    if dream_pass is None:
+        raise ToolError("not_available", "this reverie version has no dream pass")
+    report = dream_pass(mem, scope=a["scope"])
+    return marked({"dream": jsonable(report)})
+
+
+def summary(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    # Kind, source and scope names are caller-chosen strings: marked as data like the rest.
+    return marked(mem.summary(scope=a["scope"]))
+
+
+def pause_learning(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    mem.pause_learning(a["scope"], **_pick(a, "reason"))
+    return {"scope": a["scope"], "learning_paused": True}
+
+
+def resume_learning(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    mem.resume_learning(a["scope"], **_pick(a, "reason"))
+    return {"scope": a["scope"], "learning_paused": False}
+
+
+HANDLERS: Mapping[str, Handler] = {
+    "remember": remember,
+    "recall": recall,
+    "context": context,
+    "revise": revise,
+    "forget": forget,
+    "dismiss": dismiss,
+    "link": link,
+    "contradictions": contradictions,
+    "resolve": resolve,
+    "dream": dream,
+    "summary": summary,
+    "pause_learning": pause_learning,
+    "resume_learning": resume_learning,
+}

@@ -1,0 +1,287 @@
+"""Operator commands: doctor, reindex, export, import (the round trip), the not-yet-available stubs, progress."""
+
+from __future__ import annotations
+
+import io
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_support import SCOPE, Cli
+
+from reverie import InvalidInputError, Memory
+from reverie.cli.ops import parse_every
+from reverie.cli.state import Progress, State
+
+Seed = Callable[[], dict[str, str]]
+
+
+def test_doctor_ok(run: Cli, seeded: Seed) -> None:
+    seeded()
+    assert run.ok("doctor", scope=None).stdout.startswith("ok\n")
+    doc = run.json("doctor", scope=None)
+    assert doc["ok"] is True and doc["problems"] == []
+
+
+class _BadReport:
+    def __init__(self) -> None:
+        self.ok = False
+        self.problems = ["fts has 1 stray row"]
+        self.counts = {"items": 1}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": False, "problems": self.problems, "counts": self.counts}
+
+
+def test_doctor_not_ok_exits_1_and_lists_problems(run: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    run.remember("Alice likes tea")
+    monkeypatch.setattr(Memory, "doctor", lambda self: _BadReport())
+    result = run("doctor", scope=None)
+    assert result.exit_code == 1
+    assert "NOT OK" in result.stdout and "fts has 1 stray row" in result.stdout
+    result = run("--json", "doctor", scope=None)
+    assert result.exit_code == 1 and json.loads(result.stdout)["ok"] is False
+
+
+def test_reindex_counts_every_item(run: Cli, seeded: Seed) -> None:
+    seeded()
+    assert run.json("reindex", scope=None) == {"reindexed": 3, "embedder": run.json("reindex")["embedder"]}
+    assert run.ok("reindex", scope=None).stdout.startswith("reindexed 3 items with ")
+    assert run.json("doctor", scope=None)["ok"] is True
+
+
+def test_export_to_stdout_is_json_lines_of_events(run: Cli, seeded: Seed) -> None:
+    seeded()
+    lines = run.ok("export").stdout.splitlines()
+    events = [json.loads(line) for line in lines]
+    assert [e["type"] for e in events] == ["memory.remembered"] * 3 + ["edge.linked"]
+    assert [e["seq"] for e in events] == sorted(e["seq"] for e in events)
+    assert {e["scope"] for e in events} == {SCOPE}
+
+
+def test_export_to_a_file(run: Cli, seeded: Seed, tmp_path: Path) -> None:
+    seeded()
+    out = tmp_path / "alice.jsonl"
+    assert run.ok("export", "--out", str(out)).stdout.strip() == f"exported 4 events of scope {SCOPE} to {out}"
+    assert len(out.read_text().splitlines()) == 4
+    assert run.json("export", "--out", str(out)) == {"scope": SCOPE, "events": 4, "out": str(out)}
+    assert not out.with_name("alice.jsonl.partial").exists()
+
+
+def _build_rich_scope(run: Cli) -> None:
+    """Every kind of event the replay handles: corroboration, revision, uses, closing, tombstones, scores, edges."""
+    allergy = run.remember(
+        "Alice is allergic to peanuts",
+        "--kind=assertion",
+        "--source=user_stated",
+        "--key=alice.allergy",
+        "--value=peanuts",
+        "--author=alice",
+        "--importance=0.9",
+        "--confidence=0.8",
+        "--durability=0.9",
+        "--tag=health",
+        '--meta={"turn": 3, "nested": {"a": [1, 2]}}',
+        "--valid-from=2024-01-01T00:00:00Z",
+    )
+    run.remember("alice is allergic to peanuts", "--source=observed")  # corroborates
+    satay = run.remember("Alice avoids satay", "--kind=derivation", "--source=inferred", f"--parent={allergy}")
+    tea = run.remember("Alice likes green tea", "--kind=episodic", "--tag=food")
+    cat = run.remember("Alice owns a cat")
+    dog = run.remember("Alice owns a dog", "--key=alice.pet", "--value=dog")
+    run.ok("revise", allergy, "Alice is allergic to tree nuts", "--value=tree nuts", "--reason=doctor")
+    for _ in range(3):
+        run.ok("recall", "green tea")  # uses: value grows, episodic graduates to semantic
+    run.ok("link", satay, tea, "about", "--authority=0.7", '--meta={"why": "test"}')
+    run.ok("forget", cat, "--reason=moved out")
+    run.ok("dismiss", dog)
+    run.ok("undismiss", "--key=alice.pet", "--value=dog")  # lifts the key/value tombstone only
+    hamster = run.remember("Alice owns a hamster")
+    run.ok("dismiss", hamster)
+    run.ok("undismiss", "Alice owns a hamster")  # lifts the text tombstone
+    run.remember("Alice owns a hamster")
+    office9 = run.remember("The office opens at 9", "--source=user_stated")
+    office10 = run.remember("The office opens at 10")
+    with Memory(run.db, embedder="hash") as mem:
+        mem.set_scores(satay, scope=SCOPE, importance=0.2, reason="less relevant")
+        mem.set_tier(tea, "durable", scope=SCOPE)
+        mem.flag(satay, scope=SCOPE, add=["reviewed"])
+        mem.promote(office9, scope=SCOPE)
+        mem.remember_system("Alice's profile was reviewed", scope=SCOPE, importance=0.4)
+        if hasattr(Memory, "resolve"):
+            edge = mem.link(office9, office10, "contradicts", scope=SCOPE)
+            mem.resolve(edge.id, keep=office9, scope=SCOPE)
+    run.ok("pause")
+    run.ok("resume")
+
+
+_COMPARED = ("text", "kind", "source", "status", "tier", "key", "value", "author", "tags", "meta", "flags")
+_MORE = ("scores", "evidence_count", "use_count", "valid_from", "valid_to", "last_used_query")
+
+
+def _beliefs(run: Cli, scope: str) -> tuple[list[str], list[str]]:
+    """Items and edges of a scope with ids replaced by texts, so two scopes can be compared."""
+    items = run.json("list", "--include-closed", "--limit=1000", scope=scope)["items"]
+    text = {i["id"]: i["text"] for i in items}
+    rows = []
+    for i in items:
+        row = {k: i[k] for k in (*_COMPARED, *_MORE)}
+        row["parents"] = sorted(text[p] for p in i["parents"])
+        row["provenance"] = {k: i["provenance"][k] for k in ("origin", "ref", "locator")}
+        if i["status"] == "forgotten":
+            del row["valid_to"]  # forget closes validity "now": at import time in the copy (no API to back-date)
+        rows.append(json.dumps(row, sort_keys=True))
+    edges = []
+    for i in items:
+        for e in run.json("show", i["id"], scope=scope)["edges"]:
+            state = "open" if e["closed_at"] is None else "closed"
+            edges.append(json.dumps([text[e["src"]], e["type"], text[e["dst"]], e["authority"], e["meta"], state]))
+    return sorted(rows), sorted(set(edges))
+
+
+def test_export_then_import_reproduces_the_scope(run: Cli, tmp_path: Path) -> None:
+    _build_rich_scope(run)
+    dump = tmp_path / "alice.jsonl"
+    run.ok("export", "--out", str(dump))
+    report = run.json("import", str(dump), scope="user:alice-copy")
+    assert report["failed"] == [] and report["notes"] == {}
+    assert report["skipped"] == {
+        "scope.learning_paused (scope setting)": 1,
+        "scope.learning_resumed (scope setting)": 1,
+    }
+    assert report["events"] == len(dump.read_text().splitlines())
+    assert _beliefs(run, "user:alice-copy") == _beliefs(run, SCOPE)
+    assert set(report["ids"]).isdisjoint(report["ids"].values())  # ids are re-assigned
+    # What the source refused, the copy refuses too: the dismissed text stayed tombstoned.
+    run.fails(1, "dismissed_value", "remember", "Alice owns a dog", scope="user:alice-copy")
+
+
+def test_import_human_report_and_stdin(run: Cli, seeded: Seed) -> None:
+    seeded()
+    dump = run.ok("export").stdout
+    out = run.ok("import", "-", scope="user:copy", input=dump).stdout
+    assert out.startswith("imported 4 events into scope user:copy: 4 applied, 0 skipped, 0 failed")
+    assert "memory.remembered" in out and "ids re-assigned: 3 items, 1 edges" in out
+    assert len(run.json("list", scope="user:copy")["items"]) == 3
+
+
+def test_import_of_a_malformed_file_writes_nothing(run: Cli, seeded: Seed, tmp_path: Path) -> None:
+    seeded()
+    lines = run.ok("export").stdout.splitlines()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([lines[0], "{not json", *lines[1:]]) + "\n")
+    result = run.fails(2, "invalid_input", "import", str(bad), scope="user:copy")
+    assert "line 2" in result.stderr
+    assert run.json("scopes", scope=None)["scopes"] == [SCOPE]
+    binary = tmp_path / "bin.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    run.fails(2, "invalid_input", "import", str(binary), scope="user:copy")
+    run.fails(2, "usage", "import", str(tmp_path / "missing.jsonl"), scope="user:copy")
+
+
+def test_import_reports_events_it_cannot_apply_and_goes_on(run: Cli, seeded: Seed) -> None:
+    seeded()
+    events = [json.loads(line) for line in run.ok("export").stdout.splitlines()]
+    del events[0]  # the first item's own event: what derives from it or links to it cannot be replayed
+    dump = "".join(json.dumps(e) + "\n" for e in events)
+    result = run("--json", "import", "-", scope="user:copy", input=dump)
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    failed = [(f["type"], f["code"]) for f in report["failed"]]
+    assert failed == [("memory.remembered", "not_found"), ("edge.linked", "not_found")]
+    assert report["applied"] == {"memory.remembered": 1}
+    human = run("import", "-", scope="user:copy2", input=dump)
+    assert human.exit_code == 1 and "failed" in human.stdout and "error[not_found]" in human.stdout
+
+
+def test_import_of_a_source_no_public_call_writes_keeps_trust_and_says_so(run: Cli) -> None:
+    run.remember("Alice likes tea", "--authority=0.55")
+    event = json.loads(run.ok("export").stdout)
+    event["payload"]["item"]["source"] = "imported"
+    report = run.json("import", "-", scope="user:copy", input=json.dumps(event) + "\n")
+    assert report["notes"] == {"source 'imported' replayed as 'observed'": 1}
+    item = run.json("list", scope="user:copy")["items"][0]
+    assert (item["source"], item["scores"]["authority"]) == ("observed", 0.55)
+
+
+def test_import_skips_event_types_it_does_not_know(run: Cli) -> None:
+    run.remember("Alice likes tea")
+    event = json.loads(run.ok("export").stdout)
+    future = {**event, "type": "memory.teleported", "seq": 2}
+    dump = json.dumps(event) + "\n" + json.dumps(future) + "\n"
+    report = run.json("import", "-", scope="user:copy", input=dump)
+    assert report["skipped"] == {"memory.teleported (no public API to replay it)": 1}
+    assert report["applied"] == {"memory.remembered": 1}
+
+
+def test_serve_refuses_a_public_bind_without_a_token(run: Cli) -> None:
+    run.remember("Alice likes tea")
+    result = run.fails(2, "invalid_input", "serve", "--host", "0.0.0.0")
+    assert "token" in result.stderr
+
+
+@pytest.mark.parametrize(("text", "seconds"), [("90", 90.0), ("30s", 30.0), ("15m", 900.0), ("1h", 3600.0)])
+def test_dream_interval_parses(text: str, seconds: float) -> None:
+    assert parse_every(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["soon", "-5m", "0", "h"])
+def test_dream_interval_refuses_nonsense(text: str) -> None:
+    with pytest.raises(InvalidInputError):
+        parse_every(text)
+
+
+def test_serve_answers_http_on_loopback(tmp_path: Path) -> None:
+    db = tmp_path / "served.db"
+    with Memory(db, embedder="hash") as mem:
+        mem.remember("Alice likes tea", scope="user:alice")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    exe = Path(sys.executable).with_name("reverie")
+    proc = subprocess.Popen(
+        [str(exe), "--db", str(db), "--embedder", "hash", "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        body = None
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/scopes/user:alice/summary", timeout=2) as r:
+                    body = json.loads(r.read())
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert body is not None and body["current"] == 1
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_dream_runs_or_says_it_is_not_available(run: Cli) -> None:
+    run.remember("Alice likes tea")
+    if hasattr(Memory, "dream"):
+        assert "dream" in run.json("dream")
+    else:
+        run.fails(2, "not_available", "dream")
+
+
+def test_progress_is_silent_unless_stderr_is_a_terminal() -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert Progress.for_state(State(), "x", io.StringIO()).enabled is False
+    assert Progress.for_state(State(json=True), "x", Tty()).enabled is False
+    assert Progress.for_state(State(), "x", Tty()).enabled is True
+    silent = Progress("x", enabled=False)
+    silent.update(1, 2)
+    silent.close()

@@ -1,0 +1,101 @@
+"""Shared fixtures for the belief-store suite.
+
+Every ``Memory`` a test opens through these fixtures is registered with ``memories``; after
+the test it is checked with ``doctor()`` (the guarantee that indexes never disagree with the
+record store) and then closed. A test that closed its own file-backed ``Memory`` gets the
+file reopened and checked, so closing early never skips the check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reverie import ClosedError, ManualClock, Memory
+from reverie.store.reference import ReferenceStore
+from strategies import START
+
+
+class MemoryRegistry:
+    """Opens memories for a test, then doctors and closes each of them afterwards."""
+
+    def __init__(self, clock: ManualClock) -> None:
+        self.clock = clock
+        self._opened: list[tuple[Memory, Path | None]] = []
+
+    def open(self, path: str | Path | None = None, *, reference: bool = False, **kwargs: Any) -> Memory:
+        kwargs.setdefault("embedder", "hash")
+        kwargs.setdefault("clock", self.clock)
+        kwargs.setdefault("seed", 0)
+        if reference:
+            mem = Memory(store=kwargs.pop("store", None) or ReferenceStore(), **kwargs)
+            self._opened.append((mem, None))
+            return mem
+        assert path is not None, "a SQLite memory needs a path (use tmp_path, or ':memory:')"
+        mem = Memory(path, **kwargs)
+        file = Path(path) if str(path) != ":memory:" else None
+        self._opened.append((mem, file))
+        return mem
+
+    def check_and_close(self) -> list[str]:
+        problems: list[str] = []
+        for mem, path in self._opened:
+            try:
+                report = mem.doctor()
+            except ClosedError:
+                if path is None:
+                    continue  # an in-memory store closed by the test is gone; nothing to check
+                with Memory(path, embedder="hash") as again:
+                    report = again.doctor()
+            finally:
+                mem.close()
+            if not report.ok:
+                problems.append(f"{path or 'in-memory store'}: {report.problems}")
+        return problems
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(START)
+
+
+@pytest.fixture(autouse=True)
+def memories(clock: ManualClock) -> Iterator[MemoryRegistry]:
+    """Autouse: after every test, ``doctor()`` each memory it opened; a problem fails the test."""
+    registry = MemoryRegistry(clock)
+    yield registry
+    problems = registry.check_and_close()
+    if problems:
+        pytest.fail("doctor() found index problems after the test: " + "; ".join(problems))
+
+
+@pytest.fixture
+def open_mem(memories: MemoryRegistry, tmp_path: Path) -> Callable[..., Memory]:
+    """Factory: ``open_mem()`` opens (or reopens) ``tmp_path/reverie.db``; ``open_mem(path)`` another file."""
+
+    def factory(path: str | Path | None = None, **kwargs: Any) -> Memory:
+        return memories.open(path if path is not None else tmp_path / "reverie.db", **kwargs)
+
+    return factory
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "reverie.db"
+
+
+@pytest.fixture
+def mem(memories: MemoryRegistry, db_path: Path) -> Memory:
+    """A ``Memory`` on a real SQLite file with the hash embedder, the manual clock and seed 0."""
+    return memories.open(db_path)
+
+
+@pytest.fixture(params=["sqlite", "reference"])
+def any_mem(request: pytest.FixtureRequest, memories: MemoryRegistry, db_path: Path) -> Memory:
+    """The same ``Memory`` API over each backend: a SQLite file, and the in-memory reference store."""
+    if request.param == "sqlite":
+        return memories.open(db_path)
+    return memories.open(reference=True)

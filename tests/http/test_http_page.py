@@ -1,0 +1,152 @@
+"""The review page: escaping, CSRF, and that its forms really change the memory."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from fastapi.testclient import TestClient
+from http_helpers import SCOPE, assert_error, open_conflict
+
+from reverie import Memory
+
+XSS = "<script>alert(1)</script>"
+
+
+def csrf_of(html: str) -> str:
+    match = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert match, "no CSRF field on the page"
+    return match.group(1)
+
+
+def post_form(client: TestClient, action: str, page: str, **fields: str) -> object:
+    return client.post(f"/ui/{action}", data={"csrf": csrf_of(page), "scope": SCOPE, **fields}, follow_redirects=False)
+
+
+def test_page_renders_counts_list_and_picker(client: TestClient, mem: Memory) -> None:
+    mem.remember("Alice is allergic to peanuts", scope=SCOPE, kind="assertion", source="user_stated")
+    mem.remember("other scope", scope="user:bob")
+    r = client.get("/", params={"scope": SCOPE})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    html = r.text
+    assert "Alice is allergic to peanuts" in html and "user:bob" in html
+    assert "by tier" in html and "subconscious" in html and "user_stated" in html
+    assert '<script src="/static/review.js"' in html and "<style" not in html
+    assert "reverie_csrf" in r.headers["set-cookie"] and "samesite=strict" in r.headers["set-cookie"].lower()
+
+
+def test_stored_script_is_escaped_everywhere(client: TestClient, mem: Memory) -> None:
+    item = mem.remember(XSS, scope=SCOPE, tags=[XSS], author=XSS)
+    mem.remember("peer", scope=SCOPE)
+    for html in (
+        client.get("/", params={"scope": SCOPE}).text,
+        client.get("/", params={"scope": SCOPE, "q": XSS}).text,
+        client.get(f"/items/{item.id}", params={"scope": SCOPE}).text,
+    ):
+        assert XSS not in html and "<script>" not in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_search_uses_recall_without_recording_use(client: TestClient, mem: Memory) -> None:
+    item = mem.remember("Alice is allergic to peanuts", scope=SCOPE)
+    mem.remember("Bob likes trains", scope=SCOPE)
+    html = client.get("/", params={"scope": SCOPE, "q": "peanuts"}).text
+    assert "Alice is allergic to peanuts" in html and "Bob likes trains" not in html
+    assert mem.get(item.id, scope=SCOPE).last_used_query is None
+
+
+def test_csrf_refused_without_token_accepted_with_it(client: TestClient, mem: Memory) -> None:
+    item = mem.remember("keep me", scope=SCOPE)
+    page = client.get("/", params={"scope": SCOPE}).text
+    r = client.post("/ui/dismiss", data={"scope": SCOPE, "id": item.id}, follow_redirects=False)
+    assert_error(r, 403, "forbidden")
+    r = client.post("/ui/dismiss", data={"csrf": "x" * 43, "scope": SCOPE, "id": item.id})
+    assert_error(r, 403, "forbidden")
+    fresh = TestClient(client.app, base_url="http://127.0.0.1")  # no cookie at all
+    with fresh:
+        assert_error(fresh.post("/ui/dismiss", data={"csrf": csrf_of(page), "scope": SCOPE, "id": item.id}), 403)
+    assert mem.get(item.id, scope=SCOPE).is_current
+    assert post_form(client, "dismiss", page, id=item.id).status_code == 303  # type: ignore[attr-defined]
+    assert not mem.get(item.id, scope=SCOPE).is_current
+
+
+def test_dismiss_via_page_removes_from_recall(client: TestClient, mem: Memory) -> None:
+    item = mem.remember("Alice is allergic to peanuts", scope=SCOPE)
+    assert [h.item.id for h in mem.recall("peanuts", scope=SCOPE)] == [item.id]
+    page = client.get(f"/items/{item.id}", params={"scope": SCOPE}).text
+    r = post_form(client, "dismiss", page, id=item.id, reason="not true")
+    assert r.headers["location"].startswith(f"/items/{item.id}")  # type: ignore[attr-defined]
+    assert mem.recall("peanuts", scope=SCOPE) == []
+    assert mem.get(item.id, scope=SCOPE).status == "dismissed"
+
+
+def test_resolve_via_page_closes_the_conflict(client: TestClient, mem: Memory) -> None:
+    a = mem.remember("Alice lives in Paris", scope=SCOPE)
+    b = mem.remember("Alice lives in Rome", scope=SCOPE)
+    edge_id = open_conflict(mem, a.id, b.id)
+    page = client.get("/", params={"scope": SCOPE}).text
+    assert "Contradictions (1)" in page and "keep A" in page
+    r = post_form(client, "resolve", page, edge_id=edge_id, keep=b.id, reason="asked")
+    assert r.status_code == 303  # type: ignore[attr-defined]
+    assert mem.contradictions(scope=SCOPE) == []
+    assert not mem.get(a.id, scope=SCOPE).is_current and mem.get(b.id, scope=SCOPE).is_current
+    assert "Contradictions (0)" in client.get("/", params={"scope": SCOPE}).text
+
+
+def test_pause_switch_toggles_learning(client: TestClient, mem: Memory) -> None:
+    mem.remember("x", scope=SCOPE)
+    page = client.get("/", params={"scope": SCOPE}).text
+    assert "pause learning" in page
+    post_form(client, "learning", page, state="pause", reason="reviewing")
+    assert mem.summary(scope=SCOPE)["learning_paused"] is True
+    page = client.get("/", params={"scope": SCOPE}).text
+    assert "resume learning" in page
+    post_form(client, "learning", page, state="resume")
+    assert mem.summary(scope=SCOPE)["learning_paused"] is False
+    assert_error(post_form(client, "learning", page, state="sideways"), 400, "invalid_input")  # type: ignore[arg-type]
+
+
+def test_detail_page_actions(client: TestClient, mem: Memory) -> None:
+    parent = mem.remember("Alice works at Acme", scope=SCOPE)
+    item = mem.remember("Alice commutes to Acme", scope=SCOPE, parents=[parent.id], kind="derivation")
+    page = client.get(f"/items/{parent.id}", params={"scope": SCOPE}).text
+    assert "Derived from this" in page and "Alice commutes to Acme" in page and "Versions" in page
+    post_form(client, "scores", page, id=item.id, importance="0.9", reason="matters")
+    assert mem.get(item.id, scope=SCOPE).scores.importance == 0.9
+    post_form(client, "promote", page, id=item.id, to="durable")
+    assert mem.get(item.id, scope=SCOPE).tier == "durable"
+    post_form(client, "promote", page, id=item.id, to="manual")
+    assert mem.get(item.id, scope=SCOPE).source == "manual"
+    r = post_form(client, "revise", page, id=parent.id, text="Alice works at Initech", reason="new job")
+    new_id = r.headers["location"].split("/items/")[1].split("?")[0]  # type: ignore[attr-defined]
+    assert mem.get(new_id, scope=SCOPE).text == "Alice works at Initech"
+    post_form(client, "forget", page, id=item.id)
+    assert mem.get(item.id, scope=SCOPE).status == "forgotten"
+    assert "no longer be changed" in client.get(f"/items/{item.id}", params={"scope": SCOPE}).text
+    assert_error(post_form(client, "scores", page, id=item.id, value="lots"), 400)  # type: ignore[arg-type]
+    assert_error(post_form(client, "nope", page), 404)  # type: ignore[arg-type]
+
+
+def test_page_errors_use_the_error_shape(client: TestClient) -> None:
+    assert_error(client.get("/items/00000000-0000-4000-8000-000000000000", params={"scope": SCOPE}), 404)
+    assert_error(client.get("/items/x"), 422, "invalid_input")  # scope missing
+    assert_error(client.get("/static/nope.js"), 404)
+    assert_error(client.post("/ui/dismiss", json={"id": "x"}), 415)
+
+
+def test_empty_store_and_static(client: TestClient) -> None:
+    assert "No scopes yet" in client.get("/").text
+    js = client.get("/static/review.js")
+    assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript")
+    assert client.get("/static/review.css").headers["content-type"].startswith("text/css")
+
+
+def test_login_cookie_opens_the_page(make_client: Callable[..., TestClient], mem: Memory) -> None:
+    mem.remember("secret fact", scope=SCOPE)
+    c = make_client(token="s3cret")
+    login = c.get("/login").text
+    assert_error(c.post("/login", data={"csrf": csrf_of(login), "token": "wrong"}), 401)
+    r = c.post("/login", data={"csrf": csrf_of(login), "token": "s3cret"}, follow_redirects=False)
+    assert r.status_code == 303
+    assert "secret fact" in c.get("/", params={"scope": SCOPE}).text
+    assert c.get(f"/v1/scopes/{SCOPE}/summary").status_code == 200  # the cookie also opens the API

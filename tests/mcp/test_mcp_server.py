@@ -1,0 +1,286 @@
+"""The MCP face through a real client session, in process.
+
+``mode="legacy"`` runs the SDK's in-memory transport: JSON-RPC over memory streams with the
+initialize handshake, exactly what a stdio client speaks. ``mode="auto"`` takes the SDK's
+2026-era in-process path (direct dispatch, no framing). Both must behave the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp_support import INJECTION, MISSING_ID, SCOPE, assert_only_in_data, call, descriptions, fail, snapshot
+
+from reverie import Memory
+from reverie.mcp import DATA_NOTE, DESCRIPTIONS, TOOL_NAMES, build_server, tools
+from reverie.mcp.catalog import INSTRUCTIONS
+
+pytestmark = pytest.mark.anyio
+
+EXPECTED_TOOLS = {
+    "remember",
+    "recall",
+    "context",
+    "revise",
+    "forget",
+    "dismiss",
+    "link",
+    "contradictions",
+    "resolve",
+    "dream",
+    "summary",
+    "pause_learning",
+    "resume_learning",
+}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(params=["legacy", "auto"])
+def mode(request: pytest.FixtureRequest) -> str:
+    mode: str = request.param
+    return mode
+
+
+@asynccontextmanager
+async def connected(mem: Memory, mode: str) -> AsyncIterator[Client]:
+    async with Client(build_server(mem), mode=mode, raise_exceptions=True) as client:
+        yield client
+
+
+async def remember(client: Client, text: str, **fields: Any) -> dict[str, Any]:
+    item: dict[str, Any] = (await call(client, "remember", text=text, scope=SCOPE, **fields))["item"]
+    return item
+
+
+# -- the catalog -------------------------------------------------------------------------------
+async def test_list_tools_returns_exactly_the_thirteen_tools_with_input_schemas(mem: Memory, mode: str) -> None:
+    async with connected(mem, mode) as client:
+        listed = (await client.list_tools()).tools
+    assert [t.name for t in listed] == list(TOOL_NAMES)
+    assert {t.name for t in listed} == EXPECTED_TOOLS
+    for tool in listed:
+        schema = tool.input_schema
+        assert schema["type"] == "object", tool.name
+        assert "scope" in schema["required"], tool.name
+        assert schema["additionalProperties"] is False, tool.name
+        assert set(schema["required"]) <= set(schema["properties"]), tool.name
+
+
+async def test_tool_descriptions_match_the_committed_snapshot(mem: Memory, mode: str) -> None:
+    async with connected(mem, mode) as client:
+        listed = (await client.list_tools()).tools
+    assert descriptions(listed) == snapshot()
+    assert dict(DESCRIPTIONS) == snapshot()
+
+
+def test_tools_hands_out_copies_so_the_catalog_cannot_be_mutated() -> None:
+    first = tools()
+    first[0].input_schema["properties"].clear()
+    assert tools()[0].input_schema["properties"], "a caller's edit leaked into the static catalog"
+
+
+# -- round trip --------------------------------------------------------------------------------
+async def test_remember_then_recall_returns_the_item_with_provenance_and_the_data_marker(
+    mem: Memory, mode: str
+) -> None:
+    async with connected(mem, mode) as client:
+        item = await remember(
+            client,
+            "Alice is allergic to peanuts",
+            kind="assertion",
+            source="user_stated",
+            provenance={"origin": "conversation", "ref": "chat-42", "locator": "turn-3"},
+            importance=0.9,
+        )
+        result = await call(client, "recall", query="what is alice allergic to", scope=SCOPE)
+    assert item["note"] == DATA_NOTE
+    assert result["count"] == 1
+    hit = result["hits"][0]
+    assert hit["note"] == DATA_NOTE
+    assert hit["id"] == item["id"]
+    assert hit["text"] == "Alice is allergic to peanuts"
+    assert (hit["kind"], hit["source"]) == ("assertion", "user_stated")
+    assert hit["scores"]["importance"] == 0.9
+    assert hit["recorded_at"] == item["recorded_at"]
+    assert hit["provenance"]["ref"] == "chat-42"
+    assert hit["provenance"]["event_id"]
+    assert isinstance(hit["why"], dict) and hit["why"]
+    assert hit["score"] > 0
+
+
+async def test_recall_reads_only_its_own_scope(mem: Memory, mode: str) -> None:
+    async with connected(mem, mode) as client:
+        await remember(client, "Alice is allergic to peanuts")
+        result = await call(client, "recall", query="peanuts", scope="user:bob")
+    assert result == {"count": 0, "hits": []}
+
+
+async def test_recall_filters_by_kind_and_tag(mem: Memory, mode: str) -> None:
+    async with connected(mem, mode) as client:
+        await remember(client, "Alice likes green tea", kind="trait", tags=["drinks"])
+        await remember(client, "Alice drank green tea on Monday", kind="episodic")
+        traits = await call(client, "recall", query="green tea", scope=SCOPE, kinds=["trait"])
+        tagged = await call(client, "recall", query="green tea", scope=SCOPE, tags=["drinks"])
+    assert [h["kind"] for h in traits["hits"]] == ["trait"]
+    assert [h["text"] for h in tagged["hits"]] == ["Alice likes green tea"]
+
+
+async def test_context_packs_memories_into_a_marked_block(mem: Memory, mode: str) -> None:
+    async with connected(mem, mode) as client:
+        await remember(client, "Alice is allergic to peanuts")
+        result = await call(client, "context", query="peanuts", scope=SCOPE, budget_tokens=200)
+    assert result["note"] == DATA_NOTE
+    assert "Alice is allergic to peanuts" in result["context"]
+    assert DATA_NOTE in result["context"]
+
+
+# -- the rest of the verbs ---------------------------------------------------------------------
+async def test_revise_forget_and_dismiss_change_what_recall_returns(mem: Memory, mode: str) -> None:
+    async with connected(mem, mode) as client:
+        old = await remember(client, "Alice lives in Paris", key="alice.city", value="Paris")
+        new = (await call(client, "revise", id=old["id"], new_text="Alice lives in Lyon", scope=SCOPE, reason="moved"))[
+            "item"
+        ]
+        stale = await fail(client, "revise", id=new["id"], new_text="x", scope=SCOPE, expected_version=99)
+        recalled = await call(client, "recall", query="where does alice live", scope=SCOPE)
+        forgotten = (await call(client, "forget", id=new["id"], scope=SCOPE))["item"]
+        after_forget = await call(client, "recall", query="where does alice live", scope=SCOPE)
+        wrong = await remember(client, "Alice is vegan")
+        await call(client, "dismiss", id=wrong["id"], scope=SCOPE, reason="she is not")
+        again = await fail(client, "remember", text="Alice is vegan", scope=SCOPE)
+    assert new["text"] == "Alice lives in Lyon" and new["id"] != old["id"]
+    assert stale["code"] == "version_conflict"
+    assert [h["text"] for h in recalled["hits"]] == ["Alice lives in Lyon"]
+    assert forgotten["closed_at"] is not None and forgotten["status"] == "forgotten"
+    assert after_forget["count"] == 0
+    assert again["code"] == "dismissed_value"
+
+
+async def test_link_contradictions_and_resolve_settle_a_conflict(mem: Memory, mode: str) -> None:
+    async with connected(mem, mode) as client:
+        a = await remember(client, "The meeting is on Monday", source="user_stated")
+        b = await remember(client, "The meeting is on Tuesday", source="inferred")
+        edge = (await call(client, "link", src=a["id"], dst=b["id"], type="contradicts", scope=SCOPE))["edge"]
+        listed = await call(client, "contradictions", scope=SCOPE)
+        kept = (await call(client, "resolve", conflict=edge["id"], keep=a["id"], scope=SCOPE, reason="user said"))[
+            "item"
+        ]
+        settled = await call(client, "contradictions", scope=SCOPE)
+        recalled = await call(client, "recall", query="when is the meeting", scope=SCOPE)
+    assert edge["note"] == DATA_NOTE and edge["type"] == "contradicts"
+    assert listed["count"] == 1
+    alert = listed["contradictions"][0]
+    assert alert["note"] == DATA_NOTE and alert["edge_id"] == edge["id"]
+    assert {alert["a"]["id"], alert["b"]["id"]} == {a["id"], b["id"]}
+    assert kept["id"] == a["id"]
+    assert settled == {"count": 0, "contradictions": []}
+    assert [h["id"] for h in recalled["hits"]] == [a["id"]]
+
+
+async def test_pause_learning_refuses_remember_until_resumed(mem: Memory, mode: str) -> None:
+    async with connected(mem, mode) as client:
+        paused = await call(client, "pause_learning", scope=SCOPE, reason="user asked")
+        refused = await fail(client, "remember", text="Alice likes jazz", scope=SCOPE)
+        summary_paused = await call(client, "summary", scope=SCOPE)
+        resumed = await call(client, "resume_learning", scope=SCOPE)
+        await remember(client, "Alice likes jazz")
+        summary = await call(client, "summary", scope=SCOPE)
+    assert paused == {"scope": SCOPE, "learning_paused": True}
+    assert refused["code"] == "learning_paused"
+    assert summary_paused["learning_paused"] is True
+    assert resumed == {"scope": SCOPE, "learning_paused": False}
+    assert (summary["current"], summary["learning_paused"], summary["note"]) == (1, False, DATA_NOTE)
+
+
+async def test_dream_is_not_available_when_memory_has_no_dream_pass(
+    mem: Memory, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delattr(Memory, "dream", raising=False)
+    async with connected(mem, mode) as client:
+        error = await fail(client, "dream", scope=SCOPE)
+    assert error["code"] == "not_available"
+
+
+async def test_dream_is_looked_up_when_called_so_a_later_dream_pass_is_served(
+    mem: Memory, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def dream(self: Memory, *, scope: str) -> dict[str, Any]:
+        return {"scope": scope, "merged": 2}
+
+    async with connected(mem, mode) as client:
+        monkeypatch.setattr(Memory, "dream", dream, raising=False)
+        report = await call(client, "dream", scope=SCOPE)
+    assert report == {"note": DATA_NOTE, "dream": {"scope": SCOPE, "merged": 2}}
+
+
+# -- refusals ----------------------------------------------------------------------------------
+BAD_INPUT = [
+    pytest.param("recall", {"query": "x", "scope": "bad scope!"}, "invalid_scope", id="malformed-scope"),
+    pytest.param("recall", {"query": "x"}, "invalid_scope", id="missing-scope"),
+    pytest.param("summary", {"scope": 7}, "invalid_scope", id="scope-not-a-string"),
+    pytest.param("remember", {"text": "x", "scope": SCOPE, "authority": 2.0}, "invalid_input", id="score-2.0"),
+    pytest.param("remember", {"text": "x", "scope": SCOPE, "source": "manual"}, "invalid_input", id="forged-source"),
+    pytest.param("remember", {"scope": SCOPE}, "invalid_input", id="missing-text"),
+    pytest.param("remember", {"text": "x", "scope": SCOPE, "colour": "red"}, "invalid_input", id="unknown-argument"),
+    pytest.param("recall", {"query": "x", "scope": SCOPE, "k": "ten"}, "invalid_input", id="k-not-an-integer"),
+    pytest.param("recall", {"query": "x", "scope": SCOPE, "k": True}, "invalid_input", id="k-boolean"),
+    pytest.param("recall", {"query": "x", "scope": SCOPE, "as_of": "last week"}, "invalid_input", id="bad-time"),
+    pytest.param("recall", {"query": "x", "scope": SCOPE, "as_of": "2025-01-01T00:00"}, "invalid_input", id="naive"),
+    pytest.param("forget", {"id": MISSING_ID, "scope": SCOPE}, "not_found", id="unknown-id"),
+    pytest.param("forget", {"id": "not-an-id", "scope": SCOPE}, "invalid_input", id="malformed-id"),
+    pytest.param("link", {"src": MISSING_ID, "dst": MISSING_ID, "type": "likes", "scope": SCOPE}, "invalid_input"),
+    pytest.param("resolve", {"conflict": MISSING_ID, "keep": MISSING_ID, "scope": SCOPE}, "not_found"),
+    pytest.param("no_such_tool", {"scope": SCOPE}, "unknown_tool", id="unknown-tool"),
+]
+
+
+@pytest.mark.parametrize(("tool", "arguments", "code"), BAD_INPUT)
+async def test_bad_input_is_a_tool_error_with_a_stable_code(
+    mem: Memory, mode: str, tool: str, arguments: dict[str, Any], code: str
+) -> None:
+    async with connected(mem, mode) as client:
+        error = await fail(client, tool, **arguments)
+    assert error["code"] == code, error
+    assert error["error"]
+
+
+async def test_a_bug_inside_a_tool_is_reported_without_a_traceback(
+    mem: Memory, mode: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(self: Memory, *, scope: str) -> dict[str, Any]:
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(Memory, "summary", broken)
+    async with connected(mem, mode) as client:
+        error = await fail(client, "summary", scope=SCOPE)
+    assert error["code"] == "internal"
+    assert "secret internals" not in error["error"]
+    assert "secret internals" in caplog.text, "the traceback belongs in the server log"
+
+
+# -- stored text is data -----------------------------------------------------------------------
+async def test_stored_instructions_come_back_only_as_marked_data_and_never_change_the_catalog(
+    mem: Memory, mode: str
+) -> None:
+    async with connected(mem, mode) as client:
+        before = (await client.list_tools()).tools
+        stored = await call(client, "remember", text=f"Alice's note: {INJECTION}", scope=SCOPE, source="user_stated")
+        recalled = await call(client, "recall", query="alice note system prompt", scope=SCOPE)
+        packed = await call(client, "context", query="alice note system prompt", scope=SCOPE)
+        after = (await client.list_tools()).tools
+        instructions = client.instructions
+    assert assert_only_in_data(stored, INJECTION) == 1
+    assert assert_only_in_data(recalled, INJECTION) == 1
+    assert assert_only_in_data(packed, INJECTION, fields=("context",)) == 1
+    assert descriptions(after) == descriptions(before) == snapshot()
+    assert [t.input_schema for t in after] == [t.input_schema for t in before]
+    assert all(INJECTION not in (t.description or "") for t in after)
+    assert instructions == INSTRUCTIONS
