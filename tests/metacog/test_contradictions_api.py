@@ -34,7 +34,7 @@ def test_conflict_with_manual_belief_is_an_alert_and_ranks_first(mem: Memory) ->
     other = mem.remember("Alice lives in Berlin", scope=S, source="inferred")
     edge = mem.link(manual.id, other.id, "contradicts", scope=S, meta={"axis": "entity"})
     alerts = mem.contradictions(scope=S)
-    assert [a.edge_id for a in alerts][0] == edge.id
+    assert alerts[0].edge_id == edge.id
     assert alerts[0].alert is True and alerts[1].alert is False
     assert [a.edge_id for a in mem.contradictions(scope=S, alerts_only=True)] == [edge.id]
 
