@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.exceptions import HTTPException
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reverie.http.errors import error_response
@@ -31,10 +32,14 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; "
     "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
+#: ``same-origin``, not ``no-referrer``: under ``no-referrer`` a browser sends ``Origin: null``
+#: on every form POST, even to its own origin, so the Origin check below refused every action
+#: on the review page. ``same-origin`` still sends nothing to other sites (and cross-site POSTs
+#: still carry ``Origin: null``, which is refused).
 SECURITY_HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),
     (b"x-frame-options", b"DENY"),
 ]
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -85,11 +90,9 @@ def _headers(scope: Scope) -> dict[str, str]:
 
 
 def _cookie(header: str | None, name: str) -> str | None:
-    for part in (header or "").split(";"):
-        k, _, v = part.strip().partition("=")
-        if k == name:
-            return v
-    return None
+    """One cookie's value, unquoted the way ``set_cookie`` quoted it: a token with a space,
+    ``/`` or ``=`` (base64 padding) is sent back by the browser as ``"..."`` with escapes."""
+    return cookie_parser(header or "").get(name)
 
 
 def authorised(headers: dict[str, str], token: str) -> bool:
