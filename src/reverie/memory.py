@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -64,6 +64,9 @@ from reverie.recall.engine import Hit, RecallOptions, Weights
 from reverie.recall.engine import recall as run_recall
 from reverie.recall.packing import PackCandidate, estimate_tokens, pack, render_context, render_line
 from reverie.store.protocol import DoctorReport, Outcome, Store
+
+if TYPE_CHECKING:
+    from reverie.dream import Cohort, DreamConfig, DreamReport, QueueEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +136,7 @@ class Memory:
         self.store: Store = store
         self._closed = False
         self._detect = detect_conflicts
+        self.last_dream_report: DreamReport | None = None
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -464,10 +468,12 @@ class Memory:
         self._run([cmd.SetScores(s, check_id(id), checked, check_reason(reason), _version(expected_version))])
         return self._must_get(s, id)
 
-    def set_tier(self, id: str, tier: str, *, scope: str, reason: str = "") -> Item:
-        """Move an item between tiers (active, durable, subconscious)."""
+    def set_tier(
+        self, id: str, tier: str, *, scope: str, reason: str = "", expected_version: int | None = None
+    ) -> Item:
+        """Move an item between tiers (active, durable, subconscious); optimistic with ``expected_version``."""
         s = self._scope(scope)
-        self._run([cmd.SetTier(s, check_id(id), tier, check_reason(reason))])
+        self._run([cmd.SetTier(s, check_id(id), tier, check_reason(reason), _version(expected_version))])
         return self._must_get(s, id)
 
     def promote(self, id: str, *, scope: str, to: str = "manual", reason: str = "") -> Item:
@@ -477,12 +483,20 @@ class Memory:
         return self._must_get(s, id)
 
     def flag(
-        self, id: str, *, scope: str, add: Sequence[str] = (), remove: Sequence[str] = (), reason: str = ""
+        self,
+        id: str,
+        *,
+        scope: str,
+        add: Sequence[str] = (),
+        remove: Sequence[str] = (),
+        reason: str = "",
+        expected_version: int | None = None,
     ) -> Item:
         """Add or remove machine flags (e.g. ``hub``, ``stale_derived``) on an item."""
         s = self._scope(scope)
         add_, remove_ = check_tags(add, self.limits, "flags"), check_tags(remove, self.limits, "flags")
-        self._run([cmd.SetFlags(s, check_id(id), add_, remove_, check_reason(reason))])
+        version = _version(expected_version)
+        self._run([cmd.SetFlags(s, check_id(id), add_, remove_, check_reason(reason), version)])
         return self._must_get(s, id)
 
     def pause_learning(self, scope: str, *, reason: str = "") -> None:
@@ -755,6 +769,40 @@ class Memory:
         self._run(commands)
         return self._must_get(s, keep_id)
 
+    # -- the dream pass -------------------------------------------------------------------
+    def dream(self, *, scope: str, dry_run: bool = False, config: DreamConfig | None = None) -> DreamReport:
+        """One deterministic consolidation pass over ``scope`` (no LLM); returns what it did and why.
+
+        Salience, near-duplicate consolidation into gist items (originals untouched), the
+        state-toggle guard, hub flagging, the keep-budget, tiering, provenance upkeep and
+        importance settling — each change an event with its reason. ``dry_run=True`` returns
+        the plan and applies nothing. A second pass on the same scope in this process skips.
+        """
+        from reverie.dream import dream as run_dream
+
+        report = run_dream(self, scope=self._scope(scope), dry_run=dry_run, config=config)
+        if not dry_run:
+            self.last_dream_report = report
+        return report
+
+    def value_by_cohort(self, *, scope: str, by: str = "tag") -> builtins.list[Cohort]:
+        """Value summed and averaged per cohort (``by="tag"`` or ``"month"`` of recording)."""
+        from reverie.dream import value_by_cohort
+
+        return value_by_cohort(self, scope=self._scope(scope), by=by)
+
+    def thinking_queue(self, *, scope: str, k: int = 10) -> builtins.list[QueueEntry]:
+        """What deserves attention: current items by importance × (1 − authority)."""
+        from reverie.dream import thinking_queue
+
+        return thinking_queue(self, scope=self._scope(scope), k=k)
+
+    def cascade_retract(self, id: str, *, scope: str, reason: str = "") -> builtins.list[str]:
+        """Forget ``id`` and every current item derived from it, transitively; returns the ids."""
+        from reverie.dream import cascade_retract
+
+        return cascade_retract(self, check_id(id), scope=self._scope(scope), reason=reason)
+
     # -- recall ---------------------------------------------------------------------------
     def recall(
         self,
@@ -830,8 +878,10 @@ class Memory:
         text = check_text(query, self.limits, "query")
         if len(text) > self.limits.max_query_chars:
             raise LimitExceededError(f"query is longer than Limits.max_query_chars ({self.limits.max_query_chars})")
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= self.limits.max_k:
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise InvalidInputError(f"k must be an int in [1, {self.limits.max_k}]")
+        if k > self.limits.max_k:  # a Limits bound: the same error class as every other bound
+            raise LimitExceededError(f"k is {k}; the limit is Limits.max_k ({self.limits.max_k})")
         if mode not in ("hybrid", "lexical", "dense"):
             raise InvalidInputError("mode must be 'hybrid', 'lexical' or 'dense'")
         if contradictions not in ("surface", "filter"):

@@ -266,12 +266,18 @@ def test_serve_answers_http_on_loopback(tmp_path: Path) -> None:
         proc.wait(timeout=10)
 
 
-def test_dream_runs_or_says_it_is_not_available(run: Cli) -> None:
-    run.remember("Alice likes tea")
-    if hasattr(Memory, "dream"):
-        assert "dream" in run.json("dream")
-    else:
-        run.fails(2, "not_available", "dream")
+def test_dream_dry_run_plans_and_changes_nothing_then_applies(run: Cli) -> None:
+    for i in range(3):
+        run.remember(f"Alice likes green tea {'very much' if i else ''}".strip())
+    before = run.json("list")
+    plan = run.json("dream", "--dry-run")
+    assert plan["dry_run"] is True and plan["scope"] == SCOPE
+    assert all(a["status"] == "planned" for a in plan["actions"])
+    assert run.json("list") == before
+    human = run.ok("dream", "--dry-run").stdout
+    assert "dry run: nothing applied" in human
+    done = run.json("dream")
+    assert done["dry_run"] is False
 
 
 def test_progress_is_silent_unless_stderr_is_a_terminal() -> None:

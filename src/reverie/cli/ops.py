@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import click
 
-from reverie import InvalidInputError, Memory
-from reverie.cli.render import fields, table
-from reverie.cli.state import EXIT_FAILED, Progress, json_option, scoped, state, unavailable
+from reverie import InvalidInputError
+from reverie.cli.render import table
+from reverie.cli.state import EXIT_FAILED, Progress, json_option, scoped, state
 from reverie.cli.transfer import ImportReport, Replayer, export_events, read_events
 
 
@@ -120,32 +121,36 @@ def import_(file: str) -> None:
         click.get_current_context().exit(EXIT_FAILED)
 
 
-def _jsonable(value: Any) -> Any:
-    """A result of an API this module does not know yet, as JSON (``to_dict`` first, then dataclasses)."""
-    if hasattr(value, "to_dict"):
-        return value.to_dict()
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    return value
-
-
-_DREAM = "dream"  # looked up by name: this build's Memory may not have it yet
-
-
 @click.command()
 @scoped
 @json_option
-def dream() -> None:
-    """Run the consolidation (dream) pass on the scope, when this build has one."""
+@click.option("--dry-run", is_flag=True, help="Show the plan with reasons; change nothing.")
+@click.option("--every", default=None, help="Repeat on a schedule (e.g. 30m, 1h) until interrupted.")
+def dream(dry_run: bool, every: str | None) -> None:
+    """Run the consolidation (dream) pass on the scope: once, or on a schedule with --every."""
     st = state()
     scope = st.require_scope()
-    # TODO(cli): a dedicated rendering once Memory.dream lands; until then a generic one.
-    if not hasattr(Memory, _DREAM):
-        raise unavailable("dream (Memory.dream)")
-    result = _jsonable(getattr(st.memory(), _DREAM)(scope=scope))
-    st.emit({"dream": result}, lambda: fields([("dream", result)]))
+    interval = parse_every(every)
+    while True:
+        report = st.memory().dream(scope=scope, dry_run=dry_run)
+        doc = report.to_dict()
+        st.emit(doc, functools.partial(_dream_text, doc))
+        if interval is None:
+            return
+        time.sleep(interval)
+
+
+def _dream_text(doc: dict[str, Any]) -> str:
+    """One line per planned action (step, operation, items, reason), then the totals."""
+    head = f"dream pass over {doc['scope']} at {doc['at']}" + (" (dry run: nothing applied)" if doc["dry_run"] else "")
+    if doc.get("skipped"):
+        return f"{head}\n  skipped: {doc['skipped']}"
+    rows = [
+        [a["step"], a["op"], ", ".join(i[:8] for i in a["item_ids"]), a.get("status", "planned"), a["reason"]]
+        for a in doc["actions"]
+    ]
+    body = table(["step", "op", "items", "status", "reason"], rows) if rows else "  nothing to do"
+    return f"{head}\n{body}\n  {len(rows)} action(s)"
 
 
 @click.command()

@@ -75,7 +75,7 @@ def create_app(
 
 async def _dream_loop(mem: Memory, every: float) -> None:
     """Dream over every scope, sleep, repeat; one failing pass is logged, never fatal."""
-    run: Any = mem.dream  # type: ignore[attr-defined]
+    run: Any = mem.dream
     while True:
         await asyncio.sleep(every)
         for scope in await run_in_threadpool(mem.scopes):

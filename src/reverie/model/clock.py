@@ -51,7 +51,9 @@ def to_iso(when: datetime) -> str:
 
 
 def from_iso(text: str) -> datetime:
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    """Inverse of ``to_iso``. ``fromisoformat`` is ~50x faster than ``strptime`` (bulk reads
+    parse several times per row), and Python ≥ 3.11 reads the trailing ``Z`` as UTC."""
+    return datetime.fromisoformat(text)
 
 
 def ensure_aware(when: datetime, name: str = "time") -> datetime:

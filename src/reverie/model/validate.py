@@ -23,8 +23,6 @@ from reverie.model.ids import is_id
 SCOPE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@/\-]*")
 KEY_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:\-/]*")
 KIND_RE = re.compile(r"[a-z][a-z0-9_\-]{0,39}")
-#: SQLite (and its JSON functions) hold 64-bit integers; a larger one would not compare exactly.
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 SCORE_NAMES = ("authority", "confidence", "importance", "durability", "value")
 
 
@@ -171,8 +169,6 @@ def _check_json(value: object, limits: Limits, depth: int, path: str) -> None:
     elif isinstance(value, float):
         if not math.isfinite(value):
             raise InvalidInputError(f"{path} is {value}; JSON has no NaN or infinity")
-    elif isinstance(value, int) and not isinstance(value, bool) and not INT64_MIN <= value <= INT64_MAX:
-        raise InvalidInputError(f"{path} is an integer outside 64 bits; store it as a string")
     elif value is not None and not isinstance(value, bool | int):
         raise InvalidInputError(f"{path} has a {type(value).__name__}; meta holds only JSON values")
 

@@ -7,6 +7,7 @@ where it did. Reading order: ``recall`` → ``_candidates`` → ``_visible`` →
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -17,8 +18,8 @@ import numpy as np
 from reverie.model.item import Item
 from reverie.model.query import Filter
 from reverie.recall.decay import DEFAULT_DECAY, DecayPolicy, decay_factor, effective_age_days, trust_factor
-from reverie.recall.fusion import rrf
-from reverie.recall.normalize import fts_query
+from reverie.recall.fusion import FusedHit, rrf
+from reverie.recall.normalize import fts_query, tokenize
 from reverie.store.protocol import Store
 
 Mode = Literal["hybrid", "lexical", "dense"]
@@ -38,6 +39,29 @@ class Weights:
     #: ~1.6 % (k=60), so without sharpening the priors above would override relevance outright;
     #: with it they reorder near-ties but cannot lift a weak match over a strong one.
     sharpness: float = 8.0
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbours:
+    """Sequences of items (the turns of a conversation) whose members lend each other relevance.
+
+    ``meta[group]`` names the sequence and ``meta[position]`` (an int) orders it. After fusion,
+    each visible candidate's fused score gains ``before`` × the fused score of the visible
+    candidate just before it in its sequence and ``after`` × that of the one just after it
+    (nothing when that neighbour is not a candidate, so no extra read is made). Why: in a
+    dialogue the answer often sits next to the turn that shares the question's words ("What
+    genre is your screenplay?" → "A mix of drama and romance!"). Items without both meta keys
+    neither give nor take. ``why["neighbour_bonus"]`` records the gain.
+    """
+
+    group: str = "session"
+    position: str = "turn"
+    before: float = 0.0
+    after: float = 0.5
+
+    def __post_init__(self) -> None:
+        for name in ("before", "after"):
+            _check_weight(f"Neighbours.{name}", getattr(self, name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +87,27 @@ class RecallOptions:
     decay: DecayPolicy = DEFAULT_DECAY
     self_correct: bool = True
     weak_below: float = 0.0
+    #: Multiply the score of an item written by an author the query is about by ``1 + author_boost``
+    #: (``why["author_named"]`` records it). For conversational memory: "What did Caroline
+    #: research?" prefers what Caroline said over what was said *to* her. 0 (the default) turns it off.
+    author_boost: float = 0.0
+    #: The authors the query is about. ``None`` (the default): every author the query text names
+    #: (all tokens of the author string, folded as full-text search folds them, are query tokens).
+    #: A caller that knows its participants can take their names out of the query text
+    #: (``reverie.recall.expand.split_authors``) and pass them here instead.
+    authors: tuple[str, ...] | None = None
+    #: Let items that form sequences lend relevance to their neighbours (see ``Neighbours``).
+    #: ``None`` (the default) turns it off.
+    neighbours: Neighbours | None = None
+
+    def __post_init__(self) -> None:
+        _check_weight("RecallOptions.author_boost", self.author_boost)
+
+
+def _check_weight(name: str, value: float) -> None:
+    """A boost or spread weight must be a finite number >= 0 (a negative one would invert it)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value < float("inf"):
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,18 +183,71 @@ def _run(
     rankings = _candidates(store, scope, query, qvec, opts, current_only=not history)
     fused = rrf(rankings, k=opts.rrf_k, weights=opts.leg_weights)
     items = store.get_many(scope, [f.id for f in fused])
-    scored: list[Hit] = []
     best = fused[0].score if fused else 1.0
+    visible: list[tuple[FusedHit, Item]] = []
     for f in fused:
         item = items.get(f.id)
         if item is None or not _visible(item, opts, now):
             continue
         if item.scores.authority < opts.min_authority:
             continue
-        scored.append(_score(item, f.score, f.score / best, f.ranks, opts, now, pass_name))
+        visible.append((f, item))
+    bonus: dict[str, float] = {}
+    if opts.neighbours is not None:
+        bonus = _neighbour_bonus(visible, opts.neighbours)
+        best = max([best, *(f.score + bonus.get(f.id, 0.0) for f, _ in visible)])
+    named = _AuthorMatcher(query, opts.authors) if opts.author_boost > 0 else None
+    scored: list[Hit] = []
+    for f, item in visible:
+        extra = bonus.get(f.id, 0.0)
+        hit = _score(item, f.score + extra, (f.score + extra) / best, f.ranks, opts, now, pass_name)
+        if extra:
+            hit.why["neighbour_bonus"] = round(extra, 6)
+        if named is not None and named(item.author):
+            hit = replace(hit, score=hit.score * (1 + opts.author_boost), why={**hit.why, "author_named": True})
+        scored.append(hit)
     scored.sort(key=lambda h: (-h.score, h.item.id))
     scored = _contradictions(store, scope, scored, opts)
     return _diversify(scored, opts)[: opts.k]
+
+
+class _AuthorMatcher:
+    """Is the query about this author? Listed in ``authors``, or (when ``authors`` is None) named
+    in the query: every token of the author is a query token."""
+
+    def __init__(self, query: str, authors: Sequence[str] | None) -> None:
+        self._listed = frozenset(authors) if authors is not None else None
+        self._query = frozenset(tokenize(query)) if authors is None else frozenset()
+        self._seen: dict[str, bool] = {}
+
+    def __call__(self, author: str | None) -> bool:
+        if not author:
+            return False
+        if self._listed is not None:
+            return author in self._listed
+        if author not in self._seen:
+            tokens = tokenize(author)
+            self._seen[author] = bool(tokens) and self._query.issuperset(tokens)
+        return self._seen[author]
+
+
+def _neighbour_bonus(visible: Sequence[tuple[FusedHit, Item]], nb: Neighbours) -> dict[str, float]:
+    """Each visible candidate's gain from its visible neighbours' fused scores (see ``Neighbours``)."""
+    at: dict[tuple[str, int], float] = {}
+    keys: dict[str, tuple[str, int]] = {}
+    for f, item in visible:
+        group, position = item.meta.get(nb.group), item.meta.get(nb.position)
+        if group is None or isinstance(position, bool) or not isinstance(position, int):
+            continue
+        key = (json.dumps(group, sort_keys=True), position)
+        keys[f.id] = key
+        at[key] = f.score
+    out: dict[str, float] = {}
+    for item_id, (group_key, position) in keys.items():
+        gain = nb.before * at.get((group_key, position - 1), 0.0) + nb.after * at.get((group_key, position + 1), 0.0)
+        if gain > 0:
+            out[item_id] = gain
+    return out
 
 
 def _candidates(
@@ -194,7 +292,9 @@ def _visible(item: Item, opts: RecallOptions, now: datetime) -> bool:
             return False
         if item.valid_to is not None and item.valid_to <= now:
             return False
-    if item.tier not in opts.tiers and not opts.include_history:
+    # Tiers describe where an item sits *now*; a point-in-time or history query is about what was
+    # believed, so the current tier does not hide it.
+    if item.tier not in opts.tiers and not opts.include_history and opts.as_of is None:
         return False
     return opts.where is None or opts.where.matches(item)
 

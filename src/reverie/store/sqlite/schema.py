@@ -70,7 +70,7 @@ def _v1(tokenize: str) -> list[str]:
         # Several current items can share a fingerprint (a revise may reword a claim into another
         # one's words), so the key includes the item: retiring one holder must not hide the others.
         """CREATE TABLE fingerprints (
-            scope TEXT NOT NULL, fp TEXT NOT NULL, item_id TEXT NOT NULL, PRIMARY KEY (scope, fp)
+            scope TEXT NOT NULL, fp TEXT NOT NULL, item_id TEXT NOT NULL, PRIMARY KEY (scope, fp, item_id)
         ) WITHOUT ROWID""",
         "CREATE INDEX fingerprints_by_item ON fingerprints(item_id)",
         """CREATE TABLE tombstones (

@@ -57,7 +57,17 @@ from reverie.store.sqlite.sql import (
 from reverie.store.sqlite.vectors import VectorCache
 
 DURABILITY = {"full": "FULL", "fast": "NORMAL"}
+#: A WAL larger than this (twice what wal_autocheckpoint's 1000 pages normally allows) is restarted
+#: after the next commit: see ``SQLiteStore._restart_wal_if_large``.
+_WAL_RESTART_BYTES = 8 * 2**20
 _INSERT_ITEM = "INSERT INTO items (" + ", ".join(ITEM_COLUMNS) + ") VALUES (" + ", ".join("?" * len(ITEM_COLUMNS)) + ")"
+_ABOUT_ITEM = (
+    "json_extract(payload, '$.id') = ? OR json_extract(payload, '$.old_id') = ? "
+    "OR json_extract(payload, '$.item.id') = ? "
+    "OR json_extract(payload, '$.edge.src') = ? OR json_extract(payload, '$.edge.dst') = ? "
+    "OR (type = 'memory.used' AND EXISTS "
+    "(SELECT 1 FROM json_each(payload, '$.uses') WHERE json_extract(json_each.value, '$[0]') = ?))"
+)
 _UPDATE_ITEM = "UPDATE items SET " + ", ".join(f"{c} = ?" for c in ITEM_COLUMNS[1:]) + " WHERE id = ?"
 
 
@@ -148,6 +158,33 @@ class SQLiteStore:
                 if isinstance(exc, sqlite3.Error):
                     raise _storage_error(exc) from None
                 raise
+            self._restart_wal_if_large(c)
+
+    def _restart_wal_if_large(self, c: sqlite3.Connection) -> None:
+        """After a commit, restart a WAL that has outgrown its checkpoints (the write is already done).
+
+        SQLite's automatic checkpoint is PASSIVE: it never waits for readers, so while some reader
+        always holds a snapshot (processes reading in turn) the WAL can never restart and grows
+        without bound — checkpoint starvation; the soak saw a 1.3 GB WAL beside a 54 MB database,
+        and reads slow down as it grows. Past ``_WAL_RESTART_BYTES`` a TRUNCATE checkpoint waits
+        briefly for readers of older snapshots (new readers stop needing the WAL once it is copied
+        back) and empties it. It never fails the write: if readers outlast the wait, a later commit
+        tries again.
+        """
+        if self.path == ":memory:":
+            return
+        try:
+            if Path(f"{self.path}-wal").stat().st_size <= _WAL_RESTART_BYTES:
+                return
+        except OSError:
+            return
+        with contextlib.suppress(sqlite3.Error):
+            timeout = int(c.execute("PRAGMA busy_timeout").fetchone()[0])
+            c.execute("PRAGMA busy_timeout = 250")
+            try:
+                c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            finally:
+                c.execute(f"PRAGMA busy_timeout = {timeout}")
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
@@ -253,7 +290,7 @@ class SQLiteStore:
                 self._x("INSERT INTO vectors (n, scope, vec) VALUES (?, ?, ?)", (n, item.scope, blob))
                 self._bump(item.scope, "vec_appends")
             for fp in fingerprints(item.text, item.key, item.value):
-                self._x("INSERT OR REPLACE INTO fingerprints VALUES (?, ?, ?)", (item.scope, fp, item.id))
+                self._x("INSERT OR IGNORE INTO fingerprints VALUES (?, ?, ?)", (item.scope, fp, item.id))
             return
         was = self._conn.execute("SELECT n, closed_at FROM items WHERE id = ?", (item.id,)).fetchone()
         self._x(_UPDATE_ITEM, (*row[1:], item.id))
@@ -337,8 +374,10 @@ class SQLiteStore:
         sql = "SELECT seq, id, type, scope, at, cause, payload FROM events WHERE scope = ? AND seq > ?"
         params: list[Any] = [scope, after_seq]
         if item_id is not None:
-            sql += " AND instr(payload, ?) > 0"
-            params.append(item_id)
+            # instr() is a cheap prefilter; _ABOUT_ITEM keeps only events *about* the item (as the
+            # reference store does), not ones that merely quote its id (a child's parents, a text).
+            sql += f" AND instr(payload, ?) > 0 AND ({_ABOUT_ITEM})"
+            params += [item_id] * (1 + _ABOUT_ITEM.count("?"))
         sql += " ORDER BY seq LIMIT ?"
         params.append(limit)
         with self._read() as c:

@@ -1,0 +1,392 @@
+"""Dream-pass benchmark: what a keep budget keeps, and how long one pass takes.
+
+    python bench/dream_retention.py [--items 4000] [--seed 7] [--sizes 10000,100000] [--max 1000000]
+                                    [--json out.json]
+
+Part 1 — retention. A seeded synthetic scope where value is anti-correlated with access for a
+load-bearing-but-cold subset. Each item has a hidden *true value*; reverie sees only what an
+item carries (kind, source, confidence, tags, uses). The classes, by share of items:
+
+- critical (8%): policies, procedures, verified results, stated by the user with high
+  confidence; true value 0.8-1.0; used at most once, soon after being recorded.
+- critical, unsignalled (0.5%): just as valuable and cold, but stated as a plain assertion —
+  no signal reverie could read. They measure what a signal-based policy cannot see.
+- chatter (35%): remarks and episodes; true value 0-0.3; used often and recently.
+- ordinary (the rest): mixed kinds and sources; true value 0.2-0.7; uses grow with value.
+
+"High-value cold" = true value >= 0.75 and used at most once. Under keep budgets of 50 / 30 /
+10 % the table compares, on copies of one store: reverie's dream pass (``keep_budget``), the
+same pass without the salience protection (blend only), and an access-decay policy (keep the
+items with the highest uses x 0.5^(idle days / 30)).
+
+Part 2 — speed. One pass over 10k and 100k items (and up to ``--max``) with the hash
+embedder, stores opened with ``durability="fast"`` (each Memory command is its own commit;
+with "full" every commit is an fsync). Two passes are timed: the first works through the
+whole backlog; the second is a steady-state pass after 1% new items. Wall and CPU seconds are
+both reported (this machine is shared; CPU time is the steadier number).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from threadpoolctl import threadpool_limits
+
+from reverie import ManualClock, Memory
+from reverie.dream import DreamConfig, DreamReport, dream
+
+S = "bench:dream"
+T0 = datetime(2025, 1, 1, tzinfo=UTC)
+BUDGETS = (0.5, 0.3, 0.1)
+HORIZON_DAYS = 180
+
+
+# -- synthetic text ----------------------------------------------------------------------------
+class Words:
+    """A seeded Zipfian vocabulary of pronounceable pseudo-words (no accidental near-duplicates)."""
+
+    def __init__(self, rng: np.random.Generator, size: int = 20_000) -> None:
+        cons, vows = list("bcdfghjklmnprstvz"), list("aeiou")
+        words: set[str] = set()
+        while len(words) < size:
+            n = int(rng.integers(2, 4))
+            words.add("".join(str(rng.choice(cons)) + str(rng.choice(vows)) for _ in range(n)))
+        self.words = sorted(words)
+        p = 1.0 / np.arange(1, size + 1) ** 1.05
+        self.p = p / p.sum()
+        self.rng = rng
+
+    def sentences(self, n: int, lo: int = 6, hi: int = 11) -> list[str]:
+        lengths = self.rng.integers(lo, hi, size=n)
+        flat = self.rng.choice(len(self.words), size=int(lengths.sum()), p=self.p)
+        out, at = [], 0
+        for k in lengths.tolist():
+            out.append(" ".join(self.words[i] for i in flat[at : at + k]).capitalize())
+            at += k
+        return out
+
+
+# -- part 1: retention -------------------------------------------------------------------------
+@dataclass
+class Spec:
+    cls: str
+    text: str
+    kind: str
+    source: str
+    confidence: float
+    tags: list[str]
+    true_value: float
+    day: int  # recorded on this day
+    use_days: list[int]
+
+
+def retention_specs(n: int, rng: np.random.Generator, words: Words) -> list[Spec]:
+    texts = words.sentences(n)
+    specs = []
+    for i in range(n):
+        r = rng.random()
+        day = int(rng.integers(0, 120))
+        if r < 0.08:
+            kind, tags = [("policy", []), ("procedural", []), ("assertion", ["verified"])][int(rng.integers(0, 3))]
+            spec = Spec(
+                "critical",
+                texts[i],
+                kind,
+                "user_stated",
+                rng.uniform(0.85, 1.0),
+                tags,
+                rng.uniform(0.8, 1.0),
+                day,
+                _days(rng, day, int(rng.integers(0, 2)), soon=True),
+            )
+        elif r < 0.085:
+            spec = Spec(
+                "critical_unsignalled",
+                texts[i],
+                "assertion",
+                "observed",
+                rng.uniform(0.6, 0.8),
+                [],
+                rng.uniform(0.8, 1.0),
+                day,
+                _days(rng, day, int(rng.integers(0, 2)), soon=True),
+            )
+        elif r < 0.435:
+            kind = ["remark", "episodic"][int(rng.integers(0, 2))]
+            source = ["observed", "inferred"][int(rng.integers(0, 2))]
+            spec = Spec(
+                "chatter",
+                texts[i],
+                kind,
+                source,
+                rng.uniform(0.4, 0.7),
+                [],
+                rng.uniform(0.0, 0.3),
+                day,
+                _days(rng, day, int(rng.poisson(8)), soon=False),
+            )
+        else:
+            kind = ["observation", "assertion", "semantic", "trait", "hypothesis"][int(rng.integers(0, 5))]
+            source = ["observed", "user_stated", "inferred"][int(rng.integers(0, 3))]
+            value = rng.uniform(0.2, 0.7)
+            spec = Spec(
+                "ordinary",
+                texts[i],
+                kind,
+                source,
+                rng.uniform(0.5, 0.9),
+                [],
+                value,
+                day,
+                _days(rng, day, int(rng.poisson(1 + 6 * value)), soon=False),
+            )
+        specs.append(spec)
+    return specs
+
+
+def _days(rng: np.random.Generator, start: int, uses: int, *, soon: bool) -> list[int]:
+    """Distinct days of use after ``start``: soon after it (cold items), or spread to now."""
+    end = min(HORIZON_DAYS, start + 5) if soon else HORIZON_DAYS
+    pool = np.arange(start + 1, end)
+    if uses <= 0 or pool.size == 0:
+        return []
+    return sorted(rng.choice(pool, size=min(uses, pool.size), replace=False).tolist())
+
+
+def build_retention_store(path: Path, specs: Sequence[Spec]) -> list[str]:
+    clock = ManualClock(T0)
+    ids: list[str] = [""] * len(specs)
+    with Memory(path, embedder="hash", clock=clock, seed=1, durability="fast", detect_conflicts=False) as mem:
+        for day in sorted({s.day for s in specs}):
+            clock.set(T0 + timedelta(days=day))
+            rows = [i for i, s in enumerate(specs) if s.day == day]
+            cands = [
+                {
+                    "text": specs[i].text,
+                    "kind": specs[i].kind,
+                    "source": specs[i].source,
+                    "confidence": round(specs[i].confidence, 3),
+                    "tags": specs[i].tags,
+                }
+                for i in rows
+            ]
+            for i, item in zip(rows, mem.remember_many(cands, scope=S), strict=True):
+                ids[i] = item.id
+        uses: dict[int, list[str]] = {}
+        for i, s in enumerate(specs):
+            for d in s.use_days:
+                uses.setdefault(d, []).append(ids[i])
+        for day in sorted(uses):
+            clock.set(T0 + timedelta(days=day))
+            mem.record_use(S, [(i, 1.0) for i in uses[day]], "bench")
+    return ids
+
+
+def access_decay_keep(path: Path, budget: int) -> set[str]:
+    """The baseline: keep what was used most, most recently (uses x 0.5^(idle/30))."""
+    now = T0 + timedelta(days=HORIZON_DAYS)
+    with Memory(path, embedder="hash", clock=ManualClock(now)) as mem:
+        items = mem.store.query(S, _live(), _sort(), limit=10**9)
+
+    def score(it: Any) -> tuple[float, datetime]:
+        last = it.last_used_at or it.recorded_at
+        idle = (now - last).total_seconds() / 86400
+        return (it.use_count * 0.5 ** (idle / 30), it.recorded_at)
+
+    return {it.id for it in sorted(items, key=score, reverse=True)[:budget]}
+
+
+def reverie_keep(src: Path, work: Path, budget: int, *, protect: bool) -> tuple[set[str], DreamReport]:
+    dst = work / f"keep-{budget}-{int(protect)}.db"
+    with Memory(src, embedder="hash") as mem:
+        mem.backup(dst)
+    cfg = DreamConfig(keep_budget=budget) if protect else DreamConfig(keep_budget=budget, protect_salience=1.0)
+    with Memory(
+        dst, embedder="hash", clock=ManualClock(T0 + timedelta(days=HORIZON_DAYS)), durability="fast", seed=2
+    ) as mem:
+        report = dream(mem, scope=S, config=cfg)
+        kept = {it.id for it in mem.store.query(S, _live(), _sort(), limit=10**9)}
+    return kept, report
+
+
+def retention(n: int, seed: int, work: Path) -> list[dict[str, Any]]:
+    rng = np.random.default_rng(seed)
+    specs = retention_specs(n, rng, Words(rng))
+    path = work / "retention.db"
+    ids = build_retention_store(path, specs)
+    value = {ids[i]: s.true_value for i, s in enumerate(specs)}
+    cold = {ids[i] for i, s in enumerate(specs) if s.true_value >= 0.75 and len(s.use_days) <= 1}
+    unsignalled = {ids[i] for i, s in enumerate(specs) if s.cls == "critical_unsignalled"} & cold
+    total = sum(value.values())
+    rows = []
+    for frac in BUDGETS:
+        budget = round(frac * n)
+        policies: dict[str, set[str]] = {"access-decay": access_decay_keep(path, budget)}
+        policies["reverie (blend only)"], _ = reverie_keep(path, work, budget, protect=False)
+        policies["reverie"], _ = reverie_keep(path, work, budget, protect=True)
+        for name, kept in policies.items():
+            rows.append(
+                {
+                    "budget": frac,
+                    "policy": name,
+                    "kept": len(kept),
+                    "hv_cold_kept": len(kept & cold) / len(cold),
+                    "hv_cold_signalled_kept": len(kept & (cold - unsignalled)) / max(1, len(cold - unsignalled)),
+                    "hv_cold_unsignalled_kept": len(kept & unsignalled) / max(1, len(unsignalled)),
+                    "value_kept": sum(value[i] for i in kept if i in value) / total,
+                }
+            )
+    print(f"\nretention: {n} items, {len(cold)} high-value cold ({len(unsignalled)} unsignalled), seed {seed}")
+    return rows
+
+
+# -- part 2: speed -----------------------------------------------------------------------------
+def build_speed_store(path: Path, n: int, seed: int, clock: ManualClock) -> None:
+    """n items over 90 days: 3% in near-duplicate clusters, 0.2% toggle pairs, 25% used."""
+    rng = np.random.default_rng(seed)
+    words = Words(rng)
+    base = words.sentences(n)
+    cands: list[dict[str, Any]] = []
+    i = 0
+    while len(cands) < n:
+        r = rng.random()
+        text = base[i]
+        i += 1
+        if r < 0.01:  # a cluster of 3-4 near-duplicates: reordered words, one extra word
+            w = text.split()
+            for k in range(int(rng.integers(3, 5))):
+                variant = list(w)
+                rng.shuffle(variant)
+                cands.append({"text": " ".join(variant + (["again"] if k % 2 else [])), "kind": "episodic"})
+        elif r < 0.012:  # a state toggle
+            cands.append({"text": f"{text} is on"})
+            cands.append({"text": f"{text} is off"})
+        else:
+            kind = ["observation", "remark", "policy", "episodic", "semantic"][int(rng.integers(0, 5))]
+            cands.append({"text": text, "kind": kind})
+    cands = cands[:n]
+    with Memory(path, embedder="hash", clock=clock, seed=3, durability="fast", detect_conflicts=False) as mem:
+        ids: list[str] = []
+        step = 10_000
+        for start in range(0, n, step):
+            clock.set(T0 + timedelta(days=90 * start / n))
+            ids += [it.id for it in mem.remember_many(cands[start : start + step], scope=S)]
+        clock.set(T0 + timedelta(days=90))
+        used = rng.choice(len(ids), size=len(ids) // 4, replace=False)
+        for start in range(0, used.size, 5_000):
+            mem.record_use(S, [(ids[j], 1.0) for j in used[start : start + 5_000].tolist()], "bench")
+
+
+def timed_pass(mem: Memory) -> dict[str, Any]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    report = dream(mem, scope=S)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return {
+        "wall_s": round(wall, 2),
+        "cpu_s": round(cpu, 2),
+        "read_s": round(report.timings["read"], 2),
+        "plan_s": round(report.timings["plan"], 2),
+        "apply_s": round(report.timings["apply"], 2),
+        "actions": len(report.actions),
+        "by_step": {s: report.count(s) for s in sorted({a.step for a in report.actions})},
+    }
+
+
+def speed(n: int, seed: int, work: Path) -> dict[str, Any]:
+    path = work / f"speed-{n}.db"
+    clock = ManualClock(T0)
+    t = time.perf_counter()
+    build_speed_store(path, n, seed, clock)
+    build = time.perf_counter() - t
+    clock.set(T0 + timedelta(days=91))
+    with Memory(path, embedder="hash", clock=clock, seed=4, durability="fast", detect_conflicts=False) as mem:
+        first = timed_pass(mem)
+        clock.advance(days=1)
+        words = Words(np.random.default_rng(seed + 1))
+        for start in range(0, n // 100, 10_000):
+            mem.remember_many(words.sentences(min(10_000, n // 100 - start)), scope=S)
+        clock.advance(hours=1)
+        second = timed_pass(mem)
+    row = {"items": n, "build_s": round(build, 1), "first": first, "steady": second}
+    print(f"speed {n}: build {build:.1f}s; first pass {first}; steady pass {second}", flush=True)
+    return row
+
+
+# -- output ------------------------------------------------------------------------------------
+def print_retention(rows: list[dict[str, Any]]) -> None:
+    print("\n| budget | policy | high-value cold kept | … signalled | … unsignalled | total value kept |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        print(
+            f"| {r['budget']:.0%} | {r['policy']} | {r['hv_cold_kept']:.1%} | {r['hv_cold_signalled_kept']:.1%} "
+            f"| {r['hv_cold_unsignalled_kept']:.1%} | {r['value_kept']:.1%} |"
+        )
+
+
+def print_speed(rows: list[dict[str, Any]]) -> None:
+    print("\n| items | pass | wall s | cpu s | read s | plan s | apply s | actions (by step) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        for name in ("first", "steady"):
+            p = r[name]
+            steps = ", ".join(f"{k} {v}" for k, v in p["by_step"].items())
+            print(
+                f"| {r['items']:,} | {name} | {p['wall_s']} | {p['cpu_s']} | {p['read_s']} | {p['plan_s']} "
+                f"| {p['apply_s']} | {p['actions']:,} ({steps}) |"
+            )
+
+
+def _live() -> Any:
+    from reverie import Q
+
+    return Q.status("live")
+
+
+def _sort() -> Any:
+    from reverie.model.query import parse_sort
+
+    return parse_sort(["id"])
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--items", type=int, default=4000, help="items in the retention store")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--sizes", default="10000,100000", help="comma-separated store sizes to time a pass on")
+    ap.add_argument("--max", type=int, default=100_000, help="largest size to time (1000000 adds 1M)")
+    ap.add_argument("--skip-retention", action="store_true")
+    ap.add_argument("--json", type=Path, help="also write the results here")
+    args = ap.parse_args(argv)
+    sizes = sorted({int(s) for s in args.sizes.split(",") if s} | ({args.max} if args.max > 100_000 else set()))
+    sizes = [s for s in sizes if s <= args.max]
+    work = Path(tempfile.mkdtemp(prefix="reverie-dream-bench-"))
+    out: dict[str, Any] = {"seed": args.seed, "durability": "fast", "embedder": "hash"}
+    try:
+        with threadpool_limits(1):  # pinned BLAS: steadier timings (see DESIGN.md)
+            if not args.skip_retention:
+                out["retention"] = retention(args.items, args.seed, work)
+                print_retention(out["retention"])
+            out["speed"] = [speed(n, args.seed, work) for n in sizes]
+            print_speed(out["speed"])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()

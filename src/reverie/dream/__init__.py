@@ -1,0 +1,45 @@
+"""The dream pass: deterministic consolidation of one scope, with no LLM.
+
+One pass reads a snapshot of the scope, plans logged changes with reasons, and applies them
+through the public ``Memory`` API against the versions it read:
+
+1. salience (``salience``) — from kind, confidence, evidence, authority; never decays
+2. near-duplicates → a gist (``remember_system``) with ``derived_from`` edges; originals unchanged
+3. a state-toggle guard: near-duplicates that disagree are linked ``contradicts``, never merged
+   (and, opt-in, write-time conflict detection is re-run on recent items)
+4. hubs — items matching almost every probe query — flagged ``hub``
+5. a keep-budget: the lowest-value unprotected surplus is forgotten (validity closed)
+6. stale, low-use, unprotected items demoted to ``subconscious``
+7. consolidation only for clusters of at least ``cluster_min_size``
+8. derived items whose parents were retracted or contradicted: ``stale_derived``, demoted
+9. importance of processed items settles (× factor, floored), so newer items get attention
+
+    from reverie.dream import dream, DreamConfig
+    report = dream(mem, scope="user:alice", dry_run=True)
+    print(report.to_dict()["actions"])
+"""
+
+from reverie.dream.config import DreamConfig
+from reverie.dream.lease import scope_lease
+from reverie.dream.queue import Cohort, QueueEntry, thinking_queue, value_by_cohort
+from reverie.dream.report import STEPS, Action, DreamReport, Outcome
+from reverie.dream.run import apply, cascade_retract, dream, plan
+from reverie.dream.salience import salience
+
+__all__ = [
+    "STEPS",
+    "Action",
+    "Cohort",
+    "DreamConfig",
+    "DreamReport",
+    "Outcome",
+    "QueueEntry",
+    "apply",
+    "cascade_retract",
+    "dream",
+    "plan",
+    "salience",
+    "scope_lease",
+    "thinking_queue",
+    "value_by_cohort",
+]

@@ -1,0 +1,272 @@
+"""Planning one pass: from a ``Snapshot`` to a list of ``Action`` values, in step order.
+
+Pure: it reads the snapshot (and, for hub probes, the store's full-text index) and never
+writes. The ``Planner`` carries what later steps must know about earlier ones — which items
+this pass forgets, which it consolidates (those are left untouched), which it processed —
+so one item never gets contradictory actions from two steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from reverie.dream.config import DreamConfig
+from reverie.dream.neighbours import Pair, clusters, near_duplicates, token_ranks
+from reverie.dream.report import Action
+from reverie.dream.salience import is_gist, salience
+from reverie.dream.snapshot import Snapshot
+from reverie.dream.text import disagreement, frame
+from reverie.limits import DEFAULT_LIMITS, Limits
+from reverie.model.item import Item
+from reverie.store.protocol import Store
+
+#: Prefix of a gist's text. Why: a gist quotes its best member, and ``remember`` treats an
+#: equal text as corroboration of that member (it would *modify* the original). "≈" is not a
+#: word character for FTS5 or the embedders, so the gist is found exactly like its member.
+#: Pending a ``Remember(corroborate=False)`` in the model (see the dream/ notes).
+GIST_MARK = "≈ "
+AUTHOR = "dream"
+
+
+@dataclass(slots=True)
+class Planner:
+    snap: Snapshot
+    config: DreamConfig
+    limits: Limits = DEFAULT_LIMITS
+    actions: list[Action] = field(default_factory=list)
+    closing: set[str] = field(default_factory=set)  # forgotten by this pass
+    untouched: set[str] = field(default_factory=set)  # consolidated by this pass: never modified
+    processed: set[str] = field(default_factory=set)  # flagged hub this pass: their importance settles
+    attention_hold: set[str] = field(default_factory=set)  # contradiction sides: keep their importance
+    new_gists: int = 0
+    attention: list[dict[str, Any]] = field(default_factory=list)
+    ranks: dict[str, int] = field(default_factory=dict)  # frame token → rarity rank (0 = rarest)
+    stats: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, step: str, op: str, items: Iterable[Item], reason: str, **params: Any) -> None:
+        group = list(items)
+        self.actions.append(
+            Action(step, op, tuple(i.id for i in group), tuple(i.version for i in group), reason, params)
+        )
+
+
+def plan_pass(snap: Snapshot, store: Store | None, config: DreamConfig, limits: Limits = DEFAULT_LIMITS) -> Planner:
+    """Every step's actions for ``snap``, in the order they will be applied.
+
+    ``limits`` are the Memory's: a gist's text and parent list must pass its boundary checks.
+    """
+    from reverie.dream import upkeep
+
+    p = Planner(snap, config, limits)
+    p.stats["items"] = len(snap.items)
+    consolidate(p)
+    upkeep.hubs(p, store)
+    upkeep.provenance(p)
+    upkeep.keep_budget(p)
+    upkeep.tiers(p)
+    upkeep.settle(p)
+    return p
+
+
+# -- steps 2, 3 and 7: near-duplicates, the toggle guard, cluster-triggered consolidation ------
+def consolidate(p: Planner) -> None:
+    snap = p.snap
+    frames = [frame(it.text) if not is_gist(it) else frozenset[str]() for it in snap.items]
+    items = snap.items
+    p.ranks = token_ranks(frames)
+    covered = _coverage(snap)
+    linked = {frozenset((e.src, e.dst)) for e in snap.edges if e.type == "contradicts"}
+
+    def guard(a: int, b: int) -> str | None:
+        """Ask the detector only about pairs whose answer is not already on record."""
+        ia, ib = items[a].id, items[b].id
+        if frozenset((ia, ib)) in linked:
+            return "already linked as a contradiction"
+        if covered.get(ia, set()) & covered.get(ib, set()):
+            return None  # consolidated together before: texts never change, so they still agree
+        return disagreement(items[a], items[b])
+
+    pairs, join = near_duplicates(frames, p.ranks, snap.vectors, snap.has_vector, p.config, guard)
+    p.stats.update(candidate_pairs=join.candidates, token_groups_skipped=join.groups_skipped)
+    p.stats["near_duplicate_pairs"] = sum(1 for q in pairs if q.conflict is None)
+    p.stats["contradiction_pairs"] = sum(1 for q in pairs if q.conflict is not None)
+    if join.groups_skipped:
+        p.notes.append(
+            f"{join.groups_skipped} token group(s) larger than max_token_group={p.config.max_token_group} "
+            "were not joined: items made only of very common words were not compared through them"
+        )
+    _contradictions(p, [q for q in pairs if q.conflict is not None])
+    _recheck(p)
+    _repair_gists(p)
+    groups = clusters(len(snap.items), pairs)
+    p.stats["clusters"] = len(groups)
+    p.stats["clusters_consolidated"] = 0
+    p.stats["clusters_sparse"] = 0
+    where = {r: k for k, rows in enumerate(groups) for r in rows}
+    inside: dict[int, list[Pair]] = {}
+    for q in pairs:
+        k = where.get(q.a, -1)
+        if q.conflict is None and k >= 0 and where.get(q.b) == k:
+            inside.setdefault(k, []).append(q)
+    # A contested claim never seeds or joins a gist: the gist would go stale_derived as soon
+    # as the contradiction is seen (step 8), and would restate a claim in dispute.
+    contested = p.attention_hold | {x for e in snap.edges if e.type == "contradicts" for x in (e.src, e.dst)}
+    p.stats["cluster_members_contested"] = 0
+    for k, rows in enumerate(groups):
+        members = [snap.items[r] for r in rows if snap.items[r].id not in contested]
+        p.stats["cluster_members_contested"] += len(rows) - len(members)
+        if len(members) < 2:
+            p.stats["clusters_sparse"] += 1
+            continue
+        owners = sorted({g for m in members for g in covered.get(m.id, ())})
+        if owners:
+            _extend_gist(p, owners, members, covered)
+        elif len(members) >= p.config.cluster_min_size:
+            _new_gist(p, members, inside.get(k, []))
+        else:
+            p.stats["clusters_sparse"] += 1
+
+
+def _contradictions(p: Planner, pairs: list[Pair]) -> None:
+    linked = {frozenset((e.src, e.dst)) for e in p.snap.edges if e.type == "contradicts"}
+    for q in pairs:
+        older, newer = p.snap.items[q.a], p.snap.items[q.b]  # rows are in id order: uuid7 ids sort by time
+        p.attention_hold.update((older.id, newer.id))
+        if frozenset((older.id, newer.id)) in linked:
+            continue
+        p.add(
+            "contradiction",
+            "link",
+            (newer, older),
+            f"near-duplicates (cosine {q.cosine:.3f}, frame overlap {q.overlap:.2f}) that disagree — "
+            f"{q.conflict}; reported as a contradiction, never merged",
+            type="contradicts",
+            src=newer.id,
+            dst=older.id,
+        )
+
+
+def _recheck(p: Planner) -> None:
+    """Re-run write-time conflict detection on recent items (it runs after the commit, so a
+    crash in between skips it; ``Memory.detect_conflicts`` is idempotent)."""
+    cfg = p.config
+    if cfg.recheck_days <= 0 or cfg.recheck_max <= 0:
+        return
+    since = p.snap.now - timedelta(days=cfg.recheck_days)
+    recent = [it for it in p.snap.items if it.recorded_at >= since and not is_gist(it)]
+    recent.sort(key=lambda it: (it.recorded_at, it.id), reverse=True)
+    for it in recent[: cfg.recheck_max]:
+        p.add(
+            "recheck",
+            "detect_conflicts",
+            (it,),
+            f"recorded within the last {cfg.recheck_days:g} day(s): write-time conflict detection is re-run "
+            "(it runs after the commit and is idempotent)",
+        )
+    if len(recent) > cfg.recheck_max:
+        p.notes.append(f"{len(recent) - cfg.recheck_max} recent item(s) over recheck_max were not rechecked")
+    p.stats["rechecked"] = min(len(recent), cfg.recheck_max)
+
+
+def _coverage(snap: Snapshot) -> dict[str, set[str]]:
+    """Member id → ids of current gists that consolidate it (as a parent or by an edge)."""
+    gists = {it.id: it for it in snap.items if is_gist(it)}
+    covered: dict[str, set[str]] = {}
+    for gid, gist in gists.items():
+        for member in gist.parents:
+            covered.setdefault(member, set()).add(gid)
+    for e in snap.edges:
+        if e.type == "derived_from" and e.src in gists:
+            covered.setdefault(e.dst, set()).add(e.src)
+    return covered
+
+
+def _repair_gists(p: Planner) -> None:
+    """A pass that stopped between creating a gist and linking it: finish the job."""
+    snap = p.snap
+    gists = [it for it in snap.items if is_gist(it)]
+    edges = {(e.src, e.dst) for e in snap.edges if e.type == "derived_from"}
+    for gist in gists:
+        for parent in gist.parents:
+            target = snap.item(parent)
+            if (gist.id, parent) not in edges and target is not None:
+                p.add(
+                    "consolidate",
+                    "link",
+                    (gist, target),
+                    "gist lists this item as a parent but has no derived_from edge to it",
+                    type="derived_from",
+                    src=gist.id,
+                    dst=parent,
+                )
+    p.stats["gists"] = len(gists)
+
+
+def _extend_gist(p: Planner, owners: list[str], members: list[Item], covered: dict[str, set[str]]) -> None:
+    """The cluster grew: link its new members to the gist that already covers most of it."""
+    snap = p.snap
+    counts = {g: sum(1 for m in members if g in covered.get(m.id, ())) for g in owners}
+    best = min(owners, key=lambda g: (-counts[g], g))
+    gist = snap.item(best)
+    assert gist is not None
+    fresh = [m for m in members if best not in covered.get(m.id, ()) and m.id != best]
+    for m in fresh:
+        p.untouched.add(m.id)
+        p.add(
+            "consolidate",
+            "link",
+            (gist, m),
+            f"near-duplicate joined a consolidated cluster ({len(members)} members); linked to its gist",
+            type="derived_from",
+            src=gist.id,
+            dst=m.id,
+        )
+    low = min([gist.scores.authority, *(m.scores.authority for m in fresh)])
+    if fresh and low < gist.scores.authority:
+        p.add(
+            "consolidate",
+            "set_scores",
+            (gist,),
+            f"a gist's authority is the lowest of its inputs: a new member has authority {low}",
+            scores={"authority": low},
+        )
+
+
+def _new_gist(p: Planner, members: list[Item], pairs: list[Pair]) -> None:
+    """Plan a gist quoting the most salient member, parents = the originals.
+
+    A cluster larger than ``Limits.max_parents`` lists its most salient members as parents;
+    every member still gets its ``derived_from`` edge (coverage reads both).
+    """
+    ranked = sorted(members, key=lambda m: (-salience(m), -m.evidence_count, m.id))
+    rep = ranked[0]
+    parents = sorted(m.id for m in ranked[: p.limits.max_parents])
+    authority = min(m.scores.authority for m in members)
+    p.untouched.update(m.id for m in members)
+    p.new_gists += 1
+    p.stats["clusters_consolidated"] += 1
+    cos = min((q.cosine for q in pairs), default=1.0)
+    overlap = min((q.overlap for q in pairs), default=1.0)
+    p.add(
+        "consolidate",
+        "remember_gist",
+        members,
+        f"topic cluster of {len(members)} near-duplicates (cosine >= {cos:.3f}, frame overlap >= {overlap:.2f}) "
+        f"reached cluster_min_size={p.config.cluster_min_size}: consolidated into a gist quoting its most salient "
+        f"member {rep.id}; originals kept unchanged; authority = lowest of inputs ({authority})",
+        text=(GIST_MARK + rep.text)[: p.limits.max_text_chars],
+        kind="semantic",
+        parents=parents,
+        authority=authority,
+        confidence=min(m.scores.confidence for m in members),
+        importance=max(m.scores.importance for m in members),
+        tags=list(rep.tags),
+        meta={"dream": "gist", "representative": rep.id, "members": len(members)},
+    )
+
+
+__all__ = ["AUTHOR", "GIST_MARK", "Planner", "consolidate", "plan_pass"]

@@ -1,0 +1,103 @@
+"""Salience: how much an item matters, from signals it carries — and the protection rule.
+
+Why not ``scores.importance``: importance is the *attention* grade that step 9 lets settle
+pass after pass; salience must not decay, or a cold but critical fact would drift towards
+the budget's chopping block just by being old. So salience reads only what does not change
+with time: the kind of claim (a policy, a decision, a procedure or a verified result outweighs
+a remark or an episode), the author's confidence, how often it was corroborated, and the
+authority of its source.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+
+from reverie.dream.config import DreamConfig
+from reverie.model.item import Item
+
+#: Weight of each kind of claim. Kinds outside the list weigh like an observation.
+KIND_WEIGHT: dict[str, float] = {
+    "policy": 1.0,
+    "decision": 1.0,
+    "procedural": 0.9,
+    "trait": 0.7,
+    "assertion": 0.6,
+    "semantic": 0.6,
+    "derivation": 0.5,
+    "observation": 0.4,
+    "hypothesis": 0.3,
+    "assumption": 0.3,
+    "simulation": 0.3,
+    "episodic": 0.25,
+    "remark": 0.1,
+}
+DEFAULT_KIND_WEIGHT = 0.4
+#: A result someone verified weighs like a decision, whatever its kind.
+VERIFIED_WEIGHT = 0.9
+VERIFIED_TAGS = frozenset({"verified", "decision", "policy"})
+#: Corroborations at which the evidence signal saturates.
+EVIDENCE_SATURATION = 8
+
+W_KIND, W_CONFIDENCE, W_EVIDENCE, W_AUTHORITY = 0.40, 0.20, 0.15, 0.25
+
+
+def salience(item: Item) -> float:
+    """A score in [0, 1] from kind, confidence, evidence count and authority; it never decays.
+
+    A gist (made by a dream pass) counts each item it consolidates as one piece of evidence.
+    """
+    kind = KIND_WEIGHT.get(item.kind, DEFAULT_KIND_WEIGHT)
+    if VERIFIED_TAGS.intersection(item.tags) or item.meta.get("verified") is True:
+        kind = max(kind, VERIFIED_WEIGHT)
+    evidence = item.evidence_count
+    if is_gist(item):
+        evidence = max(evidence, len(item.parents))
+    ev = min(1.0, math.log2(1 + max(1, evidence)) / math.log2(1 + EVIDENCE_SATURATION))
+    s = W_KIND * kind + W_CONFIDENCE * item.scores.confidence + W_EVIDENCE * ev + W_AUTHORITY * item.scores.authority
+    return min(1.0, max(0.0, s))
+
+
+def is_gist(item: Item) -> bool:
+    """Made by a dream pass's consolidation (``meta.dream == "gist"``, source ``system``)."""
+    return item.source == "system" and item.meta.get("dream") == "gist"
+
+
+def protection(item: Item, config: DreamConfig) -> str | None:
+    """Why a pass may neither forget nor demote ``item`` (None: it is unprotected).
+
+    ``manual`` items are a person's word; ``durable`` is a person's pin; high salience is
+    the cold-but-critical rule.
+    """
+    if item.source == "manual":
+        return "manual source"
+    if item.tier == "durable":
+        return "durable tier"
+    if salience(item) >= config.protect_salience:
+        return f"salience >= {config.protect_salience}"
+    return None
+
+
+def last_touch(item: Item) -> datetime:
+    """When the item was last used, else when it was recorded: the clock recency runs on."""
+    if item.last_used_at is not None and item.last_used_at > item.recorded_at:
+        return item.last_used_at
+    return item.recorded_at
+
+
+def age_days(item: Item, now: datetime) -> float:
+    return max(0.0, (now - last_touch(item)).total_seconds() / 86400.0)
+
+
+def keep_score(item: Item, now: datetime, config: DreamConfig) -> float:
+    """The keep-budget blend of learned value, salience and recency (never access count alone)."""
+    recency = float(0.5 ** (age_days(item, now) / config.recency_half_life_days))
+    s = (
+        config.keep_weight_value * item.scores.value
+        + config.keep_weight_salience * salience(item)
+        + config.keep_weight_recency * recency
+    )
+    return s
+
+
+__all__ = ["KIND_WEIGHT", "age_days", "is_gist", "keep_score", "last_touch", "protection", "salience"]

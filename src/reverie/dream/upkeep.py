@@ -1,0 +1,196 @@
+"""Steps 4, 5, 6, 8 and 9 of a pass: hubs, keep-budget, tiers, provenance, importance settling.
+
+Each step is one function over the shared ``Planner``; read them in the order ``plan_pass``
+calls them. None of them touches an item this pass consolidates (``untouched``) or forgets
+(``closing``), and protection (manual, durable, high salience) is checked in one place,
+``salience.protection``.
+"""
+
+from __future__ import annotations
+
+from reverie.dream.hubs import find_hubs
+from reverie.dream.plan import Planner
+from reverie.dream.queue import attention
+from reverie.dream.salience import age_days, is_gist, keep_score, protection, salience
+from reverie.model.item import Item
+from reverie.store.protocol import Store
+
+HUB = "hub"
+STALE_DERIVED = "stale_derived"
+SUBCONSCIOUS = "subconscious"
+
+
+def hubs(p: Planner, store: Store | None) -> None:
+    """Step 4: flag ``hub`` on items in the top-k of more than ``hub_share`` of probe queries."""
+    found, probes = find_hubs(p.snap, store, p.config, p.ranks)
+    p.stats["hub_probes"] = probes
+    p.stats["hubs"] = len(found)
+    for h in found:
+        item = p.snap.items[h.row]
+        if HUB in item.flags or item.id in p.untouched:
+            continue
+        p.processed.add(item.id)
+        p.add(
+            "hub",
+            "flag",
+            (item,),
+            f"in the dense/full-text top-{p.config.hub_k} of {h.hits} of {probes} probe queries "
+            f"({h.share:.0%} > hub_share {p.config.hub_share:.0%}): matches almost every query",
+            add=[HUB],
+        )
+
+
+def _contested(p: Planner) -> set[str]:
+    """Items on either side of a current ``contradicts`` edge."""
+    return {x for e in p.snap.edges if e.type == "contradicts" for x in (e.src, e.dst)}
+
+
+def provenance(p: Planner) -> None:
+    """Step 8: derived items whose parents were retracted or contradicted: flag, then demote.
+
+    A gist's parents are evidence, not premises: pruning one (forget) leaves the gist standing,
+    while a dismissed, superseded or contradicted parent makes it stale. Any other derived
+    item goes stale when any parent is closed. Protected items are flagged but not demoted.
+    """
+    snap = p.snap
+    contested: dict[str, str] = {}
+    for e in snap.edges:
+        if e.type == "contradicts":
+            contested.setdefault(e.src, e.dst)
+            contested.setdefault(e.dst, e.src)
+    stale = 0
+    for item in snap.items:
+        if not item.parents or STALE_DERIVED in item.flags or item.id in p.untouched:
+            continue
+        why = _stale_reason(p, item, contested)
+        if why is None:
+            continue
+        stale += 1
+        p.add("provenance", "flag", (item,), why, add=[STALE_DERIVED])
+        guard = protection(item, p.config)
+        if item.tier != SUBCONSCIOUS and guard is None:
+            p.add("provenance", "set_tier", (item,), why + "; demoted until used again", tier=SUBCONSCIOUS)
+    p.stats["stale_derived"] = stale
+
+
+def _stale_reason(p: Planner, item: Item, contested: dict[str, str]) -> str | None:
+    gist = is_gist(item)
+    for parent in item.parents:
+        if parent in contested:
+            return f"parent {parent} is contradicted by {contested[parent]}"
+        if p.snap.item(parent) is not None:
+            continue
+        closed = p.snap.closed_parents.get(parent)
+        if closed is None:
+            return f"parent {parent} no longer exists"
+        if not gist or closed.status in ("dismissed", "superseded"):
+            return f"parent {parent} was retracted ({closed.status})"
+    return None
+
+
+def keep_budget(p: Planner) -> None:
+    """Step 5: over budget, forget the unprotected items with the lowest keep score.
+
+    The keep score blends learned value, salience and recency (``salience.keep_score``), so a
+    cold but critical fact outranks a busy trivial one; protected items never count as surplus.
+    Neither do sides of a contradiction: a conflict is settled by a person or a rule, not by
+    pruning whichever side happens to score lower.
+    """
+    budget = p.config.keep_budget
+    if budget is None:
+        return
+    projected = len(p.snap.items) + p.new_gists
+    surplus = projected - budget
+    p.stats["keep_budget"] = {"budget": budget, "projected": projected, "surplus": max(0, surplus)}
+    if surplus <= 0:
+        return
+    now = p.snap.now
+    hold = p.untouched | p.attention_hold | _contested(p)
+    pool = [it for it in p.snap.items if it.id not in hold and protection(it, p.config) is None]
+    ranked = sorted(pool, key=lambda it: (keep_score(it, now, p.config), it.id))
+    victims = ranked[:surplus]
+    if len(victims) < surplus:
+        p.notes.append(
+            f"keep budget {budget} unmet by {surplus - len(victims)}: the rest are protected "
+            "(manual, durable, high salience), sides of a contradiction, or consolidated in this pass"
+        )
+    cutoff = keep_score(victims[-1], now, p.config) if victims else 0.0
+    for it in victims:
+        p.closing.add(it.id)
+        p.add(
+            "keep_budget",
+            "forget",
+            (it,),
+            f"keep budget {budget} < {projected} current items: keep score {keep_score(it, now, p.config):.4f} "
+            f"(value {it.scores.value:.2f}, salience {salience(it):.2f}, idle {age_days(it, now):.0f} d) is among "
+            f"the {surplus} lowest unprotected (cutoff {cutoff:.4f})",
+        )
+
+
+def tiers(p: Planner) -> None:
+    """Step 6: stale, low-use, unprotected active items move to the subconscious tier.
+
+    Sides of a contradiction found in this pass stay visible: hiding one would settle the
+    conflict by neglect.
+    """
+    skip = {a.item_ids[0] for a in p.actions if a.op == "set_tier"} | p.closing | p.untouched | p.attention_hold
+    now, cfg = p.snap.now, p.config
+    n = 0
+    for it in p.snap.items:
+        if it.tier != "active" or it.id in skip:
+            continue
+        idle = age_days(it, now)
+        if idle < cfg.stale_after_days or it.use_count > cfg.low_use_max or protection(it, cfg) is not None:
+            continue
+        n += 1
+        p.add(
+            "tier",
+            "set_tier",
+            (it,),
+            f"stale and low-use: idle {idle:.0f} d >= {cfg.stale_after_days:g} d, used {it.use_count} time(s) "
+            f"<= {cfg.low_use_max}, unprotected (salience {salience(it):.2f}); recall promotes it back on use",
+            tier=SUBCONSCIOUS,
+        )
+    p.stats["demoted"] = n
+
+
+def settle(p: Planner) -> None:
+    """Step 9: importance of what this pass processed decays once, towards a floor.
+
+    Processed = flagged as a hub, or surfaced at the top of the thinking queue (the report's
+    ``attention``; ``settle_attended``). Settling the surfaced items rotates the queue, so
+    newer items get attention next. Demoted items are not settled: the subconscious tier is
+    already out of the queue, and a second write per demotion would buy nothing. Contradiction
+    sides keep their importance (they still need someone), items consolidated this pass are
+    left untouched, and nothing goes below ``importance_floor``.
+    """
+    cfg = p.config
+    leaving = p.closing | {a.item_ids[0] for a in p.actions if a.op == "set_tier"}
+    top = attention([it for it in p.snap.items if it.id not in leaving], cfg.attention_k)
+    p.attention = [entry.to_dict() for entry in top]
+    ids = set(p.processed)
+    if cfg.settle_attended:
+        ids |= {entry.item.id for entry in top}
+    ids -= p.closing | p.untouched | p.attention_hold
+    n = 0
+    for item_id in sorted(ids):
+        it = p.snap.item(item_id)
+        if it is None:
+            continue
+        old = it.scores.importance
+        new = round(max(cfg.importance_floor, old * cfg.settle_factor), 6)
+        if new >= old:
+            continue
+        n += 1
+        p.add(
+            "settle",
+            "set_scores",
+            (it,),
+            f"processed by this pass: importance settles {old:.3f} → {new:.3f} "
+            f"(x{cfg.settle_factor:g}, floor {cfg.importance_floor:g}) so newer items get attention",
+            scores={"importance": new},
+        )
+    p.stats["settled"] = n
+
+
+__all__ = ["HUB", "STALE_DERIVED", "hubs", "keep_budget", "provenance", "settle", "tiers"]

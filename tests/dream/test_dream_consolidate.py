@@ -1,0 +1,120 @@
+"""Steps 2 and 7: near-duplicate clusters become a gist; originals stay as they were."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+
+from reverie import Limits, ManualClock, Memory, NotFoundError
+from reverie.dream import DreamConfig, dream
+
+from .kit import TEA, S, ids, seed
+
+
+def _gist_id(report: object) -> str:
+    created = [o.created for o in report.outcomes if o.created]  # type: ignore[attr-defined]
+    assert len(created) == 1
+    return str(created[0])
+
+
+def test_near_duplicates_get_a_gist_linked_to_unchanged_originals(mem: Memory, clock: ManualClock) -> None:
+    sc = seed(mem, clock)
+    before_items = {i: mem.get(i, scope=S) for i in sc.tea}
+    before = clock.now()
+    clock.advance(minutes=1)
+    report = dream(mem, scope=S)
+    gist = mem.get(_gist_id(report), scope=S)
+    assert gist.source == "system" and gist.kind == "semantic"
+    assert sorted(gist.parents) == sorted(sc.tea)
+    assert gist.text.removeprefix("≈ ") in TEA
+    derived = {e.dst for e in mem.edges(gist.id, scope=S) if e.type == "derived_from" and e.src == gist.id}
+    assert derived == set(sc.tea)
+    for i in sc.tea:  # originals never modified
+        assert mem.get(i, scope=S) == before_items[i]
+    hits = mem.recall("green tea morning", scope=S, k=5, record_use=False)
+    assert gist.id in ids(hits)
+    # what we believed before the pass had no gist, and still has the originals
+    old = mem.recall("green tea morning", scope=S, k=5, as_of=before, record_use=False)
+    assert gist.id not in ids(old) and set(sc.tea) <= set(ids(old))
+    with pytest.raises(NotFoundError):
+        mem.get(gist.id, scope=S, as_of=before)
+
+
+def test_gist_authority_is_the_lowest_of_its_inputs(mem: Memory) -> None:
+    low = mem.remember(TEA[0], scope=S, source="inferred").id
+    for t in TEA[1:]:
+        mem.remember(t, scope=S, source="user_stated")
+    report = dream(mem, scope=S)
+    gist = mem.get(_gist_id(report), scope=S)
+    assert gist.scores.authority == pytest.approx(mem.get(low, scope=S).scores.authority) == pytest.approx(0.4)
+
+
+def test_sparse_topic_keeps_raw_episodes_until_the_cluster_grows(mem: Memory, clock: ManualClock) -> None:
+    for t in TEA[:2]:
+        mem.remember(t, scope=S, kind="episodic")
+    first = dream(mem, scope=S, config=DreamConfig(cluster_min_size=3))
+    assert first.count("consolidate") == 0 and first.stats["clusters_sparse"] == 1
+    clock.advance(hours=1)
+    mem.remember(TEA[2], scope=S, kind="episodic")
+    second = dream(mem, scope=S, config=DreamConfig(cluster_min_size=3))
+    assert second.count("consolidate", "applied") == 1
+    assert second.stats["clusters_consolidated"] == 1
+
+
+def test_a_grown_cluster_links_new_members_to_its_gist_and_lowers_its_authority(
+    mem: Memory, clock: ManualClock
+) -> None:
+    for t in TEA:
+        mem.remember(t, scope=S, source="user_stated")
+    gist = _gist_id(dream(mem, scope=S))
+    clock.advance(days=1)
+    late = mem.remember("Alice prefers green tea in the morning hours", scope=S, source="inferred").id
+    report = dream(mem, scope=S)
+    assert report.count("consolidate", "remember_gist") == 0  # no second gist for one topic
+    linked = {e.dst for e in mem.edges(gist, scope=S) if e.type == "derived_from"}
+    assert late in linked
+    assert mem.get(gist, scope=S).scores.authority == pytest.approx(0.4)
+    assert mem.get(late, scope=S).version == 1  # the new member is linked, never modified
+
+
+def test_a_gist_whose_edges_were_never_written_is_repaired(mem: Memory) -> None:
+    originals = [mem.remember(t, scope=S).id for t in ("Alpha beta gamma delta", "Epsilon zeta eta theta")]
+    gist = mem.remember_system(
+        "≈ Alpha beta gamma delta", scope=S, parents=originals, kind="semantic", meta={"dream": "gist"}
+    )
+    report = dream(mem, scope=S)
+    assert report.ids("consolidate", "applied") == {gist.id, *originals}
+    assert {e.dst for e in mem.edges(gist.id, scope=S) if e.type == "derived_from"} == set(originals)
+    assert dream(mem, scope=S, dry_run=True).count("consolidate") == 0
+
+
+def test_gists_are_not_consolidated_again(mem: Memory, clock: ManualClock) -> None:
+    for t in TEA:
+        mem.remember(t, scope=S)
+    dream(mem, scope=S)
+    clock.advance(timedelta(hours=1))
+    again = dream(mem, scope=S, dry_run=True)
+    assert again.count("consolidate") == 0 and again.stats["gists"] == 1
+
+
+def test_a_contested_item_never_seeds_a_gist(mem: Memory) -> None:
+    tea = [mem.remember(t, scope=S).id for t in TEA]
+    rival = mem.remember("Alice hates green tea", scope=S).id
+    mem.link(rival, tea[0], "contradicts", scope=S)
+    report = dream(mem, scope=S, dry_run=True)
+    assert report.stats["cluster_members_contested"] == 1
+    assert report.count("consolidate") == 0  # two uncontested members: below cluster_min_size
+
+
+def test_a_cluster_larger_than_max_parents_lists_the_most_salient_and_links_all(
+    open_db: Callable[..., Memory],
+) -> None:
+    mem = open_db("small-limits", limits=Limits(max_parents=2))
+    tea = [mem.remember(t, scope=S).id for t in TEA]
+    report = dream(mem, scope=S)
+    gist = mem.get(_gist_id(report), scope=S)
+    assert len(gist.parents) == 2 and set(gist.parents) <= set(tea)
+    assert {e.dst for e in mem.edges(gist.id, scope=S) if e.type == "derived_from"} == set(tea)
+    assert dream(mem, scope=S, dry_run=True).count("consolidate") == 0  # covered: nothing left to do
