@@ -89,7 +89,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--db", default="reverie-demo.db", help="SQLite file to (re)create")
     parser.add_argument("--embedder", default="minilm", choices=["minilm", "hash"])
+    parser.add_argument(
+        "--if-empty", action="store_true", help="Only seed a store that has no items yet (keep an existing one)."
+    )
     args = parser.parse_args(argv)
+    if args.if_empty and Path(args.db).exists():
+        with Memory(args.db, embedder=args.embedder) as mem:
+            scopes = mem.scopes()
+        if scopes:
+            print(f"{args.db} already holds scopes {', '.join(scopes)}: keeping it (no tour).")
+            return 0
     return run(args.db, args.embedder)
 
 
