@@ -326,6 +326,28 @@ def test_history_follows_every_version_from_any_of_them(any_mem: Memory, clock: 
     assert [v1.version, v2.version, v3.version] == [1, 2, 3]
 
 
+def test_history_events_are_those_that_touched_the_claim(any_mem: Memory, clock: ManualClock) -> None:
+    """Only events about the claim's versions: not a child's creation that merely names it as a parent."""
+    parent = any_mem.remember("parent claim", scope=SCOPE)
+    other = any_mem.remember("other claim", scope=SCOPE)
+    any_mem.remember("child claim", scope=SCOPE, parents=[parent.id])
+    any_mem.remember("unrelated text that quotes " + parent.id, scope=SCOPE)
+    edge = any_mem.link(parent.id, other.id, "supports", scope=SCOPE)
+    any_mem.unlink(edge.id, scope=SCOPE)
+    any_mem.record_use(SCOPE, [(parent.id, 1.0)], "q")
+    clock.advance(seconds=1)
+    new = any_mem.revise(parent.id, "parent claim v2", scope=SCOPE)
+    any_mem.set_scores(new.id, scope=SCOPE, importance=0.9)
+    history = any_mem.history(parent.id, scope=SCOPE)
+    assert [e.type for e in history.events] == [
+        "memory.remembered",
+        "edge.linked",
+        "memory.used",
+        "memory.revised",
+        "memory.scores_set",
+    ]
+
+
 def test_revise_with_stale_expected_version_changes_nothing(any_mem: Memory) -> None:
     item = any_mem.remember("counter is 1", scope=SCOPE)
     any_mem.remember("Counter is 1.", scope=SCOPE)  # corroboration bumps the version to 2
@@ -404,6 +426,27 @@ def test_forget_with_stale_expected_version_changes_nothing(any_mem: Memory) -> 
     with pytest.raises(VersionConflictError):
         any_mem.forget(item.id, scope=SCOPE, expected_version=1)
     assert state_of(any_mem) == before
+
+
+@pytest.mark.parametrize("close", ["forget", "dismiss", "revise"])
+def test_closed_item_leaves_current_text_and_vector_indexes(any_mem: Memory, close: str) -> None:
+    """Every mutation that closes a claim is checked against the indexes current-truth reads use."""
+    keep = any_mem.remember("zebra keeps grazing", scope=SCOPE)
+    gone = any_mem.remember("zebra walked away", scope=SCOPE)
+    if close == "forget":
+        any_mem.forget(gone.id, scope=SCOPE)
+    elif close == "dismiss":
+        any_mem.dismiss(gone.id, scope=SCOPE)
+    else:
+        any_mem.revise(gone.id, "okapi walked away", scope=SCOPE)
+    current = {i.id for i in any_mem.list(scope=SCOPE).items}
+    assert gone.id not in current
+    assert {i for i, _ in any_mem.store.lexical(SCOPE, "zebra", limit=10)} == {keep.id}
+    assert {i for i, _ in any_mem.store.lexical(SCOPE, "zebra", limit=10, current_only=False)} == {keep.id, gone.id}
+    vector_ids, matrix = any_mem.store.vectors(SCOPE)
+    assert set(vector_ids) == current and matrix.shape[0] == len(current)
+    all_ids, _ = any_mem.store.vectors(SCOPE, current_only=False)
+    assert set(all_ids) == current | {gone.id}
 
 
 def test_get_as_of_before_forget_returns_live_state(any_mem: Memory, clock: ManualClock) -> None:
@@ -596,7 +639,7 @@ def test_pause_and_resume_are_idempotent(any_mem: Memory) -> None:
 
 
 def test_summary_counts_by_tier_kind_source_and_status(any_mem: Memory) -> None:
-    a = any_mem.remember("a", scope=SCOPE, kind="assertion", source="user_stated")
+    any_mem.remember("a", scope=SCOPE, kind="assertion", source="user_stated")
     b = any_mem.remember("b", scope=SCOPE, kind="assertion")
     c = any_mem.remember("c", scope=SCOPE, kind="policy", source="inferred")
     d = any_mem.remember("d", scope=SCOPE)
@@ -623,7 +666,6 @@ def test_summary_counts_by_tier_kind_source_and_status(any_mem: Memory) -> None:
         "tombstones": 1,
         "learning_paused": False,
     }
-    assert a.id  # used above; keeps the intent explicit
 
 
 def test_summary_of_empty_scope_is_all_zero(any_mem: Memory) -> None:
@@ -646,6 +688,30 @@ def test_link_adds_typed_edge_visible_from_both_ends(any_mem: Memory, edge_type:
     assert any_mem.edges(a.id, scope=SCOPE) == [edge]
     assert any_mem.edges(b.id, scope=SCOPE) == [edge]
     assert any_mem.edges(scope=SCOPE) == [edge]
+
+
+def test_linking_the_same_relation_twice_is_idempotent(any_mem: Memory) -> None:
+    a = any_mem.remember("claim a", scope=SCOPE)
+    b = any_mem.remember("claim b", scope=SCOPE)
+    first = any_mem.link(a.id, b.id, "supports", scope=SCOPE)
+    events = len(any_mem.events(scope=SCOPE))
+    assert any_mem.link(a.id, b.id, "supports", scope=SCOPE) == first
+    assert len(any_mem.events(scope=SCOPE)) == events
+    backwards = any_mem.link(b.id, a.id, "supports", scope=SCOPE)  # directed: a new edge
+    assert backwards.id != first.id
+    clash = any_mem.link(a.id, b.id, "contradicts", scope=SCOPE)
+    assert any_mem.link(b.id, a.id, "contradicts", scope=SCOPE) == clash  # symmetric: the same edge
+    assert len(any_mem.edges(scope=SCOPE)) == 3
+
+
+def test_relinking_after_unlink_creates_a_new_edge(any_mem: Memory) -> None:
+    a = any_mem.remember("claim a", scope=SCOPE)
+    b = any_mem.remember("claim b", scope=SCOPE)
+    old = any_mem.link(a.id, b.id, "about", scope=SCOPE)
+    any_mem.unlink(old.id, scope=SCOPE)
+    new = any_mem.link(a.id, b.id, "about", scope=SCOPE)
+    assert new.id != old.id and new.is_current
+    assert [e.id for e in any_mem.edges(a.id, scope=SCOPE)] == [new.id]
 
 
 def test_unlink_closes_edge_but_keeps_it_in_history(any_mem: Memory, clock: ManualClock) -> None:

@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from reverie import InvalidInputError, ManualClock, Memory, ReverieError
+from reverie import History, InvalidInputError, ManualClock, Memory, ReverieError
 from reverie.model.item import EDGE_TYPES, TIERS
 from reverie.store.reference import ReferenceStore
 from strategies import OTHER_SCOPE, SCOPE, START, json_meta, state_of, storable_text
@@ -52,7 +52,7 @@ def test_unicode_text_round_trips_byte_exact_through_sqlite_file(texts: list[str
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "text.db"
         stored: list[tuple[str, str, str]] = []
-        with Memory(path, embedder="hash", clock=ManualClock(START), seed=1) as mem:
+        with Memory(path, embedder="hash", clock=ManualClock(START), seed=1, durability="fast") as mem:
             for n, text in enumerate(texts):
                 scope = f"s{n}"  # one scope each: equal normal forms must not corroborate here
                 tag = text[:100] if text[:100].strip() else "t"
@@ -114,7 +114,7 @@ def test_blank_text_is_refused(blank: str) -> None:
 def test_json_meta_round_trips_exactly_through_sqlite_file(meta: dict[str, Any]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "meta.db"
-        with Memory(path, embedder="hash", clock=ManualClock(START)) as mem:
+        with Memory(path, embedder="hash", clock=ManualClock(START), durability="fast") as mem:
             item = mem.remember("carrier", scope=SCOPE, meta=meta)
             _assert_same_json(item.meta, meta)
             _assert_same_json(mem.get(item.id, scope=SCOPE).meta, meta)
@@ -136,7 +136,7 @@ def test_json_meta_round_trips_exactly_through_reference_store(meta: dict[str, A
 
 # Few distinct claims (three spellings of one), so corroboration, tombstones and rewording into
 # another claim's words happen often.
-TEXTS = ["Alice likes tea", "alice likes tea.", "ALICE  LIKES TEA!", "Bob likes coffee", "The sky is blue"]
+TEXTS = ["Alice likes tea", "alice likes tea.", "ALICE  LIKES TEA!", "Bob likes coffee", "The sky is blue", "Dan runs"]
 KEYED = [None, None, ("alice.drink", "tea"), ("alice.drink", "coffee"), ("carol.age", "30")]
 SCOPES = [SCOPE, SCOPE, SCOPE, OTHER_SCOPE]  # mostly one scope, so commands interact
 PICK = st.tuples(st.booleans(), st.integers(min_value=0, max_value=1_000))
@@ -155,6 +155,8 @@ class Outcome:
 
     def plain(self) -> Any:
         v = self.value
+        if isinstance(v, History):
+            return [x.to_dict() for x in v.versions], [e.to_dict() for e in v.events]
         if isinstance(v, list):
             return [x.to_dict() if hasattr(x, "to_dict") else x for x in v]
         return v.to_dict() if hasattr(v, "to_dict") else v
@@ -197,10 +199,16 @@ class SQLiteMatchesReference(RuleBasedStateMachine):
 
     # -- rules ------------------------------------------------------------------------------------
 
-    @rule(text=st.sampled_from(TEXTS), keyed=st.sampled_from(KEYED), scope=st.sampled_from(SCOPES))
-    def remember(self, text: str, keyed: tuple[str, str] | None, scope: str) -> None:
+    @rule(
+        text=st.sampled_from(TEXTS),
+        keyed=st.sampled_from(KEYED),
+        scope=st.sampled_from(SCOPES),
+        parent=st.one_of(st.none(), PICK),
+    )
+    def remember(self, text: str, keyed: tuple[str, str] | None, scope: str, parent: tuple[bool, int] | None) -> None:
         key, value = keyed or (None, None)
-        self.both(lambda m: m.remember(text, scope=scope, key=key, value=value))
+        parents = [self.pick(parent, scope)] if parent is not None else []
+        self.both(lambda m: m.remember(text, scope=scope, key=key, value=value, parents=parents))
 
     @rule(texts=st.lists(st.sampled_from(TEXTS), min_size=1, max_size=3))
     def remember_many(self, texts: list[str]) -> None:
@@ -265,6 +273,13 @@ class SQLiteMatchesReference(RuleBasedStateMachine):
         else:
             self.both(lambda m: m.resume_learning(scope))
 
+    @rule(choice=PICK, back=st.sampled_from([0, 1, 1_000, 86_400_000]))
+    def read_the_past(self, choice: tuple[bool, int], back: int) -> None:
+        item_id = self.pick(choice)
+        when = self.clock.now() - timedelta(milliseconds=back)
+        self.both(lambda m: m.history(item_id, scope=SCOPE))
+        self.both(lambda m: m.get(item_id, scope=SCOPE, as_of=when))
+
     @rule(delta=st.sampled_from([timedelta(0), timedelta(milliseconds=1), timedelta(seconds=1), timedelta(days=1)]))
     def tick(self, delta: timedelta) -> None:
         self.clock.advance(delta)
@@ -307,7 +322,11 @@ class SQLiteMatchesReference(RuleBasedStateMachine):
 
 
 SQLiteMatchesReference.TestCase.settings = settings(
-    max_examples=60, stateful_step_count=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=100,
+    stateful_step_count=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],  # "explain" costs minutes
 )
 test_sqlite_matches_reference = SQLiteMatchesReference.TestCase
 

@@ -8,6 +8,7 @@ compiler and the reference store's Python evaluator.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 
 from reverie import Filter, InvalidInputError, InvalidQueryError, ManualClock, Memory, Q
 from reverie.store.reference import ReferenceStore
-from strategies import SCOPE, START, build_population, filters, population_plan, sorts
+from strategies import SCOPE, START, build_population, filters, population_plan, sorts, state_of
 
 
 @dataclass
@@ -36,6 +37,7 @@ class Pop:
     wrong: str
     old: str
     new: str
+    snapshot: dict[str, Any]
 
     def ids(self, where: Filter, *, include_closed: bool = False, **kwargs: Any) -> set[str]:
         page = self.mem.list(scope=SCOPE, where=where, include_closed=include_closed, limit=1000, **kwargs)
@@ -46,9 +48,23 @@ class Pop:
         return sorted(names[i] for i in ids) if isinstance(ids, set) else [names[i] for i in ids]
 
 
-@pytest.fixture
-def pop(any_mem: Memory, clock: ManualClock) -> Pop:
-    m = any_mem
+@pytest.fixture(scope="module", params=["sqlite", "reference"])
+def pop(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pop]:
+    """Built once per backend and module: every test using it only reads."""
+    clock = ManualClock(START)
+    if request.param == "sqlite":
+        m = Memory(tmp_path_factory.mktemp("pop") / "pop.db", embedder="hash", clock=clock, seed=0)
+    else:
+        m = Memory(store=ReferenceStore(), embedder="hash", clock=clock, seed=0)
+    with m:
+        population = _populate(m, clock)
+        yield population
+        assert state_of(m) == population.snapshot, "a read-only test changed the population"
+        report = m.doctor()
+        assert report.ok, report.problems
+
+
+def _populate(m: Memory, clock: ManualClock) -> Pop:
     a = m.remember(
         "Alice likes tea",
         scope=SCOPE,
@@ -101,7 +117,7 @@ def pop(any_mem: Memory, clock: ManualClock) -> Pop:
     m.promote(d, scope=SCOPE, to="manual")
     m.remember("alice likes tea!", scope=SCOPE)  # corroborates a
     m.remember("Not in this scope", scope="user:bob", kind="assertion", tags=["food"])
-    return Pop(m, clock, a, b, c, d, gone, wrong, old, new)
+    return Pop(m, clock, a, b, c, d, gone, wrong, old, new, state_of(m))
 
 
 CURRENT = ["a", "b", "c", "d", "new"]

@@ -4,6 +4,7 @@ Typed claims with provenance, graded scores, valid and record time, conflicts an
 their own — event-sourced on an embedded SQLite file. Start with ``Memory``.
 """
 
+from reverie.conflict.alerts import Alert
 from reverie.errors import (
     AlreadyClosedError,
     ClosedError,
@@ -28,10 +29,13 @@ from reverie.model.clock import Clock, ManualClock, SystemClock
 from reverie.model.events import Event
 from reverie.model.item import Candidate, Edge, Item, Provenance, Scores
 from reverie.model.query import Filter, Q
+from reverie.recall.engine import Hit, RecallOptions, Weights
+from reverie.store.protocol import DoctorReport
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Alert",
     "AlreadyClosedError",
     "Candidate",
     "Clock",
@@ -39,12 +43,14 @@ __all__ = [
     "ConflictError",
     "CorruptStoreError",
     "DismissedValueError",
+    "DoctorReport",
     "Edge",
     "EmbedderError",
     "EmbedderMismatchError",
     "Event",
     "Filter",
     "History",
+    "Hit",
     "InvalidInputError",
     "InvalidQueryError",
     "InvalidScopeError",
@@ -58,10 +64,12 @@ __all__ = [
     "Page",
     "Provenance",
     "Q",
+    "RecallOptions",
     "ReverieError",
     "Scores",
     "StorageError",
     "SystemClock",
     "VersionConflictError",
+    "Weights",
     "__version__",
 ]
