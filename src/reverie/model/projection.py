@@ -88,22 +88,28 @@ def _corroborated(event: ev.Event, view: ProjectionView) -> list[Change]:
     return [PutItem(_touch(item, event, evidence_count=event.payload["evidence_count"], last_seen_at=event.at))]
 
 
+def _supersedes_edge(event: ev.Event, winner: Item, loser: Item) -> PutEdge:
+    """The ``winner supersedes loser`` edge both revise and conflict resolution record."""
+    return PutEdge(
+        Edge(
+            id=event.payload["edge_id"],
+            scope=event.scope,
+            type="supersedes",
+            src=winner.id,
+            dst=loser.id,
+            recorded_at=event.at,
+            author=winner.author,
+            authority=winner.scores.authority,
+            meta={"reason": event.payload.get("reason", "")},
+        )
+    )
+
+
 def _revised(event: ev.Event, view: ProjectionView) -> list[Change]:
     old = _get(view, event, "old_id")
     new = Item.from_dict(event.payload["item"])
     closed = _touch(old, event, status="superseded", closed_at=event.at)
-    edge = Edge(
-        id=event.payload["edge_id"],
-        scope=event.scope,
-        type="supersedes",
-        src=new.id,
-        dst=old.id,
-        recorded_at=event.at,
-        author=new.author,
-        authority=new.scores.authority,
-        meta={"reason": event.payload.get("reason", "")},
-    )
-    return [PutItem(closed), PutItem(new, created=True), PutEdge(edge)]
+    return [PutItem(closed), PutItem(new, created=True), _supersedes_edge(event, new, old)]
 
 
 def _forgotten(event: ev.Event, view: ProjectionView) -> list[Change]:
@@ -118,18 +124,7 @@ def _superseded(event: ev.Event, view: ProjectionView) -> list[Change]:
     scores = loser.scores.to_dict()
     scores["authority"] = min(scores["authority"], winner.scores.authority * 0.5)
     closed = _touch(loser, event, status="superseded", closed_at=event.at, scores=Scores.from_dict(scores))
-    edge = Edge(
-        id=event.payload["edge_id"],
-        scope=event.scope,
-        type="supersedes",
-        src=winner.id,
-        dst=loser.id,
-        recorded_at=event.at,
-        author=winner.author,
-        authority=winner.scores.authority,
-        meta={"reason": event.payload.get("reason", "")},
-    )
-    return [PutItem(closed), PutEdge(edge)]
+    return [PutItem(closed), _supersedes_edge(event, winner, loser)]
 
 
 def _dismissed(event: ev.Event, view: ProjectionView) -> list[Change]:
