@@ -121,17 +121,18 @@ def check_tags(tags: object, limits: Limits, field: str = "tags") -> tuple[str, 
         return ()
     if isinstance(tags, str) or not isinstance(tags, Iterable):
         raise InvalidInputError(f"{field} must be a list of strings, e.g. {field}=['a', 'b']")
-    out: list[str] = []
+    out: dict[str, None] = {}  # ordered set: O(1) de-duplication, first occurrence wins
     for tag in tags:
         if not isinstance(tag, str) or not tag.strip():
             raise InvalidInputError(f"each {one} must be a non-blank string, got {tag!r}")
         check_unicode(tag, one)
         if len(tag) > limits.max_tag_chars:
             raise LimitExceededError(f"{one} {tag[:30]!r}… is longer than {limits.max_tag_chars} characters")
-        if tag not in out:
-            out.append(tag)
-    if len(out) > limits.max_tags:
-        raise LimitExceededError(f"{len(out)} {field} given; the limit is {limits.max_tags}")
+        out[tag] = None
+        if len(out) > limits.max_tags:  # refuse as soon as the bound is crossed, not after reading all
+            raise LimitExceededError(
+                f"more than {limits.max_tags} distinct {field} given; the limit is {limits.max_tags}"
+            )
     return tuple(out)
 
 
@@ -153,7 +154,8 @@ def check_meta(meta: object, limits: Limits) -> dict[str, Any]:
 
 
 def _check_json(value: object, limits: Limits, depth: int, path: str) -> None:
-    if depth > limits.max_meta_depth:
+    # Depth counts containers only: a scalar inside the deepest allowed object is still allowed.
+    if isinstance(value, Mapping | list | tuple) and depth > limits.max_meta_depth:
         raise LimitExceededError(f"{path} nests deeper than Limits.max_meta_depth ({limits.max_meta_depth})")
     if isinstance(value, Mapping):
         for k, v in value.items():

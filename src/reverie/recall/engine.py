@@ -354,8 +354,14 @@ def _candidates(
 
 
 def _top_dense(ids: Sequence[str], mat: np.ndarray, qvec: np.ndarray, n: int) -> list[str]:
-    """Exact cosine top-n (rows are unit vectors), vectorised; ties break by position (= id order)."""
-    sims = mat @ np.asarray(qvec, dtype=np.float32)
+    """Exact cosine top-n (rows are unit vectors), vectorised; ties break by position (= id order).
+
+    ``einsum`` rather than ``mat @ q``: the scan is memory-bound (154 MB per query at 100k × 384
+    float32) and numpy's einsum loop streams it about twice as fast as OpenBLAS's sgemv here
+    (10 vs 19 ms at 100k, one thread), uses no BLAS thread pool, and computes each row the same
+    way wherever it sits in the matrix (sgemv's blocking does not), so equal vectors tie exactly.
+    """
+    sims = np.einsum("ij,j->i", mat, np.asarray(qvec, dtype=np.float32))
     n = min(n, len(ids))
     part = np.argpartition(-sims, n - 1)[:n] if n < len(ids) else np.arange(len(ids))
     order = part[np.lexsort((part, -sims[part]))]

@@ -1,0 +1,225 @@
+"""Recall latency and index throughput at 10k / 100k (/ 1M) items in one scope.
+
+    .venv/bin/python bench/scale.py [--sizes 10000,100000] [--max 1000000] [--queries 300]
+        [--png out.png] [--json out.json] [--keep DIR]
+
+For each size N: a fresh ``Memory`` on a real SQLite file (``durability="fast"``,
+``embedder="hash"``, conflict detection off — it is measured in ``throughput.py``) is filled
+with N items through ``remember_many`` in batches of 5,000; then ``--queries`` recalls
+(``mode="hybrid"``, ``k=10``, ``record_use=False``) are timed. The query-embedding time is
+measured inside each call (``TimedEmbedder``) and reported separately; the latency columns
+exclude it. BLAS is pinned to one thread (DESIGN.md: OpenBLAS's default two threads made the
+same query swing between 0.4 and 8 ms).
+
+Data, deterministic (seeded): item texts come from an order-1 word Markov chain trained on the
+LoCoMo turns (English-like text with a realistic share of common words; falls back to a
+synthetic Zipf vocabulary if the file is missing); queries are LoCoMo questions (or 5-word
+samples of the chain). Sizes grow by adding to the same store (10k, then 100k, ...), so each
+size's index time is for the items added since the previous size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from threadpoolctl import threadpool_limits
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import locomo_data
+from benchutil import TimedEmbedder, machine, pct
+from reverie import ManualClock, Memory
+from reverie.embed import HashEmbedder
+
+SCOPE = "scale"
+BATCH = 5_000
+SEED = 20250101
+TARGETS_MS = {100_000: 10.0, 1_000_000: 50.0}
+
+
+def corpus(seed: int) -> tuple[Callable[[random.Random], str], list[str]]:
+    """(a sentence generator, the query list)."""
+    path = locomo_data.DEFAULT_DATA
+    if path.exists():
+        convs = locomo_data.load(path)
+        texts = [t.text for c in convs for t in c.turns]
+        questions = [q.question for c in convs for q in c.questions]
+    else:  # pragma: no cover - only without the shared data
+        rng = random.Random(seed)
+        vocab = [f"w{i}" for i in range(30_000)]
+        texts = [" ".join(rng.choices(vocab, k=rng.randint(8, 25))) for _ in range(5_000)]
+        questions = [" ".join(t.split()[:5]) for t in texts[:1_000]]
+    chain: dict[str, list[str]] = {}
+    starts: list[str] = []
+    for text in texts:
+        words = text.split()
+        if not words:
+            continue
+        starts.append(words[0])
+        for a, b in itertools.pairwise(words):
+            chain.setdefault(a, []).append(b)
+
+    def sentence(rng: random.Random) -> str:
+        word = rng.choice(starts)
+        out = [word]
+        for _ in range(rng.randint(8, 30) - 1):
+            nxt = chain.get(word)
+            word = rng.choice(nxt) if nxt else rng.choice(starts)
+            out.append(word)
+        return " ".join(out)
+
+    qrng = random.Random(seed + 1)
+    qrng.shuffle(questions)
+    return sentence, questions
+
+
+def fill(mem: Memory, sentence: Callable[[random.Random], str], rng: random.Random, count: int) -> float:
+    """Add ``count`` items in batches of ``BATCH``; returns seconds spent in ``remember_many``."""
+    spent = 0.0
+    done = 0
+    while done < count:
+        n = min(BATCH, count - done)
+        batch = [{"text": sentence(rng), "kind": "observation"} for _ in range(n)]
+        start = time.perf_counter()
+        mem.remember_many(batch, scope=SCOPE)
+        spent += time.perf_counter() - start
+        done += n
+        print(f"    {done:,}/{count:,} added", file=sys.stderr, end="\r", flush=True)
+    print(file=sys.stderr)
+    return spent
+
+
+def measure(mem: Memory, emb: TimedEmbedder, queries: Sequence[str]) -> dict[str, float]:
+    for q in queries[:5]:  # warm-up: loads the vector cache, fills SQLite's page cache
+        mem.recall(q, scope=SCOPE, k=10, record_use=False)
+    total, embed = [], []
+    for q in queries:
+        before = emb.seconds
+        start = time.perf_counter()
+        mem.recall(q, scope=SCOPE, k=10, record_use=False)
+        total.append((time.perf_counter() - start) * 1000)
+        embed.append((emb.seconds - before) * 1000)
+    excl = [t - e for t, e in zip(total, embed, strict=True)]
+    return {
+        "recall_ms_p50": pct(excl, 50),
+        "recall_ms_p95": pct(excl, 95),
+        "with_embed_ms_p50": pct(total, 50),
+        "embed_ms_p50": pct(embed, 50),
+        "embed_ms_p95": pct(embed, 95),
+    }
+
+
+def run(sizes: Sequence[int], n_queries: int, workdir: Path) -> list[dict[str, Any]]:
+    sentence, questions = corpus(SEED)
+    queries = questions[:n_queries]
+    rng = random.Random(SEED)
+    emb = TimedEmbedder(HashEmbedder())
+    rows: list[dict[str, Any]] = []
+    path = workdir / "scale.db"
+    with Memory(
+        path,
+        embedder=emb,
+        clock=ManualClock(datetime(2025, 1, 1, tzinfo=UTC)),
+        durability="fast",
+        seed=0,
+        detect_conflicts=False,
+    ) as mem:
+        have = 0
+        for size in sorted(sizes):
+            added = size - have
+            print(f"  size {size:,}: adding {added:,} items", file=sys.stderr)
+            spent = fill(mem, sentence, rng, added)
+            have = size
+            result = {"items": size, "added": added, "index_s": spent, "index_items_per_s": added / spent}
+            result |= measure(mem, emb, queries)
+            result["target_p50_ms"] = TARGETS_MS.get(size)
+            result["db_mb"] = path.stat().st_size / 1e6
+            rows.append(result)
+            print(f"  size {size:,}: {json.dumps({k: round(v, 2) for k, v in result.items() if v})}", file=sys.stderr)
+    return rows
+
+
+def print_table(rows: Sequence[dict[str, Any]]) -> None:
+    print("\nrecall latency (hybrid, k=10, hash embedder, BLAS 1 thread; query embedding excluded and shown apart)")
+    head = ["items", "index items/s", "recall p50 ms", "recall p95 ms", "target p50", "embed p50 ms", "db MB"]
+    print(" ".join(f"{h:>14s}" for h in head))
+    for r in rows:
+        target = f"≤ {r['target_p50_ms']:.0f}" if r["target_p50_ms"] else "-"
+        cells = [
+            f"{r['items']:,}",
+            f"{r['index_items_per_s']:,.0f}",
+            f"{r['recall_ms_p50']:.2f}",
+            f"{r['recall_ms_p95']:.2f}",
+            target,
+            f"{r['embed_ms_p50']:.3f}",
+            f"{r['db_mb']:.0f}",
+        ]
+        print(" ".join(f"{c:>14s}" for c in cells))
+
+
+def plot(rows: Sequence[dict[str, Any]], out: Path) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is not installed: `.venv/bin/pip install matplotlib`", file=sys.stderr)
+        return
+    xs = [r["items"] for r in rows]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
+    a.plot(xs, [r["recall_ms_p50"] for r in rows], marker="o", label="p50")
+    a.plot(xs, [r["recall_ms_p95"] for r in rows], marker="o", label="p95")
+    for n, t in TARGETS_MS.items():
+        if n <= max(xs):
+            a.scatter([n], [t], marker="x", color="red", zorder=3, label=f"target p50 at {n:,}")
+    a.set(xscale="log", yscale="log", xlabel="items in scope", ylabel="ms", title="recall latency (excl. embedding)")
+    a.legend(fontsize=8)
+    b.plot(xs, [r["index_items_per_s"] for r in rows], marker="o")
+    b.set(xscale="log", xlabel="items in scope", ylabel="items/s", title="remember_many throughput (batches of 5k)")
+    for ax in (a, b):
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    print(f"wrote {out}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="reverie recall latency and index throughput by store size")
+    ap.add_argument("--sizes", default="10000,100000", help="comma-separated item counts")
+    ap.add_argument("--max", type=int, default=0, help="also run this size (e.g. 1000000)")
+    ap.add_argument("--queries", type=int, default=300)
+    ap.add_argument("--keep", type=Path, help="build the store in this directory and keep it")
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--png", type=Path)
+    args = ap.parse_args(argv)
+    sizes = sorted({int(s) for s in args.sizes.split(",") if s} | ({args.max} if args.max else set()))
+    with threadpool_limits(limits=1):
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            rows = run(sizes, args.queries, args.keep)
+        else:
+            with tempfile.TemporaryDirectory(prefix="reverie-scale-") as tmp:
+                rows = run(sizes, args.queries, Path(tmp))
+    print_table(rows)
+    info = machine()
+    print(f"machine: {info}")
+    if args.json:
+        args.json.write_text(json.dumps({"rows": rows, "machine": info, "seed": SEED, "batch": BATCH}, indent=2))
+        print(f"wrote {args.json}")
+    if args.png:
+        plot(rows, args.png)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
