@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 from collections.abc import Callable
 
@@ -150,3 +151,19 @@ def test_login_cookie_opens_the_page(make_client: Callable[..., TestClient], mem
     assert r.status_code == 303
     assert "secret fact" in c.get("/", params={"scope": SCOPE}).text
     assert c.get(f"/v1/scopes/{SCOPE}/summary").status_code == 200  # the cookie also opens the API
+
+
+def test_page_shows_what_the_last_dream_pass_did(client: TestClient, mem: Memory) -> None:
+    for text in (
+        "Alice drinks green tea every morning",
+        "Alice drinks green tea every morning at home",
+        "Every morning Alice drinks green tea",
+    ):
+        mem.remember(text, scope=SCOPE)
+    assert "Last dream pass" not in client.get("/", params={"scope": SCOPE}).text
+    report = mem.dream(scope=SCOPE)
+    reasons = [a["reason"] for a in report.to_dict()["actions"]]
+    assert reasons, "the fixture population should give the pass something to do"
+    html_text = client.get("/", params={"scope": SCOPE}).text
+    assert "Last dream pass" in html_text
+    assert html_lib.escape(reasons[0]) in html_text
