@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
+import schemathesis  # a dev dependency: a missing install must fail, not skip
 from hypothesis import HealthCheck, given, settings
 
 from reverie import Memory
 from reverie.http import create_app
-
-schemathesis = pytest.importorskip("schemathesis")
 
 
 def test_no_server_errors_on_any_documented_operation(mem: Memory) -> None:
