@@ -1,23 +1,31 @@
 """Dream-pass benchmark: what a keep budget keeps, and how long one pass takes.
 
     python bench/dream_retention.py [--items 4000] [--seed 7] [--sizes 10000,100000] [--max 1000000]
-                                    [--json out.json]
+                                    [--skip-retention] [--json out.json]
 
 Part 1 — retention. A seeded synthetic scope where value is anti-correlated with access for a
 load-bearing-but-cold subset. Each item has a hidden *true value*; reverie sees only what an
-item carries (kind, source, confidence, tags, uses). The classes, by share of items:
+item carries (kind, source, confidence, tags, uses, parents). The classes, by share of items:
 
 - critical (8%): policies, procedures, verified results, stated by the user with high
   confidence; true value 0.8-1.0; used at most once, soon after being recorded.
-- critical, unsignalled (0.5%): just as valuable and cold, but stated as a plain assertion —
-  no signal reverie could read. They measure what a signal-based policy cannot see.
+- critical, load-bearing (0.5%): just as valuable and cold, stated as a plain observed
+  assertion (no salience signal), but 1-3 later *ordinary* items derive from each (their
+  ``parents``, set through ``remember_many``): other beliefs rest on it.
+- critical, blind (0.2%): valuable and cold with no signal and no dependents — a control for
+  what no signal-based policy can see. Part of the headline set, so the headline is bounded
+  below 100% by construction.
 - chatter (35%): remarks and episodes; true value 0-0.3; used often and recently.
 - ordinary (the rest): mixed kinds and sources; true value 0.2-0.7; uses grow with value.
 
-"High-value cold" = true value >= 0.75 and used at most once. Under keep budgets of 50 / 30 /
-10 % the table compares, on copies of one store: reverie's dream pass (``keep_budget``), the
-same pass without the salience protection (blend only), and an access-decay policy (keep the
-items with the highest uses x 0.5^(idle days / 30)).
+"High-value cold" = true value >= 0.75 and used at most once (all three critical classes).
+Under keep budgets of 50 / 30 / 10 % the table compares, on copies of one store: reverie's
+dream pass (``keep_budget``), the same pass without the load-bearing protection
+(``protect_dependents=0``: the policy before it existed), the pass with neither protection
+(blend only), and an access-decay policy (keep the items with the highest uses x
+0.5^(idle days / 30)). Per-class keep rates are reported side by side; "orphaned" counts kept
+load-bearing items whose dependents the same pass forgot (they lose the protection at the
+next pass that finds the scope over budget).
 
 Part 2 — speed. One pass over 10k and 100k items (and up to ``--max``) with the hash
 embedder, stores opened with ``durability="fast"`` (each Memory command is its own commit;
@@ -47,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from threadpoolctl import threadpool_limits
 
 from reverie import ManualClock, Memory
-from reverie.dream import DreamConfig, DreamReport, dream
+from reverie.dream import DreamConfig, dream
 
 S = "bench:dream"
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
@@ -92,6 +100,7 @@ class Spec:
     true_value: float
     day: int  # recorded on this day
     use_days: list[int]
+    parent: int | None = None  # index of the spec this one derives from (its ``parents``)
 
 
 def retention_specs(n: int, rng: np.random.Generator, words: Words) -> list[Spec]:
@@ -113,9 +122,9 @@ def retention_specs(n: int, rng: np.random.Generator, words: Words) -> list[Spec
                 day,
                 _days(rng, day, int(rng.integers(0, 2)), soon=True),
             )
-        elif r < 0.085:
+        elif r < 0.087:  # 0.5% load-bearing, then 0.2% blind: the same plain assertion
             spec = Spec(
-                "critical_unsignalled",
+                "critical_load_bearing" if r < 0.085 else "critical_blind",
                 texts[i],
                 "assertion",
                 "observed",
@@ -125,7 +134,7 @@ def retention_specs(n: int, rng: np.random.Generator, words: Words) -> list[Spec
                 day,
                 _days(rng, day, int(rng.integers(0, 2)), soon=True),
             )
-        elif r < 0.435:
+        elif r < 0.437:
             kind = ["remark", "episodic"][int(rng.integers(0, 2))]
             source = ["observed", "inferred"][int(rng.integers(0, 2))]
             spec = Spec(
@@ -155,7 +164,23 @@ def retention_specs(n: int, rng: np.random.Generator, words: Words) -> list[Spec
                 _days(rng, day, int(rng.poisson(1 + 6 * value)), soon=False),
             )
         specs.append(spec)
+    _derive_children(specs, rng)
     return specs
+
+
+def _derive_children(specs: list[Spec], rng: np.random.Generator) -> None:
+    """Give each load-bearing item 1-3 children: ordinary items recorded on a later day that
+    list it as their parent. Nothing else about the children changes (class, value, uses)."""
+    free = [i for i, s in enumerate(specs) if s.cls == "ordinary"]
+    for i, s in enumerate(specs):
+        if s.cls != "critical_load_bearing":
+            continue
+        later = [j for j in free if specs[j].day > s.day and specs[j].parent is None]
+        if not later:
+            continue
+        n = min(len(later), int(rng.integers(1, 4)))
+        for j in rng.choice(len(later), size=n, replace=False).tolist():
+            specs[later[j]].parent = i
 
 
 def _days(rng: np.random.Generator, start: int, uses: int, *, soon: bool) -> list[int]:
@@ -168,6 +193,7 @@ def _days(rng: np.random.Generator, start: int, uses: int, *, soon: bool) -> lis
 
 
 def build_retention_store(path: Path, specs: Sequence[Spec]) -> list[str]:
+    """Write the specs day by day (a child's parent is always recorded on an earlier day)."""
     clock = ManualClock(T0)
     ids: list[str] = [""] * len(specs)
     with Memory(path, embedder="hash", clock=clock, seed=1, durability="fast", detect_conflicts=False) as mem:
@@ -181,6 +207,7 @@ def build_retention_store(path: Path, specs: Sequence[Spec]) -> list[str]:
                     "source": specs[i].source,
                     "confidence": round(specs[i].confidence, 3),
                     "tags": specs[i].tags,
+                    "parents": [ids[p]] if (p := specs[i].parent) is not None else [],
                 }
                 for i in rows
             ]
@@ -210,17 +237,39 @@ def access_decay_keep(path: Path, budget: int) -> set[str]:
     return {it.id for it in sorted(items, key=score, reverse=True)[:budget]}
 
 
-def reverie_keep(src: Path, work: Path, budget: int, *, protect: bool) -> tuple[set[str], DreamReport]:
-    dst = work / f"keep-{budget}-{int(protect)}.db"
+#: The reverie variants compared: name → DreamConfig fields on top of ``keep_budget``.
+VARIANTS: dict[str, dict[str, Any]] = {
+    "reverie (blend only)": {"protect_salience": 1.0, "protect_dependents": 0},
+    "reverie (no load-bearing rule)": {"protect_dependents": 0},
+    "reverie": {},
+}
+
+
+#: New items written between the first and the second pass, as a share of the store.
+INFLOW = 0.02
+
+
+def reverie_keep(src: Path, work: Path, budget: int, name: str) -> tuple[set[str], set[str]]:
+    """What one pass keeps, and what a second pass keeps a day later, after ``INFLOW`` new
+    unused remarks pushed the scope over budget again (protection is re-read every pass)."""
+    dst = work / f"keep-{budget}-{list(VARIANTS).index(name)}.db"
     with Memory(src, embedder="hash") as mem:
         mem.backup(dst)
-    cfg = DreamConfig(keep_budget=budget) if protect else DreamConfig(keep_budget=budget, protect_salience=1.0)
-    with Memory(
-        dst, embedder="hash", clock=ManualClock(T0 + timedelta(days=HORIZON_DAYS)), durability="fast", seed=2
-    ) as mem:
-        report = dream(mem, scope=S, config=cfg)
+    cfg = DreamConfig(keep_budget=budget, **VARIANTS[name])
+    clock = ManualClock(T0 + timedelta(days=HORIZON_DAYS))
+    with Memory(dst, embedder="hash", clock=clock, durability="fast", seed=2, detect_conflicts=False) as mem:
+        dream(mem, scope=S, config=cfg)
         kept = {it.id for it in mem.store.query(S, _live(), _sort(), limit=10**9)}
-    return kept, report
+        clock.advance(days=1)
+        words = Words(np.random.default_rng(99))
+        mem.remember_many(
+            [{"text": t, "kind": "remark"} for t in words.sentences(max(1, round(INFLOW * len(kept))))],
+            scope=S,
+        )
+        clock.advance(hours=1)
+        dream(mem, scope=S, config=cfg)
+        kept2 = {it.id for it in mem.store.query(S, _live(), _sort(), limit=10**9)}
+    return kept, kept2
 
 
 def retention(n: int, seed: int, work: Path) -> list[dict[str, Any]]:
@@ -230,28 +279,47 @@ def retention(n: int, seed: int, work: Path) -> list[dict[str, Any]]:
     ids = build_retention_store(path, specs)
     value = {ids[i]: s.true_value for i, s in enumerate(specs)}
     cold = {ids[i] for i, s in enumerate(specs) if s.true_value >= 0.75 and len(s.use_days) <= 1}
-    unsignalled = {ids[i] for i, s in enumerate(specs) if s.cls == "critical_unsignalled"} & cold
+    by_class = {c: {ids[i] for i, s in enumerate(specs) if s.cls == c} & cold for c in CLASSES}
+    children: dict[str, set[str]] = {}
+    for s_, item_id in zip(specs, ids, strict=True):
+        if s_.parent is not None:
+            children.setdefault(ids[s_.parent], set()).add(item_id)
     total = sum(value.values())
     rows = []
     for frac in BUDGETS:
         budget = round(frac * n)
         policies: dict[str, set[str]] = {"access-decay": access_decay_keep(path, budget)}
-        policies["reverie (blend only)"], _ = reverie_keep(path, work, budget, protect=False)
-        policies["reverie"], _ = reverie_keep(path, work, budget, protect=True)
+        second: dict[str, set[str]] = {}
+        for name in VARIANTS:
+            policies[name], second[name] = reverie_keep(path, work, budget, name)
         for name, kept in policies.items():
-            rows.append(
-                {
-                    "budget": frac,
-                    "policy": name,
-                    "kept": len(kept),
-                    "hv_cold_kept": len(kept & cold) / len(cold),
-                    "hv_cold_signalled_kept": len(kept & (cold - unsignalled)) / max(1, len(cold - unsignalled)),
-                    "hv_cold_unsignalled_kept": len(kept & unsignalled) / max(1, len(unsignalled)),
-                    "value_kept": sum(value[i] for i in kept if i in value) / total,
+            lb_kept = kept & by_class["critical_load_bearing"]
+            row: dict[str, Any] = {
+                "budget": frac,
+                "policy": name,
+                "kept": len(kept),
+                "hv_cold_kept": len(kept & cold) / len(cold),
+            }
+            for c in CLASSES:
+                row[f"{c}_kept"] = len(kept & by_class[c]) / max(1, len(by_class[c]))
+            row["load_bearing_orphaned"] = sum(1 for i in lb_kept if not children.get(i, set()) & kept)
+            row["value_kept"] = sum(value[i] for i in kept if i in value) / total
+            if name in second:  # after the second pass (the new items carry no true value)
+                again = second[name]
+                row["second_pass"] = {
+                    "hv_cold_kept": len(again & cold) / len(cold),
+                    **{f"{c}_kept": len(again & by_class[c]) / max(1, len(by_class[c])) for c in CLASSES},
+                    "value_kept": sum(value[i] for i in again if i in value) / total,
                 }
-            )
-    print(f"\nretention: {n} items, {len(cold)} high-value cold ({len(unsignalled)} unsignalled), seed {seed}")
+            rows.append(row)
+    sizes = ", ".join(f"{len(by_class[c])} {c}" for c in CLASSES)
+    kids = sum(len(v) for v in children.values())
+    print(f"\nretention: {n} items, {len(cold)} high-value cold ({sizes}); {kids} children; seed {seed}")
     return rows
+
+
+#: The high-value cold classes, reported side by side.
+CLASSES = ("critical", "critical_load_bearing", "critical_blind")
 
 
 # -- part 2: speed -----------------------------------------------------------------------------
@@ -328,13 +396,24 @@ def speed(n: int, seed: int, work: Path) -> dict[str, Any]:
 
 # -- output ------------------------------------------------------------------------------------
 def print_retention(rows: list[dict[str, Any]]) -> None:
-    print("\n| budget | policy | high-value cold kept | … signalled | … unsignalled | total value kept |")
-    print("|---|---|---|---|---|---|")
+    print("\n| budget | policy | high-value cold kept | critical | load-bearing (orphaned) | blind | total value |")
+    print("|---|---|---|---|---|---|---|")
     for r in rows:
         print(
-            f"| {r['budget']:.0%} | {r['policy']} | {r['hv_cold_kept']:.1%} | {r['hv_cold_signalled_kept']:.1%} "
-            f"| {r['hv_cold_unsignalled_kept']:.1%} | {r['value_kept']:.1%} |"
+            f"| {r['budget']:.0%} | {r['policy']} | {r['hv_cold_kept']:.1%} | {r['critical_kept']:.1%} "
+            f"| {r['critical_load_bearing_kept']:.1%} ({r['load_bearing_orphaned']}) | {r['critical_blind_kept']:.1%} "
+            f"| {r['value_kept']:.1%} |"
         )
+    print(f"\nAfter a second pass a day later, {INFLOW:.0%} new unused remarks pushing the scope over budget again:")
+    print("\n| budget | policy | high-value cold kept | critical | load-bearing | blind | total value |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        if "second_pass" in r:
+            q = r["second_pass"]
+            print(
+                f"| {r['budget']:.0%} | {r['policy']} | {q['hv_cold_kept']:.1%} | {q['critical_kept']:.1%} "
+                f"| {q['critical_load_bearing_kept']:.1%} | {q['critical_blind_kept']:.1%} | {q['value_kept']:.1%} |"
+            )
 
 
 def print_speed(rows: list[dict[str, Any]]) -> None:

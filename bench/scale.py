@@ -11,6 +11,11 @@ measured inside each call (``TimedEmbedder``) and reported separately; the laten
 exclude it. BLAS is pinned to one thread (DESIGN.md: OpenBLAS's default two threads made the
 same query swing between 0.4 and 8 ms).
 
+Scopes of ``AnnConfig.threshold`` (50k) items or more search a faiss IVF index (built on the
+first recall after the fill: ``first_recall_s``; see ``store/sqlite/ann.py``); for them the run
+also reports the dense leg's agreement with exact search (``ann_recall_at_10``: the share of the
+exact top 10 that the ANN top 10 holds, over ``AGREEMENT_QUERIES`` queries).
+
 Data, deterministic (seeded): item texts come from an order-1 word Markov chain trained on the
 LoCoMo turns (English-like text with a realistic share of common words; falls back to a
 synthetic Zipf vocabulary if the file is missing); queries are LoCoMo questions (or 5-word
@@ -32,6 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -39,11 +45,15 @@ import locomo_data
 from benchutil import TimedEmbedder, machine, pct
 from reverie import ManualClock, Memory
 from reverie.embed import HashEmbedder
+from reverie.recall.engine import _top_dense
+from reverie.store.sqlite import SQLiteStore
+from reverie.store.sqlite.ann import AnnConfig
 
 SCOPE = "scale"
 BATCH = 5_000
 SEED = 20250101
 TARGETS_MS = {100_000: 10.0, 1_000_000: 50.0}
+AGREEMENT_QUERIES = 50
 
 
 def corpus(seed: int) -> tuple[Callable[[random.Random], str], list[str]]:
@@ -99,7 +109,10 @@ def fill(mem: Memory, sentence: Callable[[random.Random], str], rng: random.Rand
 
 
 def measure(mem: Memory, emb: TimedEmbedder, queries: Sequence[str]) -> dict[str, float]:
-    for q in queries[:5]:  # warm-up: loads the vector cache, fills SQLite's page cache
+    start = time.perf_counter()  # the first recall loads the vector cache or builds the ANN index
+    mem.recall(queries[0], scope=SCOPE, k=10, record_use=False)
+    first = time.perf_counter() - start
+    for q in queries[1:5]:  # warm-up: fills SQLite's page cache
         mem.recall(q, scope=SCOPE, k=10, record_use=False)
     total, embed = [], []
     for q in queries:
@@ -110,6 +123,7 @@ def measure(mem: Memory, emb: TimedEmbedder, queries: Sequence[str]) -> dict[str
         embed.append((emb.seconds - before) * 1000)
     excl = [t - e for t, e in zip(total, embed, strict=True)]
     return {
+        "first_recall_s": first,
         "recall_ms_p50": pct(excl, 50),
         "recall_ms_p95": pct(excl, 95),
         "with_embed_ms_p50": pct(total, 50),
@@ -118,7 +132,65 @@ def measure(mem: Memory, emb: TimedEmbedder, queries: Sequence[str]) -> dict[str
     }
 
 
-def run(sizes: Sequence[int], n_queries: int, workdir: Path) -> list[dict[str, Any]]:
+def agreement(mem: Memory, emb: TimedEmbedder, queries: Sequence[str]) -> dict[str, float]:
+    """The ANN dense leg's recall@10 against exact search (empty below the ANN threshold)."""
+    store = mem.store
+    assert isinstance(store, SQLiteStore)
+    vecs = emb.embed(list(queries))
+    approx = [store.nearest(SCOPE, v, limit=10) for v in vecs]
+    if any(a is None for a in approx):
+        return {}
+    ids, mat = store.vectors(SCOPE)  # the exact scan's matrix (1.5 GB at 1M): loaded only here
+    shares = [len(set(a or []) & set(_top_dense(ids, mat, v, 10))) / 10 for a, v in zip(approx, vecs, strict=True)]
+    store._vectors.clear()  # give the memory back before the next size
+    return {"ann_recall_at_10": float(np.mean(shares))}
+
+
+def lexical_check(mem: Memory) -> dict[str, float]:
+    """Does the full-text budget cost quality? LoCoMo dev turns among the scale items, lexical leg only.
+
+    Adds the dev conversations' turns (``speaker: text``) to the scope (run it last: the store
+    changes), then asks every dev question (categories 1–4) through the split query
+    (``SQLiteStore.lexical``) and the unsplit one, and reports recall@10 of the evidence turns
+    and the latency of both. Held-out conversations are never touched.
+    """
+    from reverie.recall.normalize import fts_query
+    from reverie.store.sqlite.store import _lexical_in
+
+    store = mem.store
+    assert isinstance(store, SQLiteStore)
+    convs = [c for c in locomo_data.load(locomo_data.DEFAULT_DATA) if c.split == "dev"]
+    where: dict[str, tuple[int, str]] = {}
+    for conv in convs:
+        for lo in range(0, len(conv.turns), 1_000):
+            turns = conv.turns[lo : lo + 1_000]
+            batch = [{"text": f"{t.speaker}: {t.text}", "kind": "observation"} for t in turns]
+            for turn, item in zip(turns, mem.remember_many(batch, scope=SCOPE), strict=True):
+                where[item.id] = (conv.index, turn.dia_id)
+    out: dict[str, float] = {}
+    for name in ("split", "unsplit"):
+        recall, times = [], []
+        for conv in convs:
+            for q in conv.questions:
+                match = fts_query(q.question)
+                if match is None:
+                    continue
+                start = time.perf_counter()
+                if name == "split":
+                    hits = store.lexical(SCOPE, match, limit=100)
+                else:
+                    with store._read() as c:
+                        hits = _lexical_in(c, "fts", match, SCOPE, 100)
+                times.append((time.perf_counter() - start) * 1000)
+                found = {where.get(i) for i, _ in hits[:10]}
+                recall.append(len({(conv.index, e) for e in q.evidence} & found) / len(q.evidence))
+        out[f"lexical_{name}_r10"] = float(np.mean(recall))
+        out[f"lexical_{name}_ms_p50"] = pct(times, 50)
+        out[f"lexical_{name}_ms_p95"] = pct(times, 95)
+    return out
+
+
+def run(sizes: Sequence[int], n_queries: int, workdir: Path, check_lexical: bool = False) -> list[dict[str, Any]]:
     sentence, questions = corpus(SEED)
     queries = questions[:n_queries]
     rng = random.Random(SEED)
@@ -141,16 +213,21 @@ def run(sizes: Sequence[int], n_queries: int, workdir: Path) -> list[dict[str, A
             have = size
             result = {"items": size, "added": added, "index_s": spent, "index_items_per_s": added / spent}
             result |= measure(mem, emb, queries)
+            result |= agreement(mem, emb, queries[:AGREEMENT_QUERIES])
             result["target_p50_ms"] = TARGETS_MS.get(size)
             result["db_mb"] = path.stat().st_size / 1e6
+            result["ann_threshold"] = AnnConfig().threshold
             rows.append(result)
             print(f"  size {size:,}: {json.dumps({k: round(v, 2) for k, v in result.items() if v})}", file=sys.stderr)
+        if check_lexical and rows:
+            rows[-1] |= lexical_check(mem)
+            print(f"  lexical check: {json.dumps({k: round(v, 4) for k, v in rows[-1].items() if 'lexical_' in k})}")
     return rows
 
 
 def print_table(rows: Sequence[dict[str, Any]]) -> None:
     print("\nrecall latency (hybrid, k=10, hash embedder, BLAS 1 thread; query embedding excluded and shown apart)")
-    head = ["items", "index items/s", "recall p50 ms", "recall p95 ms", "target p50", "embed p50 ms", "db MB"]
+    head = ["items", "index items/s", "recall p50 ms", "recall p95 ms", "target p50", "first recall s", "ANN R@10"]
     print(" ".join(f"{h:>14s}" for h in head))
     for r in rows:
         target = f"≤ {r['target_p50_ms']:.0f}" if r["target_p50_ms"] else "-"
@@ -160,8 +237,8 @@ def print_table(rows: Sequence[dict[str, Any]]) -> None:
             f"{r['recall_ms_p50']:.2f}",
             f"{r['recall_ms_p95']:.2f}",
             target,
-            f"{r['embed_ms_p50']:.3f}",
-            f"{r['db_mb']:.0f}",
+            f"{r['first_recall_s']:.2f}",
+            f"{r['ann_recall_at_10']:.3f}" if "ann_recall_at_10" in r else "exact",
         ]
         print(" ".join(f"{c:>14s}" for c in cells))
 
@@ -199,6 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--max", type=int, default=0, help="also run this size (e.g. 1000000)")
     ap.add_argument("--queries", type=int, default=300)
     ap.add_argument("--keep", type=Path, help="build the store in this directory and keep it")
+    ap.add_argument("--lexical-check", action="store_true", help="after the last size: lexical_check()")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--png", type=Path)
     args = ap.parse_args(argv)
@@ -206,10 +284,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     with threadpool_limits(limits=1):
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
-            rows = run(sizes, args.queries, args.keep)
+            rows = run(sizes, args.queries, args.keep, args.lexical_check)
         else:
             with tempfile.TemporaryDirectory(prefix="reverie-scale-") as tmp:
-                rows = run(sizes, args.queries, Path(tmp))
+                rows = run(sizes, args.queries, Path(tmp), args.lexical_check)
     print_table(rows)
     info = machine()
     print(f"machine: {info}")

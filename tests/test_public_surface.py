@@ -61,7 +61,7 @@ EXPECTED_ALL = [
 ]
 
 #: Store methods that are not reads of one scope: writes, lifecycle, whole-store maintenance.
-LIFECYCLE = {"execute", "embedder", "set_embedder", "reindex", "doctor", "rebuild", "scopes", "close"}
+LIFECYCLE = {"execute", "execute_steps", "embedder", "set_embedder", "reindex", "doctor", "rebuild", "scopes", "close"}
 
 
 def test_all_is_pinned() -> None:

@@ -12,7 +12,15 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Bounds on input. Exceeding one raises ``LimitExceededError`` naming the field."""
+    """Bounds on input. Exceeding one raises ``LimitExceededError`` naming the field.
+
+    ``LimitExceededError`` is an ``InvalidInputError`` (code ``limit_exceeded``); that holds for the
+    length of a key or a scope too, so "too big" is told apart from "malformed" by every face.
+    ``max_k`` bounds every count a caller asks for (``k`` of recall, context and thinking_queue,
+    ``limit`` of list and contradictions). A count left to its default is clamped to ``max_k``,
+    so lowering it never breaks a call that relied on the defaults; an explicit count above it
+    is refused.
+    """
 
     max_text_chars: int = 32_000
     max_key_chars: int = 256

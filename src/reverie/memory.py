@@ -11,7 +11,8 @@ import base64
 import builtins
 import json
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -47,6 +48,7 @@ from reverie.model.projection import ProjectionView, PutItem, project
 from reverie.model.query import All, Filter, parse_sort
 from reverie.model.validate import (
     SCORE_NAMES,
+    check_count,
     check_id,
     check_key,
     check_kind,
@@ -67,6 +69,15 @@ from reverie.store.protocol import DoctorReport, Outcome, Store
 
 if TYPE_CHECKING:
     from reverie.dream import Cohort, DreamConfig, DreamReport, QueueEntry
+
+
+#: "Not read yet" for an optional argument whose read value may itself be None.
+_UNREAD: Any = object()
+#: Seconds ``close()`` waits for a running dream pass to stop between two batches.
+DREAM_STOP_WAIT = 4.0
+#: Flag on an item whose write-time conflict detection did not run (``detect_conflicts=False``):
+#: the next dream pass checks it and clears the flag.
+CONFLICTS_UNCHECKED = "conflicts_unchecked"
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,13 +147,28 @@ class Memory:
         self.store: Store = store
         self._closed = False
         self._detect = detect_conflicts
+        # A replayed import carries its source's edges and flags: it sets this False so the
+        # copy is exact (cli/state.py); everyone else gets the marker when detection is off.
+        self._mark_unchecked_writes = True
         self.last_dream_report: DreamReport | None = None
+        # Dream passes running on this Memory, and the signal that asks them to stop (close()).
+        self._dream_stop = threading.Event()
+        self._dream_idle = threading.Condition()
+        self._dreams_running = 0
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
-        """Release the file. Safe to call twice; any later call raises ``ClosedError``."""
+        """Release the file. Safe to call twice; any later call raises ``ClosedError``.
+
+        A dream pass running in another thread is asked to stop and given up to
+        ``DREAM_STOP_WAIT`` seconds: it stops between two atomic batches, releases its lease and
+        reports itself interrupted, so close() returns promptly and leaves nothing half-applied.
+        """
         if not self._closed:
             self._closed = True
+            self._dream_stop.set()
+            with self._dream_idle:
+                self._dream_idle.wait_for(lambda: self._dreams_running == 0, timeout=DREAM_STOP_WAIT)
             self.store.close()
 
     def __enter__(self) -> Memory:
@@ -306,10 +332,17 @@ class Memory:
 
     def _remember_one(self, fields: Mapping[str, Any], scope: str, sources: Sequence[str]) -> Item:
         s = self._scope(scope)
-        command = self._build_remember(fields, s, sources)
+        command = self._mark_unchecked(self._build_remember(fields, s, sources))
         out = self._run([command], [command.text])
         self._after_write(s, out)
         return self._outcome_item(s, out[0])
+
+    def _mark_unchecked(self, command: cmd.Remember) -> cmd.Remember:
+        """With write-time detection off, a new item carries ``CONFLICTS_UNCHECKED`` so the
+        dream pass can check exactly the items that missed it (and clear the flag)."""
+        if self._detect or not self._mark_unchecked_writes:
+            return command
+        return replace(command, flags=(*command.flags, CONFLICTS_UNCHECKED))
 
     def _after_write(self, scope: str, outcomes: Sequence[Outcome]) -> None:
         """Post-commit upkeep on newly created items: conflict detection (a derived index —
@@ -327,7 +360,7 @@ class Memory:
         batch = list(candidates)
         if len(batch) > self.limits.max_batch:
             raise LimitExceededError(f"{len(batch)} items in one batch; the limit is {self.limits.max_batch}")
-        commands = [self._build_remember(c, s, CANDIDATE_SOURCES) for c in batch]
+        commands = [self._mark_unchecked(self._build_remember(c, s, CANDIDATE_SOURCES)) for c in batch]
         out = self._run(commands, [c.text for c in commands])
         self._after_write(s, out)
         ids = [o.item_id for o in out]
@@ -373,15 +406,48 @@ class Memory:
             value=check_value(value, self.limits),
             expected_version=_version(expected_version),
         )
+        if not self._detect and self._mark_unchecked_writes:
+            # The new version is a new claim that write-time detection skipped, like a remember.
+            command = replace(command, flags=(CONFLICTS_UNCHECKED,))
         out = self._run([command], [text])
         self._after_write(s, out)
         return self._outcome_item(s, out[0])
 
-    def forget(self, id: str, *, scope: str, reason: str = "", expected_version: int | None = None) -> Item:
-        """Close the claim's validity now. Nothing is deleted: ``as_of`` and ``history`` still see it."""
+    def forget(
+        self,
+        id: str,
+        *,
+        scope: str,
+        reason: str = "",
+        expected_version: int | None = None,
+        purge: bool = False,
+    ) -> Item:
+        """Close the claim's validity now. Nothing is deleted: ``as_of`` and ``history`` still see it.
+
+        ``purge=True`` is the one real deletion (a GDPR erasure, a leaked secret): in one atomic
+        write it closes the claim (if still current) and erases the content of *every version*
+        of it (its revisions) wherever reverie stored it — the item rows (text, key, value, tags,
+        meta become ``"[purged]"`` / empty; id, scope, kind, source, author, provenance, scores
+        and times stay), the full-text and vector indexes, every event payload that carried it,
+        the queries that retrieved it, the meta of edges touching it and its tombstones — and
+        appends a ``memory.purged`` event (the reason, no content). On SQLite it then rewrites
+        the file (``secure_delete``, FTS merge, ``VACUUM``, WAL truncated) so the old bytes are
+        gone from disk too; that costs time proportional to the file, so use it for erasure,
+        not routine forgetting. Works on an already closed claim. Items *derived* from it (a
+        dream gist, a child) keep their own text: purge those ids too if they quote it.
+        Backups and exports made earlier are outside its reach. Returns the redacted item.
+        """
         s = self._scope(scope)
-        command = cmd.Forget(s, check_id(id), check_reason(reason), _version(expected_version))
-        self._run([command])
+        if not isinstance(purge, bool):
+            raise InvalidInputError(f"purge must be True or False, got {type(purge).__name__}")
+        if purge:
+            from reverie.model.redact import REDACTED
+
+            command: cmd.Command = cmd.Purge(s, check_id(id), check_reason(reason), _version(expected_version))
+            # The redacted versions keep a vector (of the marker) so the history index stays whole.
+            self._run([command], [REDACTED])
+        else:
+            self._run([cmd.Forget(s, check_id(id), check_reason(reason), _version(expected_version))])
         return self._must_get(s, id)
 
     def dismiss(self, id: str, *, scope: str, reason: str = "") -> Item:
@@ -583,7 +649,7 @@ class Memory:
         scope: str,
         where: Filter | None = None,
         sort: Sequence[str] | str | None = None,
-        limit: int = 50,
+        limit: int | None = None,
         cursor: str | None = None,
         include_closed: bool = False,
         subscopes: bool = False,
@@ -601,8 +667,7 @@ class Memory:
             from reverie.model.query import Q
 
             f = f & Q.status("live")
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= self.limits.max_k:
-            raise InvalidInputError(f"limit must be an int in [1, {self.limits.max_k}]")
+        limit = check_count(limit, "limit", default=50, limits=self.limits)
         offset = _decode_cursor(cursor)
         items = self.store.query(s, f, parse_sort(sort), limit=limit + 1, offset=offset, subscopes=subscopes)
         more = len(items) > limit
@@ -663,15 +728,33 @@ class Memory:
         Both items stay. Runs after every ``remember`` / ``revise`` (``detect=True``) and in the
         dream pass; idempotent (an existing edge between the pair is not duplicated).
         """
-        from reverie.conflict import Claim, detect
-
         s = self._scope(scope)
         item = self._must_get(s, check_id(id))
         if not item.is_current:
             return []
-        others = self._conflict_candidates(item, candidates)
+        commands = self._conflict_links(item, candidates)
+        if not commands:
+            return []
+        out = self.store.execute(commands, now=self.clock.now(), new_id=self._new_id, vectors={})
+        new_ids = {o.events[0].payload["edge"]["id"] for o in out}
+        return [e for e in self.store.edges(s, item.id) if e.id in new_ids]
+
+    def _conflict_links(
+        self, item: Item, candidates: int = 10, *, aliases: Any = _UNREAD, match: str | None = None
+    ) -> builtins.list[cmd.Command]:
+        """The ``contradicts`` links ``detect_conflicts`` would add for ``item`` (reads only).
+
+        Split out so the dream pass can run it inside its own batch transaction, reading the
+        alias groups once per batch (``aliases``, from ``_alias_lookup``) and querying the
+        full-text index with the item's rarest words (``match``) instead of its whole text.
+        """
+        from reverie.conflict import Claim, detect
+
+        s = item.scope
+        others = self._conflict_candidates(item, candidates, match)
         linked = {frozenset((e.src, e.dst)) for e in self.store.edges(s, item.id) if e.type == "contradicts"}
-        aliases = self._alias_lookup(s)
+        if aliases is _UNREAD:
+            aliases = self._alias_lookup(s)
         mine = _claim(Claim, item)
         commands: builtins.list[cmd.Command] = []
         for other in others:
@@ -685,13 +768,9 @@ class Memory:
             commands.append(
                 cmd.Link(s, "contradicts", item.id, other.id, "reverie.conflict", float(found.confidence), meta)
             )
-        if not commands:
-            return []
-        out = self.store.execute(commands, now=self.clock.now(), new_id=self._new_id, vectors={})
-        new_ids = {o.events[0].payload["edge"]["id"] for o in out}
-        return [e for e in self.store.edges(s, item.id) if e.id in new_ids]
+        return commands
 
-    def _conflict_candidates(self, item: Item, n: int) -> builtins.list[Item]:
+    def _conflict_candidates(self, item: Item, n: int, match: str | None = None) -> builtins.list[Item]:
         from reverie.model.query import Q
         from reverie.recall.normalize import fts_query
 
@@ -700,7 +779,7 @@ class Memory:
         if item.key:
             for other in self.store.query(s, Q.key(item.key) & _current(), parse_sort(None), limit=n):
                 ids[other.id] = None
-        match = fts_query(item.text)
+        match = match or fts_query(item.text)
         if match:
             for other_id, _ in self.store.lexical(s, match, limit=n):
                 ids[other_id] = None
@@ -727,9 +806,15 @@ class Memory:
                 groups[name] = merged
         return lambda name: frozenset(groups.get(name.casefold(), {name.casefold()}))
 
-    def contradictions(self, *, scope: str, alerts_only: bool = False, limit: int = 100) -> builtins.list[Alert]:
-        """Open conflicts (both sides current), hypercorrections and established beliefs first."""
+    def contradictions(
+        self, *, scope: str, alerts_only: bool = False, limit: int | None = None
+    ) -> builtins.list[Alert]:
+        """Open conflicts (both sides current), hypercorrections and established beliefs first.
+
+        ``limit``: at most this many (default 100, or ``Limits.max_k`` if lower).
+        """
         s = self._scope(scope)
+        limit = check_count(limit, "limit", default=100, limits=self.limits)
         edges = [e for e in self.store.edges(s) if e.type == "contradicts"]
         items = self.store.get_many(s, [i for e in edges for i in (e.src, e.dst)])
         alerts = []
@@ -770,20 +855,45 @@ class Memory:
         return self._must_get(s, keep_id)
 
     # -- the dream pass -------------------------------------------------------------------
-    def dream(self, *, scope: str, dry_run: bool = False, config: DreamConfig | None = None) -> DreamReport:
+    def dream(
+        self,
+        *,
+        scope: str,
+        dry_run: bool = False,
+        config: DreamConfig | None = None,
+        progress: Callable[[str, int, int], None] | None = None,
+    ) -> DreamReport:
         """One deterministic consolidation pass over ``scope`` (no LLM); returns what it did and why.
 
         Salience, near-duplicate consolidation into gist items (originals untouched), the
         state-toggle guard, hub flagging, the keep-budget, tiering, provenance upkeep and
         importance settling — each change an event with its reason. ``dry_run=True`` returns
-        the plan and applies nothing. A second pass on the same scope in this process skips.
+        the plan and applies nothing. A second pass on the same scope (any process sharing
+        the file) skips and says why. ``progress(phase, done, total)`` is called as the pass
+        plans (``"plan"``, in steps) and applies (``"apply"``, in actions).
         """
         from reverie.dream import dream as run_dream
 
-        report = run_dream(self, scope=self._scope(scope), dry_run=dry_run, config=config)
+        report = run_dream(self, scope=self._scope(scope), dry_run=dry_run, config=config, progress=progress)
         if not dry_run:
             self.last_dream_report = report
         return report
+
+    @contextmanager
+    def _dream_running(self) -> Iterator[None]:
+        """Count a running pass so ``close()`` can wait for it to stop (``reverie.dream.run``)."""
+        with self._dream_idle:
+            self._dreams_running += 1
+        try:
+            yield
+        finally:
+            with self._dream_idle:
+                self._dreams_running -= 1
+                self._dream_idle.notify_all()
+
+    def _dream_cancelled(self) -> bool:
+        """True once ``close()`` has asked running passes to stop (checked between batches)."""
+        return self._dream_stop.is_set()
 
     def value_by_cohort(self, *, scope: str, by: str = "tag") -> builtins.list[Cohort]:
         """Value summed and averaged per cohort (``by="tag"`` or ``"month"`` of recording)."""
@@ -791,11 +901,14 @@ class Memory:
 
         return value_by_cohort(self, scope=self._scope(scope), by=by)
 
-    def thinking_queue(self, *, scope: str, k: int = 10) -> builtins.list[QueueEntry]:
-        """What deserves attention: current items by importance × (1 − authority)."""
+    def thinking_queue(self, *, scope: str, k: int | None = None) -> builtins.list[QueueEntry]:
+        """What deserves attention: current items by importance × (1 − authority).
+
+        ``k``: at most this many (default 10, or ``Limits.max_k`` if lower).
+        """
         from reverie.dream import thinking_queue
 
-        return thinking_queue(self, scope=self._scope(scope), k=k)
+        return thinking_queue(self, scope=self._scope(scope), k=check_count(k, "k", default=10, limits=self.limits))
 
     def cascade_retract(self, id: str, *, scope: str, reason: str = "") -> builtins.list[str]:
         """Forget ``id`` and every current item derived from it, transitively; returns the ids."""
@@ -809,7 +922,7 @@ class Memory:
         query: str,
         *,
         scope: str,
-        k: int = 10,
+        k: int | None = None,
         mode: str = "hybrid",
         where: Filter | None = None,
         as_of: datetime | None = None,
@@ -849,7 +962,7 @@ class Memory:
                 min_authority,
             )
             if options is None
-            else options
+            else self._checked_options(query, options)
         )
         qvec = None
         if opts.mode in ("hybrid", "dense"):
@@ -860,6 +973,28 @@ class Memory:
             top = hits[0].score or 1.0
             self.record_use(s, [(h.item.id, max(0.01, min(1.0, h.score / top))) for h in hits], query)
         return hits
+
+    def _checked_options(self, query: object, options: RecallOptions) -> RecallOptions:
+        """Caller-built options pass the same checks as the keyword arguments, then are used as given.
+
+        Regression: they used to skip them, so ``k=0`` gave an empty answer and ``k`` or the query had
+        no bound (tests/recall/test_recall_options.py).
+        """
+        diversity = {"author": options.diversity_author, "parent": options.diversity_parent}
+        checked = self._recall_options(
+            query,
+            options.k,
+            options.mode,
+            options.where,
+            options.as_of,
+            options.include_history,
+            options.tiers,
+            options.contradictions,
+            options.weights,
+            diversity,
+            options.min_authority,
+        )
+        return replace(options, as_of=checked.as_of)
 
     def _recall_options(
         self,
@@ -878,10 +1013,7 @@ class Memory:
         text = check_text(query, self.limits, "query")
         if len(text) > self.limits.max_query_chars:
             raise LimitExceededError(f"query is longer than Limits.max_query_chars ({self.limits.max_query_chars})")
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise InvalidInputError(f"k must be an int in [1, {self.limits.max_k}]")
-        if k > self.limits.max_k:  # a Limits bound: the same error class as every other bound
-            raise LimitExceededError(f"k is {k}; the limit is Limits.max_k ({self.limits.max_k})")
+        k = check_count(k, "k", default=10, limits=self.limits)  # None: 10, or max_k if lower
         if mode not in ("hybrid", "lexical", "dense"):
             raise InvalidInputError("mode must be 'hybrid', 'lexical' or 'dense'")
         if contradictions not in ("surface", "filter"):
@@ -916,7 +1048,7 @@ class Memory:
         *,
         scope: str,
         budget_tokens: int = 800,
-        k: int = 50,
+        k: int | None = None,
         **recall_args: Any,
     ) -> str:
         """Recall, then pack the best memories by score per token into ``budget_tokens``.
@@ -926,6 +1058,7 @@ class Memory:
         """
         if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
             raise InvalidInputError("budget_tokens must be a positive int")
+        k = check_count(k, "k", default=50, limits=self.limits)  # None: 50, or max_k if lower
         hits = self.recall(query, scope=scope, k=k, **recall_args)
         cands = []
         lines: dict[str, str] = {}

@@ -446,6 +446,66 @@ def test_sign_in_with_token_then_act(watched: tuple[Page, Watch], mem: Memory) -
         assert mem.summary(scope=SCOPE)["learning_paused"] is True
 
 
+def test_a_scope_with_a_slash_through_the_picker_links_and_forms(server: str, page: Page, mem: Memory) -> None:
+    scope = "team/alpha"
+    item = mem.remember("alpha deploys on Fridays", scope=scope, kind="policy")
+    mem.remember("alpha uses blue-green deploys", scope=scope, kind="observation")
+    mem.remember("the team deploys on Mondays", scope="team")
+    open_scope(page, server, "team")
+    assert item_texts(page) == ["the team deploys on Mondays"]
+
+    # review.js submits the picker; the browser encodes the '/' of the chosen scope itself.
+    with page.expect_navigation():
+        page.get_by_label("scope").select_option(scope)
+    expect(page.locator("main h2")).to_have_text(scope)
+    assert "scope=team%2Falpha" in page.url
+    assert sorted(item_texts(page)) == ["alpha deploys on Fridays", "alpha uses blue-green deploys"]
+
+    # The list's filter: pick a kind and press search.
+    page.get_by_label("kind").select_option("policy")
+    with page.expect_navigation():
+        button(page.locator("form.search"), "search").click()
+    assert item_texts(page) == ["alpha deploys on Fridays"]
+    assert "kind=policy" in page.url and "scope=team%2Falpha" in page.url
+    shot(page, "review-slashed-scope-filtered")
+
+    with page.expect_navigation():
+        page.get_by_role("link", name="alpha deploys on Fridays").click()
+    assert page.url == f"{server}/items/{item.id}?scope=team%2Falpha"
+    form = page.locator("form[action='/ui/forget']")
+    form.get_by_placeholder("reason").fill("we stopped")
+    with page.expect_navigation():
+        button(form, "forget").click()
+    expect(page.locator("p.closed")).to_have_text("This version is forgotten; it can no longer be changed.")
+    assert page.url == f"{server}/items/{item.id}?scope=team%2Falpha"
+    assert mem.get(item.id, scope=scope).status == "forgotten"
+    assert mem.summary(scope="team")["current"] == 1  # the parent scope is untouched
+
+    with page.expect_navigation():
+        page.get_by_role("link", name="reverie").click()
+    expect(page.locator("main h2")).to_have_text(scope)
+    assert item_texts(page) == ["alpha uses blue-green deploys"]
+
+
+def test_last_dream_pass_is_shown_with_its_reasons(server: str, page: Page, mem: Memory) -> None:
+    for text in (
+        "Alice drinks green tea every morning",
+        "Alice drinks green tea every morning at home",
+        "Every morning Alice drinks green tea",
+    ):
+        mem.remember(text, scope=SCOPE)
+    open_scope(page, server)
+    expect(page.locator("section.dream")).to_have_count(0)
+    report = mem.dream(scope=SCOPE).to_dict()
+    assert report["actions"], "the population should give the pass something to do"
+    open_scope(page, server)
+    section = page.locator("section.dream")
+    expect(section.locator("h3")).to_have_text("Last dream pass")
+    expect(section).to_contain_text(report["actions"][0]["reason"][:60])
+    section.scroll_into_view_if_needed()
+    shot(page, "review-dream")
+
+
 def _wait_for(page: Page, check: Callable[[], Any], timeout: float = 5.0) -> None:
     """Poll ``check`` while letting Playwright deliver events (``time.sleep`` would not)."""
     deadline = time.monotonic() + timeout

@@ -163,6 +163,19 @@ def test_export_then_import_reproduces_the_scope(run: Cli, tmp_path: Path) -> No
     run.fails(1, "dismissed_value", "remember", "Alice owns a dog", scope="user:alice-copy")
 
 
+def test_import_of_an_export_taken_after_a_purge_keeps_the_item_erased(run: Cli) -> None:
+    secret = {"id": run.remember("the wifi password is zq-cli-canary-5521")}
+    run.remember("the wifi is called home")
+    run.ok("forget", secret["id"], "--purge", "--reason", "leaked")
+    dump = run.ok("export").stdout
+    assert "zq-cli-canary-5521" not in dump
+    report = run.json("import", "-", scope="user:copy", input=dump)
+    assert report["failed"] == [] and report["applied"]["memory.purged"] == 1
+    assert [i["text"] for i in run.json("list", scope="user:copy")["items"]] == ["the wifi is called home"]
+    copy_id = report["ids"][secret["id"]]
+    assert run.json("show", copy_id, scope="user:copy")["item"]["status"] == "forgotten"
+
+
 def test_import_human_report_and_stdin(run: Cli, seeded: Seed) -> None:
     seeded()
     dump = run.ok("export").stdout

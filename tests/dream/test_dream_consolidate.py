@@ -28,7 +28,8 @@ def test_near_duplicates_get_a_gist_linked_to_unchanged_originals(mem: Memory, c
     gist = mem.get(_gist_id(report), scope=S)
     assert gist.source == "system" and gist.kind == "semantic"
     assert sorted(gist.parents) == sorted(sc.tea)
-    assert gist.text.removeprefix("≈ ") in TEA
+    assert gist.text in TEA  # quotes its most salient member verbatim (Remember(corroborate=False))
+    assert gist.evidence_count == 1 and gist.id not in sc.tea
     derived = {e.dst for e in mem.edges(gist.id, scope=S) if e.type == "derived_from" and e.src == gist.id}
     assert derived == set(sc.tea)
     for i in sc.tea:  # originals never modified

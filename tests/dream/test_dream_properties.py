@@ -73,13 +73,13 @@ def test_a_write_between_plan_and_apply_is_never_lost(mem: Memory, clock: Manual
     sc = seed(mem, clock)
     planned = plan(mem, scope=S, config=DreamConfig(keep_budget=5))
     assert sc.remark in planned.ids("tier") | planned.ids("keep_budget")
-    assert sc.parent in planned.ids("tier") | planned.ids("keep_budget")
+    assert sc.derived in planned.ids("tier") | planned.ids("keep_budget")
     mem.set_scores(sc.remark, scope=S, importance=0.9, reason="a person cares about this")
-    revised = mem.revise(sc.parent, "The staging database runs PostgreSQL 16", scope=S)
+    revised = mem.revise(sc.derived, "Staging supports JSON path queries since 9.4", scope=S)
     report = apply(mem, planned)
     assert not report.dry_run
     for i, action in enumerate(report.actions):
-        if {sc.remark, sc.parent} & set(action.item_ids):
+        if {sc.remark, sc.derived} & set(action.item_ids):
             assert report.outcomes[i].status == "skipped", action
     remark = mem.get(sc.remark, scope=S)
     assert remark.scores.importance == 0.9 and remark.is_current and remark.tier == "active"

@@ -128,7 +128,8 @@ def test_stale_low_use_items_are_demoted_and_recall_promotes_them_back(mem: Memo
     clock.advance(minutes=1)
     report = dream(mem, scope=S)
     demoted = report.ids("tier", "applied")
-    assert sc.remark in demoted and sc.parent in demoted
+    assert sc.remark in demoted and sc.derived in demoted
+    assert sc.parent not in demoted  # load-bearing: sc.derived rests on it
     assert not demoted & {sc.policy, sc.manual, *sc.tea}  # protected, or consolidated this pass
     assert not demoted & {sc.flag_on, sc.flag_off}  # contradiction sides stay visible
     query = "Bob said the weather was nice"
@@ -178,3 +179,23 @@ def test_consolidated_originals_do_not_settle(mem: Memory, clock: ManualClock) -
     report = dream(mem, scope=S)
     assert not report.ids("settle") & set(sc.tea)
     assert not report.ids("settle") & {sc.flag_on, sc.flag_off}  # a contradiction still needs attention
+
+
+def test_a_hub_that_stops_matching_everything_loses_its_flag(mem: Memory, clock: ManualClock) -> None:
+    hub = _hub_scope(mem)
+    assert dream(mem, scope=S).ids("hub", "applied") == {hub}
+    for i in range(150):  # the scope grows in unrelated directions: the hub no longer matches most queries
+        mem.remember(f"Workshop ledger entry {i}: lathe spindle bearing torque reading {i * 7}", scope=S)
+    flagged = clock.now()
+    clock.advance(minutes=1)
+    planned = dream(mem, scope=S, dry_run=True)
+    (unflag,) = [a for a in planned.actions if a.step == "hub" and a.params.get("remove")]
+    assert unflag.item_ids == (hub,) and "no longer a universal matcher" in unflag.reason
+    report = dream(mem, scope=S)
+    assert report.stats["hubs_cleared"] == 1
+    assert "hub" not in mem.get(hub, scope=S).flags
+    (hit,) = [h for h in mem.recall("Alice hobbies tennis chess", scope=S, k=20, record_use=False) if h.item.id == hub]
+    assert hit.why["hub_penalty"] is False  # recall no longer down-weights it
+    assert "hub" in mem.get(hub, scope=S, as_of=flagged).flags  # the past keeps the flag it had
+    events = [e for e in mem.events(scope=S, limit=100_000) if e.type == "memory.flags_set" and e.payload["id"] == hub]
+    assert events[-1].payload["remove"] == ["hub"] and "no longer a universal matcher" in events[-1].payload["reason"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 from http_helpers import SCOPE, assert_error, open_conflict
@@ -211,3 +212,21 @@ def test_background_dream_runs_on_schedule(mem: Memory) -> None:
         assert SCOPE in calls
     finally:
         dreamer.close()
+
+
+def test_forget_with_purge_erases_the_content_from_the_file(client: TestClient, mem: Memory, db_path: Path) -> None:
+    canary = "zq-http-canary-7731"
+    item = remember(client, f"the door code is {canary}", tags=["secret"])
+    plain = remember(client, "the door is green")
+    assert_error(client.post(f"{V1}/items/{item['id']}/forget", json={"purge": "yes"}), 422, "invalid_input")
+    assert canary.encode() in _disk_bytes(db_path)  # the scan below can fail
+    done = client.post(f"{V1}/items/{item['id']}/forget", json={"purge": True, "reason": "leaked"})
+    assert done.status_code == 200 and done.json()["text"] == "[purged]" and done.json()["tags"] == []
+    assert canary.encode() not in _disk_bytes(db_path)
+    history = client.get(f"{V1}/items/{item['id']}/history").text
+    assert canary not in history
+    assert client.get(f"{V1}/items/{plain['id']}").json()["text"] == "the door is green"
+
+
+def _disk_bytes(db_path: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in db_path.parent.glob(db_path.name + "*") if p.is_file())

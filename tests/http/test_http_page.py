@@ -167,3 +167,65 @@ def test_page_shows_what_the_last_dream_pass_did(client: TestClient, mem: Memory
     html_text = client.get("/", params={"scope": SCOPE}).text
     assert "Last dream pass" in html_text
     assert html_lib.escape(reasons[0]) in html_text
+
+
+def test_a_scope_with_a_slash_works_through_the_pages_own_links_and_forms(client: TestClient, mem: Memory) -> None:
+    scope = "team/alpha"
+    item = mem.remember("alpha's deploy key is blue", scope=scope)
+    mem.remember("the parent team's secret", scope="team")
+    home = client.get("/", params={"scope": scope}).text
+    assert "alpha&#x27;s deploy key is blue" in home and "the parent team" not in home
+    # The page builds its links itself: the scope travels percent-encoded in the query string.
+    link = html_lib.unescape(re.search(r'<a href="(/items/[^"]+)">alpha', home).group(1))  # type: ignore[union-attr]
+    assert link == f"/items/{item.id}?scope=team%2Falpha"
+    detail = client.get(link)
+    assert detail.status_code == 200 and "alpha&#x27;s deploy key is blue" in detail.text
+    assert 'name="scope" value="team/alpha"' in detail.text  # the hidden field of every action form
+    r = client.post(
+        "/ui/dismiss", data={"csrf": csrf_of(detail.text), "scope": scope, "id": item.id}, follow_redirects=False
+    )
+    assert r.status_code == 303 and r.headers["location"] == f"/items/{item.id}?scope=team%2Falpha"
+    assert mem.get(item.id, scope=scope).status == "dismissed"
+    # The parent scope neither showed nor lost anything, and cannot open the child's item.
+    assert mem.summary(scope="team")["current"] == 1
+    assert_error(client.get(f"/items/{item.id}", params={"scope": "team"}), 404, "not_found")
+    assert "alpha" not in client.get("/", params={"scope": "team"}).text.split("<main>")[1]
+
+
+def test_the_list_filters_by_kind_source_and_tier(client: TestClient, mem: Memory) -> None:
+    mem.remember("Alice likes green tea", scope=SCOPE, kind="trait", source="user_stated")
+    mem.remember("Alice drank green tea on Monday", scope=SCOPE, kind="episodic")
+    cold = mem.remember("Alice once had green tea in Kyoto", scope=SCOPE, kind="episodic")
+    mem.set_tier(cold.id, "subconscious", scope=SCOPE)
+
+    def texts(**params: str) -> list[str]:
+        html = client.get("/", params={"scope": SCOPE, **params}).text
+        section = html.split('<section class="list">')[1].split("</section>")[0]
+        return sorted(html_lib.unescape(t) for t in re.findall(r'<td><a href="/items/[^"]+">([^<]+)</a>', section))
+
+    assert texts() == ["Alice drank green tea on Monday", "Alice likes green tea", "Alice once had green tea in Kyoto"]
+    assert texts(kind="episodic") == ["Alice drank green tea on Monday", "Alice once had green tea in Kyoto"]
+    assert texts(source="user_stated") == ["Alice likes green tea"]
+    assert texts(kind="episodic", tier="subconscious") == ["Alice once had green tea in Kyoto"]
+    assert texts(kind="", source="", tier="") == texts()  # "any" in every select
+    # Search honours the filters too, and a chosen subconscious tier is searched.
+    assert texts(q="green tea", kind="trait") == ["Alice likes green tea"]
+    assert texts(q="green tea", tier="subconscious") == ["Alice once had green tea in Kyoto"]
+    assert "Kyoto" not in str(texts(q="green tea"))
+    page = client.get("/", params={"scope": SCOPE, "kind": "trait"}).text
+    assert '<option value="trait" selected>trait</option>' in page
+    assert texts(tier="lukewarm") == []  # like Memory.list: an unknown value matches nothing
+
+
+def test_the_last_dream_report_is_shown_only_for_its_own_scope(client: TestClient, mem: Memory) -> None:
+    for text in (
+        "Alice drinks green tea every morning",
+        "Alice drinks green tea every morning at home",
+        "Every morning Alice drinks green tea",
+    ):
+        mem.remember(text, scope="team/alpha")
+    mem.remember("the parent team's note", scope="team")
+    mem.dream(scope="team/alpha")
+    assert "Last dream pass" in client.get("/", params={"scope": "team/alpha"}).text
+    other = client.get("/", params={"scope": "team"}).text
+    assert "Last dream pass" not in other and "green tea" not in other

@@ -7,6 +7,7 @@ initialize handshake, exactly what a stdio client speaks. ``mode="auto"`` takes 
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -15,7 +16,7 @@ import pytest
 from mcp import Client
 from mcp_support import INJECTION, MISSING_ID, SCOPE, assert_only_in_data, call, descriptions, fail, snapshot
 
-from reverie import Memory
+from reverie import ManualClock, Memory
 from reverie.mcp import DATA_NOTE, DESCRIPTIONS, TOOL_NAMES, build_server, tools
 from reverie.mcp.catalog import INSTRUCTIONS
 
@@ -24,6 +25,9 @@ pytestmark = pytest.mark.anyio
 EXPECTED_TOOLS = {
     "remember",
     "recall",
+    "get",
+    "history",
+    "list",
     "context",
     "revise",
     "forget",
@@ -61,7 +65,7 @@ async def remember(client: Client, text: str, **fields: Any) -> dict[str, Any]:
 
 
 # -- the catalog -------------------------------------------------------------------------------
-async def test_list_tools_returns_exactly_the_thirteen_tools_with_input_schemas(mem: Memory, mode: str) -> None:
+async def test_list_tools_returns_exactly_the_sixteen_tools_with_input_schemas(mem: Memory, mode: str) -> None:
     async with connected(mem, mode) as client:
         listed = (await client.list_tools()).tools
     assert [t.name for t in listed] == list(TOOL_NAMES)
@@ -133,6 +137,97 @@ async def test_recall_filters_by_kind_and_tag(mem: Memory, mode: str) -> None:
     assert [h["text"] for h in tagged["hits"]] == ["Alice likes green tea"]
 
 
+async def test_recall_accepts_a_json_filter_in_the_query_algebra(mem: Memory, mode: str) -> None:
+    async with connected(mem, mode) as client:
+        await remember(client, "Alice likes green tea", kind="trait", importance=0.9, meta={"turn": 3})
+        await remember(client, "Alice drank green tea on Monday", kind="episodic", importance=0.9)
+        await remember(client, "Alice once tried green tea ice cream", kind="trait", importance=0.2)
+        important_traits = await call(
+            client,
+            "recall",
+            query="green tea",
+            scope=SCOPE,
+            where={"kind": "trait", "score": {"name": "importance", "ge": 0.8}},
+        )
+        not_traits = await call(client, "recall", query="green tea", scope=SCOPE, where={"not": {"kind": "trait"}})
+        by_meta = await call(
+            client, "recall", query="green tea", scope=SCOPE, where={"meta": {"path": "turn", "value": 3}}
+        )
+        either = await call(
+            client, "recall", query="green tea", scope=SCOPE, where={"or": [{"kind": "episodic"}, {"tag": "none"}]}
+        )
+    assert [h["text"] for h in important_traits["hits"]] == ["Alice likes green tea"]
+    assert [h["text"] for h in not_traits["hits"]] == ["Alice drank green tea on Monday"]
+    assert [h["text"] for h in by_meta["hits"]] == ["Alice likes green tea"]
+    assert [h["text"] for h in either["hits"]] == ["Alice drank green tea on Monday"]
+
+
+async def test_get_reads_one_item_with_provenance_and_as_of(mem: Memory, mode: str, clock: ManualClock) -> None:
+    async with connected(mem, mode) as client:
+        parent = await remember(client, "Alice said she avoids nuts")
+        item = await remember(
+            client,
+            "Alice is allergic to peanuts",
+            parents=[parent["id"]],
+            provenance={"origin": "conversation", "ref": "chat-7", "locator": "turn-2"},
+        )
+        got = (await call(client, "get", id=item["id"], scope=SCOPE))["item"]
+        clock.advance(days=1)
+        await call(client, "forget", id=item["id"], scope=SCOPE, reason="outdated")
+        then = (await call(client, "get", id=item["id"], scope=SCOPE, as_of=item["recorded_at"]))["item"]
+        now = (await call(client, "get", id=item["id"], scope=SCOPE))["item"]
+        before = await fail(client, "get", id=item["id"], scope=SCOPE, as_of="2000-01-01T00:00:00Z")
+        other_scope = await fail(client, "get", id=item["id"], scope="user:bob")
+    assert got["note"] == DATA_NOTE and got["text"] == "Alice is allergic to peanuts"
+    assert got["parents"] == [parent["id"]]
+    assert (got["provenance"]["ref"], got["provenance"]["locator"]) == ("chat-7", "turn-2")
+    assert got["provenance"]["event_id"]
+    assert (then["status"], now["status"]) == ("live", "forgotten")
+    assert before["code"] == other_scope["code"] == "not_found"
+
+
+async def test_history_returns_every_version_and_its_events_marked_as_data(mem: Memory, mode: str) -> None:
+    async with connected(mem, mode) as client:
+        old = await remember(client, "Alice lives in Paris")
+        new = (await call(client, "revise", id=old["id"], new_text="Alice lives in Lyon", scope=SCOPE, reason="moved"))[
+            "item"
+        ]
+        from_old = await call(client, "history", id=old["id"], scope=SCOPE)
+        from_new = await call(client, "history", id=new["id"], scope=SCOPE)
+        missing = await fail(client, "history", id=MISSING_ID, scope=SCOPE)
+    assert from_old == from_new
+    assert from_new["count"] == 2
+    assert [v["text"] for v in from_new["versions"]] == ["Alice lives in Paris", "Alice lives in Lyon"]
+    assert all(v["note"] == DATA_NOTE for v in from_new["versions"])
+    assert all(e["note"] == DATA_NOTE for e in from_new["events"])
+    assert "memory.revised" in [e["type"] for e in from_new["events"]]
+    assert "moved" in [e["payload"].get("reason") for e in from_new["events"]]
+    assert missing["code"] == "not_found"
+
+
+async def test_list_filters_sorts_and_pages_with_a_cursor(mem: Memory, mode: str) -> None:
+    async with connected(mem, mode) as client:
+        for i in range(5):
+            await remember(client, f"fact number {i}", kind="assertion", importance=i / 10)
+        await remember(client, "an observation")
+        closed = await remember(client, "a closed assertion", kind="assertion")
+        await call(client, "forget", id=closed["id"], scope=SCOPE)
+        first = await call(client, "list", scope=SCOPE, where={"kind": "assertion"}, sort=["-importance"], limit=3)
+        rest = await call(client, "list", scope=SCOPE, where={"kind": "assertion"}, sort=["-importance"], limit=3,
+                          cursor=first["next_cursor"])  # fmt: skip
+        with_closed = await call(client, "list", scope=SCOPE, where={"kind": "assertion"}, include_closed=True)
+        everything = await call(client, "list", scope=SCOPE)
+        other = await call(client, "list", scope="user:bob")
+    assert [i["text"] for i in first["items"]] == ["fact number 4", "fact number 3", "fact number 2"]
+    assert first["count"] == 3 and first["next_cursor"]
+    assert [i["text"] for i in rest["items"]] == ["fact number 1", "fact number 0"]
+    assert rest["next_cursor"] is None
+    assert all(i["note"] == DATA_NOTE for i in first["items"])
+    assert with_closed["count"] == 6
+    assert everything["count"] == 6
+    assert other == {"count": 0, "items": [], "next_cursor": None}
+
+
 async def test_context_packs_memories_into_a_marked_block(mem: Memory, mode: str) -> None:
     async with connected(mem, mode) as client:
         await remember(client, "Alice is allergic to peanuts")
@@ -162,6 +257,18 @@ async def test_revise_forget_and_dismiss_change_what_recall_returns(mem: Memory,
     assert forgotten["closed_at"] is not None and forgotten["status"] == "forgotten"
     assert after_forget["count"] == 0
     assert again["code"] == "dismissed_value"
+
+
+async def test_forget_with_purge_leaves_only_the_id_and_times(mem: Memory, mode: str) -> None:
+    async with connected(mem, mode) as client:
+        item = await remember(client, "the vault code is zq-mcp-canary-4410", tags=["secret"])
+        bad = await fail(client, "forget", id=item["id"], scope=SCOPE, purge="yes")
+        purged = (await call(client, "forget", id=item["id"], scope=SCOPE, purge=True, reason="leaked"))["item"]
+        got = (await call(client, "get", id=item["id"], scope=SCOPE))["item"]
+        history = await call(client, "history", id=item["id"], scope=SCOPE)
+    assert bad["code"] == "invalid_input"
+    assert purged["text"] == got["text"] == "[purged]" and got["tags"] == []
+    assert "zq-mcp-canary-4410" not in json.dumps(history)
 
 
 async def test_link_contradictions_and_resolve_settle_a_conflict(mem: Memory, mode: str) -> None:
@@ -221,6 +328,18 @@ async def test_dream_is_looked_up_when_called_so_a_later_dream_pass_is_served(
     assert report == {"note": DATA_NOTE, "dream": {"scope": SCOPE, "merged": 2}}
 
 
+async def test_dream_dry_run_plans_without_applying(mem: Memory, mode: str) -> None:
+    async with connected(mem, mode) as client:
+        await remember(client, "Alice drinks green tea every morning")
+        planned = await call(client, "dream", scope=SCOPE, dry_run=True)
+        events_before = len(mem.events(scope=SCOPE))
+        applied = await call(client, "dream", scope=SCOPE)
+    assert planned["note"] == DATA_NOTE
+    assert planned["dream"]["dry_run"] is True and applied["dream"]["dry_run"] is False
+    assert planned["dream"]["scope"] == SCOPE
+    assert events_before == 1, "a dry run wrote events"
+
+
 # -- refusals ----------------------------------------------------------------------------------
 BAD_INPUT = [
     pytest.param("recall", {"query": "x", "scope": "bad scope!"}, "invalid_scope", id="malformed-scope"),
@@ -239,7 +358,44 @@ BAD_INPUT = [
     pytest.param("link", {"src": MISSING_ID, "dst": MISSING_ID, "type": "likes", "scope": SCOPE}, "invalid_input"),
     pytest.param("resolve", {"conflict": MISSING_ID, "keep": MISSING_ID, "scope": SCOPE}, "not_found"),
     pytest.param("no_such_tool", {"scope": SCOPE}, "unknown_tool", id="unknown-tool"),
+    pytest.param("get", {"id": MISSING_ID, "scope": SCOPE}, "not_found", id="get-unknown-id"),
+    pytest.param("get", {"id": MISSING_ID, "scope": SCOPE, "as_of": "yesterday"}, "invalid_input", id="get-bad-time"),
+    pytest.param("history", {"id": "nope", "scope": SCOPE}, "invalid_input", id="history-malformed-id"),
+    pytest.param("list", {"scope": SCOPE, "limit": 0}, "invalid_input", id="list-limit-0"),
+    pytest.param("list", {"scope": SCOPE, "cursor": "garbage!"}, "invalid_input", id="list-bad-cursor"),
+    pytest.param("list", {"scope": SCOPE, "sort": ["-colour"]}, "invalid_query", id="list-bad-sort"),
+    pytest.param("list", {"scope": SCOPE, "where": "kind=trait"}, "invalid_input", id="where-not-an-object"),
+    pytest.param("list", {"scope": SCOPE, "where": {"colour": "red"}}, "invalid_query", id="where-unknown-key"),
+    pytest.param("list", {"scope": SCOPE, "where": {"kind": 3}}, "invalid_query", id="where-kind-number"),
+    pytest.param("list", {"scope": SCOPE, "where": {"scope": "user:bob"}}, "invalid_query", id="where-scope-key"),
+    pytest.param(
+        "recall",
+        {"query": "x", "scope": SCOPE, "where": {"score": {"name": "x", "ge": 1}}},
+        "invalid_query",
+        id="where-bad-score-name",
+    ),
+    pytest.param(
+        "recall",
+        {"query": "x", "scope": SCOPE, "where": {"and": [{"kind": "a"}, {"not": []}]}},
+        "invalid_query",
+        id="where-nested-not-a-filter",
+    ),
+    pytest.param(
+        "list",
+        {"scope": SCOPE, "where": {"time": {"field": "recorded_at", "since": "2025-01-01"}}},
+        "invalid_query",
+        id="where-naive-time",
+    ),
 ]
+
+
+async def test_a_bad_filter_names_the_place_that_is_wrong(mem: Memory, mode: str) -> None:
+    async with connected(mem, mode) as client:
+        error = await fail(
+            client, "list", scope=SCOPE, where={"or": [{"kind": "trait"}, {"score": {"name": "loudness", "ge": 1}}]}
+        )
+    assert error["code"] == "invalid_query"
+    assert error["error"].startswith("where.or[1].score.name must be one of authority"), error
 
 
 @pytest.mark.parametrize(("tool", "arguments", "code"), BAD_INPUT)

@@ -60,3 +60,32 @@ async def test_stdio_server_speaks_the_2026_protocol_too(tmp_path: Path) -> None
         stored = (await call(client, "remember", text="Alice likes jazz", scope=SCOPE))["item"]
         recalled = await call(client, "recall", query="jazz", scope=SCOPE)
     assert recalled["hits"][0]["id"] == stored["id"]
+
+
+async def test_reverie_mcp_command_as_an_mcp_client_registers_it(
+    tmp_path: Path, open_mem: Callable[..., Memory]
+) -> None:
+    """The README's registration: ``reverie mcp --db PATH`` (the store after the command name)."""
+    script = Path(sys.executable).with_name("reverie")
+    db = tmp_path / "registered.db"
+    params = StdioServerParameters(command=str(script), args=["mcp", "--db", str(db), "--embedder", "hash"])
+    async with Client(params, mode="legacy") as client:
+        listed = (await client.list_tools()).tools
+        old = (await call(client, "remember", text="Alice lives in Paris", scope="team/alpha", kind="trait"))["item"]
+        new = (await call(client, "revise", id=old["id"], new_text="Alice lives in Lyon", scope="team/alpha"))["item"]
+        got = (await call(client, "get", id=new["id"], scope="team/alpha"))["item"]
+        history = await call(client, "history", id=new["id"], scope="team/alpha")
+        listed_items = await call(client, "list", scope="team/alpha", where={"kind": "trait"}, include_closed=True)
+        recalled = await call(
+            client, "recall", query="where does alice live", scope="team/alpha", where={"kind": "trait"}
+        )
+        parent = await call(client, "list", scope="team")
+        bad_filter = await fail(client, "list", scope="team/alpha", where={"kind": 1})
+    assert [t.name for t in listed] == list(TOOL_NAMES)
+    assert (got["note"], got["text"], got["scope"]) == (DATA_NOTE, "Alice lives in Lyon", "team/alpha")
+    assert [v["text"] for v in history["versions"]] == ["Alice lives in Paris", "Alice lives in Lyon"]
+    assert sorted(i["text"] for i in listed_items["items"]) == ["Alice lives in Lyon", "Alice lives in Paris"]
+    assert [h["id"] for h in recalled["hits"]] == [new["id"]]
+    assert parent["count"] == 0  # 'team' is not 'team/alpha'
+    assert bad_filter["code"] == "invalid_query"
+    assert open_mem(db).get(new["id"], scope="team/alpha").text == "Alice lives in Lyon"

@@ -230,3 +230,10 @@ def test_render_context_has_exactly_one_closing_tag_at_the_end(lines: list[str])
         assert block.lower().count("</memory") == 1
         assert block.endswith("\n</memory>")
         assert len(block.splitlines()) == len(lines) + 2
+
+
+def test_regression_copies_of_one_id_tying_on_density_pack_the_same_whatever_the_order() -> None:
+    """Found by Hypothesis: score 0 at 1 and 2 tokens tie on density, score and id, so the copy kept
+    depended on the input order."""
+    items = [PackCandidate(id="a", text="", score=0.0, tokens=1), PackCandidate(id="a", text="", score=0.0, tokens=2)]
+    assert pack(items, 2) == pack(list(reversed(items)), 2) == [items[0]]

@@ -605,3 +605,13 @@ def test_200000_distinct_tags_are_refused_quickly() -> None:
         child.join(10)
         pytest.fail("200,000 distinct tags were not refused within 5 s")
     assert child.exitcode == 0
+
+
+@pytest.mark.parametrize("year", [1, 993, 999, 1000, 9999])
+def test_a_valid_from_in_any_four_digit_year_round_trips(mem: Memory, year: int) -> None:
+    """Found by schemathesis over HTTP: a year below 1000 was stored as "993-…" and crashed the write."""
+    from datetime import UTC, datetime
+
+    when = datetime(year, 10, 28, 15, 42, 7, 805540, tzinfo=UTC)
+    item = mem.remember("an old fact", scope="fuzz", valid_from=when)
+    assert mem.get(item.id, scope="fuzz").valid_from == when

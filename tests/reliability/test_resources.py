@@ -137,3 +137,13 @@ def test_every_call_after_close_raises_closed_error(tmp_path: Path, name: str) -
     with pytest.raises(ClosedError):
         CALLS[name](mem)
     assert not Path("/tmp/never-written.db").exists()
+
+
+def test_every_test_runs_under_a_timeout_and_faulthandler(pytestconfig: pytest.Config) -> None:
+    """The suite's own guard against a hang: pytest-timeout is loaded with a finite per-test
+    timeout, and faulthandler dumps every thread's stack shortly before that timeout fires."""
+    assert pytestconfig.pluginmanager.hasplugin("timeout"), "pytest-timeout is not installed (dev extra)"
+    timeout = float(pytestconfig.getini("timeout"))
+    faulthandler = float(pytestconfig.getini("faulthandler_timeout"))
+    assert 0 < faulthandler < timeout <= 600, (faulthandler, timeout)
+    assert "error" in pytestconfig.getini("filterwarnings"), "warnings must be errors (an unclosed connection fails)"

@@ -7,13 +7,13 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 
 from reverie import InvalidInputError
 from reverie.cli.render import table
-from reverie.cli.state import EXIT_FAILED, Progress, json_option, scoped, state
+from reverie.cli.state import EXIT_FAILED, Progress, json_option, scoped, state, store_options
 from reverie.cli.transfer import ImportReport, Replayer, export_events, read_events
 
 
@@ -126,13 +126,22 @@ def import_(file: str) -> None:
 @json_option
 @click.option("--dry-run", is_flag=True, help="Show the plan with reasons; change nothing.")
 @click.option("--every", default=None, help="Repeat on a schedule (e.g. 30m, 1h) until interrupted.")
-def dream(dry_run: bool, every: str | None) -> None:
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bars on stderr (default: only when stderr is a terminal and without --json).",
+)
+def dream(dry_run: bool, every: str | None, progress: bool | None) -> None:
     """Run the consolidation (dream) pass on the scope: once, or on a schedule with --every."""
     st = state()
     scope = st.require_scope()
     interval = parse_every(every)
     while True:
-        report = st.memory().dream(scope=scope, dry_run=dry_run)
+        bars = _DreamBars(st, progress)
+        try:
+            report = st.memory().dream(scope=scope, dry_run=dry_run, progress=bars.update)
+        finally:
+            bars.close()
         doc = report.to_dict()
         st.emit(doc, functools.partial(_dream_text, doc))
         if interval is None:
@@ -140,11 +149,41 @@ def dream(dry_run: bool, every: str | None) -> None:
         time.sleep(interval)
 
 
+class _DreamBars:
+    """One bar per phase of a pass ("planning" in steps, "applying" in actions), on stderr.
+
+    ``--progress`` forces them on (e.g. in a log), ``--no-progress`` off; by default they follow
+    ``Progress``: shown only on a terminal and never with ``--json``. Stdout stays the report.
+    """
+
+    LABELS: ClassVar[dict[str, str]] = {"plan": "dream: planning", "apply": "dream: applying"}
+
+    def __init__(self, st: Any, forced: bool | None) -> None:
+        self.st, self.forced = st, forced
+        self.bars: dict[str, Progress] = {}
+
+    def update(self, phase: str, done: int, total: int) -> None:
+        bar = self.bars.get(phase)
+        if bar is None:
+            for other in self.bars.values():
+                other.close()  # the previous phase is over
+            label = self.LABELS.get(phase, f"dream: {phase}")
+            bar = Progress.for_state(self.st, label) if self.forced is None else Progress(label, self.forced)
+            self.bars[phase] = bar
+        bar.update(done, total)
+
+    def close(self) -> None:
+        for bar in self.bars.values():
+            bar.close()
+
+
 def _dream_text(doc: dict[str, Any]) -> str:
     """One line per planned action (step, operation, items, reason), then the totals."""
     head = f"dream pass over {doc['scope']} at {doc['at']}" + (" (dry run: nothing applied)" if doc["dry_run"] else "")
     if doc.get("skipped"):
         return f"{head}\n  skipped: {doc['skipped']}"
+    if doc.get("interrupted"):
+        head += f"\n  interrupted: {doc['interrupted']}"
     rows = [
         [a["step"], a["op"], ", ".join(i[:8] for i in a["item_ids"]), a.get("status", "planned"), a["reason"]]
         for a in doc["actions"]
@@ -158,6 +197,7 @@ def _dream_text(doc: dict[str, Any]) -> str:
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--token", envvar="REVERIE_TOKEN", default=None, help="Bearer token (env REVERIE_TOKEN).")
 @click.option("--dream-every", default=None, help="Run the dream pass on every scope this often (e.g. 3600, 30m, 1h).")
+@store_options
 def serve(host: str, port: int, token: str | None, dream_every: str | None) -> None:
     """Serve the HTTP API and the web review page on the store."""
     # The CLI is the process entry point for every face, so it starts the HTTP adapter; the
@@ -171,6 +211,7 @@ def serve(host: str, port: int, token: str | None, dream_every: str | None) -> N
 @click.command()
 @click.option("--http", "use_http", is_flag=True, help="Streamable HTTP on loopback instead of stdio.")
 @click.option("--port", default=8766, show_default=True, type=click.IntRange(1, 65535))
+@store_options
 def mcp(use_http: bool, port: int) -> None:
     """Run the MCP server (stdio by default; --http for streamable HTTP on 127.0.0.1)."""
     from reverie.mcp import run_http, run_stdio  # deferred: see `serve`

@@ -62,6 +62,8 @@ class State:
             if replay and "detect_conflicts" in inspect.signature(Memory).parameters:
                 kwargs["detect_conflicts"] = False
             memory = Memory(self.db, **kwargs)
+            if replay:  # the export carries its own flags: no "conflicts_unchecked" marker on the copy
+                memory._mark_unchecked_writes = False
             self._memory = click.get_current_context().find_root().with_resource(memory)
         return self._memory
 
@@ -102,6 +104,35 @@ def scoped(f: F) -> F:
         help="Scope to act in (overrides the global --scope and REVERIE_SCOPE).",
     )
     return option(f)
+
+
+def _set_db(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.ensure_object(State).db = value
+
+
+def _set_embedder(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.ensure_object(State).embedder = value
+
+
+def store_options(f: F) -> F:
+    """Adds ``--db`` and ``--embedder`` after the command name, for the long-running servers.
+
+    An MCP client's configuration lists one argument vector (``["mcp", "--db", PATH]``); the
+    natural spelling puts the store after the command, so these accept it there too (it wins).
+    """
+    db = click.option(
+        "--db", metavar="PATH", expose_value=False, callback=_set_db, help="The store file (overrides the global --db)."
+    )
+    embedder = click.option(
+        "--embedder",
+        type=click.Choice(["minilm", "hash"]),
+        expose_value=False,
+        callback=_set_embedder,
+        help="Embedding model (overrides the global --embedder).",
+    )
+    return db(embedder(f))
 
 
 def json_option(f: F) -> F:

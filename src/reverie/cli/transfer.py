@@ -112,6 +112,7 @@ class Replayer:
             "memory.corroborated": self._corroborated,
             "memory.revised": self._revised,
             "memory.forgotten": self._forgotten,
+            "memory.purged": self._purged,
             "memory.dismissed": self._dismissed_event,
             "memory.undismissed": self._undismissed,
             "memory.scores_set": self._scores_set,
@@ -238,6 +239,11 @@ class Replayer:
 
     def _forgotten(self, event: Event) -> None:
         self.mem.forget(self._item(event.payload["id"]), scope=self.scope, reason=event.payload.get("reason", ""))
+
+    def _purged(self, event: Event) -> None:
+        """The export already holds the redacted events; purging the copy keeps it erased, not live."""
+        reason = event.payload.get("reason", "")
+        self.mem.forget(self._item(event.payload["id"]), scope=self.scope, reason=reason, purge=True)
 
     def _dismissed_event(self, event: Event) -> None:
         new_id = self._item(event.payload["id"])

@@ -110,14 +110,23 @@ def revise(id: str, text: str, reason: str, key: str | None, value: str | None, 
 @click.argument("id")
 @click.option("--reason", default="", help="Why (kept in history).")
 @click.option("--expected-version", type=int, help="Refuse (version_conflict) unless the item is at this version.")
+@click.option(
+    "--purge",
+    is_flag=True,
+    help="Also erase its content from every version, the log and the file (GDPR erasure, leaked secret).",
+)
 @scoped
 @json_option
-def forget(id: str, reason: str, expected_version: int | None) -> None:
-    """Close a claim's validity now; nothing is deleted (history and --as-of still see it)."""
+def forget(id: str, reason: str, expected_version: int | None, purge: bool) -> None:
+    """Close a claim's validity now; nothing is deleted (history and --as-of still see it).
+
+    With --purge its content is erased for good (see Memory.forget): history keeps only "[purged]".
+    """
     st = state()
     scope = st.require_scope()
-    item = st.memory().forget(id, scope=scope, reason=reason, expected_version=expected_version)
-    st.emit(_item_doc("forgotten", item), lambda: f"forgot {item.id}")
+    item = st.memory().forget(id, scope=scope, reason=reason, expected_version=expected_version, purge=purge)
+    action = "purged" if purge else "forgotten"
+    st.emit(_item_doc(action, item), lambda: f"{'purged' if purge else 'forgot'} {item.id}")
 
 
 @click.command()

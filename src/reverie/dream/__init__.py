@@ -1,14 +1,17 @@
 """The dream pass: deterministic consolidation of one scope, with no LLM.
 
-One pass reads a snapshot of the scope, plans logged changes with reasons, and applies them
-through the public ``Memory`` API against the versions it read:
+One pass reads a snapshot of the scope, plans logged changes with reasons, and applies them as
+commands in atomic batches (a savepoint per action) against the versions it read, under a
+cross-process lease on the scope (``lease``):
 
 1. salience (``salience``) — from kind, confidence, evidence, authority; never decays
 2. near-duplicates → a gist (``remember_system``) with ``derived_from`` edges; originals unchanged
-3. a state-toggle guard: near-duplicates that disagree are linked ``contradicts``, never merged
-   (and, opt-in, write-time conflict detection is re-run on recent items)
-4. hubs — items matching almost every probe query — flagged ``hub``
-5. a keep-budget: the lowest-value unprotected surplus is forgotten (validity closed)
+3. a state-toggle guard: near-duplicates that disagree are linked ``contradicts``, never merged;
+   items flagged ``conflicts_unchecked`` (written with detection off) are checked and unflagged
+4. hubs — items matching almost every probe query — flagged ``hub`` (and unflagged when they stop)
+5. a keep-budget: the lowest-value unprotected surplus is forgotten (validity closed); items
+   other current items rest on (``dependents``) are protected like salient ones, and the
+   report's ``spared`` list says which protection kept what
 6. stale, low-use, unprotected items demoted to ``subconscious``
 7. consolidation only for clusters of at least ``cluster_min_size``
 8. derived items whose parents were retracted or contradicted: ``stale_derived``, demoted

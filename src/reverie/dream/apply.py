@@ -1,159 +1,233 @@
-"""Applying a plan: each action only against the item versions the plan read.
+"""Applying a plan: in atomic batches, each action only against the item versions the plan read.
 
-Why per-action checks rather than one transaction: every ``Memory`` command is its own
-transaction, and a pass may hold thousands of actions — one giant transaction would hold
-the write lock for seconds. Instead each action is checked at the moment it is applied:
-``forget`` and ``set_scores`` pass ``expected_version`` (checked inside the write
-transaction); ``set_tier``, ``flag`` and ``link`` re-read the item first (the Memory API does
-not take ``expected_version`` for them yet — a small window, listed in the dream/ notes). A
-write someone else made after the plan read the item is therefore never overwritten: the
-action is skipped and the report says so. The pass's own earlier writes to an item are
-tracked, so its later actions on that item still apply.
+Why batches with savepoints: one transaction per action (the ``Memory`` API) made a backlog
+pass over 100k items spend most of its time committing. Now ``apply_batch`` actions share one
+write transaction (``Store.execute_steps``) and each runs in its own savepoint: an action whose
+item changed since the plan read it fails its version check (``expected_version`` in the
+reducer, or an explicit check for links and gists), only that savepoint is rolled back, and the
+report says why; the rest of the batch commits. Between batches the pass renews its lease and
+stops cleanly if ``Memory.close()`` asked it to — each batch is atomic, so nothing is left
+half-applied. The pass's own earlier writes to an item are tracked (``seen``), so its later
+actions on that item still apply.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
-from reverie.dream.plan import AUTHOR
+from reverie.dream.lease import ScopeLease
+from reverie.dream.plan import AUTHOR, UNCHECKED
 from reverie.dream.report import Action, DreamReport, Outcome
-from reverie.errors import ConflictError, InvalidInputError, NotFoundError
-from reverie.model.item import Item
+from reverie.errors import (
+    AlreadyClosedError,
+    ConflictError,
+    InvalidInputError,
+    LearningPausedError,
+    NotFoundError,
+    ReverieError,
+    VersionConflictError,
+)
+from reverie.model import commands as cmd
+from reverie.model.item import Item, Provenance
+from reverie.recall.normalize import fts_query
+from reverie.store.protocol import Batch
 
 if TYPE_CHECKING:
     from reverie.memory import Memory
 
 _MAX_REASON = 2000
+Progress = Callable[[str, int, int], None]
 
 
-class _Skip(Exception):
-    """This action no longer applies (the item changed or closed since the plan read it)."""
+def apply_actions(
+    mem: Memory,
+    report: DreamReport,
+    *,
+    batch: int,
+    lease: ScopeLease | None = None,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> None:
+    """Apply ``report.actions`` in order, ``batch`` per transaction; one outcome per action.
 
-
-def apply_actions(mem: Memory, report: DreamReport) -> None:
-    """Apply ``report.actions`` in order, filling ``report.outcomes`` (one per action)."""
+    Stops between batches when ``cancelled()`` or when the lease cannot be renewed, and sets
+    ``report.interrupted``; the actions not reached are reported as skipped.
+    """
     seen: dict[str, int] = {}
     report.outcomes = []
-    for action in report.actions:
-        try:
-            outcome = _apply(mem, report.scope, action, seen)
-        except _Skip as why:
-            outcome = Outcome("skipped", str(why))
-        except (ConflictError, NotFoundError) as exc:
-            outcome = Outcome("skipped", f"{type(exc).__name__}: {exc}")
-        except InvalidInputError as exc:  # a plan the API refuses is a bug: report it, go on
-            outcome = Outcome("failed", f"{type(exc).__name__}: {exc}")
-        report.outcomes.append(outcome)
+    total = len(report.actions)
+    for start in range(0, total, batch):
+        why = _stop_reason(report, start, total, lease, cancelled)
+        if why is not None:
+            report.interrupted = why
+            break
+        chunk = report.actions[start : start + batch]
+        report.outcomes.extend(_apply_batch(mem, report.scope, chunk, seen))
+        if progress is not None:
+            progress("apply", len(report.outcomes), total)
+    missing = total - len(report.outcomes)
+    report.outcomes.extend([Outcome("skipped", f"not applied: {report.interrupted}")] * missing)
+
+
+def _stop_reason(
+    report: DreamReport, start: int, total: int, lease: ScopeLease | None, cancelled: Callable[[], bool]
+) -> str | None:
+    done = (
+        f"{start} of {total} action(s) were applied in atomic batches; "
+        "the rest were not (the next pass plans them again)"
+    )
+    if cancelled():
+        return f"Memory.close() asked the pass to stop: {done}"
+    if lease is not None and start and not lease.renew():
+        return f"the lease expired and another pass took it ({lease.row.owner}): {done}"
+    return None
+
+
+def _apply_batch(mem: Memory, scope: str, chunk: Sequence[Action], seen: dict[str, int]) -> list[Outcome]:
+    """One write transaction: gist commands are built and embedded first, outside it."""
+    prepared = [_prepare(mem, scope, a) for a in chunk]
+    texts = [p.text for p in prepared if isinstance(p, cmd.Remember)]
+    vectors = mem._embed_texts(texts)
+    cache: dict[str, Any] = {}  # per batch: the scope's alias groups, read once for all rechecks
+    steps = [functools.partial(_step, mem, scope, a, p, seen, cache) for a, p in zip(chunk, prepared, strict=True)]
+    results = mem.store.execute_steps(steps, now=mem.clock.now(), new_id=mem._new_id, vectors=vectors)
+    return [_outcome(r) for r in results]
+
+
+def _outcome(result: Any) -> Outcome:
+    if isinstance(result, Outcome):
+        return result
+    if isinstance(result, ConflictError | NotFoundError | LearningPausedError):
+        return Outcome("skipped", f"{type(result).__name__}: {result}")
+    assert isinstance(result, ReverieError)  # a plan the store refuses is a bug: report it, go on
+    return Outcome("failed", f"{type(result).__name__}: {result}")
+
+
+def _prepare(mem: Memory, scope: str, action: Action) -> cmd.Remember | ReverieError | None:
+    """A gist's ``Remember``, validated by the same code as ``remember_system`` (before the
+    transaction: validation and embedding never hold the write lock)."""
+    if action.op != "remember_gist":
+        return None
+    p = action.params
+    fields = {
+        "text": str(p["text"]),
+        "kind": str(p["kind"]),
+        "parents": list(p["parents"]),
+        "authority": float(p["authority"]),
+        "confidence": float(p["confidence"]),
+        "importance": float(p["importance"]),
+        "tags": list(p["tags"]),
+        "meta": dict(p["meta"]),
+        "author": AUTHOR,
+        "provenance": Provenance(origin="dream", ref=scope, locator=str(p["meta"]["representative"])),
+        "source": "system",
+    }
+    try:
+        built = mem._build_remember(fields, scope, ("system",))
+    except InvalidInputError as exc:
+        return exc
+    # A gist quotes a member: it must be a new item, never corroborate that member.
+    return replace(built, corroborate=False)
 
 
 def _reason(action: Action) -> str:
     return f"dream/{action.step}: {action.reason}"[:_MAX_REASON]
 
 
-def _expected(action: Action, seen: dict[str, int]) -> list[int]:
-    return [seen.get(i, v) for i, v in zip(action.item_ids, action.versions, strict=True)]
-
-
-def _current(mem: Memory, scope: str, item_id: str, version: int) -> Item:
-    """The item, if it is still current and at ``version``; else ``_Skip``."""
-    item = mem.get(item_id, scope=scope)
+def _check(b: Batch, scope: str, item_id: str, version: int) -> Item:
+    """The item as it stands inside the transaction, if still current and at ``version``."""
+    item = b.item(scope, item_id)
+    if item is None:
+        raise NotFoundError(f"no item {item_id} in scope {scope!r}")
     if not item.is_current:
-        raise _Skip(f"item {item_id} is {item.status} since the plan read it")
+        raise AlreadyClosedError(f"item {item_id} is {item.status} since the plan read it")
     if item.version != version:
-        raise _Skip(f"item {item_id} changed since the plan read it (version {version} → {item.version})")
+        raise VersionConflictError(
+            f"item {item_id} changed since the plan read it (version {version} → {item.version})"
+        )
     return item
 
 
-def _apply(mem: Memory, scope: str, action: Action, seen: dict[str, int]) -> Outcome:
-    expected = _expected(action, seen)
-    first = action.item_ids[0]
-    op = action.op
+def _step(
+    mem: Memory, scope: str, action: Action, prepared: Any, seen: dict[str, int], cache: dict[str, Any], b: Batch
+) -> Outcome | ReverieError:
+    """One action inside its savepoint; raising a ``ReverieError`` rolls back just this action.
+
+    ``forget``, ``set_scores``, ``set_tier`` and ``flag`` carry ``expected_version``: the
+    reducer refuses a stale one (a close also bumps the version, so a closed item is refused
+    too). Links, gists and rechecks check their items explicitly first.
+    """
+    if isinstance(prepared, ReverieError):
+        return prepared
+    expected = [seen.get(i, v) for i, v in zip(action.item_ids, action.versions, strict=True)]
+    first, op, why = action.item_ids[0], action.op, _reason(action)
+    single: cmd.Command | None = None
     if op == "forget":
-        done = mem.forget(first, scope=scope, reason=_reason(action), expected_version=expected[0])
+        single = cmd.Forget(scope, first, why, expected[0])
     elif op == "set_scores":
         scores = {str(k): float(v) for k, v in dict(action.params["scores"]).items()}
-        done = mem.set_scores(first, scope=scope, reason=_reason(action), expected_version=expected[0], **scores)
+        single = cmd.SetScores(scope, first, scores, why, expected[0])
     elif op == "set_tier":
-        _current(mem, scope, first, expected[0])
-        tier = str(action.params["tier"])
-        done = mem.set_tier(first, tier, scope=scope, reason=_reason(action), expected_version=expected[0])
+        single = cmd.SetTier(scope, first, str(action.params["tier"]), why, expected[0])
     elif op == "flag":
-        _current(mem, scope, first, expected[0])
-        add = list(action.params["add"])
-        done = mem.flag(first, scope=scope, add=add, reason=_reason(action), expected_version=expected[0])
-    elif op == "detect_conflicts":
-        _current(mem, scope, first, expected[0])
-        found = mem.detect_conflicts(first, scope=scope)
-        return Outcome("applied", f"{len(found)} new contradicts edge(s)")
-    elif op == "link":
-        return _link(mem, scope, action, expected)
-    elif op == "remember_gist":
-        return _gist(mem, scope, action, expected)
-    else:  # pragma: no cover - the planner only makes the ops above
-        return Outcome("failed", f"unknown op {op!r}")
-    seen[first] = done.version
-    return Outcome("applied")
+        add, remove = tuple(action.params.get("add", ())), tuple(action.params.get("remove", ()))
+        single = cmd.SetFlags(scope, first, add, remove, why, expected[0])
+    if single is not None:
+        out = b.run([single])
+        seen[first] = expected[0] + len(out[0].events)  # each event on an item bumps its version once
+        return Outcome("applied")
+    if op == "detect_conflicts":
+        return _recheck(mem, scope, action, expected[0], seen, cache, b)
+    if op == "link":
+        return _link(scope, action, expected, b)
+    if op == "remember_gist":
+        return _gist(scope, action, expected, prepared, b)
+    return Outcome("failed", f"unknown op {op!r}")  # pragma: no cover - the planner only makes the ops above
 
 
-def _link(mem: Memory, scope: str, action: Action, expected: list[int]) -> Outcome:
+def _recheck(
+    mem: Memory, scope: str, action: Action, version: int, seen: dict[str, int], cache: dict[str, Any], b: Batch
+) -> Outcome:
+    """Conflict detection inside the transaction, then the ``conflicts_unchecked`` marker cleared."""
+    item = _check(b, scope, action.item_ids[0], version)
+    if "aliases" not in cache:
+        cache["aliases"] = mem._alias_lookup(scope)
+    match = fts_query(" ".join(action.params.get("terms", ()))) if action.params.get("terms") else None
+    links = mem._conflict_links(item, aliases=cache["aliases"], match=match)
+    if links:
+        b.run(links)
+    detail = f"{len(links)} new contradicts edge(s)"
+    if UNCHECKED in item.flags:
+        b.run([cmd.SetFlags(scope, item.id, (), (UNCHECKED,), _reason(action), version)])
+        seen[item.id] = version + 1
+        detail += f"; {UNCHECKED} cleared"
+    return Outcome("applied", detail)
+
+
+def _link(scope: str, action: Action, expected: list[int], b: Batch) -> Outcome:
     for item_id, version in zip(action.item_ids, expected, strict=True):
-        _current(mem, scope, item_id, version)
+        _check(b, scope, item_id, version)
     kind = str(action.params["type"])
-    edge = mem.link(
-        str(action.params["src"]),
-        str(action.params["dst"]),
-        kind,
-        scope=scope,
-        author=AUTHOR,
-        authority=1.0 if kind == "derived_from" else 0.5,  # derivation is a fact; a contradiction a candidate
-        meta={"step": action.step, "reason": action.reason[:500]},
-    )
-    return Outcome("applied", f"edge {edge.id}")
+    authority = 1.0 if kind == "derived_from" else 0.5  # derivation is a fact; a contradiction a candidate
+    meta = {"step": action.step, "reason": action.reason[:500]}
+    out = b.run([cmd.Link(scope, kind, str(action.params["src"]), str(action.params["dst"]), AUTHOR, authority, meta)])
+    if not out[0].events:
+        return Outcome("applied", "edge already recorded")
+    return Outcome("applied", f"edge {out[0].events[0].payload['edge']['id']}")
 
 
-def _gist(mem: Memory, scope: str, action: Action, expected: list[int]) -> Outcome:
-    """Create the gist (parents = originals), then one ``derived_from`` edge per original.
-
-    Stopping between the two leaves a gist whose parents lack edges; the next pass sees that
-    and links them (``plan._gist_coverage``).
-    """
+def _gist(scope: str, action: Action, expected: list[int], remember: cmd.Remember, b: Batch) -> Outcome:
+    """The gist (parents = originals) and one ``derived_from`` edge per original, all or nothing."""
     for item_id, version in zip(action.item_ids, expected, strict=True):
-        _current(mem, scope, item_id, version)
-    p = action.params
-    originals = set(action.item_ids)
-    gist = mem.remember_system(
-        str(p["text"]),
-        scope=scope,
-        kind=str(p["kind"]),
-        parents=list(p["parents"]),
-        authority=float(p["authority"]),
-        confidence=float(p["confidence"]),
-        importance=float(p["importance"]),
-        tags=list(p["tags"]),
-        meta=dict(p["meta"]),
-        author=AUTHOR,
-        provenance={"origin": "dream", "ref": scope, "locator": str(p["meta"]["representative"])},
-    )
-    if gist.id in originals or gist.source != "system" or gist.evidence_count != 1:
-        return Outcome("failed", f"the gist text matched current item {gist.id}, which was corroborated instead")
-    missing = []
-    for dst in action.item_ids:
-        try:
-            mem.link(
-                gist.id,
-                dst,
-                "derived_from",
-                scope=scope,
-                author=AUTHOR,
-                authority=1.0,
-                meta={"step": action.step, "reason": "consolidated into this gist"},
-            )
-        except (ConflictError, NotFoundError):
-            missing.append(dst)
-    detail = f"gist {gist.id} from {len(originals)} items"
-    if missing:
-        detail += f"; {len(missing)} derived_from edge(s) not linked (the next pass repairs them)"
-    return Outcome("applied", detail, created=gist.id)
+        _check(b, scope, item_id, version)
+    gist_id = b.run([remember])[0].item_id
+    assert gist_id is not None
+    meta = {"step": action.step, "reason": "consolidated into this gist"}
+    b.run([cmd.Link(scope, "derived_from", gist_id, dst, AUTHOR, 1.0, meta) for dst in action.item_ids])
+    return Outcome("applied", f"gist {gist_id} from {len(action.item_ids)} items", created=gist_id)
 
 
 __all__ = ["apply_actions"]

@@ -28,11 +28,18 @@ class DreamConfig:
     max_token_group: int = 2000
     #: Items recorded within this many days get ``Memory.detect_conflicts`` re-run (the write
     #: path runs it after the commit, so a crash in between loses it). Off (0) by default:
-    #: at 100k items one recheck costs ~0.3 s, and nothing marks which items actually missed
-    #: it — a store-side "upkeep pending" marker would let the pass recheck exactly those.
+    #: items that skipped detection (``detect_conflicts=False``) carry the
+    #: ``conflicts_unchecked`` flag and are checked anyway, so this only covers that crash.
     recheck_days: float = 0.0
-    #: At most this many (newest first) per pass.
-    recheck_max: int = 100
+    #: At most this many checks per pass (flagged items oldest first, then recent ones newest
+    #: first); the rest keep their flag for the next pass. One check costs a few ms.
+    recheck_max: int = 200
+    # -- applying -----------------------------------------------------------------------------
+    #: Actions per write transaction (each in its own savepoint). Bounds how long a pass holds
+    #: the write lock and how long ``Memory.close()`` waits: it stops the pass between batches.
+    apply_batch: int = 2000
+    #: Seconds the scope's lease lasts; the pass renews it between batches.
+    lease_seconds: float = 300.0
     # -- cluster-triggered consolidation (step 7) ------------------------------------------
     #: A topic cluster is consolidated into a gist only once it has at least this many members.
     cluster_min_size: int = 3
@@ -61,6 +68,12 @@ class DreamConfig:
     recency_half_life_days: float = 30.0
     #: Items at or above this salience are never forgotten or demoted by a pass.
     protect_salience: float = 0.75
+    #: Items that at least this many current items rest on (children via ``parents``,
+    #: ``derived_from`` / ``supports`` edges; see ``dependents``) are not forgotten or demoted
+    #: while they do; 0 turns the rule off. 1, because one child is already a cascade: the
+    #: forget would flag it ``stale_derived`` and demote it. It cannot pin a scope for good —
+    #: the leaves stay forgettable, and a parent whose children are gone is ordinary again.
+    protect_dependents: int = 1
     #: An active item unused for this long, with at most ``low_use_max`` uses, is demoted.
     stale_after_days: float = 30.0
     low_use_max: int = 1
@@ -82,10 +95,11 @@ class DreamConfig:
             _check_unit(name, getattr(self, name))
         if self.dup_lexical <= 0.0:
             raise InvalidInputError("DreamConfig.dup_lexical must be > 0 (a zero overlap threshold pairs everything)")
-        for name in ("max_token_group", "cluster_min_size", "hub_probes", "hub_k", "hub_min_items"):
+        for name in ("max_token_group", "cluster_min_size", "hub_probes", "hub_k", "hub_min_items", "apply_batch"):
             _check_int(name, getattr(self, name), minimum=1)
         _check_int("low_use_max", self.low_use_max, minimum=0)
         _check_int("recheck_max", self.recheck_max, minimum=0)
+        _check_int("protect_dependents", self.protect_dependents, minimum=0)
         if isinstance(self.recheck_days, bool) or not isinstance(self.recheck_days, int | float):
             raise InvalidInputError(f"DreamConfig.recheck_days must be a number of days, got {self.recheck_days!r}")
         if not math.isfinite(self.recheck_days) or self.recheck_days < 0:
@@ -95,7 +109,7 @@ class DreamConfig:
             raise InvalidInputError("DreamConfig.cluster_min_size must be >= 2: a cluster of one is not a duplicate")
         if self.keep_budget is not None:
             _check_int("keep_budget", self.keep_budget, minimum=0)
-        for name in ("recency_half_life_days", "stale_after_days"):
+        for name in ("recency_half_life_days", "stale_after_days", "lease_seconds"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
                 raise InvalidInputError(f"DreamConfig.{name} must be a positive number of days, got {value!r}")

@@ -1,51 +1,99 @@
-"""One pass per scope at a time: a process-local lease keyed by (store file, scope).
+"""One pass per scope at a time, across processes: a lease row the store writes atomically.
 
-Why only process-local: a cross-process lease needs a row the store writes atomically
-(``INSERT … WHERE NOT EXISTS OR expired``, with an owner and an expiry) — a store change
-that is pending. Until then two *processes* may run a pass on one scope at once; that costs
-duplicated work, never lost writes, because every action is applied against the version the
-pass read (a concurrent pass's write makes the second one skip that item). Within a process,
-a second pass does not wait: it returns a report that says it skipped and why.
+The store holds one row per scope (owner, expires_at). Taking it is one upsert inside a write
+transaction that succeeds only when the row is absent, expired, or already this owner's, so two
+processes sharing a file can never both hold it (``SQLiteStore.take_lease``). Expiry comes from
+the Memory's clock, so tests drive it with a ``ManualClock``; a pass renews the lease between
+batches, and a process that dies holding it blocks the scope only until the lease expires.
+
+A second pass does not wait: its report says it skipped, who holds the lease and until when.
+Even without the lease nothing would be lost — every action is applied against the version the
+pass read — but two passes would duplicate work and fight over the same items.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
+import socket
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from datetime import timedelta
 from typing import TYPE_CHECKING
+
+from reverie.errors import ReverieError
+from reverie.model.clock import to_iso
+from reverie.store.protocol import Lease
 
 if TYPE_CHECKING:
     from reverie.memory import Memory
 
-_registry_lock = threading.Lock()
-_leases: dict[tuple[str, str], threading.Lock] = {}
+#: Seconds a lease lasts unless renewed; a pass renews it between batches.
+DEFAULT_LEASE_SECONDS = 300.0
+
+_owners = itertools.count(1)
+_owners_lock = threading.Lock()
 
 
-def lease_key(mem: Memory, scope: str) -> tuple[str, str]:
-    """The store's real file path (two ``Memory`` objects on one file share it), and the scope.
+def new_owner() -> str:
+    """A name unique to this pass: host, process and a per-process counter (shown in reports)."""
+    with _owners_lock:
+        n = next(_owners)
+    return f"{socket.gethostname()} pid {os.getpid()} pass {n}"
 
-    A ``:memory:`` database (or a store without a path) is private to its object: keyed by id.
-    """
-    path = getattr(mem.store, "path", None)
-    if not isinstance(path, str) or path == ":memory:" or not path:
-        return (f"store@{id(mem.store):x}", scope)
-    return (os.path.realpath(path), scope)
+
+class ScopeLease:
+    """A taken (or refused) lease; truthy while this pass holds it."""
+
+    def __init__(self, mem: Memory, scope: str, seconds: float = DEFAULT_LEASE_SECONDS) -> None:
+        self.mem, self.scope, self.seconds = mem, scope, seconds
+        self.owner = new_owner()
+        self.row: Lease = self._take()
+
+    def _take(self) -> Lease:
+        now = self.mem.clock.now()
+        return self.mem.store.take_lease(
+            self.scope, self.owner, now=now, expires_at=now + timedelta(seconds=self.seconds)
+        )
+
+    @property
+    def held(self) -> bool:
+        return self.row.owner == self.owner
+
+    def __bool__(self) -> bool:
+        return self.held
+
+    def renew(self) -> bool:
+        """Extend the lease from now; False if it expired and another pass took it."""
+        self.row = self._take()
+        return self.held
+
+    def release(self) -> None:
+        """Drop the row if still ours. A closed store is not an error: the lease just expires."""
+        if self.held:
+            with suppress(ReverieError):
+                self.mem.store.release_lease(self.scope, self.owner)
+
+    def busy_reason(self) -> str:
+        """Why a pass that did not get the lease did nothing (for its report)."""
+        return (
+            f"another dream pass ({self.row.owner}) holds the lease for scope {self.scope!r} until "
+            f"{to_iso(self.row.expires_at)}; this pass did nothing"
+        )
 
 
 @contextmanager
-def scope_lease(mem: Memory, scope: str) -> Iterator[bool]:
-    """Try to take the scope's lease without waiting; yields whether this caller holds it."""
-    key = lease_key(mem, scope)
-    with _registry_lock:
-        lock = _leases.setdefault(key, threading.Lock())
-    got = lock.acquire(blocking=False)
+def scope_lease(mem: Memory, scope: str, *, seconds: float = DEFAULT_LEASE_SECONDS) -> Iterator[ScopeLease]:
+    """Try to take the scope's lease without waiting; yields it (truthy if this caller holds it).
+
+    Released on exit, also when the body raises.
+    """
+    lease = ScopeLease(mem, scope, seconds)
     try:
-        yield got
+        yield lease
     finally:
-        if got:
-            lock.release()
+        lease.release()
 
 
-__all__ = ["lease_key", "scope_lease"]
+__all__ = ["DEFAULT_LEASE_SECONDS", "ScopeLease", "new_owner", "scope_lease"]

@@ -8,27 +8,25 @@ so one item never gets contradictory actions from two steps.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from reverie.dream.config import DreamConfig
+from reverie.dream.dependents import Dependents, count_dependents
 from reverie.dream.neighbours import Pair, clusters, near_duplicates, token_ranks
 from reverie.dream.report import Action
-from reverie.dream.salience import is_gist, salience
+from reverie.dream.salience import is_gist, protection, salience
 from reverie.dream.snapshot import Snapshot
 from reverie.dream.text import disagreement, frame
 from reverie.limits import DEFAULT_LIMITS, Limits
 from reverie.model.item import Item
 from reverie.store.protocol import Store
 
-#: Prefix of a gist's text. Why: a gist quotes its best member, and ``remember`` treats an
-#: equal text as corroboration of that member (it would *modify* the original). "≈" is not a
-#: word character for FTS5 or the embedders, so the gist is found exactly like its member.
-#: Pending a ``Remember(corroborate=False)`` in the model (see the dream/ notes).
-GIST_MARK = "≈ "
 AUTHOR = "dream"
+#: Flag of items whose write-time conflict detection did not run (``Memory.CONFLICTS_UNCHECKED``).
+UNCHECKED = "conflicts_unchecked"
 
 
 @dataclass(slots=True)
@@ -46,6 +44,11 @@ class Planner:
     ranks: dict[str, int] = field(default_factory=dict)  # frame token → rarity rank (0 = rarest)
     stats: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: Item id → current items resting on it (``dependents``), counted once per pass.
+    dependents: dict[str, Dependents] = field(default_factory=dict)
+    #: Items a step would have forgotten or demoted but for a protection, with the reason.
+    spared: list[dict[str, Any]] = field(default_factory=list)
+    stopped: bool = False  # cancelled between steps: the plan is incomplete and must not be applied
 
     def add(self, step: str, op: str, items: Iterable[Item], reason: str, **params: Any) -> None:
         group = list(items)
@@ -53,22 +56,50 @@ class Planner:
             Action(step, op, tuple(i.id for i in group), tuple(i.version for i in group), reason, params)
         )
 
+    def guard(self, item: Item) -> str | None:
+        """Why no step may forget or demote ``item`` in this pass (``salience.protection``)."""
+        return protection(item, self.config, self.dependents.get(item.id))
 
-def plan_pass(snap: Snapshot, store: Store | None, config: DreamConfig, limits: Limits = DEFAULT_LIMITS) -> Planner:
+    def spare(self, step: str, item: Item, reason: str) -> None:
+        """Record that ``step`` left ``item`` alone because of a protection (shown in the report)."""
+        self.spared.append({"step": step, "id": item.id, "reason": reason})
+        by_step = self.stats.setdefault("spared", {})
+        by_step[step] = by_step.get(step, 0) + 1
+
+
+def plan_pass(
+    snap: Snapshot,
+    store: Store | None,
+    config: DreamConfig,
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    tick: Callable[[int, int], bool] | None = None,
+) -> Planner:
     """Every step's actions for ``snap``, in the order they will be applied.
 
     ``limits`` are the Memory's: a gist's text and parent list must pass its boundary checks.
+    ``tick(done, total)`` runs after each step; returning False stops planning (``stopped``).
     """
     from reverie.dream import upkeep
 
     p = Planner(snap, config, limits)
     p.stats["items"] = len(snap.items)
-    consolidate(p)
-    upkeep.hubs(p, store)
-    upkeep.provenance(p)
-    upkeep.keep_budget(p)
-    upkeep.tiers(p)
-    upkeep.settle(p)
+    if config.protect_dependents > 0:
+        p.dependents = count_dependents(snap)
+        p.stats["load_bearing"] = sum(1 for d in p.dependents.values() if d.total >= config.protect_dependents)
+    steps: list[Callable[[], None]] = [
+        lambda: consolidate(p),
+        lambda: upkeep.hubs(p, store),
+        lambda: upkeep.provenance(p),
+        lambda: upkeep.keep_budget(p),
+        lambda: upkeep.tiers(p),
+        lambda: upkeep.settle(p),
+    ]
+    for done, step in enumerate(steps, 1):
+        step()
+        if tick is not None and not tick(done, len(steps)):
+            p.stopped = done < len(steps)
+            break
     return p
 
 
@@ -151,25 +182,60 @@ def _contradictions(p: Planner, pairs: list[Pair]) -> None:
 
 
 def _recheck(p: Planner) -> None:
-    """Re-run write-time conflict detection on recent items (it runs after the commit, so a
-    crash in between skips it; ``Memory.detect_conflicts`` is idempotent)."""
+    """Conflict detection for items that missed it at write time, then (opt-in) recent ones.
+
+    Flagged ``conflicts_unchecked`` (written with ``detect_conflicts=False``): checked oldest
+    first, and the flag is cleared in the same savepoint, so a later pass continues where this
+    one stopped. ``recheck_days`` also re-runs it on recent items (write-time detection runs
+    after the commit, so a crash in between skips it; detection is idempotent).
+    """
     cfg = p.config
-    if cfg.recheck_days <= 0 or cfg.recheck_max <= 0:
-        return
-    since = p.snap.now - timedelta(days=cfg.recheck_days)
-    recent = [it for it in p.snap.items if it.recorded_at >= since and not is_gist(it)]
-    recent.sort(key=lambda it: (it.recorded_at, it.id), reverse=True)
-    for it in recent[: cfg.recheck_max]:
+    unchecked = [it for it in p.snap.items if UNCHECKED in it.flags]  # in id order = oldest first
+    chosen = unchecked[: cfg.recheck_max]
+    for it in chosen:
         p.add(
             "recheck",
             "detect_conflicts",
             (it,),
-            f"recorded within the last {cfg.recheck_days:g} day(s): write-time conflict detection is re-run "
-            "(it runs after the commit and is idempotent)",
+            f"flagged {UNCHECKED}: conflict detection did not run when it was written (detect_conflicts off); "
+            "it runs now and the flag is cleared",
+            terms=_rare_terms(p, it),
         )
-    if len(recent) > cfg.recheck_max:
-        p.notes.append(f"{len(recent) - cfg.recheck_max} recent item(s) over recheck_max were not rechecked")
-    p.stats["rechecked"] = min(len(recent), cfg.recheck_max)
+    if len(unchecked) > len(chosen):
+        p.notes.append(
+            f"{len(unchecked) - len(chosen)} item(s) flagged {UNCHECKED} over recheck_max={cfg.recheck_max} "
+            "keep their flag for the next pass"
+        )
+    recent: list[Item] = []
+    room = cfg.recheck_max - len(chosen)
+    if cfg.recheck_days > 0 and room > 0:
+        since = p.snap.now - timedelta(days=cfg.recheck_days)
+        done = {it.id for it in chosen}
+        recent = [it for it in p.snap.items if it.recorded_at >= since and not is_gist(it) and it.id not in done]
+        recent.sort(key=lambda it: (it.recorded_at, it.id), reverse=True)
+        for it in recent[:room]:
+            p.add(
+                "recheck",
+                "detect_conflicts",
+                (it,),
+                f"recorded within the last {cfg.recheck_days:g} day(s): write-time conflict detection is re-run "
+                "(it runs after the commit and is idempotent)",
+                terms=_rare_terms(p, it),
+            )
+        if len(recent) > room:
+            p.notes.append(f"{len(recent) - room} recent item(s) over recheck_max were not rechecked")
+    p.stats["unchecked"] = len(unchecked)
+    p.stats["rechecked"] = len(chosen) + min(len(recent), max(0, room))
+
+
+#: Words of an item's full-text candidate query in a recheck (its rarest frame words).
+RECHECK_TERMS = 6
+
+
+def _rare_terms(p: Planner, item: Item) -> list[str]:
+    """The item's rarest content words: bm25's top candidates are decided by them, and a query
+    of every word costs ~35 ms at 100k items when the text holds common words (DESIGN.md)."""
+    return sorted(frame(item.text), key=lambda t: (p.ranks.get(t, 0), t))[:RECHECK_TERMS]
 
 
 def _coverage(snap: Snapshot) -> dict[str, set[str]]:
@@ -258,7 +324,7 @@ def _new_gist(p: Planner, members: list[Item], pairs: list[Pair]) -> None:
         f"topic cluster of {len(members)} near-duplicates (cosine >= {cos:.3f}, frame overlap >= {overlap:.2f}) "
         f"reached cluster_min_size={p.config.cluster_min_size}: consolidated into a gist quoting its most salient "
         f"member {rep.id}; originals kept unchanged; authority = lowest of inputs ({authority})",
-        text=(GIST_MARK + rep.text)[: p.limits.max_text_chars],
+        text=rep.text[: p.limits.max_text_chars],
         kind="semantic",
         parents=parents,
         authority=authority,
@@ -269,4 +335,4 @@ def _new_gist(p: Planner, members: list[Item], pairs: list[Pair]) -> None:
     )
 
 
-__all__ = ["AUTHOR", "GIST_MARK", "Planner", "consolidate", "plan_pass"]
+__all__ = ["AUTHOR", "UNCHECKED", "Planner", "consolidate", "plan_pass"]

@@ -17,8 +17,8 @@ from typing import Any, Literal
 Step = Literal[
     "consolidate",  # 2 + 7: a gist for a grown near-duplicate cluster, or new members linked to its gist
     "contradiction",  # 3: near-duplicates that disagree in polarity or value
-    "recheck",  # 3: write-time conflict detection re-run on recent items
-    "hub",  # 4: matches almost every probe query
+    "recheck",  # 3: conflict detection for items that missed it at write time (flag) or are recent
+    "hub",  # 4: matches almost every probe query (flag), or no longer does (flag removed)
     "keep_budget",  # 5: lowest-value unprotected surplus over the budget
     "tier",  # 6: stale, low-use, unprotected → subconscious
     "provenance",  # 8: a parent was retracted or contradicted
@@ -84,8 +84,12 @@ class DreamReport:
     """The plan of one pass over one scope and, unless ``dry_run``, the outcome of each action.
 
     ``skipped`` is set (and ``actions`` empty) when another pass held the scope's lease.
+    ``interrupted`` says why a pass stopped early (``Memory.close()``, a lost lease): actions
+    are applied in atomic batches, so each one is either applied or reported as not applied.
     ``stats`` are deterministic counts; ``timings`` (seconds per phase) are not, so they are
-    left out of ``to_dict`` unless asked for.
+    left out of ``to_dict`` unless asked for. ``spared`` lists the items a step would have
+    forgotten or demoted but for a protection (``{"step", "id", "reason"}``), so a dry run says
+    why a cold item stays ("load-bearing: 3 current items derive from it").
     """
 
     scope: str
@@ -97,7 +101,9 @@ class DreamReport:
     attention: list[dict[str, Any]] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    spared: list[dict[str, Any]] = field(default_factory=list)
     skipped: str | None = None
+    interrupted: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
 
     def count(self, step: str | None = None, status: str | None = None) -> int:
@@ -129,10 +135,12 @@ class DreamReport:
             "at": self.at,
             "dry_run": self.dry_run,
             "skipped": self.skipped,
+            "interrupted": self.interrupted,
             "config": dict(self.config),
             "stats": _plain(self.stats),
             "actions": actions,
             "attention": _plain(self.attention),
+            "spared": _plain(self.spared),
             "notes": list(self.notes),
         }
         if timings:

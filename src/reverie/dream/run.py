@@ -1,19 +1,21 @@
 """The entry points: ``dream`` (plan + apply under the scope lease), ``plan``, ``apply``,
 and ``cascade_retract``.
 
-``Memory.dream`` / ``Memory.thinking_queue`` / ``Memory.value_by_cohort`` delegate here. Only
-the public ``Memory`` API writes; reads of a whole scope use the store's read methods (see
-``snapshot``). ``Memory`` is imported for type checking only: memory.py imports this package.
+``Memory.dream`` / ``Memory.thinking_queue`` / ``Memory.value_by_cohort`` delegate here. Reads
+of a whole scope use the store's read methods (see ``snapshot``); writes are commands applied
+through ``Store.execute_steps`` in atomic batches (see ``apply``). ``Memory`` is imported for
+type checking only: memory.py imports this package.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from reverie.dream.apply import apply_actions
+from reverie.dream.apply import Progress, apply_actions
 from reverie.dream.config import DreamConfig
-from reverie.dream.lease import lease_key, scope_lease
+from reverie.dream.lease import ScopeLease, scope_lease
 from reverie.dream.plan import plan_pass
 from reverie.dream.report import DreamReport
 from reverie.dream.snapshot import read_snapshot
@@ -26,16 +28,33 @@ if TYPE_CHECKING:
     from reverie.memory import Memory
 
 
-def plan(mem: Memory, *, scope: str, config: DreamConfig | None = None) -> DreamReport:
-    """What one pass would do now, with the reason for each action; nothing is written."""
+def plan(
+    mem: Memory,
+    *,
+    scope: str,
+    config: DreamConfig | None = None,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> DreamReport:
+    """What one pass would do now, with the reason for each action; nothing is written.
+
+    ``progress("plan", done, total)`` after each step; ``cancelled()`` is checked between
+    steps, and a cancelled plan comes back empty with ``interrupted`` set.
+    """
     cfg = _config(config)
     s = check_scope(scope, mem.limits)
     t0 = time.perf_counter()
     snap = read_snapshot(mem, s)
     t1 = time.perf_counter()
-    planner = plan_pass(snap, mem.store, cfg, mem.limits)
+
+    def tick(done: int, total: int) -> bool:
+        if progress is not None:
+            progress("plan", done, total)
+        return not cancelled()
+
+    planner = plan_pass(snap, mem.store, cfg, mem.limits, tick=tick)
     t2 = time.perf_counter()
-    return DreamReport(
+    report = DreamReport(
         scope=s,
         at=to_iso(snap.now),
         dry_run=True,
@@ -44,55 +63,80 @@ def plan(mem: Memory, *, scope: str, config: DreamConfig | None = None) -> Dream
         attention=planner.attention,
         stats=planner.stats,
         notes=planner.notes,
+        spared=planner.spared,
         timings={"read": t1 - t0, "plan": t2 - t1},
     )
+    if planner.stopped:
+        report.actions, report.attention, report.spared = [], [], []
+        report.interrupted = "Memory.close() asked the pass to stop while it was planning; nothing was applied"
+    return report
 
 
-def apply(mem: Memory, report: DreamReport) -> DreamReport:
+def apply(mem: Memory, report: DreamReport, *, progress: Progress | None = None) -> DreamReport:
     """Apply a plan made by ``plan`` (or ``dream(dry_run=True)``), under the scope's lease.
 
     Items changed since the plan read them are skipped, never overwritten. Returns the same
     report with ``dry_run`` False and one outcome per action (or ``skipped`` set, untouched,
     if another pass holds the lease).
     """
-    if report.skipped is not None:
+    if report.skipped is not None or report.interrupted is not None:
         return report
-    with scope_lease(mem, report.scope) as held:
-        if not held:
-            report.skipped = _busy(mem, report.scope)
+    cfg = report.config
+    with mem._dream_running(), scope_lease(mem, report.scope, seconds=float(cfg["lease_seconds"])) as lease:
+        if not lease:
+            report.skipped = lease.busy_reason()
             return report
-        _apply_held(mem, report)
+        _apply_held(mem, report, lease, progress)
     return report
 
 
-def _apply_held(mem: Memory, report: DreamReport) -> None:
+def _apply_held(mem: Memory, report: DreamReport, lease: ScopeLease, progress: Progress | None) -> None:
     t0 = time.perf_counter()
     report.dry_run = False
-    apply_actions(mem, report)
+    apply_actions(
+        mem,
+        report,
+        batch=int(report.config["apply_batch"]),
+        lease=lease,
+        progress=progress,
+        cancelled=mem._dream_cancelled,
+    )
     report.timings["apply"] = time.perf_counter() - t0
     report.stats["applied"] = report.count(status="applied")
     report.stats["skipped"] = report.count(status="skipped")
     report.stats["failed"] = report.count(status="failed")
 
 
-def dream(mem: Memory, *, scope: str, dry_run: bool = False, config: DreamConfig | None = None) -> DreamReport:
+def dream(
+    mem: Memory,
+    *,
+    scope: str,
+    dry_run: bool = False,
+    config: DreamConfig | None = None,
+    progress: Progress | None = None,
+) -> DreamReport:
     """One deterministic consolidation pass over ``scope``; returns what it did and why.
 
     ``dry_run=True`` returns the plan without applying it. A second pass on the same scope
-    (same store file, this process) while one runs does not wait: its report says it skipped.
+    while one runs — in this process or another sharing the file — does not wait: its report
+    says it skipped and who holds the lease. ``Memory.close()`` stops a running pass between
+    two atomic batches; its report then says it was interrupted.
     """
     s = check_scope(scope, mem.limits)
     cfg = _config(config)
-    if dry_run:
-        return plan(mem, scope=s, config=cfg)
-    with scope_lease(mem, s) as held:
-        if not held:
-            return DreamReport(
-                scope=s, at=to_iso(mem.clock.now()), dry_run=False, config=cfg.to_dict(), skipped=_busy(mem, s)
-            )
-        report = plan(mem, scope=s, config=cfg)
-        _apply_held(mem, report)
-        return report
+    with mem._dream_running():
+        if dry_run:
+            return plan(mem, scope=s, config=cfg, progress=progress, cancelled=mem._dream_cancelled)
+        with scope_lease(mem, s, seconds=cfg.lease_seconds) as lease:
+            if not lease:
+                at = to_iso(mem.clock.now())
+                return DreamReport(s, at, dry_run=False, config=cfg.to_dict(), skipped=lease.busy_reason())
+            report = plan(mem, scope=s, config=cfg, progress=progress, cancelled=mem._dream_cancelled)
+            if report.interrupted is None:
+                _apply_held(mem, report, lease, progress)
+            else:
+                report.dry_run = False
+            return report
 
 
 def cascade_retract(mem: Memory, id: str, *, scope: str, reason: str = "") -> list[str]:
@@ -124,14 +168,6 @@ def cascade_retract(mem: Memory, id: str, *, scope: str, reason: str = "") -> li
                 seen.add(child.id)
                 frontier.append(child.id)
     return done
-
-
-def _busy(mem: Memory, scope: str) -> str:
-    path, _ = lease_key(mem, scope)
-    return (
-        f"another dream pass holds the lease for scope {scope!r} on {path}; this pass did nothing "
-        "(the lease is process-local until the store gains a lease row)"
-    )
 
 
 def _config(config: DreamConfig | None) -> DreamConfig:

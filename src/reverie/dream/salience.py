@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from reverie.dream.config import DreamConfig
 from reverie.model.item import Item
+
+if TYPE_CHECKING:
+    from reverie.dream.dependents import Dependents
 
 #: Weight of each kind of claim. Kinds outside the list weigh like an observation.
 KIND_WEIGHT: dict[str, float] = {
@@ -63,11 +67,13 @@ def is_gist(item: Item) -> bool:
     return item.source == "system" and item.meta.get("dream") == "gist"
 
 
-def protection(item: Item, config: DreamConfig) -> str | None:
+def protection(item: Item, config: DreamConfig, dependents: Dependents | None = None) -> str | None:
     """Why a pass may neither forget nor demote ``item`` (None: it is unprotected).
 
     ``manual`` items are a person's word; ``durable`` is a person's pin; high salience is
-    the cold-but-critical rule.
+    the cold-but-critical rule; ``dependents`` (this pass's count of current items resting
+    on it, ``dependents.count_dependents``) at or above ``protect_dependents`` is the
+    load-bearing rule: forgetting it would leave them ``stale_derived``.
     """
     if item.source == "manual":
         return "manual source"
@@ -75,6 +81,8 @@ def protection(item: Item, config: DreamConfig) -> str | None:
         return "durable tier"
     if salience(item) >= config.protect_salience:
         return f"salience >= {config.protect_salience}"
+    if dependents is not None and 0 < config.protect_dependents <= dependents.total:
+        return dependents.describe()
     return None
 
 

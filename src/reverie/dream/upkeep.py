@@ -2,8 +2,9 @@
 
 Each step is one function over the shared ``Planner``; read them in the order ``plan_pass``
 calls them. None of them touches an item this pass consolidates (``untouched``) or forgets
-(``closing``), and protection (manual, durable, high salience) is checked in one place,
-``salience.protection``.
+(``closing``), and protection (manual, durable, high salience, load-bearing) is checked in
+one place, ``salience.protection`` (through ``Planner.guard``); an item a step leaves alone
+only because of it is listed in the report's ``spared`` with the reason.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from reverie.dream.hubs import find_hubs
 from reverie.dream.plan import Planner
 from reverie.dream.queue import attention
-from reverie.dream.salience import age_days, is_gist, keep_score, protection, salience
+from reverie.dream.salience import age_days, is_gist, keep_score, salience
 from reverie.model.item import Item
 from reverie.store.protocol import Store
 
@@ -21,10 +22,15 @@ SUBCONSCIOUS = "subconscious"
 
 
 def hubs(p: Planner, store: Store | None) -> None:
-    """Step 4: flag ``hub`` on items in the top-k of more than ``hub_share`` of probe queries."""
+    """Step 4: flag ``hub`` on items in the top-k of more than ``hub_share`` of probe queries,
+    and remove the flag from items that no longer are (recall down-weights a hub: a stale
+    flag would bury an item for good). Only when probes ran: a scope below ``hub_min_items``
+    has no measurement, and an absent measurement is not evidence either way."""
     found, probes = find_hubs(p.snap, store, p.config, p.ranks)
     p.stats["hub_probes"] = probes
     p.stats["hubs"] = len(found)
+    if probes:
+        _unflag_hubs(p, {h.row for h in found}, probes)
     for h in found:
         item = p.snap.items[h.row]
         if HUB in item.flags or item.id in p.untouched:
@@ -38,6 +44,24 @@ def hubs(p: Planner, store: Store | None) -> None:
             f"({h.share:.0%} > hub_share {p.config.hub_share:.0%}): matches almost every query",
             add=[HUB],
         )
+
+
+def _unflag_hubs(p: Planner, rows: set[int], probes: int) -> None:
+    cleared = 0
+    for row, item in enumerate(p.snap.items):
+        if HUB not in item.flags or row in rows or item.id in p.untouched:
+            continue
+        cleared += 1
+        p.add(
+            "hub",
+            "flag",
+            (item,),
+            f"no longer a universal matcher: in the top-{p.config.hub_k} of at most {p.config.hub_share:.0%} "
+            f"of {probes} probe queries now; hub flag removed",
+            add=[],
+            remove=[HUB],
+        )
+    p.stats["hubs_cleared"] = cleared
 
 
 def _contested(p: Planner) -> set[str]:
@@ -67,9 +91,13 @@ def provenance(p: Planner) -> None:
             continue
         stale += 1
         p.add("provenance", "flag", (item,), why, add=[STALE_DERIVED])
-        guard = protection(item, p.config)
-        if item.tier != SUBCONSCIOUS and guard is None:
+        if item.tier == SUBCONSCIOUS:
+            continue
+        guard = p.guard(item)
+        if guard is None:
             p.add("provenance", "set_tier", (item,), why + "; demoted until used again", tier=SUBCONSCIOUS)
+        else:
+            p.spare("provenance", item, f"{guard}: flagged {STALE_DERIVED} ({why}) but not demoted")
     p.stats["stale_derived"] = stale
 
 
@@ -94,7 +122,8 @@ def keep_budget(p: Planner) -> None:
     The keep score blends learned value, salience and recency (``salience.keep_score``), so a
     cold but critical fact outranks a busy trivial one; protected items never count as surplus.
     Neither do sides of a contradiction: a conflict is settled by a person or a rule, not by
-    pruning whichever side happens to score lower.
+    pruning whichever side happens to score lower. A protected item that would have ranked
+    among the surplus without its protection is reported as spared, with the protection.
     """
     budget = p.config.keep_budget
     if budget is None:
@@ -106,13 +135,20 @@ def keep_budget(p: Planner) -> None:
         return
     now = p.snap.now
     hold = p.untouched | p.attention_hold | _contested(p)
-    pool = [it for it in p.snap.items if it.id not in hold and protection(it, p.config) is None]
-    ranked = sorted(pool, key=lambda it: (keep_score(it, now, p.config), it.id))
-    victims = ranked[:surplus]
+    guards = {it.id: p.guard(it) for it in p.snap.items if it.id not in hold}
+    scored = sorted(
+        ((keep_score(it, now, p.config), it.id, it) for it in p.snap.items if it.id in guards),
+        key=lambda t: (t[0], t[1]),
+    )
+    victims = [it for _, i, it in scored if guards[i] is None][:surplus]
+    for score, i, it in scored[:surplus]:  # the surplus had nothing been protected
+        why = guards[i]
+        if why is not None:
+            p.spare("keep_budget", it, f"{why}: kept, though its keep score {score:.4f} is among the {surplus} lowest")
     if len(victims) < surplus:
         p.notes.append(
             f"keep budget {budget} unmet by {surplus - len(victims)}: the rest are protected "
-            "(manual, durable, high salience), sides of a contradiction, or consolidated in this pass"
+            "(manual, durable, high salience, load-bearing), sides of a contradiction, or consolidated in this pass"
         )
     cutoff = keep_score(victims[-1], now, p.config) if victims else 0.0
     for it in victims:
@@ -140,7 +176,11 @@ def tiers(p: Planner) -> None:
         if it.tier != "active" or it.id in skip:
             continue
         idle = age_days(it, now)
-        if idle < cfg.stale_after_days or it.use_count > cfg.low_use_max or protection(it, cfg) is not None:
+        if idle < cfg.stale_after_days or it.use_count > cfg.low_use_max:
+            continue
+        guard = p.guard(it)
+        if guard is not None:
+            p.spare("tier", it, f"{guard}: stays active, though stale and low-use (idle {idle:.0f} d)")
             continue
         n += 1
         p.add(

@@ -8,16 +8,19 @@ argument and its ``ReverieError`` becomes the error shape (see ``errors``).
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 
-from reverie.errors import ReverieError
+from reverie.errors import InvalidQueryError, ReverieError
 from reverie.http import schemas as s
+from reverie.http.scope_path import scope_param
 from reverie.memory import Memory
 from reverie.model.item import Item
 from reverie.model.query import Filter, Q
+from reverie.model.query_json import FILTER_DESCRIPTION, parse_filter
 from reverie.recall.engine import Hit
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -38,6 +41,8 @@ def memory(request: Request) -> Memory:
 
 
 Mem = Annotated[Memory, Depends(memory)]
+ScopeName = Annotated[str, Depends(scope_param)]
+"""The ``{scope}`` path segment, percent-decoded once (see ``scope_path``)."""
 
 
 def item_out(item: Item) -> s.ItemOut:
@@ -54,9 +59,16 @@ def hit_out(hit: Hit) -> s.HitOut:
     )
 
 
-def simple_filter(kind: list[str], source: list[str], tag: list[str], tier: list[str] | None = None) -> Filter | None:
-    """The query-string subset of ``reverie.Q``: each field is an OR of its values, fields AND."""
-    parts: list[Filter] = []
+def simple_filter(
+    kind: list[str],
+    source: list[str],
+    tag: list[str],
+    tier: list[str] | None = None,
+    where: dict[str, Any] | None = None,
+) -> Filter | None:
+    """The query-string subset of ``reverie.Q`` (each field an OR of its values, fields AND-ed),
+    AND-ed with ``where``, the whole algebra as JSON (``reverie.model.query_json``)."""
+    parts: list[Filter] = [parse_filter(where)] if where is not None else []
     if kind:
         parts.append(Q.kind(*kind))
     if source:
@@ -74,7 +86,7 @@ def simple_filter(kind: list[str], source: list[str], tag: list[str], tier: list
 
 
 @router.post("/items", status_code=201, response_model=s.ItemOut)
-def remember(scope: str, body: s.RememberIn, mem: Mem) -> s.ItemOut:
+def remember(scope: ScopeName, body: s.RememberIn, mem: Mem) -> s.ItemOut:
     fields = body.model_dump(exclude_none=True)
     if body.provenance is not None:
         fields["provenance"] = body.provenance.model_dump()
@@ -84,19 +96,22 @@ def remember(scope: str, body: s.RememberIn, mem: Mem) -> s.ItemOut:
 
 @router.get("/items", response_model=s.PageOut)
 def list_items(
-    scope: str,
+    scope: ScopeName,
     mem: Mem,
     kind: Annotated[list[str], Query()] = [],  # noqa: B006 - FastAPI copies defaults
     source: Annotated[list[str], Query()] = [],  # noqa: B006
     tag: Annotated[list[str], Query()] = [],  # noqa: B006
     tier: Annotated[list[str], Query()] = [],  # noqa: B006
+    where: Annotated[str | None, Query(description=FILTER_DESCRIPTION + " Sent as JSON text.")] = None,
+    sort: Annotated[list[str], Query(description="Sort fields, '-' for descending (e.g. -importance).")] = [],  # noqa: B006
     limit: int = 50,
     cursor: str | None = None,
     include_closed: bool = False,
 ) -> s.PageOut:
     page = mem.list(
         scope=scope,
-        where=simple_filter(kind, source, tag, tier),
+        where=simple_filter(kind, source, tag, tier, _json_filter(where)),
+        sort=sort or None,
         limit=limit,
         cursor=cursor,
         include_closed=include_closed,
@@ -104,13 +119,26 @@ def list_items(
     return s.PageOut(items=[item_out(i) for i in page.items], next_cursor=page.next_cursor)
 
 
+def _json_filter(text: str | None) -> dict[str, Any] | None:
+    """The ``where`` query parameter: a JSON filter as text (a query string cannot carry an object)."""
+    if text is None:
+        return None
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        raise InvalidQueryError(f'where {text[:60]!r} is not JSON; send a filter such as {{"kind": "trait"}}') from None
+    if not isinstance(doc, dict):
+        raise InvalidQueryError("where must be a JSON object (a filter)")
+    return doc
+
+
 @router.get("/items/{item_id}", response_model=s.ItemOut)
-def get_item(scope: str, item_id: str, mem: Mem, as_of: datetime | None = None) -> s.ItemOut:
+def get_item(scope: ScopeName, item_id: str, mem: Mem, as_of: datetime | None = None) -> s.ItemOut:
     return item_out(mem.get(item_id, scope=scope, as_of=as_of))
 
 
 @router.get("/items/{item_id}/history", response_model=s.HistoryOut)
-def history(scope: str, item_id: str, mem: Mem) -> s.HistoryOut:
+def history(scope: ScopeName, item_id: str, mem: Mem) -> s.HistoryOut:
     h = mem.history(item_id, scope=scope)
     return s.HistoryOut(
         versions=[item_out(v) for v in h.versions],
@@ -119,7 +147,7 @@ def history(scope: str, item_id: str, mem: Mem) -> s.HistoryOut:
 
 
 @router.post("/items/{item_id}/revise", response_model=s.ItemOut)
-def revise(scope: str, item_id: str, body: s.ReviseIn, mem: Mem) -> s.ItemOut:
+def revise(scope: ScopeName, item_id: str, body: s.ReviseIn, mem: Mem) -> s.ItemOut:
     return item_out(
         mem.revise(
             item_id,
@@ -134,17 +162,20 @@ def revise(scope: str, item_id: str, body: s.ReviseIn, mem: Mem) -> s.ItemOut:
 
 
 @router.post("/items/{item_id}/forget", response_model=s.ItemOut)
-def forget(scope: str, item_id: str, body: s.ForgetIn, mem: Mem) -> s.ItemOut:
-    return item_out(mem.forget(item_id, scope=scope, reason=body.reason, expected_version=body.expected_version))
+def forget(scope: ScopeName, item_id: str, body: s.ForgetIn, mem: Mem) -> s.ItemOut:
+    forgotten = mem.forget(
+        item_id, scope=scope, reason=body.reason, expected_version=body.expected_version, purge=body.purge
+    )
+    return item_out(forgotten)
 
 
 @router.post("/items/{item_id}/dismiss", response_model=s.ItemOut)
-def dismiss(scope: str, item_id: str, body: s.ReasonIn, mem: Mem) -> s.ItemOut:
+def dismiss(scope: ScopeName, item_id: str, body: s.ReasonIn, mem: Mem) -> s.ItemOut:
     return item_out(mem.dismiss(item_id, scope=scope, reason=body.reason))
 
 
 @router.post("/edges", status_code=201, response_model=s.EdgeOut)
-def link(scope: str, body: s.LinkIn, mem: Mem) -> s.EdgeOut:
+def link(scope: ScopeName, body: s.LinkIn, mem: Mem) -> s.EdgeOut:
     edge = mem.link(
         body.src, body.dst, body.type, scope=scope, author=body.author, authority=body.authority, meta=body.meta
     )
@@ -152,13 +183,13 @@ def link(scope: str, body: s.LinkIn, mem: Mem) -> s.EdgeOut:
 
 
 @router.post("/recall", response_model=s.RecallOut)
-def recall(scope: str, body: s.RecallIn, mem: Mem) -> s.RecallOut:
+def recall(scope: ScopeName, body: s.RecallIn, mem: Mem) -> s.RecallOut:
     hits = mem.recall(
         body.query,
         scope=scope,
         k=body.k,
         mode=body.mode,
-        where=simple_filter(body.kind, body.source, body.tag),
+        where=simple_filter(body.kind, body.source, body.tag, where=body.where),
         as_of=body.as_of,
         include_history=body.include_history,
         tiers=list(body.tiers),
@@ -170,44 +201,44 @@ def recall(scope: str, body: s.RecallIn, mem: Mem) -> s.RecallOut:
 
 
 @router.post("/context", response_model=s.ContextOut)
-def context(scope: str, body: s.ContextIn, mem: Mem) -> s.ContextOut:
+def context(scope: ScopeName, body: s.ContextIn, mem: Mem) -> s.ContextOut:
     return s.ContextOut(context=mem.context(body.query, scope=scope, budget_tokens=body.budget_tokens, k=body.k))
 
 
 @router.get("/summary", response_model=s.SummaryOut)
-def summary(scope: str, mem: Mem) -> s.SummaryOut:
+def summary(scope: ScopeName, mem: Mem) -> s.SummaryOut:
     return s.SummaryOut.model_validate(mem.summary(scope=scope))
 
 
 @router.post("/learning/pause", response_model=s.OkOut)
-def pause(scope: str, body: s.ReasonIn, mem: Mem) -> s.OkOut:
+def pause(scope: ScopeName, body: s.ReasonIn, mem: Mem) -> s.OkOut:
     mem.pause_learning(scope, reason=body.reason)
     return s.OkOut(learning_paused=True)
 
 
 @router.post("/learning/resume", response_model=s.OkOut)
-def resume(scope: str, body: s.ReasonIn, mem: Mem) -> s.OkOut:
+def resume(scope: ScopeName, body: s.ReasonIn, mem: Mem) -> s.OkOut:
     mem.resume_learning(scope, reason=body.reason)
     return s.OkOut(learning_paused=False)
 
 
 @router.get("/contradictions", response_model=s.ContradictionsOut)
-def contradictions(scope: str, mem: Mem, alerts_only: bool = False, limit: int = 100) -> s.ContradictionsOut:
+def contradictions(scope: ScopeName, mem: Mem, alerts_only: bool = False, limit: int = 100) -> s.ContradictionsOut:
     alerts = mem.contradictions(scope=scope, alerts_only=alerts_only, limit=limit)
     return s.ContradictionsOut(contradictions=[s.ContradictionOut.model_validate(a.to_dict()) for a in alerts])
 
 
 @router.post("/contradictions/{edge_id}/resolve", response_model=s.ItemOut)
-def resolve(scope: str, edge_id: str, body: s.ResolveIn, mem: Mem) -> s.ItemOut:
+def resolve(scope: ScopeName, edge_id: str, body: s.ResolveIn, mem: Mem) -> s.ItemOut:
     return item_out(mem.resolve(edge_id, keep=body.keep, scope=scope, reason=body.reason))
 
 
 @router.post("/dream", response_model=s.DreamOut)
-def dream(scope: str, mem: Mem) -> s.DreamOut:
+def dream(scope: ScopeName, mem: Mem, dry_run: bool = False) -> s.DreamOut:
     run = getattr(mem, "dream", None)
     if run is None:
         raise NotImplementedReverieError("this reverie has no dream pass yet")
-    return s.DreamOut(report=jsonable(run(scope=scope)))
+    return s.DreamOut(report=jsonable(run(scope=scope, dry_run=True) if dry_run else run(scope=scope)))
 
 
 def jsonable(value: Any) -> Any:

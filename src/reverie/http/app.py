@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from reverie.errors import InvalidInputError
 from reverie.http import api, detail, errors, page
+from reverie.http.scope_path import ScopeSegment
 from reverie.http.security import LOOPBACK_HOSTS, Guard, is_loopback
 from reverie.limits import Limits
 from reverie.memory import Memory
@@ -69,6 +70,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(page.router)
     app.include_router(detail.router)
+    app.add_middleware(ScopeSegment)  # inside the guard: it only changes how /v1 paths are routed
     app.add_middleware(Guard, allowed_hosts=allowed_hosts, token=token, max_body=max_body)
     return app
 

@@ -71,10 +71,19 @@ async def _validation(_: Request, exc: Exception) -> Response:
     return error_response(422, "invalid_input", "; ".join(parts) or "invalid request")
 
 
-async def _http(_: Request, exc: Exception) -> Response:
+#: The 404 of a ``/v1/scopes/…`` path that matches no route; the usual cause is a raw ``/`` in a scope.
+SCOPE_404 = (
+    "no such route. A scope is one path segment: send a '/' inside it as %2F "
+    "(scope 'team/alpha' → /v1/scopes/team%2Falpha/items); the routes are listed at /openapi.json"
+)
+
+
+async def _http(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code = HTTP_CODES.get(exc.status_code, "http_error")
     detail = exc.detail if isinstance(exc.detail, str) else code
+    if exc.status_code == 404 and detail == "Not Found" and request.url.path.startswith("/v1/scopes/"):
+        detail = SCOPE_404
     headers: dict[str, Any] = dict(exc.headers or {})
     return error_response(exc.status_code, code, detail, headers)
 

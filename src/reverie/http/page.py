@@ -11,6 +11,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs
@@ -24,6 +25,7 @@ from reverie.errors import InvalidInputError
 from reverie.http import render as r
 from reverie.http.security import AUTH_COOKIE, authorised
 from reverie.memory import Memory
+from reverie.model.query import Filter, Q
 
 router = APIRouter(include_in_schema=False)
 CSRF_COOKIE = "reverie_csrf"
@@ -112,7 +114,15 @@ async def login(request: Request) -> Response:
 
 
 @router.get("/")
-def index(request: Request, scope: str | None = None, q: str | None = None, cursor: str | None = None) -> Response:
+def index(
+    request: Request,
+    scope: str | None = None,
+    q: str | None = None,
+    cursor: str | None = None,
+    kind: str | None = None,
+    source: str | None = None,
+    tier: str | None = None,
+) -> Response:
     if _needs_login(request):
         return RedirectResponse("/login", status_code=303)
     mem = _mem(request)
@@ -128,9 +138,9 @@ def index(request: Request, scope: str | None = None, q: str | None = None, curs
             r.fmt("<h2>{scope}</h2>", scope=scope),
             _summary(summary),
             _learning(scope, summary["learning_paused"], csrf),
-            _items(mem, scope, q, cursor),
+            _items(mem, scope, q, cursor, Filters(kind or None, source or None, tier or None), summary),
             _contradictions(mem, scope, csrf),
-            _dream(mem),
+            _dream(mem, scope),
         ]
     )
     return _page(request, r.layout(f"reverie — {scope}", scope, scopes, body), csrf)
@@ -158,22 +168,69 @@ def _learning(scope: str, paused: bool, csrf: str) -> r.Safe:
     )
 
 
-def _items(mem: Memory, scope: str, q: str | None, cursor: str | None) -> r.Safe:
+@dataclass(frozen=True)
+class Filters:
+    """The list's filter selects (empty = any); the same ``Q`` filter for the list and for search."""
+
+    kind: str | None = None
+    source: str | None = None
+    tier: str | None = None
+
+    def where(self) -> Filter | None:
+        parts = [
+            builder(value)
+            for builder, value in ((Q.kind, self.kind), (Q.source, self.source), (Q.tier, self.tier))
+            if value
+        ]
+        if not parts:
+            return None
+        out = parts[0]
+        for part in parts[1:]:
+            out = out & part
+        return out
+
+    def params(self) -> dict[str, str | None]:
+        return {"kind": self.kind, "source": self.source, "tier": self.tier}
+
+
+def _select(name: str, values: list[str], chosen: str | None) -> r.Safe:
+    options = r.join(
+        r.fmt('<option value="{v}"{sel}>{v}</option>', v=v, sel=r.Safe(" selected" if v == chosen else ""))
+        for v in sorted({*values, *([chosen] if chosen else [])})
+    )
+    return r.fmt(
+        '<label>{name} <select name="{name}"><option value="">any</option>{options}</select></label> ',
+        name=name,
+        options=options,
+    )
+
+
+def _items(
+    mem: Memory, scope: str, q: str | None, cursor: str | None, filters: Filters, summary: dict[str, Any]
+) -> r.Safe:
     search = r.fmt(
         '<form method="get" action="/" class="search"><input type="hidden" name="scope" value="{scope}">'
-        '<input type="search" name="q" value="{q}" placeholder="recall…"> <button>search</button></form>',
+        '<input type="search" name="q" value="{q}" placeholder="recall…"> {kind}{source}{tier}'
+        "<button>search</button></form>",
         scope=scope,
         q=q or "",
+        kind=_select("kind", list(summary["by_kind"]), filters.kind),
+        source=_select("source", list(summary["by_source"]), filters.source),
+        tier=_select("tier", ["active", "durable", "subconscious"], filters.tier),
     )
     more = r.Safe("")
+    where = filters.where()
     if q:
-        hits = mem.recall(q, scope=scope, k=50, record_use=False)
+        # A tier chosen in the filter is searched even when recall would skip it (subconscious).
+        tiers = [filters.tier] if filters.tier else ["active", "durable"]
+        hits = mem.recall(q, scope=scope, k=50, where=where, tiers=tiers, record_use=False)
         rows = [r.item_row(h.item, scope, h.score) for h in hits]
     else:
-        page = mem.list(scope=scope, limit=50, cursor=cursor, sort="-recorded_at")
+        page = mem.list(scope=scope, where=where, limit=50, cursor=cursor, sort="-recorded_at")
         rows = [r.item_row(i, scope) for i in page.items]
         if page.next_cursor:
-            more = r.fmt('<p><a href="{href}">more…</a></p>', href=r.url("/", scope=scope, cursor=page.next_cursor))
+            href = r.url("/", scope=scope, cursor=page.next_cursor, **filters.params())
+            more = r.fmt('<p><a href="{href}">more…</a></p>', href=href)
     return r.fmt(
         '<section class="list"><h3>Memories</h3>{search}{table}{more}</section>',
         search=search,
@@ -212,13 +269,18 @@ def _contradictions(mem: Memory, scope: str, csrf: str) -> r.Safe:
     )
 
 
-def _dream(mem: Memory) -> r.Safe:
-    """What the last dream pass did — only if this ``Memory`` keeps such a report."""
+def _dream(mem: Memory, scope: str) -> r.Safe:
+    """What the last dream pass over *this* scope did — only if this ``Memory`` keeps such a report.
+
+    The report names items and quotes reasons, so a pass over another scope is never shown here.
+    """
     report = getattr(mem, "last_dream_report", None)
     if report is None:
         return r.Safe("")
     data = report.to_dict() if callable(getattr(report, "to_dict", None)) else report
-    shown = data if isinstance(data, dict) else {"report": data}
+    if not isinstance(data, dict) or data.get("scope") != scope:
+        return r.Safe("")
+    shown = data
     return r.fmt('<section class="dream"><h3>Last dream pass</h3>{f}</section>', f=r.fields_list(shown))
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
+
+from reverie.model.query_json import FILTER_DESCRIPTION
 
 Scalar = str | int | float | None
 Tier = Literal["active", "durable", "subconscious"]
@@ -205,6 +207,10 @@ class ReviseIn(_In):
 class ForgetIn(_In):
     reason: str = ""
     expected_version: int | None = None
+    purge: StrictBool = Field(
+        default=False,
+        description="Erase the content from disk too (text, meta, tags, event payloads); only id and times remain.",
+    )
 
 
 class ReasonIn(_In):
@@ -233,6 +239,7 @@ class RecallIn(_In):
     kind: list[str] = []
     source: list[str] = []
     tag: list[str] = []
+    where: dict[str, Any] | None = Field(None, description=FILTER_DESCRIPTION + " AND-ed with kind / source / tag.")
 
 
 class ContextIn(_In):

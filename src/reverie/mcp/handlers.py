@@ -13,6 +13,7 @@ from typing import Any
 
 from reverie import Filter, InvalidInputError, Memory, Q
 from reverie.mcp.serialize import edge_data, hit_data, item_data, jsonable, marked
+from reverie.model.query_json import parse_filter
 
 Handler = Callable[[Memory, dict[str, Any]], dict[str, Any]]
 
@@ -56,7 +57,10 @@ def remember(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
 
 
 def _recall_filter(a: Mapping[str, Any]) -> Filter | None:
+    """``where`` (the JSON query algebra) AND-ed with the older ``kinds`` / ``tags`` shorthands."""
     parts: list[Filter] = []
+    if a.get("where") is not None:
+        parts.append(parse_filter(a["where"]))
     if a.get("kinds"):
         parts.append(Q.kind(*a["kinds"]))
     if a.get("tags"):
@@ -80,6 +84,26 @@ def recall(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     return {"count": len(hits), "hits": [hit_data(h) for h in hits]}
 
 
+def get(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    return {"item": item_data(mem.get(a["id"], scope=a["scope"], as_of=_time(a, "as_of")))}
+
+
+def history(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    # Event payloads carry the remembered text and reasons: marked as data like the versions.
+    h = mem.history(a["id"], scope=a["scope"])
+    return {
+        "count": len(h.versions),
+        "versions": [item_data(v) for v in h.versions],
+        "events": [marked(e) for e in h.events],
+    }
+
+
+def list_items(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    where = parse_filter(a["where"]) if a.get("where") is not None else None
+    page = mem.list(scope=a["scope"], where=where, **_pick(a, "sort", "limit", "cursor", "include_closed"))
+    return {"count": len(page.items), "items": [item_data(i) for i in page.items], "next_cursor": page.next_cursor}
+
+
 def context(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     text = mem.context(a["query"], scope=a["scope"], **_pick(a, "budget_tokens", "k"))
     return marked({"context": text})
@@ -91,7 +115,7 @@ def revise(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
 
 
 def forget(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
-    return {"item": item_data(mem.forget(a["id"], scope=a["scope"], **_pick(a, "reason", "expected_version")))}
+    return {"item": item_data(mem.forget(a["id"], scope=a["scope"], **_pick(a, "reason", "expected_version", "purge")))}
 
 
 def dismiss(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
@@ -118,7 +142,7 @@ def dream(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     dream_pass = getattr(Memory, "dream", None)
     if dream_pass is None:
         raise ToolError("not_available", "this reverie version has no dream pass")
-    report = dream_pass(mem, scope=a["scope"])
+    report = dream_pass(mem, scope=a["scope"], **_pick(a, "dry_run"))
     return marked({"dream": jsonable(report)})
 
 
@@ -140,6 +164,9 @@ def resume_learning(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
 HANDLERS: Mapping[str, Handler] = {
     "remember": remember,
     "recall": recall,
+    "get": get,
+    "history": history,
+    "list": list_items,
     "context": context,
     "revise": revise,
     "forget": forget,

@@ -38,9 +38,9 @@ HTTP_HOSTS = ("127.0.0.1", "::1")
 """Where HTTP may bind: loopback only. The server has no authentication, so anything that
 can reach the port can read and rewrite every scope; a LAN address is refused."""
 
-DEFAULT_HTTP_PORT = 8765
+DEFAULT_HTTP_PORT = 8766  # `reverie serve` (the HTTP API) takes 8765
 
-_READ_ONLY = frozenset({"contradictions", "summary"})
+_READ_ONLY = frozenset({"get", "history", "list", "contradictions", "summary"})
 _ADDITIVE = frozenset({"remember", "recall", "context", "link", "pause_learning", "resume_learning"})
 
 

@@ -46,8 +46,13 @@ class ManualClock:
 
 
 def to_iso(when: datetime) -> str:
-    """Canonical UTC text form, fixed width, so stored strings sort in time order."""
-    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """Canonical UTC text form, fixed width, so stored strings sort in time order.
+
+    The year is padded by hand: glibc's ``%Y`` writes year 993 as "993", which is neither fixed
+    width nor readable by ``from_iso`` (a caller's ``valid_from`` in year 993 crashed the write).
+    """
+    utc = when.astimezone(UTC)
+    return f"{utc.year:04d}-" + utc.strftime("%m-%dT%H:%M:%S.%fZ")
 
 
 def from_iso(text: str) -> datetime:

@@ -32,6 +32,11 @@ class Remember:
     valid_to: datetime | None = None
     tier: str = "active"
     learning: bool = True  # a learning write is refused while the scope's learning is paused
+    #: False: always a new item, never corroboration of an equal current one (a dream-pass
+    #: gist quotes a member's text; corroborating would modify that member instead).
+    corroborate: bool = True
+    #: Machine flags the new item starts with (e.g. ``conflicts_unchecked``).
+    flags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +49,27 @@ class Revise:
     key: str | None = None
     value: str | None = None
     expected_version: int | None = None
+    #: Machine flags the new version gets on top of the old one's (e.g. ``conflicts_unchecked``).
+    flags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Forget:
+    scope: str
+    id: str
+    reason: str = ""
+    expected_version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Purge:
+    """Forget ``id`` *and* erase its content everywhere it is stored (GDPR erasure, a leaked secret).
+
+    The one exception to "never delete": every version of the claim (its revisions) is
+    redacted in the item rows, the indexes and every event payload that carried its text,
+    and a ``memory.purged`` event (reason only, no content) records that it happened.
+    """
+
     scope: str
     id: str
     reason: str = ""
@@ -159,6 +181,7 @@ Command = (
     Remember
     | Revise
     | Forget
+    | Purge
     | Supersede
     | Dismiss
     | Undismiss

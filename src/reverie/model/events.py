@@ -12,6 +12,7 @@ REMEMBERED = "memory.remembered"
 CORROBORATED = "memory.corroborated"
 REVISED = "memory.revised"
 FORGOTTEN = "memory.forgotten"
+PURGED = "memory.purged"
 SUPERSEDED = "memory.superseded"
 DISMISSED = "memory.dismissed"
 UNDISMISSED = "memory.undismissed"
@@ -30,6 +31,7 @@ EVENT_TYPES = (
     CORROBORATED,
     REVISED,
     FORGOTTEN,
+    PURGED,
     SUPERSEDED,
     DISMISSED,
     UNDISMISSED,

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from reverie.model import events as ev
 from reverie.model.clock import from_iso
 from reverie.model.item import Edge, Item, Scores
+from reverie.model.redact import created_edge_meta, redact_item
+from reverie.model.validate import fingerprints
 
 #: Recall reinforcement: value moves this fraction of the way to 1 for a rank-1 hit.
 REINFORCE_RATE = 0.1
@@ -21,8 +23,26 @@ GRADUATE_AFTER_USES = 3
 
 @dataclass(frozen=True, slots=True)
 class PutItem:
+    """Store ``item``. ``redact``: its content was just erased (purge), so the store must also
+    replace every index row (full-text, vector, fingerprint) that held the old content."""
+
     item: Item
     created: bool = False
+    redact: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EraseContent:
+    """Rewrite the log of ``scope`` before ``before_seq`` as ``model.redact.plan_erasure`` says.
+
+    The one change that touches the log rather than a projection: a purge must erase what
+    the events themselves carried. Replaying it over an already rewritten log changes nothing.
+    """
+
+    scope: str
+    ids: tuple[str, ...]
+    fingerprints: tuple[str, ...]
+    before_seq: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +69,7 @@ class SetPaused:
     paused: bool
 
 
-Change = PutItem | PutEdge | PutTombstone | DropTombstone | SetPaused
+Change = PutItem | PutEdge | PutTombstone | DropTombstone | SetPaused | EraseContent
 
 
 class ProjectionView:
@@ -100,7 +120,7 @@ def _supersedes_edge(event: ev.Event, winner: Item, loser: Item) -> PutEdge:
             recorded_at=event.at,
             author=winner.author,
             authority=winner.scores.authority,
-            meta={"reason": event.payload.get("reason", "")},
+            meta=(created_edge_meta(event) or ("", {}))[1],
         )
     )
 
@@ -116,6 +136,28 @@ def _forgotten(event: ev.Event, view: ProjectionView) -> list[Change]:
     item = _get(view, event)
     valid_to = item.valid_to if item.valid_to is not None and item.valid_to < event.at else event.at
     return [PutItem(_touch(item, event, status="forgotten", closed_at=event.at, valid_to=valid_to))]
+
+
+def _purged(event: ev.Event, view: ProjectionView) -> list[Change]:
+    """Close the claim if it is current (like forget) and erase the content of every version.
+
+    The fingerprints are taken before redaction: they are the old content, which the log
+    rewrite must find in tombstones and undismiss events.
+    """
+    prints: set[str] = set()
+    redacted: list[Change] = []
+    for item_id in event.payload["ids"]:
+        item = view.item(event.scope, item_id)
+        if item is None:  # pragma: no cover - the reducer listed existing versions only
+            continue
+        prints.update(fingerprints(item.text, item.key, item.value))
+        clean = redact_item(item)
+        if item.is_current:
+            valid_to = item.valid_to if item.valid_to is not None and item.valid_to < event.at else event.at
+            clean = clean.evolve(status="forgotten", closed_at=event.at, valid_to=valid_to)
+        redacted.append(PutItem(_touch(clean, event), redact=True))
+    erase = EraseContent(event.scope, tuple(event.payload["ids"]), tuple(sorted(prints)), event.seq)
+    return [erase, *redacted]
 
 
 def _superseded(event: ev.Event, view: ProjectionView) -> list[Change]:
@@ -220,6 +262,7 @@ _HANDLERS: dict[str, Callable[[ev.Event, ProjectionView], list[Change]]] = {
     ev.CORROBORATED: _corroborated,
     ev.REVISED: _revised,
     ev.FORGOTTEN: _forgotten,
+    ev.PURGED: _purged,
     ev.SUPERSEDED: _superseded,
     ev.DISMISSED: _dismissed,
     ev.UNDISMISSED: _undismissed,

@@ -28,6 +28,7 @@ from reverie.model.commands import (
     Link,
     PauseLearning,
     Promote,
+    Purge,
     RecordUse,
     Remember,
     ResumeLearning,
@@ -57,6 +58,10 @@ class StateView(Protocol):
     def edge(self, scope: str, edge_id: str) -> Edge | None: ...
 
     def edges_between(self, scope: str, a: str, b: str) -> list[Edge]: ...
+
+    def revisions(self, scope: str, item_id: str) -> list[str]:
+        """Ids of every version of the claim ``item_id`` belongs to (linked by revise), itself included."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +132,7 @@ def _remember(cmd: Remember, view: StateView, ctx: Context) -> list[ev.Event]:
     _check_not_dismissed(view, cmd.scope, prints)
     for parent in cmd.parents:
         _require(view, cmd.scope, parent)
-    for fp in prints:
+    for fp in prints if cmd.corroborate else ():
         existing = view.live_by_fingerprint(cmd.scope, fp)
         if existing is not None:
             return [
@@ -164,6 +169,7 @@ def _remember(cmd: Remember, view: StateView, ctx: Context) -> list[ev.Event]:
         parents=cmd.parents,
         scores=Scores.from_dict(scores),
         tier=cmd.tier,
+        flags=cmd.flags,
         valid_from=cmd.valid_from,
         valid_to=cmd.valid_to,
         last_seen_at=ctx.now,
@@ -201,6 +207,7 @@ def _revise(cmd: Revise, view: StateView, ctx: Context) -> list[ev.Event]:
         evidence_count=1,
         version=old.version + 1,
         parents=old.parents,
+        flags=old.flags + tuple(f for f in cmd.flags if f not in old.flags),
         last_used_at=None,
         last_used_query=None,
         use_count=0,
@@ -230,6 +237,15 @@ def _forget(cmd: Forget, view: StateView, ctx: Context) -> list[ev.Event]:
     item = _require_current(view, cmd.scope, cmd.id, "forget")
     _check_version(item, cmd.expected_version)
     return [_event(ctx, ev.FORGOTTEN, cmd.scope, {"id": item.id, "reason": cmd.reason})]
+
+
+def _purge(cmd: Purge, view: StateView, ctx: Context) -> list[ev.Event]:
+    # Any item, current or closed: purging an already forgotten claim must still erase it.
+    # Learning pause does not apply: erasure is not learning.
+    item = _require(view, cmd.scope, cmd.id)
+    _check_version(item, cmd.expected_version)
+    ids = view.revisions(cmd.scope, item.id)
+    return [_event(ctx, ev.PURGED, cmd.scope, {"id": item.id, "ids": ids, "reason": cmd.reason})]
 
 
 def _supersede(cmd: Supersede, view: StateView, ctx: Context) -> list[ev.Event]:
@@ -358,6 +374,7 @@ _HANDLERS: dict[type, Callable[[Any, StateView, Context], list[ev.Event]]] = {
     Remember: _remember,
     Revise: _revise,
     Forget: _forget,
+    Purge: _purge,
     Supersede: _supersede,
     Dismiss: _dismiss,
     Undismiss: _undismiss,

@@ -56,8 +56,11 @@ def check_unicode(text: str, field: str) -> None:
 def check_scope(scope: object, limits: Limits) -> str:
     if not isinstance(scope, str) or not scope:
         raise InvalidScopeError("scope is required: a non-empty string such as 'user:alice'")
-    if len(scope) > limits.max_scope_chars:
-        raise InvalidScopeError(f"scope is {len(scope)} characters; the limit is {limits.max_scope_chars}")
+    if len(scope) > limits.max_scope_chars:  # a Limits bound: LimitExceededError, like every other
+        raise LimitExceededError(
+            f"scope is {len(scope)} characters; the limit is Limits.max_scope_chars ({limits.max_scope_chars}): "
+            "use a shorter scope name"
+        )
     if not SCOPE_RE.fullmatch(scope):
         raise InvalidScopeError(
             f"scope {scope[:60]!r} is malformed: use letters, digits and _ . : @ / - "
@@ -85,7 +88,12 @@ def check_kind(kind: object) -> str:
 def check_key(key: object, limits: Limits) -> str | None:
     if key is None:
         return None
-    if not isinstance(key, str) or not key or len(key) > limits.max_key_chars or not KEY_RE.fullmatch(key):
+    if isinstance(key, str) and len(key) > limits.max_key_chars:
+        raise LimitExceededError(
+            f"key {key[:60]!r}… is {len(key)} characters; the limit is Limits.max_key_chars "
+            f"({limits.max_key_chars}): use a shorter dotted subject"
+        )
+    if not isinstance(key, str) or not key or not KEY_RE.fullmatch(key):
         raise InvalidInputError(
             f"key {str(key)[:60]!r} is malformed: a dotted subject such as 'alice.allergy' "
             f"(letters, digits, _ . : - /, up to {limits.max_key_chars} characters)"
@@ -103,6 +111,26 @@ def check_value(value: object, limits: Limits) -> str | None:
     if len(text) > limits.max_text_chars:
         raise LimitExceededError(f"value is longer than Limits.max_text_chars ({limits.max_text_chars})")
     return text
+
+
+def check_count(value: object, field: str, *, default: int, limits: Limits) -> int:
+    """A count such as ``k`` or a page ``limit``; ``None`` (not given) is ``default`` clamped to ``max_k``.
+
+    Why only the default is clamped: the default is reverie's choice, so a caller who lowers
+    ``Limits.max_k`` below it must still be able to call ``recall(q, scope=s)`` without knowing
+    it. An explicit value is the caller's request; shrinking it silently would hide a mistake,
+    so one above the bound is refused.
+    """
+    if value is None:
+        return min(default, limits.max_k)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInputError(f"{field} must be a positive int (at most {limits.max_k}), got {value!r}")
+    if value > limits.max_k:
+        raise LimitExceededError(
+            f"{field} is {value}; the limit is Limits.max_k ({limits.max_k}): ask for fewer "
+            "(list pages on with its cursor) or raise Limits.max_k"
+        )
+    return value
 
 
 def check_score(name: str, score: object) -> float:
@@ -127,7 +155,10 @@ def check_tags(tags: object, limits: Limits, field: str = "tags") -> tuple[str, 
             raise InvalidInputError(f"each {one} must be a non-blank string, got {tag!r}")
         check_unicode(tag, one)
         if len(tag) > limits.max_tag_chars:
-            raise LimitExceededError(f"{one} {tag[:30]!r}… is longer than {limits.max_tag_chars} characters")
+            raise LimitExceededError(
+                f"{one} {tag[:30]!r}… is {len(tag)} characters; the limit is Limits.max_tag_chars "
+                f"({limits.max_tag_chars})"
+            )
         out[tag] = None
         if len(out) > limits.max_tags:  # refuse as soon as the bound is crossed, not after reading all
             raise LimitExceededError(

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -347,10 +347,22 @@ def _candidates(
             floor = hits[0][1] * opts.lexical_floor if hits else 0.0
             rankings["lexical"] = [i for i, s in hits if s >= floor]
     if opts.mode in ("hybrid", "dense") and qvec is not None:
-        ids, mat = store.vectors(scope, current_only=current_only)
-        if ids:
-            rankings["dense"] = _top_dense(ids, mat, qvec, opts.pool)
+        # A store with an ANN index answers large scopes itself (current truth only: history and
+        # as_of stay exact); None means "below its threshold", and the exact scan below runs.
+        ranked = store.nearest(scope, qvec, limit=opts.pool) if current_only and isinstance(store, _Nearest) else None
+        if ranked is None:
+            ids, mat = store.vectors(scope, current_only=current_only)
+            ranked = _top_dense(ids, mat, qvec, opts.pool) if ids else None
+        if ranked is not None:
+            rankings["dense"] = ranked
     return rankings
+
+
+@runtime_checkable
+class _Nearest(Protocol):
+    """A store that can answer dense search approximately (``SQLiteStore`` with its IVF index)."""
+
+    def nearest(self, scope: str, query: np.ndarray, *, limit: int) -> list[str] | None: ...
 
 
 def _top_dense(ids: Sequence[str], mat: np.ndarray, qvec: np.ndarray, n: int) -> list[str]:

@@ -86,9 +86,11 @@ def pack(candidates: Sequence[PackCandidate], budget_tokens: int) -> list[PackCa
     return sorted(chosen.values(), key=lambda c: (-c.score, c.id))
 
 
-def _density_order(candidate: PackCandidate) -> tuple[float, float, str]:
+def _density_order(candidate: PackCandidate) -> tuple[float, float, str, int, str]:
+    """Densest first; the rest of the key makes the order total, so two copies of an id that tie on
+    density (e.g. score 0 at 1 and 2 tokens) are chosen the same way whatever the input order."""
     density = math.inf if candidate.tokens == 0 else candidate.score / candidate.tokens
-    return (-density, -candidate.score, candidate.id)
+    return (-density, -candidate.score, candidate.id, candidate.tokens, candidate.text)
 
 
 # --- rendering ------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 import numpy as np
@@ -54,6 +55,28 @@ class DoctorReport:
         return {"ok": self.ok, "problems": list(self.problems), "counts": dict(self.counts)}
 
 
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """Who holds a scope's lease (one dream pass per scope at a time) and until when (UTC)."""
+
+    scope: str
+    owner: str
+    expires_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """What one step of ``execute_steps`` may do inside the shared write transaction: run
+    commands (seeing every earlier step's effects) and read an item as it stands now."""
+
+    run: Callable[[Sequence[Command]], list[Outcome]]
+    item: Callable[[str, str], Item | None]
+
+
+#: One step of ``execute_steps``: raise a ``ReverieError`` to have its writes rolled back alone.
+Step = Callable[[Batch], Any]
+
+
 class Store(Protocol):
     def execute(
         self,
@@ -64,6 +87,34 @@ class Store(Protocol):
         vectors: Mapping[str, np.ndarray],
     ) -> list[Outcome]:
         """Apply all commands atomically (all or none) and return one outcome per command."""
+        ...
+
+    def execute_steps(
+        self,
+        steps: Sequence[Step],
+        *,
+        now: Any,
+        new_id: Callable[[], str],
+        vectors: Mapping[str, np.ndarray],
+    ) -> list[Any]:
+        """Run ``steps`` in order in one write transaction, each inside a savepoint.
+
+        A step that raises a ``ReverieError`` (a stale version, a closed item) is rolled back
+        alone and the error takes its place in the result; the others commit together. Any
+        other exception rolls the whole transaction back and propagates. Why: a dream pass
+        applies thousands of small actions; one transaction instead of one per action makes
+        a backlog pass fast, and the savepoints keep one stale action from failing the rest.
+        """
+        ...
+
+    def take_lease(self, scope: str, owner: str, *, now: datetime, expires_at: datetime) -> Lease:
+        """Take (or renew, for the same ``owner``) the scope's lease if it is free or expired
+        at ``now``, atomically; returns the lease as it stands afterwards — held by ``owner``
+        on success, else by whoever holds it."""
+        ...
+
+    def release_lease(self, scope: str, owner: str) -> bool:
+        """Drop the lease if ``owner`` holds it; returns whether it did."""
         ...
 
     def get(self, scope: str, item_id: str) -> Item | None: ...

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from reverie.errors import ClosedError
+from reverie.errors import ClosedError, ReverieError, StorageError
 from reverie.model import events as ev
 from reverie.model.commands import Command
 from reverie.model.events import Event
@@ -26,15 +26,17 @@ from reverie.model.item import Edge, Item
 from reverie.model.projection import (
     Change,
     DropTombstone,
+    EraseContent,
     PutEdge,
     PutItem,
     PutTombstone,
     SetPaused,
 )
 from reverie.model.query import Filter, Sort, sort_items
+from reverie.model.redact import REDACTED, plan_erasure, revision_chain
 from reverie.model.validate import fingerprints
 from reverie.store.engine import run_commands
-from reverie.store.protocol import DoctorReport, Embed, Outcome
+from reverie.store.protocol import Batch, DoctorReport, Embed, Lease, Outcome, Step
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -58,6 +60,7 @@ class ReferenceStore:
         self._embedder: tuple[str, int] | None = None
         self._lock = threading.RLock()
         self._closed = False
+        self._leases: dict[str, Lease] = {}  # coordination state, not derived from events
 
     def _check_open(self) -> None:
         # Same contract as the SQLite store: after close, every call raises ClosedError (an
@@ -88,6 +91,14 @@ class ReferenceStore:
             (e for (s, _), e in self._edges.items() if s == scope and {e.src, e.dst} == {a, b}), key=lambda e: e.id
         )
 
+    def revisions(self, scope: str, item_id: str) -> list[str]:
+        pairs = [
+            (str(e.payload["old_id"]), str(e.payload["item"]["id"]))
+            for e in self._events
+            if e.scope == scope and e.type == ev.REVISED
+        ]
+        return revision_chain(pairs, item_id)
+
     # -- primitive writes -----------------------------------------------------------------
     def append_event(self, event: Event) -> Event:
         stored = Event(**{**event.to_dict(), "at": event.at, "seq": len(self._events) + 1})
@@ -95,10 +106,16 @@ class ReferenceStore:
         return stored
 
     def apply_change(self, change: Change, vectors: Mapping[str, np.ndarray]) -> None:
+        if isinstance(change, EraseContent):
+            self._erase(change)
+            return
         if isinstance(change, PutItem):
             item = change.item
             key = (item.scope, item.id)
-            for fp in fingerprints(item.text, item.key, item.value):  # stable: text/key/value never change
+            if change.redact:
+                self._redact(item, vectors)
+            # text/key/value change only by a purge, and _redact has dropped the old prints then
+            for fp in fingerprints(item.text, item.key, item.value):
                 holders = self._fps.setdefault((item.scope, fp), set())
                 (holders.add if item.is_current else holders.discard)(item.id)
             self._items[key] = item
@@ -112,6 +129,38 @@ class ReferenceStore:
             self._tombs.pop((change.scope, change.fingerprint), None)
         elif isinstance(change, SetPaused):
             (self._paused.add if change.paused else self._paused.discard)(change.scope)
+
+    def _redact(self, item: Item, vectors: Mapping[str, np.ndarray]) -> None:
+        """Before a purged version is stored: drop what was indexed under its old content."""
+        key = (item.scope, item.id)
+        old = self._items.get(key)
+        if old is None or old.text == item.text:
+            return  # replaying an already rewritten log: nothing to erase
+        for fp in fingerprints(old.text, old.key, old.value):
+            self._fps.get((item.scope, fp), set()).discard(item.id)
+        if item.text in vectors:
+            self._vecs[key] = np.asarray(vectors[item.text], dtype=np.float32)
+        else:
+            self._vecs.pop(key, None)
+
+    def _erase(self, change: EraseContent) -> None:
+        """Rewrite the scope's log before the purge, and the rows derived from what it rewrote."""
+        before = [e for e in self._events if e.scope == change.scope and e.seq < change.before_seq]
+        plan = plan_erasure(before, change.ids, change.fingerprints)
+        for event in plan.events:
+            self._events[event.seq - 1] = event  # seq is 1-based and dense here
+        for edge_id, meta in plan.edge_meta.items():
+            edge = self._edges.get((change.scope, edge_id))
+            if edge is not None:
+                self._edges[(change.scope, edge_id)] = Edge.from_dict({**edge.to_dict(), "meta": meta})
+        for key, item in list(self._items.items()):
+            if key[0] == change.scope and item.last_used_query in plan.queries:
+                self._items[key] = item.evolve(last_used_query=REDACTED)
+        for fp, holder in plan.tombstones.items():
+            if holder is None:
+                self._tombs.pop((change.scope, fp), None)
+            else:
+                self._tombs[(change.scope, fp)] = holder
 
     # -- Store protocol -------------------------------------------------------------------
     def execute(
@@ -130,6 +179,55 @@ class ReferenceStore:
             except BaseException:
                 self._restore(snapshot)
                 raise
+
+    def execute_steps(
+        self,
+        steps: Sequence[Step],
+        *,
+        now: datetime,
+        new_id: Callable[[], str],
+        vectors: Mapping[str, np.ndarray],
+    ) -> list[Any]:
+        """The SQLite savepoint semantics by snapshots: one per step, one for the whole batch."""
+        self._check_open()
+        batch = Batch(
+            run=lambda commands: run_commands(self, commands, now=now, new_id=new_id, vectors=vectors),
+            item=self.item,
+        )
+        out: list[Any] = []
+        with self._lock:
+            whole = self._snapshot()
+            try:
+                for step in steps:
+                    before = self._snapshot()
+                    try:
+                        out.append(step(batch))
+                    except ReverieError as exc:
+                        if isinstance(exc, StorageError | ClosedError):
+                            raise
+                        self._restore(before)
+                        out.append(exc)
+            except BaseException:
+                self._restore(whole)
+                raise
+        return out
+
+    def take_lease(self, scope: str, owner: str, *, now: datetime, expires_at: datetime) -> Lease:
+        self._check_open()
+        with self._lock:
+            held = self._leases.get(scope)
+            if held is None or held.expires_at <= now or held.owner == owner:
+                held = self._leases[scope] = Lease(scope, owner, expires_at)
+            return held
+
+    def release_lease(self, scope: str, owner: str) -> bool:
+        self._check_open()
+        with self._lock:
+            held = self._leases.get(scope)
+            if held is None or held.owner != owner:
+                return False
+            del self._leases[scope]
+            return True
 
     def _snapshot(self) -> tuple[Any, ...]:
         return (
@@ -239,9 +337,9 @@ class ReferenceStore:
     def rebuild(self, embed: Embed) -> None:
         self._check_open()
         events = list(self._events)
-        embedder = self._embedder
+        embedder, leases = self._embedder, self._leases
         self.__init__()  # type: ignore[misc]
-        self._embedder = embedder
+        self._embedder, self._leases = embedder, leases  # leases are not projections: kept
         from reverie.model.projection import ProjectionView, project
 
         view = ProjectionView(self.item, self.edge)

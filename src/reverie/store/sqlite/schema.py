@@ -5,13 +5,17 @@ The full-text and vector indexes hold *current* items only; closed items (forgot
 superseded, dismissed) move to the ``*_history`` twins, which recall reads only when asked
 for history or a point in time. So "no index row for a forgotten item" holds for the
 indexes that current-truth recall uses, and ``as_of`` can still find the past.
+
+Versions: 1 is the belief store; 2 adds ``leases`` (one dream pass per scope across
+processes, see ``SQLiteStore.take_lease``). A lease row is coordination state, not a
+projection: it is not derived from events, and ``rebuild`` leaves it alone.
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 FTS_TOKENIZE_DEFAULT = "unicode61 remove_diacritics 2 tokenchars '+#'"
 
@@ -103,6 +107,15 @@ def _v1(tokenize: str) -> list[str]:
     ]
 
 
+def _v2() -> list[str]:
+    """Schema 2: the lease table. ``expires_at`` is ``to_iso`` text, so it compares in time order."""
+    return [
+        """CREATE TABLE IF NOT EXISTS leases (
+            scope TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at TEXT NOT NULL
+        ) WITHOUT ROWID""",
+    ]
+
+
 def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> int:
     """Bring the file to ``SCHEMA_VERSION`` inside one transaction; returns the version found."""
     conn.execute("CREATE TABLE IF NOT EXISTS settings (k TEXT PRIMARY KEY, v TEXT NOT NULL)")
@@ -118,6 +131,9 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
         for stmt in _v1(tokenize)[1:]:
             conn.execute(stmt)
         conn.execute("INSERT OR REPLACE INTO settings VALUES ('fts_tokenize', ?)", (tokenize,))
+    if found < 2:  # a v1 file upgrades in place, in the same transaction as the version row
+        for stmt in _v2():
+            conn.execute(stmt)
     conn.execute("INSERT OR REPLACE INTO settings VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
     return found
 

@@ -25,13 +25,14 @@ from typing import Any
 import numpy as np
 
 from reverie.errors import ClosedError, CorruptStoreError, ReverieError, StorageError
-from reverie.model.clock import to_iso
-from reverie.model.commands import Command
+from reverie.model.clock import from_iso, to_iso
+from reverie.model.commands import Command, Purge
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.projection import (
     Change,
     DropTombstone,
+    EraseContent,
     ProjectionView,
     PutEdge,
     PutItem,
@@ -42,7 +43,9 @@ from reverie.model.projection import (
 from reverie.model.query import Filter, Sort
 from reverie.model.validate import fingerprints
 from reverie.store.engine import run_commands
-from reverie.store.protocol import DoctorReport, Embed, Outcome
+from reverie.store.protocol import Batch, DoctorReport, Embed, Lease, Outcome, Step
+from reverie.store.sqlite import fts_budget, purge
+from reverie.store.sqlite.ann import AnnConfig, AnnManager
 from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, PROJECTION_TABLES, migrate
 from reverie.store.sqlite.sql import (
     ITEM_COLUMNS,
@@ -60,7 +63,7 @@ DURABILITY = {"full": "FULL", "fast": "NORMAL"}
 #: A WAL larger than this (twice what wal_autocheckpoint's 1000 pages normally allows) is restarted
 #: after the next commit: see ``SQLiteStore._restart_wal_if_large``.
 _WAL_RESTART_BYTES = 8 * 2**20
-_INSERT_ITEM = "INSERT INTO items (" + ", ".join(ITEM_COLUMNS) + ") VALUES (" + ", ".join("?" * len(ITEM_COLUMNS)) + ")"
+_INSERT_ITEM = "INSERT INTO items (" + ", ".join(ITEM_COLUMNS) + ") VALUES (" + ", ".join("?" * len(ITEM_COLUMNS)) + ")"  # nosec B608 # constant columns, ? marks
 _ABOUT_ITEM = (
     "json_extract(payload, '$.id') = ? OR json_extract(payload, '$.old_id') = ? "
     "OR json_extract(payload, '$.item.id') = ? "
@@ -68,18 +71,41 @@ _ABOUT_ITEM = (
     "OR (type = 'memory.used' AND EXISTS "
     "(SELECT 1 FROM json_each(payload, '$.uses') WHERE json_extract(json_each.value, '$[0]') = ?))"
 )
-_UPDATE_ITEM = "UPDATE items SET " + ", ".join(f"{c} = ?" for c in ITEM_COLUMNS[1:]) + " WHERE id = ?"
+_UPDATE_ITEM = "UPDATE items SET " + ", ".join(f"{c} = ?" for c in ITEM_COLUMNS[1:]) + " WHERE id = ?"  # nosec B608 # constant columns
 
 
 def _storage_error(exc: sqlite3.Error) -> ReverieError:
+    """Translate a driver error into the stable tree, saying what happened and what to do.
+
+    SQLite's result code (``sqlite_errorname``) decides where it has one: the message text of an
+    I/O error ("disk I/O error") names neither the cause nor whether the write took effect. The
+    text is the fallback for errors raised without a code. Every write runs in one transaction
+    that SQLite rolls back on these errors, so "nothing was changed" holds for all of them.
+    """
     text = str(exc)
-    if isinstance(exc, sqlite3.DatabaseError) and "malformed" in text:
-        return CorruptStoreError(f"the store file is damaged ({text}); restore a backup")
-    if "locked" in text or "busy" in text:
-        return StorageError(f"the store stayed locked by another writer past the busy timeout ({text}); retry")
-    if "full" in text:
-        return StorageError(f"the disk is full ({text}); nothing was written; free space and retry")
-    return StorageError(f"storage failure: {text}")
+    name = str(getattr(exc, "sqlite_errorname", None) or "")
+    detail = f"{text}, {name}" if name else text
+    if isinstance(exc, sqlite3.DatabaseError) and (name.startswith("SQLITE_CORRUPT") or "malformed" in text):
+        return CorruptStoreError(f"the store file is damaged ({detail}); restore a backup")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text or "busy" in text:
+        return StorageError(f"the store stayed locked by another writer past the busy timeout ({detail}); retry")
+    if name == "SQLITE_FULL" or "full" in text:
+        return StorageError(
+            f"the disk holding the store is full ({detail}); nothing was changed; free space and retry "
+            "(the same Memory works again once there is room)"
+        )
+    if name.startswith("SQLITE_IOERR") or "I/O error" in text:
+        return StorageError(
+            f"the operating system failed a read or write of the store file ({detail}); nothing was changed; "
+            "check the disk or file system (kernel log, quota, file-size limit) and retry"
+        )
+    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")):
+        # CANTOPEN also covers the -wal / -shm files WAL mode creates beside the store.
+        return StorageError(
+            f"the store file or its -wal / -shm companions cannot be opened for writing ({detail}); nothing was "
+            "changed; check that the path is a file in an existing, writable directory (not a read-only mount)"
+        )
+    return StorageError(f"storage failure: {detail}")
 
 
 class SQLiteStore:
@@ -92,6 +118,7 @@ class SQLiteStore:
         durability: str = "full",
         busy_timeout_ms: int = 30_000,
         fts_tokenize: str = FTS_TOKENIZE_DEFAULT,
+        ann: AnnConfig | None = None,
     ) -> None:
         if durability not in DURABILITY:
             from reverie.errors import InvalidInputError
@@ -115,6 +142,8 @@ class SQLiteStore:
             self._conn.close()
             raise
         self._vectors = VectorCache()
+        # Large scopes search an IVF index instead of the exact scan (``ann.py``); ``ann`` sets when.
+        self._ann = AnnManager(self.path, ann or AnnConfig())
 
     def _configure(self, durability: str, busy_timeout_ms: int) -> None:
         c = self._conn
@@ -236,6 +265,9 @@ class SQLiteStore:
         )
         return [row_to_edge(r) for r in rows]
 
+    def revisions(self, scope: str, item_id: str) -> list[str]:
+        return purge.revisions(self._conn, scope, item_id)
+
     # -- primitive writes -----------------------------------------------------------------
     def append_event(self, event: Event) -> Event:
         d = event.to_dict()
@@ -277,6 +309,8 @@ class SQLiteStore:
         elif isinstance(change, SetPaused):
             self._x("INSERT OR IGNORE INTO scope_state (scope) VALUES (?)", (change.scope,))
             self._x("UPDATE scope_state SET paused = ? WHERE scope = ?", (int(change.paused), change.scope))
+        elif isinstance(change, EraseContent):
+            purge.erase_log(self._x, self._conn, change)
 
     def _put_item(self, change: PutItem, vectors: Mapping[str, np.ndarray]) -> None:
         item = change.item
@@ -292,6 +326,14 @@ class SQLiteStore:
             for fp in fingerprints(item.text, item.key, item.value):
                 self._x("INSERT OR IGNORE INTO fingerprints VALUES (?, ?, ?)", (item.scope, fp, item.id))
             return
+        if change.redact:
+            # A purged version: every index row of the old content is replaced, then the row.
+            rewritten = purge.reindex_redacted(self._x, self._conn, item, vectors, _extra)
+            if rewritten is not None:
+                if rewritten:
+                    self._bump(item.scope, "vec_removals")
+                self._x(_UPDATE_ITEM, (*row[1:], item.id))
+                return
         was = self._conn.execute("SELECT n, closed_at FROM items WHERE id = ?", (item.id,)).fetchone()
         self._x(_UPDATE_ITEM, (*row[1:], item.id))
         if was is not None and was[1] is None and not item.is_current:
@@ -309,7 +351,7 @@ class SQLiteStore:
 
     def _bump(self, scope: str, column: str) -> None:
         self._x("INSERT OR IGNORE INTO scope_state (scope) VALUES (?)", (scope,))
-        self._x(f"UPDATE scope_state SET {column} = {column} + 1 WHERE scope = ?", (scope,))
+        self._x(f"UPDATE scope_state SET {column} = {column} + 1 WHERE scope = ?", (scope,))  # nosec B608 # column: a counter name from this module
 
     # -- Store protocol: writes -----------------------------------------------------------
     def execute(
@@ -321,8 +363,84 @@ class SQLiteStore:
         vectors: Mapping[str, np.ndarray],
     ) -> list[Outcome]:
         self._check_open()
+        if any(isinstance(c, Purge) for c in commands):
+            return self._execute_purge(commands, now=now, new_id=new_id, vectors=vectors)
         with self._write():
             return run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
+
+    def _execute_purge(
+        self,
+        commands: Sequence[Command],
+        *,
+        now: datetime,
+        new_id: Callable[[], str],
+        vectors: Mapping[str, np.ndarray],
+    ) -> list[Outcome]:
+        """A batch with a purge: ``secure_delete`` on, FTS merged in the transaction, file scrubbed after.
+
+        See ``store/sqlite/purge.py`` for where SQLite keeps deleted bytes and why each step.
+        """
+        with self._lock:
+            self._check_open()
+            previous = int(self._conn.execute("PRAGMA secure_delete").fetchone()[0])
+            self._conn.execute("PRAGMA secure_delete = ON")  # zero every cell this transaction frees
+            try:
+                with self._write():
+                    out = run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
+                    purge.optimize_fts(self._x)
+                self._ann.clear(drop_files=True)  # an ANN sidecar may hold a purged text's vector
+                purge.scrub_file(self._conn, self.path)
+            finally:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute(f"PRAGMA secure_delete = {previous}")
+            return out
+
+    def execute_steps(
+        self,
+        steps: Sequence[Step],
+        *,
+        now: datetime,
+        new_id: Callable[[], str],
+        vectors: Mapping[str, np.ndarray],
+    ) -> list[Any]:
+        """Every step in one ``BEGIN IMMEDIATE``, each in its own savepoint (see ``Store``)."""
+        self._check_open()
+        batch = Batch(
+            run=lambda commands: run_commands(self, commands, now=now, new_id=new_id, vectors=vectors),
+            item=self.item,
+        )
+        out: list[Any] = []
+        with self._write() as c:
+            for step in steps:
+                c.execute("SAVEPOINT step")
+                try:
+                    out.append(step(batch))
+                except ReverieError as exc:
+                    if isinstance(exc, StorageError | ClosedError):
+                        raise  # the storage failed, not the step: the whole batch rolls back
+                    # Undo this step's statements only; the transaction and earlier steps stay.
+                    c.execute("ROLLBACK TO step")
+                    out.append(exc)
+                c.execute("RELEASE step")
+        return out
+
+    # -- leases ---------------------------------------------------------------------------
+    def take_lease(self, scope: str, owner: str, *, now: datetime, expires_at: datetime) -> Lease:
+        """One upsert inside a write transaction: it writes only when the row is free, expired
+        at ``now``, or already ours (a renewal), so two processes can never both hold it."""
+        with self._write() as c:
+            c.execute(
+                "INSERT INTO leases (scope, owner, expires_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (scope) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
+                "WHERE leases.expires_at <= ? OR leases.owner = excluded.owner",
+                (scope, owner, to_iso(expires_at), to_iso(now)),
+            )
+            row = c.execute("SELECT owner, expires_at FROM leases WHERE scope = ?", (scope,)).fetchone()
+        return Lease(scope, str(row[0]), from_iso(str(row[1])))
+
+    def release_lease(self, scope: str, owner: str) -> bool:
+        with self._write() as c:
+            return c.execute("DELETE FROM leases WHERE scope = ? AND owner = ?", (scope, owner)).rowcount > 0
 
     # -- Store protocol: reads ------------------------------------------------------------
     def get(self, scope: str, item_id: str) -> Item | None:
@@ -360,7 +478,7 @@ class SQLiteStore:
         params: list[Any] = [scope]
         cond = compile_filter(where, params)
         with self._read() as c:
-            return int(c.execute(f"SELECT count(*) FROM items WHERE scope = ? AND {cond}", params).fetchone()[0])
+            return int(c.execute(f"SELECT count(*) FROM items WHERE scope = ? AND {cond}", params).fetchone()[0])  # nosec B608 # compile_filter: values are ? params
 
     def edges(self, scope: str, item_id: str | None = None, *, include_closed: bool = False) -> list[Edge]:
         sql = "SELECT * FROM edges WHERE scope = ?"
@@ -412,10 +530,25 @@ class SQLiteStore:
         tables = ["fts"] if current_only else ["fts", "fts_history"]
         out: list[tuple[str, float]] = []
         with self._read() as c:
+            # Terms in a large share of the store would make bm25 score most of it (fts_budget.py).
+            split = fts_budget.plan(c, match)
             for table in tables:
-                out += _lexical_in(c, table, match, scope, limit)
+                if split is not None and table == "fts":
+                    out += _lexical_split(c, split, scope, limit)
+                else:
+                    out += _lexical_in(c, table, match, scope, limit)
         out.sort(key=lambda p: (-p[1], p[0]))
         return out[:limit]
+
+    def nearest(self, scope: str, query: np.ndarray, *, limit: int) -> list[str] | None:
+        """The current items of ``scope`` nearest ``query`` by the ANN index, best first; None when the
+        scope is below ``AnnConfig.threshold`` (the caller then scans ``vectors`` exactly)."""
+        embedder = self.embedder()
+        if embedder is None:
+            return None
+        with self._read() as c:
+            hits = self._ann.nearest(c, scope, query, limit, embedder)
+        return None if hits is None else [item_id for item_id, _ in hits]
 
     def vectors(self, scope: str, *, current_only: bool = True) -> tuple[list[str], np.ndarray]:
         dim = (self.embedder() or ("", 0))[1]
@@ -456,6 +589,7 @@ class SQLiteStore:
             if progress:
                 progress(done, len(rows))
         self._vectors.clear()
+        self._ann.clear(drop_files=True)
         return done
 
     def scopes(self) -> list[str]:
@@ -469,7 +603,8 @@ class SQLiteStore:
             for col, current in (("tier", True), ("kind", True), ("source", True), ("status", False)):
                 where = "scope = ? AND closed_at IS NULL" if current else "scope = ?"
                 rows = c.execute(
-                    f"SELECT {col}, count(*) FROM items WHERE {where} GROUP BY {col} ORDER BY {col}", (scope,)
+                    f"SELECT {col}, count(*) FROM items WHERE {where} GROUP BY {col} ORDER BY {col}",  # nosec B608 # constants
+                    (scope,),
                 )
                 out[col] = {r[0]: r[1] for r in rows}
         return out
@@ -479,13 +614,17 @@ class SQLiteStore:
         from reverie.store.sqlite.health import check
 
         with self._read() as c:
-            return check(c)
+            report = check(c)
+            problems, counts = self._ann.drift(c)
+        report.problems += problems
+        report.counts.update(counts)
+        return report
 
     def rebuild(self, embed: Embed) -> None:
         """Drop every projection and replay the event log through the same projection code."""
         with self._write() as c:
             for table in PROJECTION_TABLES:
-                c.execute(f"DELETE FROM {table}")
+                c.execute(f"DELETE FROM {table}")  # nosec B608 # table from PROJECTION_TABLES
             view = ProjectionView(self.item, self.edge)
             cur = c.execute("SELECT seq, id, type, scope, at, cause, payload FROM events ORDER BY seq")
             for r in cur.fetchall():
@@ -505,6 +644,7 @@ class SQLiteStore:
                 for change in project(event, view):
                     self.apply_change(change, vecs)
         self._vectors.clear()
+        self._ann.clear(drop_files=True)
 
     def checkpoint(self) -> None:
         with self._read() as c:
@@ -522,6 +662,8 @@ class SQLiteStore:
     def close(self) -> None:
         with self._lock:
             if not self._closed:
+                with contextlib.suppress(ReverieError, sqlite3.Error):
+                    self._ann.persist(self._conn)  # a cache: a reopen catches up or rebuilds without it
                 self._closed = True
                 self._conn.close()
 
@@ -538,21 +680,43 @@ def _lexical_in(c: sqlite3.Connection, table: str, match: str, scope: str, limit
     in bm25 break by rowid on both paths, so both return the same rows.
     """
     ranked = c.execute(
-        f"SELECT rowid, bm25({table}, 1.0, 0.5) AS r FROM {table} WHERE {table} MATCH ? ORDER BY r, rowid LIMIT ?",
+        f"SELECT rowid, bm25({table}, 1.0, 0.5) AS r FROM {table} WHERE {table} MATCH ? ORDER BY r, rowid LIMIT ?",  # nosec B608 # table: fts or fts_history
         (match, limit),
     ).fetchall()
     ids: dict[int, str] = {}
     for start in range(0, len(ranked), 500):
         chunk = [r[0] for r in ranked[start : start + 500]]
-        sql = f"SELECT n, id FROM items WHERE n IN ({', '.join('?' * len(chunk))}) AND +scope = ?"
+        sql = f"SELECT n, id FROM items WHERE n IN ({', '.join('?' * len(chunk))}) AND +scope = ?"  # nosec B608 # only ? marks
         ids.update(c.execute(sql, (*chunk, scope)).fetchall())
     if len(ids) == len(ranked) or len(ranked) < limit:  # all winners are ours, or every match was read
         return [(ids[n], -float(r)) for n, r in ranked if n in ids]
     sql = (
-        f"SELECT items.id, bm25({table}, 1.0, 0.5) AS r FROM {table} JOIN items ON items.n = {table}.rowid "
+        f"SELECT items.id, bm25({table}, 1.0, 0.5) AS r FROM {table} JOIN items ON items.n = {table}.rowid "  # nosec B608 # table: fts or fts_history
         f"WHERE {table} MATCH ? AND items.scope = ? ORDER BY r, {table}.rowid LIMIT ?"
     )
     return [(r[0], -float(r[1])) for r in c.execute(sql, (match, scope, limit))]
+
+
+def _lexical_split(c: sqlite3.Connection, split: fts_budget.Plan, scope: str, limit: int) -> list[tuple[str, float]]:
+    """The ``limit`` best of ``scope`` for a split query: candidates by the rarer terms, rescored with all.
+
+    Like ``_lexical_in``: rank the full-text table alone, and join ``items`` before sorting only
+    if other scopes' rows crowd the candidates.
+    """
+    wide = limit * fts_budget.CANDIDATES_PER_ROW
+    ranked = c.execute(
+        "SELECT rowid, bm25(fts, 1.0, 0.5) AS r FROM fts WHERE fts MATCH ? ORDER BY r, rowid LIMIT ?",
+        (split.match, wide),
+    ).fetchall()
+    scored = fts_budget.rescore(c, split, scope, ranked)
+    if len(scored) < len(ranked) and len(ranked) == wide:
+        ranked = c.execute(
+            "SELECT fts.rowid, bm25(fts, 1.0, 0.5) AS r FROM fts JOIN items ON items.n = fts.rowid "
+            "WHERE fts MATCH ? AND items.scope = ? ORDER BY r, fts.rowid LIMIT ?",
+            (split.match, scope, wide),
+        ).fetchall()
+        scored = fts_budget.rescore(c, split, scope, ranked)
+    return scored[:limit]
 
 
 def _extra(item: Item) -> str:

@@ -52,7 +52,7 @@ class VectorCache:
 
 def _load(c: sqlite3.Connection, scope: str, table: str, dim: int, after: int) -> tuple[list[str], np.ndarray, int]:
     rows = c.execute(
-        f"SELECT v.n, i.id, v.vec FROM {table} v JOIN items i ON i.n = v.n WHERE v.scope = ? AND v.n > ? ORDER BY v.n",
+        f"SELECT v.n, i.id, v.vec FROM {table} v JOIN items i ON i.n = v.n WHERE v.scope = ? AND v.n > ? ORDER BY v.n",  # nosec B608 # table: vectors or vectors_history
         (scope, after),
     ).fetchall()
     if not rows:

@@ -1,0 +1,86 @@
+"""Load-bearing items: how many current beliefs rest on each item of a snapshot.
+
+Why this is a protection and not part of salience: forgetting an item that other current
+items derive from does more damage than the item's own value — provenance upkeep (step 8)
+then flags every child ``stale_derived`` and demotes it, a cascade from one forget. So a
+pass must not let the keep-budget or the tier step take such an item while it still bears
+weight. Salience stays a function of what the item itself carries and never decays; the
+dependent count changes as the scope changes (a child forgotten, a new one derived), so it
+gates protection pass by pass instead, and an item whose dependents are gone is ordinary
+again at the next pass (forgetting proceeds leaf first).
+
+What counts as a dependent of ``x`` (each current item counted once, scope-local):
+
+- a current item that lists ``x`` in ``parents`` (derived from it, its provenance);
+- the source of a current ``derived_from`` edge to ``x``;
+- the target of a current ``supports`` edge from ``x`` (``x`` supports it: ``link(src, dst,
+  "supports")`` reads "src supports dst", so the target rests on ``x``).
+
+Not counted: a dream gist (its parents and ``derived_from`` edges are evidence, not premises —
+pruning one leaves the gist standing, see ``upkeep.provenance``; counting them would pin every
+consolidated near-duplicate); a dependent already flagged ``stale_derived`` (it has lost its
+footing, forgetting ``x`` adds no damage); an item depending on itself.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from reverie.dream.salience import is_gist
+from reverie.dream.snapshot import Snapshot
+
+STALE_DERIVED = "stale_derived"
+
+
+class Dependents(NamedTuple):
+    """Current items resting on one item: ``derive`` derive from it (parents or a
+    ``derived_from`` edge); ``support`` are only supported by it (a ``supports`` edge)."""
+
+    derive: int
+    support: int
+
+    @property
+    def total(self) -> int:
+        return self.derive + self.support
+
+    def describe(self) -> str:
+        """The protection reason the report shows, e.g. "3 current items derive from it"."""
+        n = self.total
+        verb = "derives" if n == 1 else "derive"
+        what = f"{n} current item{'' if n == 1 else 's'}"
+        if self.support == 0:
+            return f"load-bearing: {what} {verb} from it"
+        return f"load-bearing: {what} {verb} from it or {'is' if n == 1 else 'are'} supported by it"
+
+
+def count_dependents(snap: Snapshot) -> dict[str, Dependents]:
+    """Item id → its current dependents, for every item of ``snap`` that has any.
+
+    One pass over the items' parents and one over the edges: O(items + edges), computed once
+    per dream pass (a set of (item, dependent) pairs removes double counting when a child
+    both lists a parent and links to it).
+    """
+    live = {it.id for it in snap.items if STALE_DERIVED not in it.flags and not is_gist(it)}
+    derive: set[tuple[str, str]] = set()
+    for it in snap.items:
+        if it.id not in live:
+            continue
+        for parent in it.parents:
+            if parent != it.id and parent in snap.index:
+                derive.add((parent, it.id))
+    support: set[tuple[str, str]] = set()
+    for e in snap.edges:
+        if e.type == "derived_from" and e.src in live and e.dst != e.src and e.dst in snap.index:
+            derive.add((e.dst, e.src))
+        elif e.type == "supports" and e.dst in live and e.dst != e.src and e.src in snap.index:
+            support.add((e.src, e.dst))
+    support -= derive
+    counts: dict[str, list[int]] = {}
+    for base, _ in derive:
+        counts.setdefault(base, [0, 0])[0] += 1
+    for base, _ in support:
+        counts.setdefault(base, [0, 0])[1] += 1
+    return {k: Dependents(v[0], v[1]) for k, v in counts.items()}
+
+
+__all__ = ["Dependents", "count_dependents"]

@@ -1,0 +1,200 @@
+"""Purge: what a claim looks like once its content is erased, and how the log is rewritten.
+
+Purging is the one exception to "never delete" (a GDPR erasure, a leaked secret). The log
+keeps its shape — every event, id, type, time and cause stays, so provenance survives and a
+rebuild still works — but every field that carried the purged claim's content is replaced:
+
+- an item (each version of the claim): ``text`` becomes ``REDACTED``; ``key``, ``value``,
+  ``tags`` and ``meta`` are emptied; a recorded ``last_used_query`` becomes ``REDACTED``.
+  Id, scope, kind, source, author, provenance, scores and times stay.
+- events *about* a purged version: the embedded item is redacted as above, its fingerprints
+  (normalised text) dropped, and any free-text ``reason`` becomes ``REDACTED``;
+- edges touching a purged version: their ``meta`` (a link's annotations, a revise's reason)
+  is redacted in the event that created them, so the edge row follows on replay;
+- usage events: a query that retrieved a purged version may quote it, so that query is
+  erased from *every* usage event and every item's ``last_used_query`` in the scope;
+- tombstones and undismiss events: a fingerprint is the claim's normalised text, so the
+  purged versions' fingerprints are dropped (the value may then be learned again).
+
+Everything here is pure: the stores fetch the events, call ``plan_erasure`` and write back
+what it returns, so the in-memory reference store and SQLite erase exactly the same things,
+and replaying the rewritten log gives exactly the live state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from reverie.model import events as ev
+from reverie.model.item import Item
+
+#: What replaces erased text. Searchable as "purged" in history, and obviously not a claim.
+REDACTED = "[purged]"
+#: Flag set on every purged version, so lists and the review page can say what happened.
+PURGED_FLAG = "purged"
+
+
+def redact_item(item: Item) -> Item:
+    """``item`` with its content erased and the ``purged`` flag set (times and ids kept)."""
+    return item.evolve(
+        text=REDACTED,
+        key=None,
+        value=None,
+        tags=(),
+        meta={},
+        last_used_query=None if item.last_used_query is None else REDACTED,
+        flags=tuple(sorted({*item.flags, PURGED_FLAG})),
+    )
+
+
+def _redact_item_dict(data: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(data)
+    out.update(text=REDACTED, key=None, value=None, tags=[], meta={})
+    if out.get("last_used_query") is not None:
+        out["last_used_query"] = REDACTED
+    return out
+
+
+def _reason(text: object) -> object:
+    return REDACTED if isinstance(text, str) and text else text
+
+
+def created_edge_meta(event: ev.Event) -> tuple[str, dict[str, Any]] | None:
+    """The (edge id, meta) of the edge ``event`` creates, if it creates one.
+
+    The projection builds edge rows from exactly this, so a redacted event and the edge row
+    a live purge rewrites can never disagree.
+    """
+    p = event.payload
+    if event.type == ev.LINKED:
+        return str(p["edge"]["id"]), dict(p["edge"].get("meta") or {})
+    if event.type in (ev.REVISED, ev.SUPERSEDED):
+        return str(p["edge_id"]), {"reason": p.get("reason", "")}
+    return None
+
+
+def _about(event: ev.Event, ids: frozenset[str], edge_ids: set[str]) -> bool:
+    p = event.payload
+    if any(p.get(k) in ids for k in ("id", "old_id", "by")):
+        return True
+    if isinstance(p.get("item"), dict) and p["item"].get("id") in ids:
+        return True
+    edge = p.get("edge")
+    if isinstance(edge, dict) and (edge.get("src") in ids or edge.get("dst") in ids):
+        return True
+    return event.type == ev.UNLINKED and p.get("edge_id") in edge_ids
+
+
+def used_queries(events: Iterable[ev.Event], ids: frozenset[str]) -> set[str]:
+    """Queries of usage events that retrieved a purged version (already erased ones excluded)."""
+    found: set[str] = set()
+    for e in events:
+        if e.type == ev.USED and any(u[0] in ids for u in e.payload.get("uses", [])):
+            query = e.payload.get("query")
+            if isinstance(query, str) and query != REDACTED:
+                found.add(query)
+    return found
+
+
+def _redact_payload(
+    event: ev.Event, ids: frozenset[str], edge_ids: set[str], fps: frozenset[str], queries: set[str]
+) -> dict[str, Any]:
+    p = dict(event.payload)
+    if event.type == ev.USED:
+        if p.get("query") in queries:
+            p["query"] = REDACTED
+        return p
+    if event.type == ev.UNDISMISSED:
+        p["fingerprints"] = [fp for fp in p.get("fingerprints", []) if fp not in fps]
+        return p
+    if event.type == ev.PURGED or not _about(event, ids, edge_ids):
+        return p  # a purge's own reason is what the log must keep saying
+    if isinstance(p.get("item"), dict) and p["item"].get("id") in ids:
+        p["item"] = _redact_item_dict(p["item"])
+    if "fingerprints" in p:
+        p["fingerprints"] = []
+    if "reason" in p:
+        p["reason"] = _reason(p["reason"])
+    if event.type == ev.LINKED:
+        p["edge"] = {**p["edge"], "meta": {}}
+    return p
+
+
+@dataclass(slots=True)
+class ErasurePlan:
+    """What a store writes back: rewritten events, edge metas, erased queries, tombstone states."""
+
+    events: list[ev.Event] = field(default_factory=list)
+    edge_meta: dict[str, dict[str, Any]] = field(default_factory=dict)
+    queries: set[str] = field(default_factory=set)
+    #: For each purged fingerprint: the item whose tombstone holds it after the rewrite, or None.
+    tombstones: dict[str, str | None] = field(default_factory=dict)
+
+
+def plan_erasure(events: Sequence[ev.Event], ids: Iterable[str], fps: Iterable[str]) -> ErasurePlan:
+    """Plan the rewrite of ``events`` (the scope's log before the purge, in ``seq`` order).
+
+    ``events`` may be a superset (a store prefilters cheaply); only events that change are
+    returned. ``fps`` are the purged versions' fingerprints, computed before redaction.
+    """
+    id_set, fp_set = frozenset(ids), frozenset(fps)
+    plan = ErasurePlan(queries=used_queries(events, id_set), tombstones=dict.fromkeys(sorted(fp_set)))
+    edge_ids: set[str] = set()
+    for event in sorted(events, key=lambda e: e.seq):
+        made = created_edge_meta(event)
+        if made is not None and _about(event, id_set, edge_ids):
+            edge_ids.add(made[0])
+        payload = _redact_payload(event, id_set, edge_ids, fp_set, plan.queries)
+        redacted = event if payload == event.payload else _with_payload(event, payload)
+        if redacted is not event:
+            plan.events.append(redacted)
+            if made is not None:
+                plan.edge_meta[made[0]] = (created_edge_meta(redacted) or made)[1]
+        _replay_tombstones(redacted, plan.tombstones)
+    return plan
+
+
+def _replay_tombstones(event: ev.Event, state: dict[str, str | None]) -> None:
+    """Track what the tombstones of the purged fingerprints become when the rewritten log replays."""
+    if event.type == ev.DISMISSED:
+        for fp in event.payload.get("fingerprints", []):
+            if fp in state:
+                state[fp] = str(event.payload["id"])
+    elif event.type == ev.UNDISMISSED:
+        for fp in event.payload.get("fingerprints", []):
+            if fp in state:
+                state[fp] = None
+
+
+def _with_payload(event: ev.Event, payload: dict[str, Any]) -> ev.Event:
+    return ev.Event(
+        id=event.id,
+        type=event.type,
+        scope=event.scope,
+        at=event.at,
+        cause=event.cause,
+        payload=payload,
+        seq=event.seq,
+    )
+
+
+def revision_chain(pairs: Iterable[tuple[str, str]], item_id: str) -> list[str]:
+    """Every version linked to ``item_id`` by revise (``(old_id, new_id)`` pairs), sorted by id.
+
+    Only revise links count: ``supersede`` (conflict resolution) joins two *different*
+    claims, and purging one must not erase the other.
+    """
+    links: dict[str, set[str]] = {}
+    for old, new in pairs:
+        links.setdefault(old, set()).add(new)
+        links.setdefault(new, set()).add(old)
+    seen = {item_id}
+    frontier = [item_id]
+    while frontier:
+        for other in links.get(frontier.pop(), ()):
+            if other not in seen:
+                seen.add(other)
+                frontier.append(other)
+    return sorted(seen)
