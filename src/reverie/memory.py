@@ -690,18 +690,10 @@ class Memory:
     def summary(self, *, scope: str) -> dict[str, Any]:
         """Counts by tier (subconscious separately), kind, source, and dismissed / forgotten, plus pause state."""
         s = self._scope(scope)
-        current = self.store.query(s, _current(), parse_sort(None), limit=10**9)
-        everything = self.store.query(s, All(), parse_sort(None), limit=10**9)
-        by: dict[str, dict[str, int]] = {"tier": {}, "kind": {}, "source": {}, "status": {}}
-        for it in current:
-            for name in ("tier", "kind", "source"):
-                value = getattr(it, name)
-                by[name][value] = by[name].get(value, 0) + 1
-        for it in everything:
-            by["status"][it.status] = by["status"].get(it.status, 0) + 1
+        by = self.store.summary_counts(s)
         return {
             "scope": s,
-            "current": len(current),
+            "current": sum(by["tier"].values()),
             "active": by["tier"].get("active", 0) + by["tier"].get("durable", 0),
             "subconscious": by["tier"].get("subconscious", 0),
             "by_tier": dict(sorted(by["tier"].items())),

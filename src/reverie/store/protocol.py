@@ -164,4 +164,9 @@ class Store(Protocol):
 
     def scopes(self) -> list[str]: ...
 
+    def summary_counts(self, scope: str) -> dict[str, dict[str, int]]:
+        """Counts by ``tier`` / ``kind`` / ``source`` over current items and by ``status`` over all
+        (counted by the store: a summary of a million items must not read a million rows)."""
+        ...
+
     def close(self) -> None: ...

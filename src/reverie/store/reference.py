@@ -354,6 +354,19 @@ class ReferenceStore:
         self._check_open()
         return sorted({s for s, _ in self._items})
 
+    def summary_counts(self, scope: str) -> dict[str, dict[str, int]]:
+        self._check_open()
+        out: dict[str, dict[str, int]] = {"tier": {}, "kind": {}, "source": {}, "status": {}}
+        for (s, _), item in self._items.items():
+            if s != scope:
+                continue
+            out["status"][item.status] = out["status"].get(item.status, 0) + 1
+            if item.is_current:
+                for name in ("tier", "kind", "source"):
+                    value = getattr(item, name)
+                    out[name][value] = out[name].get(value, 0) + 1
+        return {name: dict(sorted(counts.items())) for name, counts in out.items()}
+
     def close(self) -> None:
         self._closed = True
 
