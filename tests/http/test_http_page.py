@@ -9,7 +9,7 @@ from collections.abc import Callable
 from fastapi.testclient import TestClient
 from http_helpers import SCOPE, assert_error, open_conflict
 
-from reverie import Memory
+from reverie import ManualClock, Memory
 
 XSS = "<script>alert(1)</script>"
 
@@ -167,6 +167,28 @@ def test_page_shows_what_the_last_dream_pass_did(client: TestClient, mem: Memory
     html_text = client.get("/", params={"scope": SCOPE}).text
     assert "Last dream pass" in html_text
     assert html_lib.escape(reasons[0]) in html_text
+
+
+def test_the_dream_panel_counts_the_spared_items_and_quotes_the_first_reasons(
+    client: TestClient, mem: Memory, clock: ManualClock
+) -> None:
+    """Cold but protected items (a policy, a manual fact, a parent others derive from) are
+    spared by the tier step; the panel says how many and why, escaped like every reason."""
+    policy = mem.remember(
+        "Never deploy <billing> on Fridays", scope=SCOPE, kind="policy", source="user_stated", confidence=0.95
+    )
+    mem.remember_manual("Alice is allergic to peanuts", scope=SCOPE, kind="assertion")
+    parent = mem.remember("The staging database runs PostgreSQL 15", scope=SCOPE, kind="assertion")
+    mem.remember("Staging supports JSON path queries", scope=SCOPE, source="inferred", parents=[parent.id])
+    clock.advance(days=40)
+    report = mem.dream(scope=SCOPE)
+    assert len(report.spared) == 3
+    html_text = client.get("/", params={"scope": SCOPE}).text
+    assert "Spared by a protection (3)" in html_text
+    for entry in report.spared:
+        assert html_lib.escape(entry["reason"]) in html_text
+        assert entry["id"][:8] in html_text
+    assert policy.id[:8] in html_text and "<billing>" not in html_text
 
 
 def test_a_scope_with_a_slash_works_through_the_pages_own_links_and_forms(client: TestClient, mem: Memory) -> None:

@@ -189,7 +189,26 @@ def _dream_text(doc: dict[str, Any]) -> str:
         for a in doc["actions"]
     ]
     body = table(["step", "op", "items", "status", "reason"], rows) if rows else "  nothing to do"
-    return f"{head}\n{body}\n  {len(rows)} action(s)"
+    return f"{head}\n{body}\n  {len(rows)} action(s)" + _spared_text(doc.get("spared") or [])
+
+
+#: Spared items listed by the text output; ``--json`` has them all.
+SPARED_SHOWN = 3
+
+
+def _spared_text(spared: list[dict[str, Any]]) -> str:
+    """How many items a protection kept from being forgotten or demoted, and the first reasons.
+
+    Why in the human output: a cold item that stays is otherwise invisible in a list of actions,
+    and "why is this still here?" is the question the reason answers.
+    """
+    if not spared:
+        return ""
+    lines = [f"\n  {len(spared)} item(s) spared by a protection:"]
+    lines += [f"    {s['step']} {str(s['id'])[:8]}: {s['reason']}" for s in spared[:SPARED_SHOWN]]
+    if len(spared) > SPARED_SHOWN:
+        lines.append(f"    … and {len(spared) - SPARED_SHOWN} more (--json lists them all)")
+    return "\n".join(lines)
 
 
 @click.command()

@@ -280,8 +280,40 @@ def _dream(mem: Memory, scope: str) -> r.Safe:
     data = report.to_dict() if callable(getattr(report, "to_dict", None)) else report
     if not isinstance(data, dict) or data.get("scope") != scope:
         return r.Safe("")
-    shown = data
-    return r.fmt('<section class="dream"><h3>Last dream pass</h3>{f}</section>', f=r.fields_list(shown))
+    shown = {k: v for k, v in data.items() if k != "spared"}
+    return r.fmt(
+        '<section class="dream"><h3>Last dream pass</h3>{f}{spared}</section>',
+        f=r.fields_list(shown),
+        spared=_spared(data.get("spared") or []),
+    )
+
+
+#: Spared items listed in the panel; the JSON report (``reverie dream --json``) has them all.
+SPARED_SHOWN = 5
+
+
+def _spared(spared: list[dict[str, Any]]) -> r.Safe:
+    """The count of items a protection kept from being forgotten or demoted, and the first reasons:
+    the answer to "why is this cold item still here?", which the list of actions cannot give."""
+    if not spared:
+        return r.Safe("")
+    rows = [
+        r.fmt(
+            "<li><code>{step}</code> {id}: {reason}</li>",
+            step=s.get("step"),
+            id=str(s.get("id"))[:8],
+            reason=s.get("reason"),
+        )
+        for s in spared[:SPARED_SHOWN]
+    ]
+    more = len(spared) - SPARED_SHOWN
+    tail = r.fmt("<li>… and {n} more</li>", n=more) if more > 0 else r.Safe("")
+    return r.fmt(
+        '<div class="spared"><h4>Spared by a protection ({n})</h4><ul>{rows}{tail}</ul></div>',
+        n=len(spared),
+        rows=r.join(rows),
+        tail=tail,
+    )
 
 
 ACTIONS: dict[str, Callable[[Memory, dict[str, str], str], str | None]] = {}

@@ -24,11 +24,17 @@ GRADUATE_AFTER_USES = 3
 @dataclass(frozen=True, slots=True)
 class PutItem:
     """Store ``item``. ``redact``: its content was just erased (purge), so the store must also
-    replace every index row (full-text, vector, fingerprint) that held the old content."""
+    replace every index row (full-text, vector, fingerprint) that held the old content.
+
+    ``before``: the stored item this one replaces, as the projection read it. A store may use it
+    to write only the columns that changed (a tier change is 3 of 31 columns, none indexed); it
+    is a hint, never needed for correctness, and absent for created or redacted items.
+    """
 
     item: Item
     created: bool = False
     redact: bool = False
+    before: Item | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +111,9 @@ def _remembered(event: ev.Event, view: ProjectionView) -> list[Change]:
 
 def _corroborated(event: ev.Event, view: ProjectionView) -> list[Change]:
     item = _get(view, event)
-    return [PutItem(_touch(item, event, evidence_count=event.payload["evidence_count"], last_seen_at=event.at))]
+    return [
+        PutItem(_touch(item, event, evidence_count=event.payload["evidence_count"], last_seen_at=event.at), before=item)
+    ]
 
 
 def _supersedes_edge(event: ev.Event, winner: Item, loser: Item) -> PutEdge:
@@ -129,13 +137,13 @@ def _revised(event: ev.Event, view: ProjectionView) -> list[Change]:
     old = _get(view, event, "old_id")
     new = Item.from_dict(event.payload["item"])
     closed = _touch(old, event, status="superseded", closed_at=event.at)
-    return [PutItem(closed), PutItem(new, created=True), _supersedes_edge(event, new, old)]
+    return [PutItem(closed, before=old), PutItem(new, created=True), _supersedes_edge(event, new, old)]
 
 
 def _forgotten(event: ev.Event, view: ProjectionView) -> list[Change]:
     item = _get(view, event)
     valid_to = item.valid_to if item.valid_to is not None and item.valid_to < event.at else event.at
-    return [PutItem(_touch(item, event, status="forgotten", closed_at=event.at, valid_to=valid_to))]
+    return [PutItem(_touch(item, event, status="forgotten", closed_at=event.at, valid_to=valid_to), before=item)]
 
 
 def _purged(event: ev.Event, view: ProjectionView) -> list[Change]:
@@ -166,14 +174,14 @@ def _superseded(event: ev.Event, view: ProjectionView) -> list[Change]:
     scores = loser.scores.to_dict()
     scores["authority"] = min(scores["authority"], winner.scores.authority * 0.5)
     closed = _touch(loser, event, status="superseded", closed_at=event.at, scores=Scores.from_dict(scores))
-    return [PutItem(closed), _supersedes_edge(event, winner, loser)]
+    return [PutItem(closed, before=loser), _supersedes_edge(event, winner, loser)]
 
 
 def _dismissed(event: ev.Event, view: ProjectionView) -> list[Change]:
     item = _get(view, event)
     changes: list[Change] = []
     if item.is_current:
-        changes.append(PutItem(_touch(item, event, status="dismissed", closed_at=event.at)))
+        changes.append(PutItem(_touch(item, event, status="dismissed", closed_at=event.at), before=item))
     for fp in event.payload["fingerprints"]:
         changes.append(PutTombstone(event.scope, fp, item.id))
     return changes
@@ -187,12 +195,12 @@ def _scores_set(event: ev.Event, view: ProjectionView) -> list[Change]:
     item = _get(view, event)
     merged = item.scores.to_dict()
     merged.update(event.payload["scores"])
-    return [PutItem(_touch(item, event, scores=Scores.from_dict(merged)))]
+    return [PutItem(_touch(item, event, scores=Scores.from_dict(merged)), before=item)]
 
 
 def _tier_set(event: ev.Event, view: ProjectionView) -> list[Change]:
     item = _get(view, event)
-    return [PutItem(_touch(item, event, tier=event.payload["tier"]))]
+    return [PutItem(_touch(item, event, tier=event.payload["tier"]), before=item)]
 
 
 def _promoted(event: ev.Event, view: ProjectionView) -> list[Change]:
@@ -200,15 +208,15 @@ def _promoted(event: ev.Event, view: ProjectionView) -> list[Change]:
     if event.payload["to"] == "manual":
         scores = item.scores.to_dict()
         scores["authority"] = 1.0
-        return [PutItem(_touch(item, event, source="manual", scores=Scores.from_dict(scores)))]
-    return [PutItem(_touch(item, event, tier="durable"))]
+        return [PutItem(_touch(item, event, source="manual", scores=Scores.from_dict(scores)), before=item)]
+    return [PutItem(_touch(item, event, tier="durable"), before=item)]
 
 
 def _flags_set(event: ev.Event, view: ProjectionView) -> list[Change]:
     item = _get(view, event)
     flags = [f for f in item.flags if f not in event.payload["remove"]]
     flags += [f for f in event.payload["add"] if f not in flags]
-    return [PutItem(_touch(item, event, flags=tuple(sorted(flags))))]
+    return [PutItem(_touch(item, event, flags=tuple(sorted(flags))), before=item)]
 
 
 def _used(event: ev.Event, view: ProjectionView) -> list[Change]:
@@ -231,7 +239,8 @@ def _used(event: ev.Event, view: ProjectionView) -> list[Change]:
                     scores=Scores.from_dict(scores),
                     kind=kind,
                     tier=tier,
-                )
+                ),
+                before=item,
             )
         )
     return changes

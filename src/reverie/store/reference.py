@@ -306,6 +306,11 @@ class ReferenceStore:
             return [], np.zeros((0, dim), dtype=np.float32)
         return ids, np.stack([self._vecs[(scope, i)] for i in ids])
 
+    def warm(self, scope: str) -> bool:
+        """No index to warm: the reference store always scans its vectors exactly."""
+        self._check_open()
+        return False
+
     def embedder(self) -> tuple[str, int] | None:
         self._check_open()
         return self._embedder

@@ -7,7 +7,11 @@ spliced into the text, so no filter can inject SQL.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
+from collections.abc import Callable
+from dataclasses import fields
+from operator import attrgetter
 from typing import Any
 
 from reverie.model.clock import from_iso, to_iso
@@ -109,14 +113,103 @@ def item_to_row(item: Item) -> tuple[Any, ...]:
     )
 
 
+#: How each ``Item`` field is stored: its columns and their values, as ``item_to_row`` writes
+#: them (``tests/test_store_rows.py`` holds the two in step, field by field).
+_FIELD_COLUMNS: dict[str, Callable[[Item], tuple[tuple[str, Any], ...]]] = {
+    "text": lambda it: (("text", it.text),),
+    "kind": lambda it: (("kind", it.kind),),
+    "source": lambda it: (("source", it.source),),
+    "key": lambda it: (("key", it.key),),
+    "value": lambda it: (("value", it.value),),
+    "author": lambda it: (("author", it.author),),
+    "tags": lambda it: (("tags", json.dumps(list(it.tags), ensure_ascii=False)),),
+    "meta": lambda it: (("meta", json.dumps(it.meta, ensure_ascii=False, sort_keys=True)),),
+    "parents": lambda it: (("parents", json.dumps(list(it.parents))),),
+    "provenance": lambda it: (("provenance", json.dumps(it.provenance.to_dict(), ensure_ascii=False, sort_keys=True)),),
+    "scores": lambda it: (
+        ("authority", it.scores.authority),
+        ("confidence", it.scores.confidence),
+        ("importance", it.scores.importance),
+        ("durability", it.scores.durability),
+        ("value_score", it.scores.value),
+    ),
+    "evidence_count": lambda it: (("evidence_count", it.evidence_count),),
+    "tier": lambda it: (("tier", it.tier),),
+    "status": lambda it: (("status", it.status),),
+    "flags": lambda it: (("flags", json.dumps(list(it.flags))),),
+    "valid_from": lambda it: (("valid_from", _t(it.valid_from)),),
+    "valid_to": lambda it: (("valid_to", _t(it.valid_to)),),
+    "closed_at": lambda it: (("closed_at", _t(it.closed_at)),),
+    "recorded_at": lambda it: (("recorded_at", _t(it.recorded_at)),),
+    "updated_at": lambda it: (("updated_at", _t(it.updated_at)),),
+    "last_seen_at": lambda it: (("last_seen_at", _t(it.last_seen_at)),),
+    "last_used_at": lambda it: (("last_used_at", _t(it.last_used_at)),),
+    "last_used_query": lambda it: (("last_used_query", it.last_used_query),),
+    "use_count": lambda it: (("use_count", it.use_count),),
+    "version": lambda it: (("version", it.version),),
+}
+_ITEM_FIELDS = tuple(f.name for f in fields(Item))
+_ITEM_VALUES = attrgetter(*_ITEM_FIELDS)  # every field in one C call: the diff runs per tier change
+
+
+def item_changes(before: Item, after: Item) -> list[tuple[str, Any]] | None:
+    """The (column, value) pairs that differ between two versions of one item's row.
+
+    Why: rewriting all 31 columns encodes five JSON columns and six times and updates every
+    index on ``items``; a tier change touches 3 unindexed columns. None when the rows cannot be
+    diffed (another item, or a field with no known column): the caller writes the whole row.
+    """
+    if before.id != after.id or before.scope != after.scope:
+        return None
+    out: list[tuple[str, Any]] = []
+    for name, old, new in zip(_ITEM_FIELDS, _ITEM_VALUES(before), _ITEM_VALUES(after), strict=True):
+        if old == new:
+            continue
+        encode = _FIELD_COLUMNS.get(name)
+        if encode is None:
+            return None
+        out.extend(encode(after))
+    return out
+
+
 def _dt(v: str | None) -> Any:
     return from_iso(v) if v is not None else None
+
+
+#: Decoded tag / flag lists by their stored text: a scope has few distinct ones (most items
+#: carry the same one or two flags), and a tuple of strings is immutable, so one is shared.
+_LISTS: dict[str, tuple[Any, ...]] = {}
+_LISTS_MAX = 4096
+#: ``Provenance`` as ``item_to_row`` writes it (sorted keys, no escapes): read without json.loads,
+#: which was a third of decoding a row (every row has a distinct event id, so no memo helps).
+_PROVENANCE = re.compile(
+    r'\{"event_id": (null|"[^"\\]*"), "locator": (null|"[^"\\]*"), "origin": "([^"\\]*)", "ref": (null|"[^"\\]*")\}'
+)
 
 
 def _list(text: str) -> tuple[Any, ...]:
     # Most items have no tags / parents / flags: skipping json.loads for "[]" saves ~30% of
     # decoding a 100k-item scope (the dream pass reads whole scopes).
-    return () if text == "[]" else tuple(json.loads(text))
+    if text == "[]":
+        return ()
+    hit = _LISTS.get(text)
+    if hit is None:
+        hit = tuple(json.loads(text))
+        if len(text) <= 256 and len(_LISTS) < _LISTS_MAX:
+            _LISTS[text] = hit
+    return hit
+
+
+def _provenance(text: str) -> Provenance:
+    m = _PROVENANCE.fullmatch(text)
+    if m is None:  # escapes, other keys: the general path
+        return Provenance.from_dict(json.loads(text))
+    event_id, locator, origin, ref = m.groups()
+    return Provenance(origin=origin or "api", ref=_opt(ref), locator=_opt(locator), event_id=_opt(event_id))
+
+
+def _opt(group: str) -> str | None:
+    return None if group == "null" else group[1:-1]
 
 
 def row_to_item(r: sqlite3.Row | tuple[Any, ...]) -> Item:
@@ -132,7 +225,7 @@ def row_to_item(r: sqlite3.Row | tuple[Any, ...]) -> Item:
         tags=_list(r[8]),
         meta={} if r[9] == "{}" else json.loads(r[9]),
         parents=_list(r[10]),
-        provenance=Provenance.from_dict(json.loads(r[11])),
+        provenance=_provenance(r[11]),
         scores=Scores(authority=r[12], confidence=r[13], importance=r[14], durability=r[15], value=r[16]),
         evidence_count=r[17],
         tier=r[18],
