@@ -7,10 +7,13 @@ load is not a build), which is what the first recall after crossing the threshol
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
-from reverie import ManualClock, Memory
+from reverie import ClosedError, ManualClock, Memory
 from reverie.store.sqlite import SQLiteStore
 from reverie.store.sqlite.ann import AnnConfig
 
@@ -97,3 +100,68 @@ def test_dry_runs_and_small_scopes_warm_nothing(tmp_path: Path) -> None:
     assert report.stats["ann_warmed"] is False
     assert builds(small) == 0 and not sidecars(tmp_path / "small.db")
     small.close()
+
+
+def test_the_build_runs_without_the_store_lock_so_close_is_not_held_up(tmp_path: Path) -> None:
+    """While a warm builds the index (~1 min at 1M vectors), other calls and ``close()`` go on.
+
+    The main thread holds the store lock the whole time the worker warms: the build must still
+    happen (it reads on its own connection); only installing it waits for the lock.
+    """
+    path = tmp_path / "warm.db"
+    clock = ManualClock(START)
+    mem = open_small(path, clock)
+    fill(mem, 400)
+    store = mem.store
+    assert isinstance(store, SQLiteStore)
+    result: list[bool | BaseException] = []
+
+    def warm() -> None:
+        try:
+            result.append(store.warm(S))
+        except BaseException as exc:  # pragma: no cover - reported by the assertion below
+            result.append(exc)
+
+    with store._lock:
+        worker = threading.Thread(target=warm)
+        worker.start()
+        deadline = time.monotonic() + 60
+        while not sidecars(path) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert builds(mem) == 1 and len(sidecars(path)) == 1  # built and saved while we held the lock
+        assert worker.is_alive()  # ... and now waiting for the lock to install it
+    worker.join(60)
+    assert result == [True]
+    assert mem.recall("note about topic 3", scope=S, k=5)
+    assert builds(mem) == 1  # installed: the recall did not build again
+    mem.close()
+
+
+def test_close_while_a_build_is_in_flight_returns_and_the_warm_fails_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "warm.db"
+    clock = ManualClock(START)
+    mem = open_small(path, clock)
+    fill(mem, 400)
+    store = mem.store
+    assert isinstance(store, SQLiteStore)
+    result: list[bool | BaseException] = []
+    with store._lock:
+        worker = threading.Thread(target=lambda: _catch(result, lambda: store.warm(S)))
+        worker.start()
+        deadline = time.monotonic() + 60
+        while not sidecars(path) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(sidecars(path)) == 1
+    mem.close()  # the worker may or may not have installed by now: either way close returns
+    worker.join(60)
+    assert len(result) == 1 and (result[0] is True or isinstance(result[0], ClosedError))
+    reopened = open_small(path, clock)
+    assert reopened.doctor().ok
+    reopened.close()
+
+
+def _catch(out: list[bool | BaseException], call: Callable[[], bool]) -> None:
+    try:
+        out.append(call())
+    except BaseException as exc:
+        out.append(exc)

@@ -189,6 +189,30 @@ class AnnManager:
                 self._save(scope, idx)
         return True
 
+    def prepare(self, c: sqlite3.Connection, scope: str, embedder: tuple[str, int]) -> ScopeIndex | None:
+        """The slow half of ``warm``, run on the caller's own connection *without* the store lock.
+
+        Loads the sidecar or builds the index from ``c``'s read snapshot (open a transaction on
+        ``c`` first, so counters and rows agree) and leaves this manager's indexes alone: pass
+        the result to ``install`` under the lock, where ``warm`` catches it up with writes made
+        meanwhile. None when there is nothing slow to do (already in memory, or below the
+        threshold). Why: a build takes ~1 min at 1M vectors; holding the store lock for it would
+        stall every other call, ``close()`` included.
+        """
+        if scope in self._indexes:
+            return None
+        size = int(c.execute("SELECT count(*) FROM vectors WHERE scope = ?", (scope,)).fetchone()[0])
+        if size < self.cfg.threshold:
+            return None
+        idx = self._load(c, scope, embedder)
+        if idx is None:
+            idx = self._build(c, scope, _read_counters(c, scope), embedder)
+        return idx
+
+    def install(self, scope: str, idx: ScopeIndex) -> None:
+        """Adopt an index from ``prepare`` (call under the store lock) unless a search built one meanwhile."""
+        self._indexes.setdefault(scope, idx)
+
     def _ready(self, c: sqlite3.Connection, scope: str, embedder: tuple[str, int]) -> ScopeIndex | None:
         """The scope's index, opened or built and caught up with the file; None below the threshold."""
         counters = _read_counters(c, scope)

@@ -45,7 +45,7 @@ from reverie.model.validate import fingerprints
 from reverie.store.engine import run_commands
 from reverie.store.protocol import Batch, DoctorReport, Embed, Lease, Outcome, Step
 from reverie.store.sqlite import fts_budget, purge
-from reverie.store.sqlite.ann import AnnConfig, AnnManager
+from reverie.store.sqlite.ann import AnnConfig, AnnManager, ScopeIndex
 from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, PROJECTION_TABLES, migrate
 from reverie.store.sqlite.sql import (
     ITEM_COLUMNS,
@@ -576,13 +576,39 @@ class SQLiteStore:
         """Bring ``scope``'s ANN index up to date and save its sidecar (``AnnManager.warm``).
 
         False when the scope is below ``AnnConfig.threshold`` or no embedder is set: nothing to
-        warm. Runs under the store lock, like the build the first search would otherwise do.
+        warm. The slow build runs on a private read connection without the store lock (other
+        calls and ``close()`` go on meanwhile); only installing and catching up take the lock.
         """
+        self._check_open()
+        if self.path != ":memory:":  # a second connection to ":memory:" would be another database
+            prepared = self._prepare_ann(scope)
+            if prepared is not None:
+                with self._read():
+                    self._ann.install(scope, prepared)
         embedder = self.embedder()
         if embedder is None:
             return False
         with self._read() as c:
             return self._ann.warm(c, scope, embedder)
+
+    def _prepare_ann(self, scope: str) -> ScopeIndex | None:
+        """Build (or load) the scope's index on a private read connection, off the store lock.
+
+        One read transaction, so the embedder, counters and rows it sees agree (WAL: writers go
+        on); ``warm`` then installs it under the lock and catches it up with what came since.
+        """
+        try:
+            with contextlib.closing(sqlite3.connect(self.path, isolation_level=None, timeout=30.0)) as c:
+                c.execute("BEGIN")
+                try:
+                    rows = dict(c.execute("SELECT k, v FROM settings WHERE k IN ('embedder', 'embedder_dim')"))
+                    if "embedder" not in rows:
+                        return None
+                    return self._ann.prepare(c, scope, (rows["embedder"], int(rows["embedder_dim"])))
+                finally:
+                    c.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            raise _storage_error(exc) from None
 
     def vectors(self, scope: str, *, current_only: bool = True) -> tuple[list[str], np.ndarray]:
         dim = (self.embedder() or ("", 0))[1]
