@@ -2,6 +2,7 @@
 
     python bench/dream_retention.py [--items 4000] [--seed 7] [--sizes 10000,100000] [--max 1000000]
                                     [--skip-retention] [--json out.json] [--store-cache DIR]
+                                    [--max-pairs-per-item N]
 
 Part 1 — retention. A seeded synthetic scope where value is anti-correlated with access for a
 load-bearing-but-cold subset. Each item has a hidden *true value*; reverie sees only what an
@@ -31,7 +32,8 @@ Part 2 — speed. One pass over 10k and 100k items (and up to ``--max``) with th
 embedder, stores opened with ``durability="fast"`` (each Memory command is its own commit;
 with "full" every commit is an fsync). Two passes are timed: the first works through the
 whole backlog; the second is a steady-state pass after 1% new items. Wall and CPU seconds are
-both reported (this machine is shared; CPU time is the steadier number).
+both reported (this machine is shared; CPU time is the steadier number), with each pass's peak
+RSS and the similarity join's candidate pairs and skipped token groups.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import sys
 import tempfile
@@ -360,10 +363,31 @@ def build_speed_store(path: Path, n: int, seed: int, clock: ManualClock) -> None
             mem.record_use(S, [(ids[j], 1.0) for j in used[start : start + 5_000].tolist()], "bench")
 
 
-def timed_pass(mem: Memory) -> dict[str, Any]:
+def _reset_peak_rss() -> bool:
+    """Reset the kernel's peak-RSS mark (Linux ``clear_refs`` 5) so a pass's peak is its own."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
+
+
+def _peak_rss_mb(reset: bool) -> float:
+    """Peak resident memory in MB: since the reset (``VmHWM``) if it worked, else the process's
+    peak so far (``ru_maxrss``, kB on Linux), which may be an earlier phase's."""
+    if reset:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def timed_pass(mem: Memory, config: DreamConfig | None = None) -> dict[str, Any]:
+    reset = _reset_peak_rss()
     wall, cpu = time.perf_counter(), time.process_time()
-    report = dream(mem, scope=S)
+    report = dream(mem, scope=S, config=config)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    peak = _peak_rss_mb(reset)
     warm = report.timings.get("warm", 0.0)
     return {
         "wall_s": round(wall, 2),
@@ -379,11 +403,19 @@ def timed_pass(mem: Memory) -> dict[str, Any]:
         "pass_wall_s": round(wall - warm, 2),
         "pass_cpu_s": round(cpu - warm, 2),  # approximate: the single-threaded warm-up is CPU-bound
         "actions": len(report.actions),
+        # Peak RSS of the pass (the process's, since a reset just before it when Linux allows).
+        "peak_rss_mb": peak,
+        "process_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "candidate_pairs": int(report.stats.get("candidate_pairs", 0)),
+        "near_duplicate_pairs": int(report.stats.get("near_duplicate_pairs", 0)),
+        "token_groups_skipped": int(report.stats.get("token_groups_skipped", 0)),
         "by_step": {s: report.count(s) for s in sorted({a.step for a in report.actions})},
     }
 
 
-def speed(n: int, seed: int, work: Path, cache: Path | None = None) -> dict[str, Any]:
+def speed(
+    n: int, seed: int, work: Path, cache: Path | None = None, config: DreamConfig | None = None
+) -> dict[str, Any]:
     """Build (or copy from ``cache``) the n-item store, then time a first and a steady pass."""
     path = work / f"speed-{n}.db"
     clock = ManualClock(T0)
@@ -402,13 +434,13 @@ def speed(n: int, seed: int, work: Path, cache: Path | None = None) -> dict[str,
     build = time.perf_counter() - t
     clock.set(T0 + timedelta(days=91))
     with Memory(path, embedder="hash", clock=clock, seed=4, durability="fast", detect_conflicts=False) as mem:
-        first = timed_pass(mem)
+        first = timed_pass(mem, config)
         clock.advance(days=1)
         words = Words(np.random.default_rng(seed + 1))
         for start in range(0, n // 100, 10_000):
             mem.remember_many(words.sentences(min(10_000, n // 100 - start)), scope=S)
         clock.advance(hours=1)
-        second = timed_pass(mem)
+        second = timed_pass(mem, config)
     row = {"items": n, "build_s": round(build, 1), "store_copied": copied, "first": first, "steady": second}
     print(f"speed {n}: build {build:.1f}s; first pass {first}; steady pass {second}", flush=True)
     return row
@@ -437,15 +469,19 @@ def print_retention(rows: list[dict[str, Any]]) -> None:
 
 
 def print_speed(rows: list[dict[str, Any]]) -> None:
-    print("\n| items | pass | wall s | cpu s | load | read s | plan s | apply s | ANN warm s | actions (by step) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print(
+        "\n| items | pass | wall s | cpu s | load | read s | plan s | apply s | ANN warm s | peak RSS MB "
+        "| candidate pairs | actions (by step) |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         for name in ("first", "steady"):
             p = r[name]
             steps = ", ".join(f"{k} {v}" for k, v in p["by_step"].items())
             print(
                 f"| {r['items']:,} | {name} | {p['pass_wall_s']} | {p['pass_cpu_s']} | {p['load_avg']} | {p['read_s']} "
-                f"| {p['plan_s']} | {p['apply_s']} | {p['warm_s']} | {p['actions']:,} ({steps}) |"
+                f"| {p['plan_s']} | {p['apply_s']} | {p['warm_s']} | {p['peak_rss_mb']:,} | {p['candidate_pairs']:,} "
+                f"| {p['actions']:,} ({steps}) |"
             )
 
 
@@ -470,6 +506,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--skip-retention", action="store_true")
     ap.add_argument("--json", type=Path, help="also write the results here")
     ap.add_argument("--store-cache", type=Path, help="keep the built speed stores here and reuse them")
+    ap.add_argument(
+        "--max-pairs-per-item",
+        type=int,
+        help="DreamConfig.max_pairs_per_item for the speed passes (default: its default)",
+    )
     args = ap.parse_args(argv)
     sizes = sorted({int(s) for s in args.sizes.split(",") if s} | ({args.max} if args.max > 100_000 else set()))
     sizes = [s for s in sizes if s <= args.max]
@@ -480,7 +521,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             if not args.skip_retention:
                 out["retention"] = retention(args.items, args.seed, work)
                 print_retention(out["retention"])
-            out["speed"] = [speed(n, args.seed, work, args.store_cache) for n in sizes]
+            cfg = None if args.max_pairs_per_item is None else DreamConfig(max_pairs_per_item=args.max_pairs_per_item)
+            out["speed"] = [speed(n, args.seed, work, args.store_cache, cfg) for n in sizes]
             print_speed(out["speed"])
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -4,16 +4,20 @@ The join is exact for the lexical threshold and avoids the all-pairs product (10
 would need ~10^10 cosines): it is a *prefix-filter* similarity join (Bayardo et al., WWW
 2007). Order every frame token by how rare it is in the scope; two frames with Jaccard ≥ t
 must share a token among the first ``|x| − ⌈t·|x|⌉ + 1`` rarest tokens of each. Grouping the
-items by those prefix tokens yields every candidate pair; each candidate is then verified
-vectorised, cheapest first: the length filter, the exact Jaccard (``dup_lexical``), then the
-cosine of the stored vectors (``dup_dense``). Real text is Zipfian, so prefix groups are small. A group
-larger than ``max_token_group`` (items made only of very common words) is skipped and counted.
+items by those prefix tokens yields every candidate pair; candidates are generated with the
+length filter and cut by the positional filter, then verified vectorised a bounded block at a
+time: the exact Jaccard (``dup_lexical``), then the cosine of the stored vectors
+(``dup_dense``). Real text is Zipfian, so prefix groups are small. A group larger than
+``max_token_group`` (items made only of very common words) is skipped and counted, and so are
+the commonest groups once ``max_pairs_per_item`` × items candidates have been generated: the
+join's memory is bounded by the block, its time by that budget (bench/README.md, dream).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,6 +25,9 @@ import numpy as np
 from reverie.dream.config import DreamConfig
 
 _PAIR_CHUNK = 65_536  # pairs per vectorised cosine block: bounds scratch memory (~200 MB at 384-d)
+#: Candidate pairs generated and verified at a time: bounds the join's scratch memory (~100 MB).
+_PAIR_BLOCK = 1 << 21
+_EMPTY = np.zeros(0, dtype=np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +43,8 @@ class Pair:
 
 @dataclass(frozen=True, slots=True)
 class JoinStats:
-    candidates: int
-    groups_skipped: int
+    candidates: int  # pairs generated within token groups (a pair sharing k prefix tokens counts k times)
+    groups_skipped: int  # token groups not joined: larger than max_token_group, or past the pair budget
 
 
 Guard = Callable[[int, int], str | None]
@@ -66,83 +73,168 @@ def near_duplicates(
 ) -> tuple[list[Pair], JoinStats]:
     """Every pair with frame Jaccard ≥ ``dup_lexical`` and cosine ≥ ``dup_dense``.
 
-    Filters run cheapest first: frame lengths, then the exact overlap (vectorised), then the
-    cosine of the survivors. ``guard(a, b)`` says why rows a and b disagree (or None); it runs
-    on verified pairs only.
+    Candidates are generated and verified a bounded block at a time (``_candidate_blocks``),
+    so memory stays flat however many pairs the scope's vocabulary creates: only verified
+    pairs (few) are kept. Filters run cheapest first: frame lengths and positions, the exact
+    overlap (vectorised), then the cosine of the survivors. ``guard(a, b)`` says why rows a
+    and b disagree (or None); it runs on verified pairs only.
     """
     sorted_ranks = [sorted(ranks[t] for t in f) for f in frames]
-    a, b, skipped = _candidates(sorted_ranks, config)
-    n_candidates = int(a.size)
     lengths = np.fromiter((len(r) for r in sorted_ranks), dtype=np.int64, count=len(frames))
-    if a.size:
-        small, large = np.minimum(lengths[a], lengths[b]), np.maximum(lengths[a], lengths[b])
-        keep = (small >= config.dup_lexical * large - 1e-9) & has_vector[a] & has_vector[b]
+    pad = _padded(sorted_ranks, lengths)
+    found_a: list[np.ndarray] = []
+    found_b: list[np.ndarray] = []
+    found_cos: list[np.ndarray] = []
+    found_jac: list[np.ndarray] = []
+    stats = JoinStats(0, 0)
+    for a, b, block_stats in _candidate_blocks(sorted_ranks, lengths, config):
+        stats = block_stats  # cumulative: the last block's are the join's
+        keep = has_vector[a] & has_vector[b]
         a, b = a[keep], b[keep]
-    inter = _overlaps(sorted_ranks, lengths, a, b)
-    jac = inter / np.maximum(1, lengths[a] + lengths[b] - inter)
-    keep = jac >= config.dup_lexical - 1e-9
-    a, b, jac = a[keep], b[keep], jac[keep]
-    cos = _cosines(vectors, a, b)
-    keep = cos >= config.dup_dense - 1e-6
+        inter = _overlaps(sorted_ranks, pad, lengths, a, b)
+        jac = inter / np.maximum(1, lengths[a] + lengths[b] - inter)
+        keep = jac >= config.dup_lexical - 1e-9
+        a, b, jac = a[keep], b[keep], jac[keep]
+        cos = _cosines(vectors, a, b)
+        keep = cos >= config.dup_dense - 1e-6
+        found_a.append(a[keep])
+        found_b.append(b[keep])
+        found_cos.append(cos[keep])
+        found_jac.append(jac[keep])
+    if not found_a:
+        return [], stats
+    a, b = np.concatenate(found_a), np.concatenate(found_b)
+    cos, jac = np.concatenate(found_cos), np.concatenate(found_jac)
+    # A pair sharing several prefix tokens is found once per token: keep its first sighting.
+    key = a * len(frames) + b
+    _, first = np.unique(key, return_index=True)  # sorted by key = by (a, b)
     pairs = [
         Pair(i, j, round(c, 6), round(o, 6), guard(i, j))
-        for i, j, c, o in zip(a[keep].tolist(), b[keep].tolist(), cos[keep].tolist(), jac[keep].tolist(), strict=True)
+        for i, j, c, o in zip(
+            a[first].tolist(), b[first].tolist(), cos[first].tolist(), jac[first].tolist(), strict=True
+        )
     ]
-    pairs.sort(key=lambda p: (p.a, p.b))
-    return pairs, JoinStats(n_candidates, skipped)
+    return pairs, stats
 
 
-def _candidates(sorted_ranks: Sequence[list[int]], config: DreamConfig) -> tuple[np.ndarray, np.ndarray, int]:
-    """Unique (a < b) row pairs that share a prefix token; and how many groups were skipped."""
+def _prefix_entries(
+    sorted_ranks: Sequence[list[int]], config: DreamConfig
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(token, row, position) of every prefix token, as flat arrays in row order."""
+    t = config.dup_lexical
     toks: list[int] = []
     rows: list[int] = []
+    poss: list[int] = []
     for row, ranked in enumerate(sorted_ranks):
         n = len(ranked)
         if n == 0:
             continue
-        prefix = n - math.ceil(config.dup_lexical * n - 1e-9) + 1
+        prefix = min(n, n - math.ceil(t * n - 1e-9) + 1)
         toks.extend(ranked[:prefix])
-        rows.extend([row] * min(prefix, n))
-    empty = np.zeros(0, dtype=np.int64)
-    if not toks:
-        return empty, empty, 0
-    tok_arr = np.asarray(toks, dtype=np.int64)
-    row_arr = np.asarray(rows, dtype=np.int64)
-    order = np.lexsort((row_arr, tok_arr))
-    tok_arr, row_arr = tok_arr[order], row_arr[order]
-    bounds = np.flatnonzero(np.diff(tok_arr)) + 1
+        rows.extend([row] * prefix)
+        poss.extend(range(prefix))
+    return (
+        np.asarray(toks, dtype=np.int64),
+        np.asarray(rows, dtype=np.int64),
+        np.asarray(poss, dtype=np.int64),
+    )
+
+
+def _candidate_blocks(
+    sorted_ranks: Sequence[list[int]], lengths: np.ndarray, config: DreamConfig
+) -> Iterator[tuple[np.ndarray, np.ndarray, JoinStats]]:
+    """Candidate pairs (a < b) in blocks of at most ``_PAIR_BLOCK``, rarest token first.
+
+    Within a token group, members are sorted by frame length, and each is paired only with
+    the later members whose length can still reach the threshold (``|y| ≤ |x| / t``): the
+    length filter applied while generating, not after. Each block is then cut by the
+    positional filter (PPJoin, Xiao et al. 2008): at the *first* token two frames share,
+    nothing before it is common, so their overlap is at most ``1 + min(|x|−i−1, |y|−j−1)``
+    for the token's positions i, j; a pair whose bound is below the overlap Jaccard ≥ t needs
+    is dropped here — it is still found at its first common token, where the bound holds.
+
+    Bounds: groups larger than ``max_token_group`` are skipped (common words carry no
+    near-duplicate signal), and at most ``max_pairs_per_item`` × items candidates are
+    generated per pass; once that budget is spent the remaining (commoner) token groups are
+    skipped and counted. Both are reported; the yielded ``JoinStats`` are cumulative.
+    """
+    t = config.dup_lexical
+    tok, row, pos = _prefix_entries(sorted_ranks, config)
+    if tok.size == 0:
+        yield _EMPTY, _EMPTY, JoinStats(0, 0)
+        return
+    length = lengths[row]
+    order = np.lexsort((row, length, tok))  # by token (rarest first), then length, then row
+    tok, row, pos, length = tok[order], row[order], pos[order], length[order]
+    bounds = np.flatnonzero(np.diff(tok)) + 1
     starts = np.concatenate([[0], bounds])
-    ends = np.concatenate([bounds, [tok_arr.size]])
+    ends = np.concatenate([bounds, [tok.size]])
     sizes = ends - starts
-    skipped = int(np.count_nonzero(sizes > config.max_token_group))
-    left: list[np.ndarray] = []
-    right: list[np.ndarray] = []
-    usable = (sizes >= 2) & (sizes <= config.max_token_group)
-    for s, e in zip(starts[usable].tolist(), ends[usable].tolist(), strict=True):
-        members = row_arr[s:e]
-        i, j = np.triu_indices(members.size, 1)
-        left.append(members[i])
-        right.append(members[j])
-    if not left:
-        return empty, empty, skipped
-    n = len(sorted_ranks)
-    lo, hi = np.concatenate(left), np.concatenate(right)
-    key = np.sort(np.minimum(lo, hi) * n + np.maximum(lo, hi))
-    # Sort-then-diff de-duplication: np.unique's hash path is ~25x slower here (numpy 2.4).
-    key = key[np.concatenate([[True], key[1:] != key[:-1]])]
-    return key // n, key % n, skipped
+    big = sizes > config.max_token_group
+    skipped = int(np.count_nonzero(big))
+    # Each entry's partners: the following entries of its group with a length ≤ |x| / t.
+    group_end = np.repeat(ends, sizes)
+    width = int(length.max()) + 2
+    key = tok * width + length
+    limit = np.floor((length + 1e-6) / t).astype(np.int64)
+    upper = np.searchsorted(key, tok * width + np.minimum(limit, width - 1), side="right")
+    partners = np.minimum(upper, group_end) - np.arange(tok.size) - 1
+    partners[np.repeat(big, sizes)] = 0
+    budget = config.max_pairs_per_item * len(sorted_ranks)
+    per_group = np.add.reduceat(partners, starts)
+    done = np.cumsum(per_group)
+    over = done > budget
+    if over.any():
+        cut = int(np.argmax(over))  # the first group that would exceed the budget, and all after
+        skipped += int(np.count_nonzero(~big[cut:] & (per_group[cut:] > 0)))
+        partners[starts[cut] :] = 0
+    total = int(partners.sum())
+    considered = 0
+    offsets = np.cumsum(partners)
+    s = 0
+    while s < tok.size:
+        e = int(np.searchsorted(offsets, (offsets[s - 1] if s else 0) + _PAIR_BLOCK, side="right"))
+        e = max(e, s + 1)
+        count = partners[s:e]
+        if int(count.sum()):
+            left = np.repeat(np.arange(s, e), count)
+            run = np.cumsum(count) - count
+            right = left + 1 + np.arange(left.size) - np.repeat(run, count)
+            la, lb = length[left], length[right]
+            bound = 1 + np.minimum(la - pos[left] - 1, lb - pos[right] - 1)
+            need = np.ceil(t / (1 + t) * (la + lb) - 1e-6)
+            keep = bound >= need
+            x, y = row[left[keep]], row[right[keep]]
+            considered += int(count.sum())
+            yield np.minimum(x, y), np.maximum(x, y), JoinStats(considered, skipped)
+        s = e
+    assert considered == total
+    if not total:
+        yield _EMPTY, _EMPTY, JoinStats(0, skipped)
 
 
-def _overlaps(sorted_ranks: Sequence[list[int]], lengths: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def _padded(sorted_ranks: Sequence[list[int]], lengths: np.ndarray) -> np.ndarray:
+    """Every frame's ranks as one row of a -1-padded int32 matrix (frames up to ``_WIDE``)."""
+    width = int(min(_WIDE, lengths.max())) if lengths.size else 0
+    pad = np.full((len(sorted_ranks), max(1, width)), -1, dtype=np.int32)
+    narrow = [r for r in sorted_ranks if 0 < len(r) <= width]
+    if narrow:
+        flat = np.fromiter(itertools.chain.from_iterable(narrow), dtype=np.int32)
+        n = lengths[(lengths > 0) & (lengths <= width)]
+        rows = np.repeat(np.flatnonzero((lengths > 0) & (lengths <= width)), n)
+        cols = np.arange(flat.size) - np.repeat(np.cumsum(n) - n, n)
+        pad[rows, cols] = flat
+    return pad
+
+
+def _overlaps(
+    sorted_ranks: Sequence[list[int]], pad: np.ndarray, lengths: np.ndarray, a: np.ndarray, b: np.ndarray
+) -> np.ndarray:
     """|frame_a ∩ frame_b| for each pair: padded rank rows compared in bounded blocks."""
     out = np.zeros(a.size, dtype=np.int64)
     if not a.size:
         return out
-    width = int(min(_WIDE, lengths.max()))
-    pad = np.full((len(sorted_ranks), width), -1, dtype=np.int64)
-    for row, ranked in enumerate(sorted_ranks):
-        if 0 < len(ranked) <= width:
-            pad[row, : len(ranked)] = ranked
+    width = pad.shape[1]
     narrow = (lengths[a] <= width) & (lengths[b] <= width)
     idx = np.flatnonzero(narrow)
     step = max(1, _OVERLAP_BLOCK // (width * width))

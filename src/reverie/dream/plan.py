@@ -128,7 +128,8 @@ def consolidate(p: Planner) -> None:
     if join.groups_skipped:
         p.notes.append(
             f"{join.groups_skipped} token group(s) larger than max_token_group={p.config.max_token_group} "
-            "were not joined: items made only of very common words were not compared through them"
+            f"or past the pair budget (max_pairs_per_item={p.config.max_pairs_per_item}, rarest tokens first) "
+            "were not joined: items made only of common words were not compared through them"
         )
     _contradictions(p, [q for q in pairs if q.conflict is not None])
     _recheck(p)
