@@ -122,3 +122,15 @@ def test_varint_decoding() -> None:
     assert fts_budget._varint(bytes([0x05]), 0) == (5, 1)
     assert fts_budget._varint(bytes([0x81, 0x00]), 0) == (128, 2)
     assert fts_budget._varint(bytes([0xFF] * 8 + [0x01]), 0) == ((1 << 64) - 255, 9)
+
+
+@pytest.mark.parametrize(("rows", "df"), [(100, 10), (100, 100), (100, 101), (100, 5000), (1, 0)])
+def test_bm25_idf_never_raises_when_term_counts_run_ahead_of_the_row_count(rows: int, df: int) -> None:
+    """The row count and the term counts are two reads; a writer between them can make n > N.
+
+    Found by ``scripts/soak``: a math domain error escaped ``remember_many`` after its commit.
+    """
+    idf = fts_budget.bm25_idf(rows, df)
+    assert idf >= 1e-6
+    if df < rows / 2:
+        assert idf > 1e-6

@@ -84,9 +84,20 @@ def plan(
     moved = [i for i in range(len(terms)) if i not in keep]
     if not moved:
         return None
-    idf = {terms[i]: max(1e-6, math.log((rows - df[i] + 0.5) / (df[i] + 0.5))) for i in moved}
+    idf = {terms[i]: bm25_idf(rows, df[i]) for i in moved}
     kept = " OR ".join('"' + terms[i].replace('"', '""') + '"' for i in sorted(keep))
     return Plan(match=kept, rescore=idf, avgdl=avgdl)
+
+
+def bm25_idf(rows: int, df: int) -> float:
+    """FTS5's bm25 idf, log((N - n + 0.5) / (n + 0.5)), floored at 1e-6 as FTS5 floors it.
+
+    ``n`` can exceed ``N`` here: the row count (the averages record) and the term counts
+    (fts5vocab) are two reads, and other connections write between them; a term in (nearly)
+    every row then gets the floor instead of a math domain error (found by the soak).
+    """
+    ratio = (rows - df + 0.5) / (df + 0.5)
+    return max(1e-6, math.log(ratio)) if ratio > 0 else 1e-6
 
 
 def rescore(c: sqlite3.Connection, p: Plan, scope: str, ranked: list[tuple[int, float]]) -> list[tuple[str, float]]:
