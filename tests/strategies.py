@@ -162,7 +162,7 @@ def population_plan(draw: st.DrawFn) -> list[dict[str, Any]]:
             }
         )
         for _ in range(draw(st.integers(0, 2))):
-            op = draw(st.sampled_from(["forget", "dismiss", "revise", "tier", "flag", "scores", "use"]))
+            op = draw(st.sampled_from(["forget", "dismiss", "revise", "tier", "tiers", "flag", "scores", "use"]))
             steps.append(
                 {
                     "op": op,
@@ -204,6 +204,8 @@ def build_population(mem: Memory, plan: list[dict[str, Any]], clock: Any, scope:
                 created.append(mem.revise(target, f"revised {len(created)}", scope=scope).id)
             elif step["op"] == "tier":
                 mem.set_tier(target, step["tier"], scope=scope)
+            elif step["op"] == "tiers":  # a bulk move of the target and the first item
+                mem.set_tiers({target: step["tier"], created[0]: "active"}, scope=scope, reason="bulk")
             elif step["op"] == "flag":
                 mem.flag(target, scope=scope, add=[step["flag"]])
             elif step["op"] == "scores":

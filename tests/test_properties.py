@@ -250,7 +250,7 @@ class SQLiteMatchesReference(RuleBasedStateMachine):
 
     @rule(
         choice=PICK,
-        op=st.sampled_from(["scores", "tier", "manual", "durable", "flag", "use"]),
+        op=st.sampled_from(["scores", "tier", "tiers", "manual", "durable", "flag", "use"]),
         tier=st.sampled_from(TIERS),
         score=st.sampled_from([0.0, 0.3, 1.0]),
     )
@@ -259,6 +259,10 @@ class SQLiteMatchesReference(RuleBasedStateMachine):
         calls = {
             "scores": lambda m: m.set_scores(item_id, scope=SCOPE, importance=score),
             "tier": lambda m: m.set_tier(item_id, tier, scope=SCOPE),
+            # a bulk move naming a closed or absent item must refuse as a whole on both backends
+            "tiers": lambda m: m.set_tiers(
+                {item_id: tier, self.pick((not choice[0], choice[1])): "durable"}, scope=SCOPE
+            ),
             "manual": lambda m: m.promote(item_id, scope=SCOPE, to="manual"),
             "durable": lambda m: m.promote(item_id, scope=SCOPE, to="durable"),
             "flag": lambda m: m.flag(item_id, scope=SCOPE, add=["hub"]),
@@ -338,7 +342,7 @@ test_sqlite_matches_reference = SQLiteMatchesReference.TestCase
 @given(
     ops=st.lists(
         st.tuples(
-            st.sampled_from(["remember", "revise", "forget", "dismiss", "undismiss", "link", "use", "tier"]),
+            st.sampled_from(["remember", "revise", "forget", "dismiss", "undismiss", "link", "use", "tier", "tiers"]),
             st.sampled_from(TEXTS),
             st.integers(0, 20),
             st.integers(0, 20),
@@ -372,6 +376,8 @@ def test_rebuild_from_log_yields_identical_projections(ops: list[tuple[str, str,
                         mem.record_use(SCOPE, [(pick(i), 0.5)], text)
                     elif op == "tier":
                         mem.set_tier(pick(i), TIERS[j % 3], scope=SCOPE)
+                    elif op == "tiers":
+                        mem.set_tiers({pick(i): TIERS[j % 3], pick(j): TIERS[i % 3]}, scope=SCOPE, reason=text)
                 except ReverieError:
                     pass
             before = state_of(mem)

@@ -44,7 +44,7 @@ from reverie.model.item import (
     Item,
     Provenance,
 )
-from reverie.model.projection import ProjectionView, PutItem, project
+from reverie.model.projection import ProjectionView, PutItem, PutTiers, project
 from reverie.model.query import All, Filter, parse_sort
 from reverie.model.validate import (
     SCORE_NAMES,
@@ -542,6 +542,32 @@ class Memory:
         self._run([cmd.SetTier(s, check_id(id), tier, check_reason(reason), _version(expected_version))])
         return self._must_get(s, id)
 
+    def set_tiers(
+        self,
+        tiers: Mapping[str, str],
+        *,
+        scope: str,
+        reason: str = "",
+        reasons: Mapping[str, str] | None = None,
+    ) -> builtins.list[Item]:
+        """Move many items between tiers in one event, all or nothing (item id → tier).
+
+        Each item's reason is ``reasons[id]`` when given, else ``reason``. One unknown tier,
+        missing item or repeated id refuses the whole call and writes nothing. Returns the
+        moved items in the order given. Why: the dream pass demotes thousands at a time, and an
+        import replays its ``memory.tiers_set`` events through here.
+        """
+        s = self._scope(scope)
+        if not isinstance(tiers, Mapping):
+            raise InvalidInputError("tiers must be a mapping of item id -> tier")
+        if len(tiers) > self.limits.max_batch:
+            raise LimitExceededError(f"{len(tiers)} tier changes in one call; the limit is {self.limits.max_batch}")
+        own = reasons or {}
+        changes = tuple(cmd.TierChange(check_id(i), str(t), check_reason(own.get(i, reason))) for i, t in tiers.items())
+        self._run([cmd.SetTiers(s, changes)])
+        found = self.store.get_many(s, [c.id for c in changes])
+        return [found[c.id] for c in changes]
+
     def promote(self, id: str, *, scope: str, to: str = "manual", reason: str = "") -> Item:
         """A person vouches for a claim (``to="manual"``) or pins it (``to="durable"``)."""
         s = self._scope(scope)
@@ -620,6 +646,8 @@ class Memory:
             for change in project(event, view):
                 if isinstance(change, PutItem) and change.item.id == item_id:
                     states[item_id] = change.item
+                elif isinstance(change, PutTiers) and item_id in states:
+                    states[item_id] = change.moved(states[item_id]) or states[item_id]
         return states.get(item_id)
 
     def history(self, id: str, *, scope: str) -> History:

@@ -112,6 +112,7 @@ def _build_rich_scope(run: Cli) -> None:
     with Memory(run.db, embedder="hash") as mem:
         mem.set_scores(satay, scope=SCOPE, importance=0.2, reason="less relevant")
         mem.set_tier(tea, "durable", scope=SCOPE)
+        mem.set_tiers({satay: "subconscious", office10: "durable"}, scope=SCOPE, reasons={satay: "bulk, own reason"})
         mem.flag(satay, scope=SCOPE, add=["reviewed"])
         mem.promote(office9, scope=SCOPE)
         mem.remember_system("Alice's profile was reviewed", scope=SCOPE, importance=0.4)
@@ -157,6 +158,7 @@ def test_export_then_import_reproduces_the_scope(run: Cli, tmp_path: Path) -> No
         "scope.learning_resumed (scope setting)": 1,
     }
     assert report["events"] == len(dump.read_text().splitlines())
+    assert report["applied"]["memory.tiers_set"] == 1
     assert _beliefs(run, "user:alice-copy") == _beliefs(run, SCOPE)
     assert set(report["ids"]).isdisjoint(report["ids"].values())  # ids are re-assigned
     # What the source refused, the copy refuses too: the dismissed text stayed tombstoned.

@@ -80,3 +80,61 @@ def test_progress_reports_apply_after_each_batch(mem: Memory, clock: ManualClock
     report = dream(mem, scope=S, config=DreamConfig(apply_batch=3), progress=tick)
     assert seen == [*range(3, len(report.actions), 3), len(report.actions)]
     assert len(mem.events(scope=S, after_seq=seq, limit=100_000)) >= report.stats["applied"]
+
+
+_REMARKS = (
+    "Bob said the weather was nice",
+    "the printer on floor two jammed again",
+    "someone left a scarf in room 4",
+    "lunch was late on Tuesday",
+    "the lift music changed to jazz",
+    "a pigeon sat on the window ledge",
+)
+
+
+def _stale_remarks(mem: Memory, clock: ManualClock) -> list[str]:
+    ids = [mem.remember(t, scope=S, kind="remark", source="inferred").id for t in _REMARKS]
+    clock.advance(days=40)
+    return ids
+
+
+def _new_events(mem: Memory, after: int) -> list[tuple[str, dict[str, object]]]:
+    return [(e.type, e.payload) for e in mem.events(scope=S, after_seq=after, limit=100_000)]
+
+
+def test_consecutive_demotions_are_one_event_with_a_reason_per_item(mem: Memory, clock: ManualClock) -> None:
+    ids = _stale_remarks(mem, clock)
+    report = plan(mem, scope=S)
+    tier = [a for a in report.actions if a.op == "set_tier"]
+    assert sorted(a.item_ids[0] for a in tier) == sorted(ids)
+    seq = mem.events(scope=S, limit=100_000)[-1].seq
+    apply(mem, report)
+    assert {o.status for o in report.outcomes} == {"applied"}
+    events = _new_events(mem, seq)
+    assert [t for t, _ in events] == ["memory.tiers_set"]
+    changes = events[0][1]["changes"]
+    assert changes == [{"id": a.item_ids[0], "tier": "subconscious", "reason": f"dream/tier: {a.reason}"} for a in tier]
+    for a in tier:  # each item's history holds the shared event; as_of before the pass still sees it active
+        item = mem.get(a.item_ids[0], scope=S)
+        assert item.tier == "subconscious" and item.version == a.versions[0] + 1
+        assert mem.history(item.id, scope=S).events[-1].type == "memory.tiers_set"
+
+
+def test_a_stale_demotion_in_a_run_is_skipped_alone_and_the_rest_apply(mem: Memory, clock: ManualClock) -> None:
+    ids = _stale_remarks(mem, clock)
+    report = plan(mem, scope=S)
+    order = [a.item_ids[0] for a in report.actions if a.op == "set_tier"]
+    assert len(order) == len(ids)
+    stale = order[2]
+    mem.set_scores(stale, scope=S, importance=0.9, reason="someone else wrote after the plan read it")
+    before = mem.get(stale, scope=S)
+    seq = mem.events(scope=S, limit=100_000)[-1].seq
+    apply(mem, report)
+    status = {a.item_ids[0]: o for a, o in zip(report.actions, report.outcomes, strict=True) if a.op == "set_tier"}
+    assert status[stale].status == "skipped" and "VersionConflictError" in status[stale].detail
+    assert all(status[i].status == "applied" for i in order if i != stale)
+    assert mem.get(stale, scope=S) == before  # their write stands
+    assert [mem.get(i, scope=S).tier for i in order if i != stale] == ["subconscious"] * (len(order) - 1)
+    # the bulk event was refused before it wrote; the moves were then made one by one
+    assert [t for t, _ in _new_events(mem, seq)] == ["memory.tier_set"] * (len(order) - 1)
+    assert report.stats["applied"] == len(report.actions) - 1 and report.stats["skipped"] == 1

@@ -115,6 +115,7 @@ CALLS: dict[str, Callable[[Memory], Any]] = {
     "scopes": lambda m: m.scopes(),
     "set_scores": lambda m: m.set_scores(ID, scope="s", authority=1.0),
     "set_tier": lambda m: m.set_tier(ID, "durable", scope="s"),
+    "set_tiers": lambda m: m.set_tiers({ID: "durable"}, scope="s"),
     "summary": lambda m: m.summary(scope="s"),
     "thinking_queue": lambda m: m.thinking_queue(scope="s"),
     "undismiss": lambda m: m.undismiss("x", scope="s"),

@@ -117,6 +117,7 @@ class Replayer:
             "memory.undismissed": self._undismissed,
             "memory.scores_set": self._scores_set,
             "memory.tier_set": self._tier_set,
+            "memory.tiers_set": self._tiers_set,
             "memory.promoted": self._promoted,
             "memory.flags_set": self._flags_set,
             "memory.used": self._used,
@@ -279,6 +280,13 @@ class Replayer:
     def _tier_set(self, event: Event) -> None:
         p = event.payload
         self.mem.set_tier(self._item(p["id"]), p["tier"], scope=self.scope, reason=p.get("reason", ""))
+
+    def _tiers_set(self, event: Event) -> None:
+        """One bulk move, replayed as one atomic call: an unknown id refuses it before any write."""
+        changes = event.payload["changes"]
+        tiers = {self._item(c["id"]): c["tier"] for c in changes}
+        reasons = {self._item(c["id"]): c.get("reason", "") for c in changes}
+        self.mem.set_tiers(tiers, scope=self.scope, reasons=reasons)
 
     def _promoted(self, event: Event) -> None:
         p = event.payload

@@ -18,6 +18,8 @@ DISMISSED = "memory.dismissed"
 UNDISMISSED = "memory.undismissed"
 SCORES_SET = "memory.scores_set"
 TIER_SET = "memory.tier_set"
+#: Many items' tier changes at once: ``{"changes": [{"id", "tier", "reason"}, ...]}``.
+TIERS_SET = "memory.tiers_set"
 PROMOTED = "memory.promoted"
 FLAGS_SET = "memory.flags_set"
 USED = "memory.used"
@@ -37,6 +39,7 @@ EVENT_TYPES = (
     UNDISMISSED,
     SCORES_SET,
     TIER_SET,
+    TIERS_SET,
     PROMOTED,
     FLAGS_SET,
     USED,

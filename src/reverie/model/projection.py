@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 from reverie.model import events as ev
 from reverie.model.clock import from_iso
@@ -70,12 +71,32 @@ class DropTombstone:
 
 
 @dataclass(frozen=True, slots=True)
+class PutTiers:
+    """Move each ``(item id, tier)`` of ``scope`` to its tier: ``version`` + 1, ``updated_at`` = ``at``.
+
+    The same row change as a ``PutItem`` of a tier event, without reading and rewriting each
+    item: the reducer has checked that every item exists, and a bulk move names thousands.
+    """
+
+    scope: str
+    at: datetime
+    tiers: tuple[tuple[str, str], ...]
+
+    def moved(self, item: Item) -> Item | None:
+        """``item`` after this change, or None if the change does not name it."""
+        for item_id, tier in self.tiers:
+            if item_id == item.id:
+                return item.evolve(updated_at=self.at, version=item.version + 1, tier=tier)
+        return None
+
+
+@dataclass(frozen=True, slots=True)
 class SetPaused:
     scope: str
     paused: bool
 
 
-Change = PutItem | PutEdge | PutTombstone | DropTombstone | SetPaused | EraseContent
+Change = PutItem | PutTiers | PutEdge | PutTombstone | DropTombstone | SetPaused | EraseContent
 
 
 class ProjectionView:
@@ -203,6 +224,11 @@ def _tier_set(event: ev.Event, view: ProjectionView) -> list[Change]:
     return [PutItem(_touch(item, event, tier=event.payload["tier"]), before=item)]
 
 
+def _tiers_set(event: ev.Event, view: ProjectionView) -> list[Change]:
+    moves = tuple((str(c["id"]), str(c["tier"])) for c in event.payload["changes"])
+    return [PutTiers(event.scope, event.at, moves)] if moves else []
+
+
 def _promoted(event: ev.Event, view: ProjectionView) -> list[Change]:
     item = _get(view, event)
     if event.payload["to"] == "manual":
@@ -277,6 +303,7 @@ _HANDLERS: dict[str, Callable[[ev.Event, ProjectionView], list[Change]]] = {
     ev.UNDISMISSED: _undismissed,
     ev.SCORES_SET: _scores_set,
     ev.TIER_SET: _tier_set,
+    ev.TIERS_SET: _tiers_set,
     ev.PROMOTED: _promoted,
     ev.FLAGS_SET: _flags_set,
     ev.USED: _used,

@@ -11,6 +11,7 @@ rebuild still works — but every field that carried the purged claim's content 
   (normalised text) dropped, and any free-text ``reason`` becomes ``REDACTED``;
 - edges touching a purged version: their ``meta`` (a link's annotations, a revise's reason)
   is redacted in the event that created them, so the edge row follows on replay;
+- bulk tier events: the ``reason`` of each change naming a purged version becomes ``REDACTED``;
 - usage events: a query that retrieved a purged version may quote it, so that query is
   erased from *every* usage event and every item's ``last_used_query`` in the scope;
 - tombstones and undismiss events: a fingerprint is the claim's normalised text, so the
@@ -108,6 +109,11 @@ def _redact_payload(
         return p
     if event.type == ev.UNDISMISSED:
         p["fingerprints"] = [fp for fp in p.get("fingerprints", []) if fp not in fps]
+        return p
+    if event.type == ev.TIERS_SET:  # many items: only the purged ones' reasons are erased
+        p["changes"] = [
+            {**c, "reason": _reason(c.get("reason"))} if c.get("id") in ids else c for c in p.get("changes", [])
+        ]
         return p
     if event.type == ev.PURGED or not _about(event, ids, edge_ids):
         return p  # a purge's own reason is what the log must keep saying

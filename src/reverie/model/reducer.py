@@ -7,7 +7,7 @@ check has passed does it build an event, so a refused command emits nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -36,6 +36,7 @@ from reverie.model.commands import (
     SetFlags,
     SetScores,
     SetTier,
+    SetTiers,
     Supersede,
     Undismiss,
     Unlink,
@@ -48,6 +49,11 @@ class StateView(Protocol):
     """What the reducer may read. Every method is scoped: it can never see another scope."""
 
     def item(self, scope: str, item_id: str) -> Item | None: ...
+
+    def versions(self, scope: str, item_ids: Sequence[str]) -> dict[str, int]:
+        """The current ``version`` of each item that exists (absent ids are left out), in one read:
+        a bulk command checks thousands, and decoding each whole row would cost more than its write."""
+        ...
 
     def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None: ...
 
@@ -331,6 +337,30 @@ def _set_tier(cmd: SetTier, view: StateView, ctx: Context) -> list[ev.Event]:
     return [_event(ctx, ev.TIER_SET, cmd.scope, {"id": item.id, "tier": cmd.tier, "reason": cmd.reason})]
 
 
+def _set_tiers(cmd: SetTiers, view: StateView, ctx: Context) -> list[ev.Event]:
+    """All or nothing: any unknown tier, missing item or stale version refuses the whole command."""
+    ids = [c.id for c in cmd.changes]
+    if len(set(ids)) != len(ids):
+        raise InvalidInputError("set_tiers names an item more than once; give each item one change")
+    for c in cmd.changes:
+        if c.tier not in TIERS:
+            raise InvalidInputError(f"tier {c.tier!r} is unknown; use one of {', '.join(TIERS)}")
+    found = view.versions(cmd.scope, ids)
+    for c in cmd.changes:
+        version = found.get(c.id)
+        if version is None:
+            raise NotFoundError(f"no item {c.id} in scope {cmd.scope!r}")
+        if c.expected_version is not None and version != c.expected_version:
+            raise VersionConflictError(
+                f"item {c.id} is at version {version}, not {c.expected_version}: it changed since you read it; "
+                "read it again and retry"
+            )
+    if not cmd.changes:
+        return []
+    changes = [{"id": c.id, "tier": c.tier, "reason": c.reason} for c in cmd.changes]
+    return [_event(ctx, ev.TIERS_SET, cmd.scope, {"changes": changes})]
+
+
 def _promote(cmd: Promote, view: StateView, ctx: Context) -> list[ev.Event]:
     if cmd.to not in ("manual", "durable"):
         raise InvalidInputError(f"promote to {cmd.to!r}: use 'manual' (a person vouches) or 'durable' (tier)")
@@ -382,6 +412,7 @@ _HANDLERS: dict[type, Callable[[Any, StateView, Context], list[ev.Event]]] = {
     Unlink: _unlink,
     SetScores: _set_scores,
     SetTier: _set_tier,
+    SetTiers: _set_tiers,
     Promote: _promote,
     SetFlags: _set_flags,
     RecordUse: _record_use,

@@ -28,6 +28,7 @@ from reverie.model.projection import (
     ProjectionView,
     PutEdge,
     PutItem,
+    PutTiers,
     PutTombstone,
     SetPaused,
     project,
@@ -75,8 +76,8 @@ class _ItemCache:
     """The backend's ``StateView`` with ``item`` reads remembered until a change touches the row.
 
     Lives for one ``run_commands`` call (inside one transaction), so no other writer can change
-    a row under it. ``PutItem`` rewrites one row: that entry is dropped. Edges, tombstones and the
-    paused flag live in other tables. Anything else (a purge's log rewrite redacts
+    a row under it. ``PutItem`` rewrites one row, ``PutTiers`` several: those entries are
+    dropped. Edges, tombstones and the paused flag live in other tables. Anything else (a purge's log rewrite redacts
     ``last_used_query`` of other items) drops every entry.
     """
 
@@ -93,9 +94,15 @@ class _ItemCache:
                 self._items[key] = hit
         return hit
 
+    def versions(self, scope: str, item_ids: Sequence[str]) -> dict[str, int]:
+        return self._backend.versions(scope, item_ids)  # every change is written through: always current
+
     def changed(self, change: Change) -> None:
         if isinstance(change, PutItem):
             self._items.pop((change.item.scope, change.item.id), None)
+        elif isinstance(change, PutTiers):
+            for item_id, _ in change.tiers:
+                self._items.pop((change.scope, item_id), None)
         elif not isinstance(change, PutEdge | PutTombstone | DropTombstone | SetPaused):
             self._items.clear()
 

@@ -29,6 +29,7 @@ from reverie.model.projection import (
     EraseContent,
     PutEdge,
     PutItem,
+    PutTiers,
     PutTombstone,
     SetPaused,
 )
@@ -71,6 +72,9 @@ class ReferenceStore:
     # -- StateView (reducer reads) -------------------------------------------------------
     def item(self, scope: str, item_id: str) -> Item | None:
         return self._items.get((scope, item_id))
+
+    def versions(self, scope: str, item_ids: Sequence[str]) -> dict[str, int]:
+        return {i: hit.version for i in item_ids if (hit := self._items.get((scope, i))) is not None}
 
     def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
         holders = self._fps.get((scope, fingerprint))
@@ -121,6 +125,12 @@ class ReferenceStore:
             self._items[key] = item
             if change.created and item.text in vectors:
                 self._vecs[key] = np.asarray(vectors[item.text], dtype=np.float32)
+        elif isinstance(change, PutTiers):
+            for item_id, _ in change.tiers:
+                old = self._items.get((change.scope, item_id))
+                moved = change.moved(old) if old is not None else None
+                if moved is not None:
+                    self._items[(change.scope, item_id)] = moved
         elif isinstance(change, PutEdge):
             self._edges[(change.edge.scope, change.edge.id)] = change.edge
         elif isinstance(change, PutTombstone):
@@ -392,4 +402,6 @@ def _mentions(event: Event, item_id: str) -> bool:
         return True
     if event.type == ev.USED:
         return any(u[0] == item_id for u in p.get("uses", []))
+    if event.type == ev.TIERS_SET:
+        return any(c.get("id") == item_id for c in p.get("changes", []))
     return False

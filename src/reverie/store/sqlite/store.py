@@ -36,6 +36,7 @@ from reverie.model.projection import (
     ProjectionView,
     PutEdge,
     PutItem,
+    PutTiers,
     PutTombstone,
     SetPaused,
     project,
@@ -70,7 +71,9 @@ _ABOUT_ITEM = (
     "OR json_extract(payload, '$.item.id') = ? "
     "OR json_extract(payload, '$.edge.src') = ? OR json_extract(payload, '$.edge.dst') = ? "
     "OR (type = 'memory.used' AND EXISTS "
-    "(SELECT 1 FROM json_each(payload, '$.uses') WHERE json_extract(json_each.value, '$[0]') = ?))"
+    "(SELECT 1 FROM json_each(payload, '$.uses') WHERE json_extract(json_each.value, '$[0]') = ?)) "
+    "OR (type = 'memory.tiers_set' AND EXISTS "
+    "(SELECT 1 FROM json_each(payload, '$.changes') WHERE json_extract(json_each.value, '$.id') = ?))"
 )
 _UPDATE_ITEM = "UPDATE items SET " + ", ".join(f"{c} = ?" for c in ITEM_COLUMNS[1:]) + " WHERE id = ?"  # nosec B608 # constant columns
 
@@ -231,10 +234,25 @@ class SQLiteStore:
             self._crash_hook(sql)
         return self._conn.execute(sql, params)
 
+    def _xmany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """``executemany`` inside a write, through the same crash hook as ``_x``."""
+        if self._crash_hook is not None:
+            self._crash_hook(sql)
+        self._conn.executemany(sql, rows)
+
     # -- StateView ------------------------------------------------------------------------
     def item(self, scope: str, item_id: str) -> Item | None:
         row = self._conn.execute(SELECT_ITEM + " WHERE id = ? AND scope = ?", (item_id, scope)).fetchone()
         return row_to_item(row) if row else None
+
+    def versions(self, scope: str, item_ids: Sequence[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for start in range(0, len(item_ids), 500):
+            chunk = item_ids[start : start + 500]
+            # ``+scope``: one unique-index probe per id, never a scan of the scope (see get_many)
+            sql = f"SELECT id, version FROM items WHERE id IN ({', '.join('?' * len(chunk))}) AND +scope = ?"  # nosec B608 # only ? marks
+            out.update(self._conn.execute(sql, (*chunk, scope)).fetchall())
+        return out
 
     def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
         row = self._conn.execute(
@@ -302,6 +320,12 @@ class SQLiteStore:
     def apply_change(self, change: Change, vectors: Mapping[str, np.ndarray]) -> None:
         if isinstance(change, PutItem):
             self._put_item(change, vectors)
+        elif isinstance(change, PutTiers):
+            at = to_iso(change.at)
+            self._xmany(
+                "UPDATE items SET tier = ?, version = version + 1, updated_at = ? WHERE id = ? AND scope = ?",
+                [(tier, at, item_id, change.scope) for item_id, tier in change.tiers],
+            )
         elif isinstance(change, PutEdge):
             self._x("INSERT OR REPLACE INTO edges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", edge_to_row(change.edge))
         elif isinstance(change, PutTombstone):
