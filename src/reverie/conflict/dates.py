@@ -35,6 +35,13 @@ _YEAR_LEFT = frozenset(
 _CONNECTORS = frozenset({"at", "on", "of", "the"})
 _APPROX = frozenset({"around", "about", "approximately", "roughly", "~", "circa"})
 _PARTS = {"early": "early", "mid": "mid", "late": "late"}
+#: The only tokens a date part can start on (``_part_at``): numbers, ISO dates and clock times,
+#: or one of these words (named times, months, weekdays, quarters, parts of a month).
+_DATE_KINDS = frozenset({"num", "iso", "clock"})
+_DATE_WORDS = frozenset(
+    {"noon", "midday", "midnight", *_MONTHS, *_WEEKDAY_SETS, *_WEEKDAYS, *(d + "s" for d in _WEEKDAYS), *_PARTS}
+    | {f"q{n}" for n in "1234"}
+)
 
 
 @dataclass(frozen=True)
@@ -139,6 +146,9 @@ def _opt_int(value: object) -> int | None:
 
 def _part_at(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
     """One date part starting exactly at token ``i``."""
+    tok = tokens[i]
+    if tok.kind not in _DATE_KINDS and tok.low not in _DATE_WORDS:
+        return None  # no parser below starts on any other token: skip trying each in turn
     for parser in (_iso, _clock, _meridiem, _named_time, _month_first, _day_first, _weekday, _quarter, _part):
         found = parser(tokens, i)
         if found is not None:

@@ -29,6 +29,23 @@ _UPPER_BOUNDS: tuple[tuple[str, ...], ...] = (
     ("at", "most"), ("up", "to"), ("less", "than"), ("fewer", "than"), ("no", "more", "than"),
     ("under",), ("below",), ("maximum",), ("max",), ("<",),
 )  # fmt: skip
+
+
+def _by_first_word(phrases: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The phrases grouped by their first word, each group in the original order.
+
+    Every token of every claim is tried as the start of a quantity, and almost none starts a
+    bound: one dict lookup turns those away instead of a slice per phrase. A phrase can only
+    match where its first word is, so the first match in the original order is unchanged.
+    """
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in phrases:
+        out.setdefault(phrase[0], []).append(phrase)
+    return {first: tuple(group) for first, group in out.items()}
+
+
+_LOWER_BY_FIRST = _by_first_word(_LOWER_BOUNDS)
+_UPPER_BY_FIRST = _by_first_word(_UPPER_BOUNDS)
 _NEARLY = frozenset({"nearly", "almost"})
 _RANGE_JOINERS = frozenset({"-", "–", "to"})
 _PER = frozenset({"per", "a", "an", "each", "every", "/"})
@@ -94,9 +111,9 @@ def parse_value(text: str) -> Quantity | None:
 # ---- parsing -------------------------------------------------------------------------------
 
 
-def _match_phrase(tokens: tuple[Token, ...], i: int, phrases: tuple[tuple[str, ...], ...]) -> int:
-    """Length of the first phrase that starts at ``i``, 0 if none."""
-    for phrase in phrases:
+def _match_phrase(tokens: tuple[Token, ...], i: int, by_first: dict[str, tuple[tuple[str, ...], ...]]) -> int:
+    """Length of the first phrase (``_by_first_word`` groups) that starts at ``i``, 0 if none."""
+    for phrase in by_first.get(tokens[i].low, ()):
         if tuple(t.low for t in tokens[i : i + len(phrase)]) == phrase:
             return len(phrase)
     return 0
@@ -113,10 +130,10 @@ def _modifier(tokens: tuple[Token, ...], i: int) -> tuple[str, int]:
         return "between", 1
     if low == "exactly":
         return "exact", 1
-    n = _match_phrase(tokens, i, _LOWER_BOUNDS)
+    n = _match_phrase(tokens, i, _LOWER_BY_FIRST)
     if n:
         return "lower", n
-    n = _match_phrase(tokens, i, _UPPER_BOUNDS)
+    n = _match_phrase(tokens, i, _UPPER_BY_FIRST)
     if n:
         return "upper", n
     return "", 0

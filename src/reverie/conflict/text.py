@@ -44,8 +44,15 @@ class Token:
 
     @property
     def cap(self) -> bool:
-        """Has an upper-case letter or a digit ("Paris", "iPhone", "us-east-1"): a name or code."""
-        return any(ch.isupper() or ch.isdigit() for ch in self.text)
+        """Has an upper-case letter or a digit ("Paris", "iPhone", "us-east-1"): a name or code.
+
+        Most tokens are lower-case words, settled by two C-level string tests: letters only
+        (so no digit) and no cased letter that is not lower-case (so none upper-case).
+        """
+        text = self.text
+        if text.isalpha() and text.islower():
+            return False
+        return any(ch.isupper() or ch.isdigit() for ch in text)
 
 
 def tokenize(text: str) -> tuple[Token, ...]:
@@ -67,6 +74,8 @@ def _split_word(surface: str, start: int) -> list[Token]:
     """Cut contractions off a word so a negation is its own token pointing at its own chars."""
     low = surface.lower().replace("’", "'")
     end = start + len(surface)
+    if "'" not in low and low != "cannot":  # the common case: no contraction to cut
+        return [Token(surface, start, end, low, "word")]
     if low.endswith("n't") and len(low) > 3:
         base = low[:-3]
         base = _NEG_CONTRACTION_BASE.get(base, base)

@@ -16,8 +16,9 @@ join's memory is bounded by the block, its time by that budget (bench/README.md,
 from __future__ import annotations
 
 import itertools
-import math
-from collections.abc import Callable, Iterator, Sequence
+from array import array
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,6 +48,51 @@ class JoinStats:
     groups_skipped: int  # token groups not joined: larger than max_token_group, or past the pair budget
 
 
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """Every frame as its tokens' ranks, sorted, in one flat array: row i is
+    ``ranks[starts[i] : starts[i] + lengths[i]]``.
+
+    One array rather than a list per item: 100k small lists (or frames) alive through the
+    join cost time to build and made the cyclic garbage collector walk the whole snapshot
+    again several times per pass; integers in one array are nothing it has to look at.
+    """
+
+    ranks: np.ndarray  # int64, rarest first within each row
+    lengths: np.ndarray  # int64, tokens per row
+    starts: np.ndarray  # int64, where each row begins in ``ranks``
+
+    @classmethod
+    def of(cls, frames: Sequence[frozenset[str]], ranks: dict[str, int]) -> Ranked:
+        """The frames under an existing rank order (``token_ranks``)."""
+        lengths = np.fromiter(map(len, frames), dtype=np.int64, count=len(frames))
+        flat = np.fromiter((ranks[t] for f in frames for t in f), dtype=np.int64, count=int(lengths.sum()))
+        return cls._sorted(flat, lengths)
+
+    @classmethod
+    def _sorted(cls, flat: np.ndarray, lengths: np.ndarray) -> Ranked:
+        """Sort each row's (non-negative) ranks: one sort of ``row · span + rank`` keys."""
+        rows = np.repeat(np.arange(lengths.size, dtype=np.int64), lengths)
+        span = int(flat.max()) + 1 if flat.size else 1
+        key = rows * span + flat
+        key.sort()
+        starts = np.cumsum(lengths) - lengths
+        return cls(key - rows * span, lengths, starts)
+
+    @property
+    def rows(self) -> int:
+        return int(self.lengths.size)
+
+    def row(self, i: int) -> np.ndarray:
+        start = int(self.starts[i])
+        return self.ranks[start : start + int(self.lengths[i])]
+
+    def entries(self) -> tuple[np.ndarray, np.ndarray]:
+        """(row, position within the row) of every entry of ``ranks``."""
+        row = np.repeat(np.arange(self.rows, dtype=np.int64), self.lengths)
+        return row, np.arange(self.ranks.size, dtype=np.int64) - np.repeat(self.starts, self.lengths)
+
+
 Guard = Callable[[int, int], str | None]
 #: Frames longer than this are compared as Python sets, shorter ones in a padded matrix.
 _WIDE = 48
@@ -63,6 +109,31 @@ def token_ranks(frames: Sequence[frozenset[str]]) -> dict[str, int]:
     return {tok: r for r, tok in enumerate(sorted(df, key=lambda t: (df[t], t)))}
 
 
+def rank_frames(frames: Iterable[frozenset[str]]) -> tuple[Ranked, dict[str, int]]:
+    """``Ranked`` frames and every token's rank, equal to ``Ranked.of(fs, token_ranks(fs))``.
+
+    One pass over ``frames``, which may be a generator: each frame is read once, into token
+    ids, and can be dropped at once (see ``Ranked``). Ranks are then the ids sorted by
+    (document frequency, token), exactly ``token_ranks``'s order.
+    """
+    ids: defaultdict[str, int] = defaultdict(itertools.count().__next__)  # token -> first-seen id
+    flat = array("q")
+    lengths = array("q")
+    token_id = ids.__getitem__
+    for f in frames:
+        flat.extend(map(token_id, f))
+        lengths.append(len(f))
+    words = list(ids)  # in id order
+    token_ids = np.frombuffer(flat, dtype=np.int64) if flat else _EMPTY
+    df = np.bincount(token_ids, minlength=len(words)).tolist()
+    order = sorted(range(len(words)), key=lambda i: (df[i], words[i]))
+    rank_of = np.empty(len(words), dtype=np.int64)
+    rank_of[np.asarray(order, dtype=np.int64)] = np.arange(len(words), dtype=np.int64)
+    counts = np.frombuffer(lengths, dtype=np.int64) if lengths else _EMPTY
+    ranked = Ranked._sorted(rank_of[token_ids], counts.copy())
+    return ranked, {words[i]: r for r, i in enumerate(order)}
+
+
 def near_duplicates(
     frames: Sequence[frozenset[str]],
     ranks: dict[str, int],
@@ -70,6 +141,14 @@ def near_duplicates(
     has_vector: np.ndarray,
     config: DreamConfig,
     guard: Guard,
+) -> tuple[list[Pair], JoinStats]:
+    """Every pair with frame Jaccard ≥ ``dup_lexical`` and cosine ≥ ``dup_dense`` (see
+    ``ranked_near_duplicates``), for frames ranked by ``ranks`` (``token_ranks``)."""
+    return ranked_near_duplicates(Ranked.of(frames, ranks), vectors, has_vector, config, guard)
+
+
+def ranked_near_duplicates(
+    ranked: Ranked, vectors: np.ndarray, has_vector: np.ndarray, config: DreamConfig, guard: Guard
 ) -> tuple[list[Pair], JoinStats]:
     """Every pair with frame Jaccard ≥ ``dup_lexical`` and cosine ≥ ``dup_dense``.
 
@@ -79,19 +158,18 @@ def near_duplicates(
     overlap (vectorised), then the cosine of the survivors. ``guard(a, b)`` says why rows a
     and b disagree (or None); it runs on verified pairs only.
     """
-    sorted_ranks = [sorted(ranks[t] for t in f) for f in frames]
-    lengths = np.fromiter((len(r) for r in sorted_ranks), dtype=np.int64, count=len(frames))
-    pad = _padded(sorted_ranks, lengths)
+    lengths = ranked.lengths
+    pad = _padded(ranked)
     found_a: list[np.ndarray] = []
     found_b: list[np.ndarray] = []
     found_cos: list[np.ndarray] = []
     found_jac: list[np.ndarray] = []
     stats = JoinStats(0, 0)
-    for a, b, block_stats in _candidate_blocks(sorted_ranks, lengths, config):
+    for a, b, block_stats in _candidate_blocks(ranked, config):
         stats = block_stats  # cumulative: the last block's are the join's
         keep = has_vector[a] & has_vector[b]
         a, b = a[keep], b[keep]
-        inter = _overlaps(sorted_ranks, pad, lengths, a, b)
+        inter = _overlaps(ranked, pad, a, b)
         jac = inter / np.maximum(1, lengths[a] + lengths[b] - inter)
         keep = jac >= config.dup_lexical - 1e-9
         a, b, jac = a[keep], b[keep], jac[keep]
@@ -106,7 +184,7 @@ def near_duplicates(
     a, b = np.concatenate(found_a), np.concatenate(found_b)
     cos, jac = np.concatenate(found_cos), np.concatenate(found_jac)
     # A pair sharing several prefix tokens is found once per token: keep its first sighting.
-    key = a * len(frames) + b
+    key = a * ranked.rows + b
     _, first = np.unique(key, return_index=True)  # sorted by key = by (a, b)
     pairs = [
         Pair(i, j, round(c, 6), round(o, 6), guard(i, j))
@@ -117,32 +195,21 @@ def near_duplicates(
     return pairs, stats
 
 
-def _prefix_entries(
-    sorted_ranks: Sequence[list[int]], config: DreamConfig
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(token, row, position) of every prefix token, as flat arrays in row order."""
-    t = config.dup_lexical
-    toks: list[int] = []
-    rows: list[int] = []
-    poss: list[int] = []
-    for row, ranked in enumerate(sorted_ranks):
-        n = len(ranked)
-        if n == 0:
-            continue
-        prefix = min(n, n - math.ceil(t * n - 1e-9) + 1)
-        toks.extend(ranked[:prefix])
-        rows.extend([row] * prefix)
-        poss.extend(range(prefix))
-    return (
-        np.asarray(toks, dtype=np.int64),
-        np.asarray(rows, dtype=np.int64),
-        np.asarray(poss, dtype=np.int64),
-    )
+def _prefix_entries(ranked: Ranked, config: DreamConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(token, row, position) of every prefix token, as flat arrays in row order.
+
+    A frame of n tokens has a prefix of ``n − ⌈t·n⌉ + 1``; ``1e-9`` keeps a product one ulp
+    above an integer (0.28·25 = 7.000000000000001) from rounding up. Vectorised, the float
+    arithmetic is still the scalar formula's, row by row.
+    """
+    n = ranked.lengths
+    prefix = np.minimum(n, n - np.ceil(config.dup_lexical * n - 1e-9).astype(np.int64) + 1)
+    row, pos = ranked.entries()
+    keep = pos < prefix[row]
+    return ranked.ranks[keep], row[keep], pos[keep]
 
 
-def _candidate_blocks(
-    sorted_ranks: Sequence[list[int]], lengths: np.ndarray, config: DreamConfig
-) -> Iterator[tuple[np.ndarray, np.ndarray, JoinStats]]:
+def _candidate_blocks(ranked: Ranked, config: DreamConfig) -> Iterator[tuple[np.ndarray, np.ndarray, JoinStats]]:
     """Candidate pairs (a < b) in blocks of at most ``_PAIR_BLOCK``, rarest token first.
 
     Within a token group, members are sorted by frame length, and each is paired only with
@@ -159,11 +226,11 @@ def _candidate_blocks(
     skipped and counted. Both are reported; the yielded ``JoinStats`` are cumulative.
     """
     t = config.dup_lexical
-    tok, row, pos = _prefix_entries(sorted_ranks, config)
+    tok, row, pos = _prefix_entries(ranked, config)
     if tok.size == 0:
         yield _EMPTY, _EMPTY, JoinStats(0, 0)
         return
-    length = lengths[row]
+    length = ranked.lengths[row]
     order = np.lexsort((row, length, tok))  # by token (rarest first), then length, then row
     tok, row, pos, length = tok[order], row[order], pos[order], length[order]
     bounds = np.flatnonzero(np.diff(tok)) + 1
@@ -180,7 +247,7 @@ def _candidate_blocks(
     upper = np.searchsorted(key, tok * width + np.minimum(limit, width - 1), side="right")
     partners = np.minimum(upper, group_end) - np.arange(tok.size) - 1
     partners[np.repeat(big, sizes)] = 0
-    budget = config.max_pairs_per_item * len(sorted_ranks)
+    budget = config.max_pairs_per_item * ranked.rows
     per_group = np.add.reduceat(partners, starts)
     done = np.cumsum(per_group)
     over = done > budget
@@ -213,27 +280,23 @@ def _candidate_blocks(
         yield _EMPTY, _EMPTY, JoinStats(0, skipped)
 
 
-def _padded(sorted_ranks: Sequence[list[int]], lengths: np.ndarray) -> np.ndarray:
+def _padded(ranked: Ranked) -> np.ndarray:
     """Every frame's ranks as one row of a -1-padded int32 matrix (frames up to ``_WIDE``)."""
+    lengths = ranked.lengths
     width = int(min(_WIDE, lengths.max())) if lengths.size else 0
-    pad = np.full((len(sorted_ranks), max(1, width)), -1, dtype=np.int32)
-    narrow = [r for r in sorted_ranks if 0 < len(r) <= width]
-    if narrow:
-        flat = np.fromiter(itertools.chain.from_iterable(narrow), dtype=np.int32)
-        n = lengths[(lengths > 0) & (lengths <= width)]
-        rows = np.repeat(np.flatnonzero((lengths > 0) & (lengths <= width)), n)
-        cols = np.arange(flat.size) - np.repeat(np.cumsum(n) - n, n)
-        pad[rows, cols] = flat
+    pad = np.full((ranked.rows, max(1, width)), -1, dtype=np.int32)
+    row, pos = ranked.entries()
+    narrow = np.repeat((lengths > 0) & (lengths <= width), lengths)
+    pad[row[narrow], pos[narrow]] = ranked.ranks[narrow]
     return pad
 
 
-def _overlaps(
-    sorted_ranks: Sequence[list[int]], pad: np.ndarray, lengths: np.ndarray, a: np.ndarray, b: np.ndarray
-) -> np.ndarray:
+def _overlaps(ranked: Ranked, pad: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """|frame_a ∩ frame_b| for each pair: padded rank rows compared in bounded blocks."""
     out = np.zeros(a.size, dtype=np.int64)
     if not a.size:
         return out
+    lengths = ranked.lengths
     width = pad.shape[1]
     narrow = (lengths[a] <= width) & (lengths[b] <= width)
     idx = np.flatnonzero(narrow)
@@ -244,7 +307,7 @@ def _overlaps(
         hits = (left[:, :, None] == right[:, None, :]) & (left[:, :, None] >= 0)
         out[sel] = hits.sum(axis=(1, 2))
     for k in np.flatnonzero(~narrow).tolist():  # long texts: rare, compared as sets
-        out[k] = len(set(sorted_ranks[int(a[k])]) & set(sorted_ranks[int(b[k])]))
+        out[k] = len(set(ranked.row(int(a[k])).tolist()) & set(ranked.row(int(b[k])).tolist()))
     return out
 
 
@@ -297,4 +360,14 @@ def clusters(n: int, pairs: Sequence[Pair]) -> list[list[int]]:
     return out
 
 
-__all__ = ["Guard", "JoinStats", "Pair", "clusters", "near_duplicates", "token_ranks"]
+__all__ = [
+    "Guard",
+    "JoinStats",
+    "Pair",
+    "Ranked",
+    "clusters",
+    "near_duplicates",
+    "rank_frames",
+    "ranked_near_duplicates",
+    "token_ranks",
+]

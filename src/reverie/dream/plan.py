@@ -15,7 +15,7 @@ from typing import Any
 
 from reverie.dream.config import DreamConfig
 from reverie.dream.dependents import Dependents, count_dependents
-from reverie.dream.neighbours import Pair, clusters, near_duplicates, token_ranks
+from reverie.dream.neighbours import Pair, clusters, rank_frames, ranked_near_duplicates
 from reverie.dream.report import Action
 from reverie.dream.salience import is_gist, protection, salience
 from reverie.dream.snapshot import Snapshot
@@ -106,9 +106,9 @@ def plan_pass(
 # -- steps 2, 3 and 7: near-duplicates, the toggle guard, cluster-triggered consolidation ------
 def consolidate(p: Planner) -> None:
     snap = p.snap
-    frames = [frame(it.text) if not is_gist(it) else frozenset[str]() for it in snap.items]
     items = snap.items
-    p.ranks = token_ranks(frames)
+    # A generator: each frame becomes token ids at once and is dropped (``rank_frames``).
+    ranked, p.ranks = rank_frames(frame(it.text) if not is_gist(it) else frozenset[str]() for it in items)
     covered = _coverage(snap)
     linked = {frozenset((e.src, e.dst)) for e in snap.edges if e.type == "contradicts"}
 
@@ -121,7 +121,7 @@ def consolidate(p: Planner) -> None:
             return None  # consolidated together before: texts never change, so they still agree
         return disagreement(items[a], items[b])
 
-    pairs, join = near_duplicates(frames, p.ranks, snap.vectors, snap.has_vector, p.config, guard)
+    pairs, join = ranked_near_duplicates(ranked, snap.vectors, snap.has_vector, p.config, guard)
     p.stats.update(candidate_pairs=join.candidates, token_groups_skipped=join.groups_skipped)
     p.stats["near_duplicate_pairs"] = sum(1 for q in pairs if q.conflict is None)
     p.stats["contradiction_pairs"] = sum(1 for q in pairs if q.conflict is not None)
