@@ -28,7 +28,10 @@ _ALL = 10**9
 
 @dataclass(slots=True)
 class Snapshot:
-    """Current items sorted by id, rows of ``vectors`` aligned to them (zero rows if missing)."""
+    """Current items sorted by id, rows of ``vectors`` aligned to them (zero rows if missing).
+
+    ``vectors`` may be a read-only view of the store's cached matrix: read it, never write it.
+    """
 
     scope: str
     now: datetime
@@ -54,23 +57,39 @@ def read_snapshot(mem: Memory, scope: str) -> Snapshot:
     store = mem.store
     items = store.query(scope, Q.status("live"), parse_sort(["id"]), limit=_ALL)
     items = [it for it in items if it.is_current]
-    ids, mat = store.vectors(scope, current_only=True)
-    dim = int(mat.shape[1]) if mat.ndim == 2 and mat.shape[0] else 0
-    vectors = np.zeros((len(items), dim), dtype=np.float32)
-    has = np.zeros(len(items), dtype=bool)
-    if dim:
-        pos = {it.id: i for i, it in enumerate(items)}
-        rows = [(pos[i], k) for k, i in enumerate(ids) if i in pos]
-        if rows:
-            dst = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-            src = np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows))
-            vectors[dst] = mat[src]
-            has[dst] = True
+    vectors, has = _aligned(items, *store.vectors(scope, current_only=True))
     edges = store.edges(scope, include_closed=False)
     current = {it.id for it in items}
     wanted = sorted({p for it in items for p in it.parents if p not in current})
     closed = store.get_many(scope, wanted) if wanted else {}
     return Snapshot(scope, now, items, vectors, has, edges, closed)
+
+
+def _aligned(items: list[Item], ids: list[str], mat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of ``mat`` (one per id of ``ids``) moved to the rows of ``items``; zeros where missing.
+
+    Why two paths: the store returns its vectors in insertion order, and ids are time-ordered,
+    so at 100k items the ids usually *are* the items' ids in order. Then the store's matrix is
+    the answer as it stands: a read-only view of it (the store caches that matrix; the pass
+    only reads vectors) instead of a 150 MB copy and a dict of 100k ids (~0.3 s together).
+    """
+    dim = int(mat.shape[1]) if mat.ndim == 2 and mat.shape[0] else 0
+    item_ids = [it.id for it in items]
+    if dim and len(ids) == len(items) == mat.shape[0] and ids == item_ids:
+        view = np.ascontiguousarray(mat, dtype=np.float32).view()
+        view.flags.writeable = False
+        return view, np.ones(len(items), dtype=bool)
+    vectors = np.zeros((len(items), dim), dtype=np.float32)
+    has = np.zeros(len(items), dtype=bool)
+    if dim:
+        pos = dict(zip(item_ids, range(len(item_ids)), strict=True))
+        dst = np.fromiter((pos.get(i, -1) for i in ids), dtype=np.int64, count=len(ids))
+        src = np.flatnonzero(dst >= 0)
+        dst = dst[src]
+        # Every vector has its item: copy the matrix as it stands, not a 150 MB gathered temporary.
+        vectors[dst] = mat if len(src) == len(ids) == mat.shape[0] else mat[src]
+        has[dst] = True
+    return vectors, has
 
 
 __all__ = ["Snapshot", "read_snapshot"]

@@ -180,18 +180,19 @@ def _dt(v: str | None) -> Any:
 #: carry the same one or two flags), and a tuple of strings is immutable, so one is shared.
 _LISTS: dict[str, tuple[Any, ...]] = {}
 _LISTS_MAX = 4096
-#: ``Provenance`` as ``item_to_row`` writes it (sorted keys, no escapes): read without json.loads,
-#: which was a third of decoding a row (every row has a distinct event id, so no memo helps).
+#: A JSON string as ``json.dumps`` writes one that needs no escape: no quote, no backslash, and
+#: no control character (JSON forbids those raw, so ``json.loads`` would refuse the text).
+_PLAIN = r'"([^"\\\x00-\x1f]*)"'
+#: ``Provenance`` as ``item_to_row`` writes it (sorted keys, plain strings): read without
+#: json.loads, which was a third of decoding a row (every row has a distinct event id, so no
+#: memo helps). A ``null`` leaves its group unmatched, so ``groups()`` already says None.
 _PROVENANCE = re.compile(
-    r'\{"event_id": (null|"[^"\\]*"), "locator": (null|"[^"\\]*"), "origin": "([^"\\]*)", "ref": (null|"[^"\\]*")\}'
+    r'\{"event_id": (?:null|' + _PLAIN + r'), "locator": (?:null|' + _PLAIN + r"), "
+    r'"origin": ' + _PLAIN + r', "ref": (?:null|' + _PLAIN + r")\}"
 )
 
 
 def _list(text: str) -> tuple[Any, ...]:
-    # Most items have no tags / parents / flags: skipping json.loads for "[]" saves ~30% of
-    # decoding a 100k-item scope (the dream pass reads whole scopes).
-    if text == "[]":
-        return ()
     hit = _LISTS.get(text)
     if hit is None:
         hit = tuple(json.loads(text))
@@ -202,45 +203,83 @@ def _list(text: str) -> tuple[Any, ...]:
 
 def _provenance(text: str) -> Provenance:
     m = _PROVENANCE.fullmatch(text)
-    if m is None:  # escapes, other keys: the general path
+    if m is None:  # escapes, other keys or spacing: the general path
         return Provenance.from_dict(json.loads(text))
     event_id, locator, origin, ref = m.groups()
-    return Provenance(origin=origin or "api", ref=_opt(ref), locator=_opt(locator), event_id=_opt(event_id))
-
-
-def _opt(group: str) -> str | None:
-    return None if group == "null" else group[1:-1]
+    return Provenance(origin or "api", ref, locator, event_id)  # from_dict's "or": "" is "api" too
 
 
 def row_to_item(r: sqlite3.Row | tuple[Any, ...]) -> Item:
+    """The ``Item`` a row of ``SELECT_ITEM`` stores (``item_to_row`` inverted).
+
+    Why it is spelled this way: the dream pass decodes whole scopes (100k rows), where keyword
+    arguments, a helper call per nullable column and per provenance group were ~1/5 of the
+    decoding. So the row is unpacked once, the three value objects are built positionally (a
+    field order that drifted from theirs fails the round trips in ``tests/test_store_rows.py``),
+    and the common cases are tested inline: most items have no tags or parents ("[]", no
+    json.loads) and leave most times NULL.
+    """
+    (
+        id_,
+        scope,
+        text,
+        kind,
+        source,
+        key,
+        value,
+        author,
+        tags,
+        meta,
+        parents,
+        provenance,
+        authority,
+        confidence,
+        importance,
+        durability,
+        value_score,
+        evidence_count,
+        tier,
+        status,
+        flags,
+        valid_from,
+        valid_to,
+        closed_at,
+        recorded_at,
+        updated_at,
+        last_seen_at,
+        last_used_at,
+        last_used_query,
+        use_count,
+        version,
+    ) = r
     return Item(
-        id=r[0],
-        scope=r[1],
-        text=r[2],
-        kind=r[3],
-        source=r[4],
-        key=r[5],
-        value=r[6],
-        author=r[7],
-        tags=_list(r[8]),
-        meta={} if r[9] == "{}" else json.loads(r[9]),
-        parents=_list(r[10]),
-        provenance=_provenance(r[11]),
-        scores=Scores(authority=r[12], confidence=r[13], importance=r[14], durability=r[15], value=r[16]),
-        evidence_count=r[17],
-        tier=r[18],
-        status=r[19],
-        flags=_list(r[20]),
-        valid_from=_dt(r[21]),
-        valid_to=_dt(r[22]),
-        closed_at=_dt(r[23]),
-        recorded_at=from_iso(r[24]),
-        updated_at=from_iso(r[25]),
-        last_seen_at=_dt(r[26]),
-        last_used_at=_dt(r[27]),
-        last_used_query=r[28],
-        use_count=r[29],
-        version=r[30],
+        id_,
+        scope,
+        text,
+        kind,
+        source,
+        from_iso(recorded_at),
+        from_iso(updated_at),
+        key,
+        value,
+        author,
+        () if tags == "[]" else _list(tags),
+        {} if meta == "{}" else json.loads(meta),
+        () if parents == "[]" else _list(parents),
+        _provenance(provenance),
+        Scores(authority, confidence, importance, durability, value_score),
+        evidence_count,
+        tier,
+        status,
+        () if flags == "[]" else _list(flags),
+        None if valid_from is None else from_iso(valid_from),
+        None if valid_to is None else from_iso(valid_to),
+        None if closed_at is None else from_iso(closed_at),
+        None if last_seen_at is None else from_iso(last_seen_at),
+        None if last_used_at is None else from_iso(last_used_at),
+        last_used_query,
+        use_count,
+        version,
     )
 
 
