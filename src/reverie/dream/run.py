@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from reverie.dream.apply import Progress, apply_actions
+from reverie.dream.collector import collector_paused
 from reverie.dream.config import DreamConfig
 from reverie.dream.lease import ScopeLease, scope_lease
 from reverie.dream.plan import plan_pass
@@ -43,17 +44,18 @@ def plan(
     """
     cfg = _config(config)
     s = check_scope(scope, mem.limits)
-    t0 = time.perf_counter()
-    snap = read_snapshot(mem, s)
-    t1 = time.perf_counter()
 
     def tick(done: int, total: int) -> bool:
         if progress is not None:
             progress("plan", done, total)
         return not cancelled()
 
-    planner = plan_pass(snap, mem.store, cfg, mem.limits, tick=tick)
-    t2 = time.perf_counter()
+    with collector_paused():
+        t0 = time.perf_counter()
+        snap = read_snapshot(mem, s)
+        t1 = time.perf_counter()
+        planner = plan_pass(snap, mem.store, cfg, mem.limits, tick=tick)
+        t2 = time.perf_counter()
     report = DreamReport(
         scope=s,
         at=to_iso(snap.now),
@@ -93,14 +95,15 @@ def apply(mem: Memory, report: DreamReport, *, progress: Progress | None = None)
 def _apply_held(mem: Memory, report: DreamReport, lease: ScopeLease, progress: Progress | None) -> None:
     t0 = time.perf_counter()
     report.dry_run = False
-    apply_actions(
-        mem,
-        report,
-        batch=int(report.config["apply_batch"]),
-        lease=lease,
-        progress=progress,
-        cancelled=mem._dream_cancelled,
-    )
+    with collector_paused():
+        apply_actions(
+            mem,
+            report,
+            batch=int(report.config["apply_batch"]),
+            lease=lease,
+            progress=progress,
+            cancelled=mem._dream_cancelled,
+        )
     report.timings["apply"] = time.perf_counter() - t0
     report.stats["applied"] = report.count(status="applied")
     report.stats["skipped"] = report.count(status="skipped")
@@ -113,7 +116,7 @@ def _warm(mem: Memory, report: DreamReport) -> None:
     """Idle work after the writes: bring the scope's search index up to date (``Store.warm``).
 
     Why here: above ``AnnConfig.threshold`` the first recall after a change of the vector set
-    pays for the index build or catch-up (5.6 s at 100k vectors, ~1 min at 1M); the pass has
+    pays for the index build or catch-up (3.3 s at 100k vectors); the pass has
     just read the whole scope and holds its lease, so it pays instead. ``stats["ann_warmed"]``
     says whether there was an index to warm (deterministic); ``timings["warm"]`` how long it took.
     """
