@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import builtins
 import json
+import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -78,6 +79,7 @@ DREAM_STOP_WAIT = 4.0
 #: Flag on an item whose write-time conflict detection did not run (``detect_conflicts=False``):
 #: the next dream pass checks it and clears the flag.
 CONFLICTS_UNCHECKED = "conflicts_unchecked"
+_log = logging.getLogger("reverie")
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,14 +347,38 @@ class Memory:
         return replace(command, flags=(*command.flags, CONFLICTS_UNCHECKED))
 
     def _after_write(self, scope: str, outcomes: Sequence[Outcome]) -> None:
-        """Post-commit upkeep on newly created items: conflict detection (a derived index —
-        if the process dies between the write and this step, the next dream pass redoes it)."""
+        """Post-commit upkeep on newly created items: conflict detection.
+
+        The write has committed before this runs, so no failure here may reach the caller as
+        if the write had failed (a retry would store the claim twice, and a ``StorageError``
+        saying "nothing was changed" would be false). A failed detection flags the item
+        ``conflicts_unchecked`` instead, and the next dream pass runs it (``_defer_detection``).
+        """
         if not self._detect:
             return
         for o in outcomes:
             for e in o.events:
                 if e.type in ("memory.remembered", "memory.revised"):
-                    self.detect_conflicts(e.payload["item"]["id"], scope=scope)
+                    item_id = e.payload["item"]["id"]
+                    try:
+                        self.detect_conflicts(item_id, scope=scope)
+                    except Exception as exc:  # any failure: the write stands (see the docstring)
+                        self._defer_detection(scope, item_id, exc)
+
+    def _defer_detection(self, scope: str, item_id: str, exc: BaseException) -> None:
+        """Leave a failed write-time detection to the dream pass; never raises.
+
+        If even the flag cannot be written (the store is failing), the failure is logged: the
+        claim is stored and a later ``detect_conflicts`` or a pass with ``recheck_days`` finds it.
+        """
+        why = f"write-time conflict detection failed ({type(exc).__name__}: {exc})"[:500]
+        _log.warning(
+            "%s for item %s in scope %r; flagged %s for the dream pass", why, item_id, scope, CONFLICTS_UNCHECKED
+        )
+        try:
+            self._run([cmd.SetFlags(scope, item_id, (CONFLICTS_UNCHECKED,), (), why)])
+        except Exception:  # best effort: the claim itself is committed
+            _log.exception("could not flag item %s %s either", item_id, CONFLICTS_UNCHECKED)
 
     def remember_many(self, candidates: Iterable[Candidate | Mapping[str, Any]], *, scope: str) -> builtins.list[Item]:
         """Remember a batch in one transaction: all are stored, or (on any refusal) none."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reverie import ManualClock, Memory, NotFoundError
+from reverie import InvalidInputError, ManualClock, Memory, NotFoundError
 from reverie.dream import DreamConfig, apply, dream, plan
 from reverie.model import commands as cmd
 from reverie.model.ids import IdFactory
@@ -138,3 +138,25 @@ def test_a_stale_demotion_in_a_run_is_skipped_alone_and_the_rest_apply(mem: Memo
     # the bulk event was refused before it wrote; the moves were then made one by one
     assert [t for t, _ in _new_events(mem, seq)] == ["memory.tier_set"] * (len(order) - 1)
     assert report.stats["applied"] == len(report.actions) - 1 and report.stats["skipped"] == 1
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "reference"])
+def test_a_purge_is_refused_inside_a_batch_and_nothing_of_it_is_written(backend: str, tmp_path: Path) -> None:
+    """A purge must scrub the file after its commit, which only ``Store.execute`` does."""
+    store = SQLiteStore(tmp_path / "p.db") if backend == "sqlite" else ReferenceStore()
+    ids = IdFactory(0)
+    try:
+        first = store.execute([_remember("a secret to purge")], now=NOW, new_id=lambda: ids.new(NOW), vectors={})
+        item_id = first[0].item_id
+        assert item_id is not None
+        out = store.execute_steps(
+            [lambda b: b.run([cmd.Purge(S, item_id, "erasure")]), lambda b: b.run([_remember("kept")])],
+            now=NOW,
+            new_id=lambda: ids.new(NOW),
+            vectors={},
+        )
+        assert isinstance(out[0], InvalidInputError) and "Store.execute" in str(out[0])
+        assert store.get(S, item_id).text == "a secret to purge"  # type: ignore[union-attr]
+        assert [e.type for e in store.events(S)] == ["memory.remembered", "memory.remembered"]
+    finally:
+        store.close()

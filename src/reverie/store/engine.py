@@ -19,7 +19,8 @@ from typing import Protocol
 
 import numpy as np
 
-from reverie.model.commands import Command
+from reverie.errors import InvalidInputError
+from reverie.model.commands import Command, Purge
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.projection import (
@@ -70,6 +71,24 @@ def run_commands(
                 cached.changed(change)
         outcomes.append(Outcome(tuple(stored)))
     return outcomes
+
+
+def batch_runner(
+    backend: Backend, *, now: datetime, new_id: Callable[[], str], vectors: Mapping[str, np.ndarray]
+) -> Callable[[Sequence[Command]], list[Outcome]]:
+    """``Batch.run`` for ``execute_steps``: ``run_commands``, refusing a purge.
+
+    Why refuse: a purge must be followed, after its commit, by scrubbing the file (SQLite keeps
+    freed pages and WAL frames; see ``store/sqlite/purge.py``), which only ``Store.execute``
+    does. Inside a shared batch transaction the erased content would stay on disk.
+    """
+
+    def run(commands: Sequence[Command]) -> list[Outcome]:
+        if any(isinstance(c, Purge) for c in commands):
+            raise InvalidInputError("a purge cannot run inside execute_steps; send it through Store.execute")
+        return run_commands(backend, commands, now=now, new_id=new_id, vectors=vectors)
+
+    return run
 
 
 class _ItemCache:

@@ -36,7 +36,7 @@ from reverie.model.projection import (
 from reverie.model.query import Filter, Sort, sort_items
 from reverie.model.redact import REDACTED, plan_erasure, revision_chain
 from reverie.model.validate import fingerprints
-from reverie.store.engine import run_commands
+from reverie.store.engine import batch_runner, run_commands
 from reverie.store.protocol import Batch, DoctorReport, Embed, Lease, Outcome, Step
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -201,7 +201,7 @@ class ReferenceStore:
         """The SQLite savepoint semantics by snapshots: one per step, one for the whole batch."""
         self._check_open()
         batch = Batch(
-            run=lambda commands: run_commands(self, commands, now=now, new_id=new_id, vectors=vectors),
+            run=batch_runner(self, now=now, new_id=new_id, vectors=vectors),
             item=self.item,
         )
         out: list[Any] = []

@@ -43,7 +43,7 @@ from reverie.model.projection import (
 )
 from reverie.model.query import Filter, Sort
 from reverie.model.validate import fingerprints
-from reverie.store.engine import run_commands
+from reverie.store.engine import batch_runner, run_commands
 from reverie.store.protocol import Batch, DoctorReport, Embed, Lease, Outcome, Step
 from reverie.store.sqlite import fts_budget, purge
 from reverie.store.sqlite.ann import AnnConfig, AnnManager, ScopeIndex
@@ -452,7 +452,7 @@ class SQLiteStore:
         """Every step in one ``BEGIN IMMEDIATE``, each in its own savepoint (see ``Store``)."""
         self._check_open()
         batch = Batch(
-            run=lambda commands: run_commands(self, commands, now=now, new_id=new_id, vectors=vectors),
+            run=batch_runner(self, now=now, new_id=new_id, vectors=vectors),
             item=self.item,
         )
         out: list[Any] = []
