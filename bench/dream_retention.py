@@ -2,7 +2,8 @@
 
     python bench/dream_retention.py [--items 4000] [--seed 7] [--sizes 10000,100000] [--max 1000000]
                                     [--skip-retention] [--json out.json] [--store-cache DIR]
-                                    [--max-pairs-per-item N]
+                                    [--max-pairs-per-item N] [--png chart.png]
+    python bench/dream_retention.py --from-json retention.json speed.json [--json merged.json] --png chart.png
 
 Part 1 — retention. A seeded synthetic scope where value is anti-correlated with access for a
 load-bearing-but-cold subset. Each item has a hidden *true value*; reverie sees only what an
@@ -485,6 +486,49 @@ def print_speed(rows: list[dict[str, Any]]) -> None:
             )
 
 
+def plot(out: dict[str, Any], path: Path) -> None:
+    """Two panels: high-value cold items kept per budget and policy; pass CPU seconds by size."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is not installed: `.venv/bin/pip install matplotlib`", file=sys.stderr)
+        return
+    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.4))
+    rows = out.get("retention", [])
+    policies = list(dict.fromkeys(r["policy"] for r in rows))
+    budgets = sorted({r["budget"] for r in rows}, reverse=True)
+    width = 0.8 / max(1, len(policies))
+    for k, policy in enumerate(policies):
+        kept = {r["budget"]: r["hv_cold_kept"] * 100 for r in rows if r["policy"] == policy}
+        a.bar([i + k * width for i in range(len(budgets))], [kept.get(x, 0.0) for x in budgets], width, label=policy)
+    a.axhline(95, color="red", linestyle="--", linewidth=1, label="target at 30 %: 95 %")
+    a.set_xticks([i + width * (len(policies) - 1) / 2 for i in range(len(budgets))], [f"{x:.0%}" for x in budgets])
+    a.set(xlabel="keep budget", ylabel="% kept", ylim=(0, 135), title="high-value cold items kept (access-decay: 0 %)")
+    a.legend(fontsize=7, ncol=2, loc="upper center")
+    speed = out.get("speed", [])
+    xs = [r["items"] for r in speed]
+    for name in ("first", "steady"):
+        b.plot(xs, [r[name]["pass_cpu_s"] for r in speed], marker="o", label=f"{name} pass (CPU s)")
+        b.plot(
+            xs,
+            [r[name]["pass_cpu_s"] + r[name]["warm_s"] for r in speed],
+            marker=".",
+            linestyle=":",
+            label=f"{name} pass + ANN warm-up",
+        )
+    b.scatter([100_000], [10], marker="x", color="red", zorder=3, label="target at 100k: < 10 s")
+    b.set(xscale="log", yscale="log", xlabel="items in scope", ylabel="seconds", title="one dream pass")
+    b.legend(fontsize=7)
+    for ax in (a, b):
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    print(f"wrote {path}")
+
+
 def _live() -> Any:
     from reverie import Q
 
@@ -511,7 +555,25 @@ def main(argv: Sequence[str] | None = None) -> None:
         type=int,
         help="DreamConfig.max_pairs_per_item for the speed passes (default: its default)",
     )
+    ap.add_argument("--png", type=Path, help="also draw the retention and pass-time chart here")
+    ap.add_argument(
+        "--from-json",
+        type=Path,
+        nargs="+",
+        help="draw --png from saved --json results instead of running (a retention and a speed run may be merged)",
+    )
     args = ap.parse_args(argv)
+    if args.from_json:
+        merged: dict[str, Any] = {}
+        for saved in args.from_json:
+            merged.update(json.loads(saved.read_text()))
+        if args.json:
+            args.json.write_text(json.dumps(merged, indent=2))
+        if args.png:
+            plot(merged, args.png)
+        return
+    if args.store_cache:
+        args.store_cache.mkdir(parents=True, exist_ok=True)
     sizes = sorted({int(s) for s in args.sizes.split(",") if s} | ({args.max} if args.max > 100_000 else set()))
     sizes = [s for s in sizes if s <= args.max]
     work = Path(tempfile.mkdtemp(prefix="reverie-dream-bench-"))
@@ -528,6 +590,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         shutil.rmtree(work, ignore_errors=True)
     if args.json:
         args.json.write_text(json.dumps(out, indent=2))
+    if args.png:
+        plot(out, args.png)
 
 
 if __name__ == "__main__":
