@@ -19,7 +19,9 @@ class Limits:
     ``max_k`` bounds every count a caller asks for (``k`` of recall, context and thinking_queue,
     ``limit`` of list and contradictions). A count left to its default is clamped to ``max_k``,
     so lowering it never breaks a call that relied on the defaults; an explicit count above it
-    is refused.
+    is refused. ``max_events`` bounds one page of ``Memory.events`` the same way (its default
+    page of 1000 is clamped to it); it is separate from ``max_k`` because an export or a replica
+    reads the log in pages far larger than any answer an agent asks for.
     """
 
     max_text_chars: int = 32_000
@@ -34,11 +36,13 @@ class Limits:
     max_k: int = 1_000
     max_batch: int = 10_000
     max_request_bytes: int = 8 * 1024 * 1024
+    max_events: int = 100_000  # last: a field added in between would shift positional arguments
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:
             value = getattr(self, name)
-            if not isinstance(value, int) or value <= 0:
+            # bool is an int to Python, but Limits(max_k=True) is a mistake, not a bound of 1.
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ValueError(f"Limits.{name} must be a positive int, got {value!r}")
 
 

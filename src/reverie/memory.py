@@ -63,7 +63,7 @@ from reverie.model.validate import (
     check_value,
     fingerprints,
 )
-from reverie.recall.engine import Hit, RecallOptions, Weights
+from reverie.recall.engine import Hit, RecallOptions, Weights, check_pool, default_pool
 from reverie.recall.engine import recall as run_recall
 from reverie.recall.packing import PackCandidate, estimate_tokens, pack, render_context, render_line
 from reverie.store.protocol import DoctorReport, Outcome, Store
@@ -732,11 +732,23 @@ class Memory:
         s = self._scope(scope)
         return self.store.edges(s, check_id(id) if id is not None else None, include_closed=include_closed)
 
-    def events(self, *, scope: str, after_seq: int = 0, limit: int = 1000) -> builtins.list[Event]:
-        """The scope's event log, in order (for audit, export and replication)."""
+    def events(self, *, scope: str, after_seq: int = 0, limit: int | None = None) -> builtins.list[Event]:
+        """The scope's event log, in order (for audit, export and replication).
+
+        ``limit``: at most this many (default 1000, or ``Limits.max_events`` if lower: like
+        ``max_k``'s counts, lowering the bound never breaks a caller that relied on the default).
+        """
         s = self._scope(scope)
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 100_000:
-            raise InvalidInputError("limit must be an int in [1, 100000]")
+        bound = self.limits.max_events
+        if limit is None:
+            limit = min(1000, bound)
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise InvalidInputError(f"limit must be a positive int (at most {bound}), got {limit!r}")
+        if limit > bound:
+            raise LimitExceededError(
+                f"limit is {limit}; the limit is Limits.max_events ({bound}): read the log in pages "
+                "(pass the last seq you saw as after_seq) or raise Limits.max_events"
+            )
         if isinstance(after_seq, bool) or not isinstance(after_seq, int) or after_seq < 0:
             raise InvalidInputError("after_seq must be a non-negative int (the seq of the last event you saw)")
         return self.store.events(s, after_seq=after_seq, limit=limit)
@@ -1024,7 +1036,8 @@ class Memory:
         """Caller-built options pass the same checks as the keyword arguments, then are used as given.
 
         Regression: they used to skip them, so ``k=0`` gave an empty answer and ``k`` or the query had
-        no bound (tests/recall/test_recall_options.py).
+        no bound, and ``pool`` (which the keyword path sets itself) was not checked at all
+        (tests/recall/test_recall_options.py).
         """
         diversity = {"author": options.diversity_author, "parent": options.diversity_parent}
         checked = self._recall_options(
@@ -1040,6 +1053,7 @@ class Memory:
             diversity,
             options.min_authority,
         )
+        check_pool(options.pool, self.limits)
         return replace(options, as_of=checked.as_of)
 
     def _recall_options(
@@ -1082,7 +1096,7 @@ class Memory:
             tiers=tuple(tiers),
             contradictions=contradictions,
             weights=weights or Weights(),
-            pool=max(100, 5 * k),
+            pool=default_pool(k),
             min_authority=check_score("min_authority", min_authority),
             diversity_author=check_score("diversity author", div.get("author", 0.0)),
             diversity_parent=check_score("diversity parent", div.get("parent", 0.0)),

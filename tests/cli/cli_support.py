@@ -12,7 +12,9 @@ from typing import Any
 
 from click.testing import CliRunner, Result
 
+from reverie import Limits
 from reverie.cli import cli
+from reverie.cli.state import State
 
 CLEAN_ENV: dict[str, str | None] = {"REVERIE_DB": None, "REVERIE_SCOPE": None, "REVERIE_EMBEDDER": None}
 SCOPE = "user:alice"
@@ -21,13 +23,16 @@ SCOPE = "user:alice"
 class Cli:
     """Runs ``reverie --db <tmp file> --embedder hash --scope user:alice <args>`` in-process."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, limits: Limits | None = None) -> None:
         self.db = db
+        self.limits = limits
         self.runner = CliRunner()
 
     def raw(self, *args: str, env: dict[str, str | None] | None = None, input: str | None = None) -> Result:
-        """No global options added: for tests about the options themselves."""
-        return self.runner.invoke(cli, list(args), env={**CLEAN_ENV, **(env or {})}, input=input)
+        """No global options added: for tests about the options themselves. ``limits`` (if set) reach
+        the ``Memory`` the way a program embedding the CLI gives them: ``obj=State(limits=...)``."""
+        obj = State(limits=self.limits) if self.limits is not None else None
+        return self.runner.invoke(cli, list(args), env={**CLEAN_ENV, **(env or {})}, input=input, obj=obj)
 
     def __call__(self, *args: str, scope: str | None = SCOPE, input: str | None = None) -> Result:
         head = ["--db", str(self.db), "--embedder", "hash"] + (["--scope", scope] if scope else [])

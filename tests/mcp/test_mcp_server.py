@@ -8,7 +8,7 @@ initialize handshake, exactly what a stdio client speaks. ``mode="auto"`` takes 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -16,7 +16,7 @@ import pytest
 from mcp import Client
 from mcp_support import INJECTION, MISSING_ID, SCOPE, assert_only_in_data, call, descriptions, fail, snapshot
 
-from reverie import ManualClock, Memory
+from reverie import Limits, ManualClock, Memory
 from reverie.mcp import DATA_NOTE, DESCRIPTIONS, TOOL_NAMES, build_server, tools
 from reverie.mcp.catalog import INSTRUCTIONS
 
@@ -396,6 +396,30 @@ async def test_a_bad_filter_names_the_place_that_is_wrong(mem: Memory, mode: str
         )
     assert error["code"] == "invalid_query"
     assert error["error"].startswith("where.or[1].score.name must be one of authority"), error
+
+
+async def test_a_left_out_count_follows_a_smaller_max_k_and_a_given_one_is_checked(
+    open_mem: Callable[..., Memory], mode: str
+) -> None:
+    """Every count of a tool (``k``, ``limit``) is passed on only when the caller gave it, so a
+    ``Memory`` with ``max_k`` below the built-in defaults clamps them, as the HTTP face and the CLI
+    now do too (they used to send their own defaults and be refused)."""
+    small = open_mem(limits=Limits(max_k=3))
+    for i in range(8):
+        small.remember(f"the red kettle number {i} is on shelf {i}", scope=SCOPE)
+    async with connected(small, mode) as client:
+        assert (await call(client, "recall", query="red kettle shelf", scope=SCOPE))["count"] == 3
+        assert (await call(client, "list", scope=SCOPE))["count"] == 3
+        assert "kettle" in (await call(client, "context", query="red kettle shelf", scope=SCOPE))["context"]
+        await call(client, "contradictions", scope=SCOPE)
+        for tool, arguments in (
+            ("recall", {"query": "kettle", "k": 4}),
+            ("context", {"query": "kettle", "k": 4}),
+            ("list", {"limit": 4}),
+            ("contradictions", {"limit": 4}),
+        ):
+            error = await fail(client, tool, scope=SCOPE, **arguments)
+            assert error["code"] == "limit_exceeded" and "Limits.max_k (3)" in error["error"], (tool, error)
 
 
 @pytest.mark.parametrize(("tool", "arguments", "code"), BAD_INPUT)

@@ -119,3 +119,48 @@ def test_a_malformed_key_or_scope_is_still_invalid_not_over_the_limit(mem: Memor
     assert type(key.value) is InvalidInputError
     with pytest.raises(InvalidScopeError):
         mem.remember("x", scope="has space")
+
+
+# -- the event log ---------------------------------------------------------------------------------
+def test_limits_has_a_max_events_bound_validated_like_the_others() -> None:
+    assert Limits().max_events == 100_000
+    for bad in (0, -1, 2.5, True):
+        with pytest.raises(ValueError, match=r"Limits\.max_events"):
+            Limits(max_events=bad)  # type: ignore[arg-type]
+
+
+def test_events_without_a_limit_clamp_to_a_smaller_max_events(open_mem: Callable[..., Memory]) -> None:
+    """Regression: ``events`` had its own fixed bound (100000) outside ``Limits`` and a default page
+    (1000) that no ``Limits`` could lower; now the default is clamped like ``max_k``'s counts."""
+    mem = open_mem(limits=Limits(max_events=2))
+    for i in range(5):
+        mem.remember(f"note {i}", scope=SCOPE)
+    first = mem.events(scope=SCOPE)
+    assert len(first) == 2
+    seen, after = [], 0
+    while batch := mem.events(scope=SCOPE, after_seq=after):
+        seen += [e.seq for e in batch]
+        after = batch[-1].seq
+    assert len(seen) == len(set(seen)) == 5
+
+
+def test_an_explicit_events_limit_past_max_events_is_limit_exceeded(open_mem: Callable[..., Memory]) -> None:
+    mem = open_mem(limits=Limits(max_events=2))
+    mem.remember("a note", scope=SCOPE)
+    assert len(mem.events(scope=SCOPE, limit=2)) == 1  # at the bound: accepted
+    with pytest.raises(LimitExceededError) as info:
+        mem.events(scope=SCOPE, limit=3)
+    assert info.value.code == "limit_exceeded" and "Limits.max_events (2)" in info.value.message
+    assert "after_seq" in info.value.message, "the message says how to read on"
+
+
+def test_the_default_max_events_still_refuses_a_limit_past_it(mem: Memory) -> None:
+    with pytest.raises(LimitExceededError, match=r"Limits\.max_events"):
+        mem.events(scope=SCOPE, limit=mem.limits.max_events + 1)
+
+
+@pytest.mark.parametrize("bad", [0, -1, True, 2.0, "3"])
+def test_an_events_limit_that_is_not_a_positive_int_is_invalid_input(mem: Memory, bad: Any) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        mem.events(scope=SCOPE, limit=bad)
+    assert type(info.value) is InvalidInputError and "positive int" in info.value.message

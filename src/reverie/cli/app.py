@@ -110,7 +110,8 @@ def _as_cli_error(err: Exception, as_json: bool) -> CliError:
 @click.pass_context
 def cli(ctx: click.Context, db: str, scope: str | None, embedder: str, as_json: bool, debug: bool) -> None:
     """reverie: a belief-state memory for AI agents, on one SQLite file."""
-    ctx.obj = State(db=db, embedder=embedder, scope=scope or None, json=as_json, debug=debug)
+    given = ctx.obj if isinstance(ctx.obj, State) else State()  # only its limits: the options set the rest
+    ctx.obj = State(db=db, embedder=embedder, scope=scope or None, json=as_json, debug=debug, limits=given.limits)
 
 
 for _command in (*write.COMMANDS, *read.COMMANDS, *ops.COMMANDS):

@@ -57,7 +57,7 @@ def _hit_table(hits: list[Any], why: bool) -> str:
 
 @click.command()
 @click.argument("query")
-@click.option("--k", "k", type=int, default=10, show_default=True, help="How many memories.")
+@click.option("--k", "k", type=int, help="How many memories (default 10, or Limits.max_k if lower).")
 @click.option("--mode", type=click.Choice(["hybrid", "lexical", "dense"]), default="hybrid", show_default=True)
 @click.option("--why", is_flag=True, help="Show how each hit was scored (ranks per leg, decay, trust…).")
 @click.option("--as-of", help="What was believed at this ISO-8601 time (UTC if no offset).")
@@ -66,7 +66,7 @@ def _hit_table(hits: list[Any], why: bool) -> str:
 @scoped
 @json_option
 def recall(
-    query: str, k: int, mode: str, why: bool, as_of: str | None, include_history: bool, tiers: tuple[str, ...]
+    query: str, k: int | None, mode: str, why: bool, as_of: str | None, include_history: bool, tiers: tuple[str, ...]
 ) -> None:
     """The best current memories for QUERY, each with a score."""
     st = state()
@@ -86,10 +86,10 @@ def recall(
 @click.command()
 @click.argument("query")
 @click.option("--budget", type=int, default=800, show_default=True, help="Token budget of the block.")
-@click.option("--k", "k", type=int, default=50, show_default=True, help="Memories considered before packing.")
+@click.option("--k", "k", type=int, help="Memories considered before packing (default 50, or Limits.max_k if lower).")
 @scoped
 @json_option
-def context(query: str, budget: int, k: int) -> None:
+def context(query: str, budget: int, k: int | None) -> None:
     """Recall for QUERY, then pack the best memories into a prompt block of at most --budget tokens."""
     st = state()
     scope = st.require_scope()
@@ -203,7 +203,7 @@ def _score_bounds(f: F) -> F:
 @click.option("--since", help="Recorded at or after this ISO-8601 time.")
 @click.option("--until", help="Recorded before this ISO-8601 time.")
 @click.option("--sort", "sorts", multiple=True, help="Sort field, '-' for descending (repeatable): -importance.")
-@click.option("--limit", type=int, default=50, show_default=True, help="Page size.")
+@click.option("--limit", type=int, help="Page size (default 50, or Limits.max_k if lower).")
 @click.option("--cursor", help="next_cursor of the previous page.")
 @click.option("--include-closed", is_flag=True, help="Also forgotten, superseded and dismissed items.")
 @scoped
@@ -223,7 +223,7 @@ def list_items(
     since: str | None,
     until: str | None,
     sorts: tuple[str, ...],
-    limit: int,
+    limit: int | None,
     cursor: str | None,
     include_closed: bool,
     **bounds: float | None,
@@ -306,10 +306,10 @@ def _alert_text(alerts: list[dict[str, Any]]) -> str:
 
 @click.command()
 @click.option("--alerts-only", is_flag=True, help="Only conflicts worth a person's attention.")
-@click.option("--limit", type=int, default=100, show_default=True)
+@click.option("--limit", type=int, help="At most this many (default 100, or Limits.max_k if lower).")
 @scoped
 @json_option
-def contradictions(alerts_only: bool, limit: int) -> None:
+def contradictions(alerts_only: bool, limit: int | None) -> None:
     """Open conflicts between current items (both sides still believed), most important first."""
     st = state()
     scope = st.require_scope()

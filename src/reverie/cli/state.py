@@ -17,7 +17,7 @@ from typing import IO, Any, TextIO, TypeVar
 
 import click
 
-from reverie import InvalidInputError, InvalidScopeError, Memory, NotFoundError, ReverieError
+from reverie import InvalidInputError, InvalidScopeError, Limits, Memory, NotFoundError, ReverieError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -36,6 +36,11 @@ class State:
     scope: str | None = None
     json: bool = False
     debug: bool = False
+    #: The bounds the ``Memory`` is opened with (``None``: the defaults). No option sets them; a
+    #: program that embeds the CLI passes ``obj=State(limits=...)`` to click's ``main`` / ``invoke``.
+    #: ``serve`` and ``mcp`` open their own ``Memory`` and do not read it (embed ``create_app`` /
+    #: ``build_server`` over a ``Memory`` you open to serve other bounds).
+    limits: Limits | None = None
     _memory: Memory | None = None
 
     def require_scope(self) -> str:
@@ -58,7 +63,7 @@ class State:
                     f"no store at {self.db}: pass --db PATH or set REVERIE_DB "
                     "(`reverie remember` or `reverie import` create one)"
                 )
-            kwargs: dict[str, Any] = {"embedder": self.embedder}
+            kwargs: dict[str, Any] = {"embedder": self.embedder, "limits": self.limits}
             if replay and "detect_conflicts" in inspect.signature(Memory).parameters:
                 kwargs["detect_conflicts"] = False
             memory = Memory(self.db, **kwargs)

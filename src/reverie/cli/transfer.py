@@ -32,14 +32,17 @@ from reverie import ConflictError, Event, InvalidInputError, Item, Memory, NotFo
 
 _LEARNING_SOURCES = ("user_stated", "observed", "inferred")
 _SCOPE_SETTINGS = ("scope.learning_paused", "scope.learning_resumed")
-_PAGE = 1000
 
 
 def export_events(mem: Memory, scope: str, write: Callable[[str], object]) -> int:
-    """Write every event of ``scope`` as one JSON object per line, in log order; returns the count."""
+    """Write every event of ``scope`` as one JSON object per line, in log order; returns the count.
+
+    Pages are ``Memory.events``'s default size (1000, or ``Limits.max_events`` if lower): a fixed
+    page of our own was refused by a ``Memory`` whose ``max_events`` is smaller.
+    """
     after, count = 0, 0
     while True:
-        batch = mem.events(scope=scope, after_seq=after, limit=_PAGE)
+        batch = mem.events(scope=scope, after_seq=after)
         if not batch:
             return count
         for event in batch:

@@ -3,12 +3,16 @@
 Endpoints are plain ``def`` functions so FastAPI runs them in its threadpool: ``Memory`` is
 synchronous and its SQLite store serialises writers behind a lock, so the event loop never
 blocks on disk or on the embedder. No validation is duplicated here — ``Memory`` checks every
-argument and its ``ReverieError`` becomes the error shape (see ``errors``).
+argument and its ``ReverieError`` becomes the error shape (see ``errors``). A count the client
+leaves out (``limit``, ``k``) reaches ``Memory`` as ``None``, never as a default of ours, so its
+own default applies, clamped to ``Limits.max_k``: a default sent from here was an explicit
+count to ``Memory`` and was refused under a smaller ``max_k``.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -63,7 +67,7 @@ def simple_filter(
     kind: list[str],
     source: list[str],
     tag: list[str],
-    tier: list[str] | None = None,
+    tier: Sequence[str] = (),
     where: dict[str, Any] | None = None,
 ) -> Filter | None:
     """The query-string subset of ``reverie.Q`` (each field an OR of its values, fields AND-ed),
@@ -101,10 +105,10 @@ def list_items(
     kind: Annotated[list[str], Query()] = [],  # noqa: B006 - FastAPI copies defaults
     source: Annotated[list[str], Query()] = [],  # noqa: B006
     tag: Annotated[list[str], Query()] = [],  # noqa: B006
-    tier: Annotated[list[str], Query()] = [],  # noqa: B006
+    tier: Annotated[list[s.Tier], Query()] = [],  # noqa: B006 - a closed set: a typo is refused, as by /recall
     where: Annotated[str | None, Query(description=FILTER_DESCRIPTION + " Sent as JSON text.")] = None,
     sort: Annotated[list[str], Query(description="Sort fields, '-' for descending (e.g. -importance).")] = [],  # noqa: B006
-    limit: int = 50,
+    limit: Annotated[int | None, Query(description=s.COUNT_DOC.format(default=50))] = None,
     cursor: str | None = None,
     include_closed: bool = False,
 ) -> s.PageOut:
@@ -223,7 +227,12 @@ def resume(scope: ScopeName, body: s.ReasonIn, mem: Mem) -> s.OkOut:
 
 
 @router.get("/contradictions", response_model=s.ContradictionsOut)
-def contradictions(scope: ScopeName, mem: Mem, alerts_only: bool = False, limit: int = 100) -> s.ContradictionsOut:
+def contradictions(
+    scope: ScopeName,
+    mem: Mem,
+    alerts_only: bool = False,
+    limit: Annotated[int | None, Query(description=s.COUNT_DOC.format(default=100))] = None,
+) -> s.ContradictionsOut:
     alerts = mem.contradictions(scope=scope, alerts_only=alerts_only, limit=limit)
     return s.ContradictionsOut(contradictions=[s.ContradictionOut.model_validate(a.to_dict()) for a in alerts])
 

@@ -12,12 +12,14 @@ from fastapi import APIRouter, Request
 from starlette.responses import RedirectResponse, Response
 
 from reverie.http import render as r
-from reverie.http.page import _csrf, _mem, _needs_login, _page
+from reverie.http.page import _csrf, _mem, _needs_login, _page, _shown
 from reverie.memory import Memory
 from reverie.model.item import Item
 from reverie.model.query import Q
 
 router = APIRouter(include_in_schema=False)
+#: Items derived from this one that the page lists (``Limits.max_k`` if lower).
+DERIVED_ROWS = 100
 
 
 @router.get("/items/{item_id}")
@@ -73,10 +75,13 @@ def _history(mem: Memory, item: Item, scope: str) -> r.Safe:
 
 
 def _provenance(mem: Memory, item: Item, scope: str) -> r.Safe:
-    parents = (
-        mem.list(scope=scope, where=Q.ids(*item.parents), include_closed=True, limit=1000).items if item.parents else []
-    )
-    derived = mem.list(scope=scope, where=Q.parent(item.id), include_closed=True, limit=100).items
+    """The parents and the first derived items, at most ``Limits.max_k`` of each: ``Memory`` refuses
+    a larger page (this page asked for 1000 and 100, so under a smaller ``max_k`` it broke)."""
+    parents = []
+    if item.parents:
+        where = Q.ids(*item.parents)
+        parents = mem.list(scope=scope, where=where, include_closed=True, limit=_shown(mem, len(item.parents))).items
+    derived = mem.list(scope=scope, where=Q.parent(item.id), include_closed=True, limit=_shown(mem, DERIVED_ROWS)).items
     return r.fmt(
         '<section class="provenance"><h3>Provenance</h3>{p}<h4>Derived from</h4>{parents}'
         "<h4>Derived from this</h4>{derived}</section>",

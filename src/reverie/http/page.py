@@ -4,6 +4,10 @@ Server-rendered (``render``), no build step; every change is an HTML form POST c
 double-submit CSRF token (a random value in a ``SameSite=Strict`` cookie, echoed in a hidden
 field, compared in constant time). Browsing never records use: looking at memories is not
 the agent using them, so ``recall`` runs with ``record_use=False`` here.
+
+The filters are checked like the JSON API's: a tier is one of three words, so an unknown one is
+a typo and refused (422 ``invalid_input``), by the list and by the search alike — the list used to
+show an empty table for it while the search refused it.
 """
 
 from __future__ import annotations
@@ -13,16 +17,18 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import parse_qs
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
+from pydantic import BeforeValidator
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from reverie.errors import InvalidInputError
 from reverie.http import render as r
+from reverie.http.schemas import Tier
 from reverie.http.security import AUTH_COOKIE, authorised
 from reverie.memory import Memory
 from reverie.model.query import Filter, Q
@@ -30,6 +36,12 @@ from reverie.model.query import Filter, Q
 router = APIRouter(include_in_schema=False)
 CSRF_COOKIE = "reverie_csrf"
 STATIC = {"review.js": "text/javascript; charset=utf-8", "review.css": "text/css; charset=utf-8"}
+#: Rows the list shows per page and the search at most: never more than ``Limits.max_k``, which
+#: ``Memory`` would refuse (see ``_shown``).
+PAGE_ROWS = 50
+#: The tier select: "any" sends an empty value, which means no tier filter; any other value must
+#: be a tier, checked by FastAPI exactly as the JSON API checks ``tier`` and ``tiers``.
+TierChoice = Annotated[Tier | None, BeforeValidator(lambda v: v or None), Query()]
 
 
 def _mem(request: Request) -> Memory:
@@ -121,7 +133,7 @@ def index(
     cursor: str | None = None,
     kind: str | None = None,
     source: str | None = None,
-    tier: str | None = None,
+    tier: TierChoice = None,
 ) -> Response:
     if _needs_login(request):
         return RedirectResponse("/login", status_code=303)
@@ -138,7 +150,7 @@ def index(
             r.fmt("<h2>{scope}</h2>", scope=scope),
             _summary(summary),
             _learning(scope, summary["learning_paused"], csrf),
-            _items(mem, scope, q, cursor, Filters(kind or None, source or None, tier or None), summary),
+            _items(mem, scope, q, cursor, Filters(kind or None, source or None, tier), summary),
             _contradictions(mem, scope, csrf),
             _dream(mem, scope),
         ]
@@ -223,10 +235,10 @@ def _items(
     if q:
         # A tier chosen in the filter is searched even when recall would skip it (subconscious).
         tiers = [filters.tier] if filters.tier else ["active", "durable"]
-        hits = mem.recall(q, scope=scope, k=50, where=where, tiers=tiers, record_use=False)
+        hits = mem.recall(q, scope=scope, k=_shown(mem, PAGE_ROWS), where=where, tiers=tiers, record_use=False)
         rows = [r.item_row(h.item, scope, h.score) for h in hits]
     else:
-        page = mem.list(scope=scope, where=where, limit=50, cursor=cursor, sort="-recorded_at")
+        page = mem.list(scope=scope, where=where, limit=_shown(mem, PAGE_ROWS), cursor=cursor, sort="-recorded_at")
         rows = [r.item_row(i, scope) for i in page.items]
         if page.next_cursor:
             href = r.url("/", scope=scope, cursor=page.next_cursor, **filters.params())
@@ -237,6 +249,12 @@ def _items(
         table=r.item_table(rows),
         more=more,
     )
+
+
+def _shown(mem: Memory, rows: int) -> int:
+    """``rows``, or ``Limits.max_k`` if lower: a page's own row count is an explicit count to
+    ``Memory``, which refuses one above ``max_k`` (the list pages on with its cursor)."""
+    return min(rows, mem.limits.max_k)
 
 
 def _contradictions(mem: Memory, scope: str, csrf: str) -> r.Safe:

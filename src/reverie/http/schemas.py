@@ -16,6 +16,9 @@ from reverie.model.query_json import FILTER_DESCRIPTION
 
 Scalar = str | int | float | None
 Tier = Literal["active", "durable", "subconscious"]
+#: The description of a count (``{default}`` filled in). Leave it out, not a default of yours:
+#: ``Memory`` clamps its own default to ``Limits.max_k`` but refuses a given count above it.
+COUNT_DOC = "At most this many (default {default}, or Limits.max_k if lower; more than Limits.max_k is refused)."
 
 
 class _In(BaseModel):
@@ -228,7 +231,7 @@ class LinkIn(_In):
 
 class RecallIn(_In):
     query: str
-    k: int = 10
+    k: int | None = Field(None, description=COUNT_DOC.format(default=10))
     mode: Literal["hybrid", "lexical", "dense"] = "hybrid"
     as_of: datetime | None = None
     include_history: bool = False
@@ -245,7 +248,7 @@ class RecallIn(_In):
 class ContextIn(_In):
     query: str
     budget_tokens: int = 800
-    k: int = 50
+    k: int | None = Field(None, description=COUNT_DOC.format(default=50))
 
 
 class ResolveIn(_In):

@@ -16,6 +16,8 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
+from reverie.errors import InvalidInputError, LimitExceededError
+from reverie.limits import Limits
 from reverie.model.item import Item
 from reverie.model.query import Filter
 from reverie.recall.decay import DEFAULT_DECAY, DecayPolicy, decay_factor, effective_age_days, trust_factor
@@ -25,6 +27,39 @@ from reverie.store.protocol import Store
 
 Mode = Literal["hybrid", "lexical", "dense"]
 ContradictionMode = Literal["surface", "filter"]
+
+#: The candidate pool per leg ``Memory.recall`` gives ``k`` hits: ``max(POOL_MIN, POOL_PER_K · k)``.
+POOL_MIN = 100
+POOL_PER_K = 5
+
+
+def default_pool(k: int) -> int:
+    """The pool of a recall of ``k`` hits whose caller built no ``RecallOptions``."""
+    return max(POOL_MIN, POOL_PER_K * k)
+
+
+def max_pool(limits: Limits) -> int:
+    """The largest ``RecallOptions.pool`` a caller may ask for: the pool of the largest ``k``
+    (``Limits.max_k``), so options never reach further than the keyword arguments can.
+
+    Why a bound at all: each leg returns up to ``pool`` candidates and the scorer may read all
+    of them (four times as many on the corrective pass), so an unbounded pool reads and scores
+    the whole scope in one call.
+    """
+    return default_pool(limits.max_k)
+
+
+def check_pool(pool: object, limits: Limits) -> int:
+    """A caller's ``RecallOptions.pool``: a positive int no larger than ``max_pool(limits)``."""
+    bound = max_pool(limits)
+    if isinstance(pool, bool) or not isinstance(pool, int) or pool < 1:
+        raise InvalidInputError(f"pool must be a positive int (candidates per leg, at most {bound}), got {pool!r}")
+    if pool > bound:
+        raise LimitExceededError(
+            f"pool is {pool}; the limit is {bound}, the pool of k = Limits.max_k ({limits.max_k}): "
+            "ask for a smaller pool or raise Limits.max_k"
+        )
+    return pool
 
 
 @dataclass(frozen=True, slots=True)
