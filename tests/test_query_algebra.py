@@ -374,3 +374,30 @@ def test_random_filters_agree_on_sqlite_and_reference(plan: list[dict[str, Any]]
         finally:
             lite.close()
             ref.close()
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (
+            lambda: Q.tier("active", "subconcious"),
+            "unknown tier 'subconcious'; use one of active, durable, subconscious",
+        ),
+        (lambda: Q.source("user"), "unknown source 'user'; use one of"),
+        (lambda: Q.status("alive"), "unknown status 'alive'; use one of"),
+    ],
+)
+def test_a_value_outside_a_closed_set_is_a_typo_not_an_empty_filter(build: Any, message: str) -> None:
+    """Source, tier and status have fixed values: a misspelt one would silently match nothing."""
+    from reverie.errors import InvalidQueryError
+
+    with pytest.raises(InvalidQueryError, match=message.replace("(", r"\(")):
+        build()
+
+
+def test_the_json_form_names_where_the_unknown_tier_is() -> None:
+    from reverie.errors import InvalidQueryError
+    from reverie.model.query_json import parse_filter
+
+    with pytest.raises(InvalidQueryError, match=r"where\.and\[1\].*unknown tier 'attic'"):
+        parse_filter({"and": [{"kind": "trait"}, {"tier": "attic"}]})

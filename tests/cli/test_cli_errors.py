@@ -182,3 +182,9 @@ def test_embedder_mismatch_is_refused_and_reindex_fixes_it(run: Cli) -> None:
     assert "reverie reindex" in result.stderr
     assert run.raw(*head, "reindex").stdout.startswith("reindexed 1 items with minilm")
     assert run.raw(*head, "--json", "recall", "green tea").exit_code == 0
+
+
+def test_an_unknown_tier_or_source_filter_is_refused_not_an_empty_list(run: Cli) -> None:
+    run.remember("Alice likes tea")
+    assert "unknown tier 'lukewarm'" in run.fails(2, "invalid_query", "list", "--tier", "lukewarm").stderr
+    assert "unknown source 'user'" in run.fails(2, "invalid_query", "list", "--source", "user").stderr

@@ -20,7 +20,7 @@ from typing import Any
 
 from reverie.errors import InvalidQueryError
 from reverie.model.clock import ensure_aware
-from reverie.model.item import Item
+from reverie.model.item import SOURCES, STATUSES, TIERS, Item
 
 SCORE_FIELDS = ("authority", "confidence", "importance", "durability", "value")
 NUMBER_FIELDS = (*SCORE_FIELDS, "evidence_count", "use_count", "version")
@@ -229,6 +229,15 @@ def _strings(what: str, values: Sequence[object]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _known(what: str, values: tuple[str, ...], allowed: tuple[str, ...]) -> tuple[str, ...]:
+    """Source, tier and status are closed sets: a value outside one is a typo (a filter on
+    ``tier="subconcious"`` would silently match nothing), so it is refused with the choices."""
+    unknown = [v for v in values if v not in allowed]
+    if unknown:
+        raise InvalidQueryError(f"unknown {what} {unknown[0]!r}; use one of {', '.join(allowed)}")
+    return values
+
+
 def _bound(what: str, v: object) -> float | int | None:
     """A finite-or-infinite number SQLite can bind exactly: NaN binds as NULL, huge ints overflow."""
     if v is None:
@@ -259,15 +268,15 @@ class Q:
 
     @staticmethod
     def source(*sources: str) -> Filter:
-        return Eq("source", _strings("source", sources))
+        return Eq("source", _known("source", _strings("source", sources), SOURCES))
 
     @staticmethod
     def tier(*tiers: str) -> Filter:
-        return Eq("tier", _strings("tier", tiers))
+        return Eq("tier", _known("tier", _strings("tier", tiers), TIERS))
 
     @staticmethod
     def status(*statuses: str) -> Filter:
-        return Eq("status", _strings("status", statuses))
+        return Eq("status", _known("status", _strings("status", statuses), STATUSES))
 
     @staticmethod
     def key(*keys: str) -> Filter:
