@@ -17,7 +17,7 @@ class Limits:
     ``LimitExceededError`` is an ``InvalidInputError`` (code ``limit_exceeded``); that holds for the
     length of a key or a scope too, so "too big" is told apart from "malformed" by every face.
     ``max_k`` bounds every count a caller asks for (``k`` of recall, context and thinking_queue,
-    ``limit`` of list and contradictions). A count left to its default is clamped to ``max_k``,
+    ``limit`` of list, contradictions and dream_runs). A count left to its default is clamped to ``max_k``,
     so lowering it never breaks a call that relied on the defaults; an explicit count above it
     is refused. ``max_events`` bounds one page of ``Memory.events`` the same way (its default
     page of 1000 is clamped to it); it is separate from ``max_k`` because an export or a replica

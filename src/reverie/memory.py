@@ -66,7 +66,7 @@ from reverie.model.validate import (
 from reverie.recall.engine import Hit, RecallOptions, Weights, check_pool, default_pool
 from reverie.recall.engine import recall as run_recall
 from reverie.recall.packing import PackCandidate, estimate_tokens, pack, render_context, render_line
-from reverie.store.protocol import DoctorReport, Outcome, Store
+from reverie.store.protocol import DREAM_RUNS_KEPT, DoctorReport, Outcome, Store
 
 if TYPE_CHECKING:
     from reverie.dream import Cohort, DreamConfig, DreamReport, QueueEntry
@@ -928,7 +928,9 @@ class Memory:
         importance settling — each change an event with its reason. ``dry_run=True`` returns
         the plan and applies nothing. A second pass on the same scope (any process sharing
         the file) skips and says why. ``progress(phase, done, total)`` is called as the pass
-        plans (``"plan"``, in steps) and applies (``"apply"``, in actions).
+        plans (``"plan"``, in steps) and applies (``"apply"``, in actions). A pass that ran is
+        recorded in the store for every process to read (``dream_runs``); the report of this
+        process's last one stays in ``last_dream_report`` too.
         """
         from reverie.dream import dream as run_dream
 
@@ -936,6 +938,21 @@ class Memory:
         if not dry_run:
             self.last_dream_report = report
         return report
+
+    def dream_runs(self, *, scope: str, limit: int | None = None) -> builtins.list[dict[str, Any]]:
+        """The scope's recent dream passes as the store recorded them, newest first — including
+        passes run by another process (cron, a server) or before a restart.
+
+        Each is a JSON-ready summary of the pass's report (``reverie.dream.runs``): scope, ``at``,
+        ``interrupted``, stats, notes, timings, config, counts of actions by step and status, the
+        first few actions with their reasons, and the first ``spared`` entries with
+        ``spared_total``. Every action's reason is in the event log. Applied and interrupted
+        passes are recorded, not dry runs or passes skipped for the lease; a store keeps the
+        newest 20 per scope. ``limit``: at most this many (default 20, or ``Limits.max_k`` if lower).
+        """
+        s = self._scope(scope)
+        limit = check_count(limit, "limit", default=DREAM_RUNS_KEPT, limits=self.limits)
+        return self.store.dream_runs(s, limit=limit)
 
     @contextmanager
     def _dream_running(self) -> Iterator[None]:

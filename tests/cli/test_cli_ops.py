@@ -295,6 +295,26 @@ def test_dream_dry_run_plans_and_changes_nothing_then_applies(run: Cli) -> None:
     assert done["dry_run"] is False
 
 
+def test_dream_last_shows_recorded_passes_and_runs_none(run: Cli) -> None:
+    for i in range(3):
+        run.remember(f"Alice likes green tea {'very much' if i else ''}".strip())
+    assert run.json("dream", "--last") == {"scope": SCOPE, "runs": []}
+    assert "no dream pass recorded" in run.ok("dream", "--last").stdout
+    run.json("dream", "--dry-run")  # not recorded
+    done = run.json("dream")  # its own invocation, as from cron: a process of its own
+    doc = run.json("dream", "--last")
+    assert [r["at"] for r in doc["runs"]] == [done["at"]]
+    assert doc["runs"][0]["counts"]["actions"] == len(done["actions"]) and "actions" not in doc["runs"][0]
+    human = run.ok("dream", "--last").stdout
+    assert human.startswith(f"dream pass over {SCOPE} at {done['at']}: {len(done['actions'])} action(s)")
+    again = run.json("dream")
+    assert [r["at"] for r in run.json("dream", "--last", "--limit", "1")["runs"]] == [again["at"]]
+    assert len(run.json("dream", "--last")["runs"]) == 2  # --last ran nothing
+    run.fails(2, "usage", "dream", "--last", "--dry-run")
+    run.fails(2, "usage", "dream", "--limit", "3")
+    run.fails(2, "invalid_input", "dream", "--last", "--limit", "0")
+
+
 def test_progress_is_silent_unless_stderr_is_a_terminal() -> None:
     class Tty(io.StringIO):
         def isatty(self) -> bool:

@@ -56,6 +56,7 @@ def test_close_during_a_pass_returns_quickly_and_leaves_a_clean_file(
     assert applied % 20 == 0  # whole batches only: nothing partial
     again = open_db("busy", clock=clock)
     assert again.doctor().ok
+    assert again.dream_runs(scope=S)[0]["interrupted"] == report.interrupted  # recorded before close ended
     demoted = report.count("tier", "applied")
     assert again.summary(scope=S)["subconscious"] == demoted  # exactly the applied actions are in the file
     assert again.dream(scope=S, dry_run=True).count("tier") == report.count("tier") - demoted  # the rest: next pass

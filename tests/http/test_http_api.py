@@ -157,6 +157,23 @@ def test_dream_route_calls_memory_dream(make_client: object, mem: Memory) -> Non
         dreamer.close()
 
 
+def test_dream_runs_lists_recorded_passes_from_any_memory_on_the_file(
+    client: TestClient, mem: Memory, memories: object, db_path: Path
+) -> None:
+    """A pass run by another ``Memory`` on the same file (as by cron) is served, newest first."""
+    assert client.get(f"{V1}/dream/runs").json() == {"runs": []}
+    for text in ("Alice drinks green tea every morning", "Every morning Alice drinks green tea"):
+        mem.remember(text, scope=SCOPE)
+    other = memories.open(db_path)  # type: ignore[attr-defined]
+    report = other.dream(scope=SCOPE)
+    runs = client.get(f"{V1}/dream/runs").json()["runs"]
+    assert [(r["scope"], r["at"]) for r in runs] == [(SCOPE, report.at)]
+    assert "actions" not in runs[0] and runs[0]["counts"]["actions"] == len(report.actions)
+    assert client.get(f"{V1}/dream/runs", params={"limit": 1}).json()["runs"] == runs
+    assert_error(client.get(f"{V1}/dream/runs", params={"limit": 0}), 400, "invalid_input")
+    assert_error(client.get(f"{V1}/dream/runs", params={"limit": 10**6}), 400, "limit_exceeded")
+
+
 def test_openapi_document_lists_every_route(client: TestClient) -> None:
     doc = client.get("/openapi.json").json()
     paths = set(doc["paths"])
@@ -176,6 +193,7 @@ def test_openapi_document_lists_every_route(client: TestClient) -> None:
         "/contradictions",
         "/contradictions/{edge_id}/resolve",
         "/dream",
+        "/dream/runs",
     ):
         assert "/v1/scopes/{scope}" + suffix in paths
     assert "ErrorOut" in doc["components"]["schemas"]

@@ -261,6 +261,27 @@ def test_an_unknown_tier_is_refused_alike_by_the_list_the_search_and_the_json_ap
     assert client.get(f"{v1}/items", params={"tier": "active"}).json()["items"]
 
 
+def test_a_pass_run_by_another_memory_on_the_file_shows_in_the_panel(
+    client: TestClient, mem: Memory, memories: object, db_path: object, clock: ManualClock
+) -> None:
+    """As a cron ``reverie dream`` would: the page's own ``Memory`` never ran a pass, and shows
+    the newest one recorded in the file, with its counts and its first reasons."""
+    mem.remember("Alice drinks green tea every morning", scope=SCOPE)
+    cron = memories.open(db_path)  # type: ignore[attr-defined]
+    older = cron.dream(scope=SCOPE)  # one item: nothing to do
+    for text in ("Alice drinks green tea every morning at home", "Every morning Alice drinks green tea"):
+        mem.remember(text, scope=SCOPE)
+    clock.advance(hours=1)
+    newest = cron.dream(scope=SCOPE)
+    cron.close()
+    assert newest.actions and mem.last_dream_report is None
+    html_text = client.get("/", params={"scope": SCOPE}).text
+    panel = html_text[html_text.index('<section class="dream">') :]
+    assert "Last dream pass" in panel and newest.at in panel and older.at not in panel
+    assert html_lib.escape(newest.actions[0].reason) in panel
+    assert f"Actions ({len(newest.actions)})" in panel
+
+
 def test_the_last_dream_report_is_shown_only_for_its_own_scope(client: TestClient, mem: Memory) -> None:
     for text in (
         "Alice drinks green tea every morning",

@@ -93,6 +93,11 @@ def test_dream_route_with_a_slashed_scope(client: TestClient, mem: Memory) -> No
     assert planned.status_code == 200, planned.text
     assert planned.json()["report"]["scope"] == "team/alpha"
     assert planned.json()["report"]["dry_run"] is True
+    done = client.post(f"{v1('team/alpha')}/dream")
+    runs = client.get(f"{v1('team/alpha')}/dream/runs")
+    assert runs.status_code == 200, runs.text
+    assert [r["at"] for r in runs.json()["runs"]] == [done.json()["report"]["at"]]
+    assert client.get(f"{v1('team')}/dream/runs").json() == {"runs": []}  # the parent scope sees none
 
 
 def test_colon_and_at_may_be_sent_unencoded(client: TestClient) -> None:

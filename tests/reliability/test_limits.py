@@ -2,7 +2,7 @@
 refuses with the same error.
 
 - A count the caller did not give (``k`` of recall / context / thinking_queue, ``limit`` of list /
-  contradictions) is the built-in default *clamped* to ``Limits.max_k``: lowering the bound must
+  contradictions / dream_runs) is the built-in default *clamped* to ``Limits.max_k``: lowering the bound must
   not make ``mem.recall(q, scope=s)`` fail. A count the caller did give is never shrunk silently:
   one above the bound raises ``LimitExceededError`` naming the ``Limits`` field.
 - Every length bound in ``Limits`` — including ``max_key_chars`` and ``max_scope_chars`` — raises
@@ -43,6 +43,7 @@ DEFAULT_CALLS: dict[str, Callable[[Memory], Any]] = {
     "list": lambda m: m.list(scope=SCOPE).items,
     "thinking_queue": lambda m: m.thinking_queue(scope=SCOPE),
     "contradictions": lambda m: m.contradictions(scope=SCOPE),
+    "dream_runs": lambda m: m.dream_runs(scope=SCOPE),
 }
 
 
@@ -73,6 +74,7 @@ EXPLICIT_CALLS: dict[str, Callable[[Memory, int], Any]] = {
     "list": lambda m, n: m.list(scope=SCOPE, limit=n),
     "thinking_queue": lambda m, n: m.thinking_queue(scope=SCOPE, k=n),
     "contradictions": lambda m, n: m.contradictions(scope=SCOPE, limit=n),
+    "dream_runs": lambda m, n: m.dream_runs(scope=SCOPE, limit=n),
 }
 
 

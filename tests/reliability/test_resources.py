@@ -91,6 +91,7 @@ CALLS: dict[str, Callable[[Memory], Any]] = {
     "dismiss": lambda m: m.dismiss(ID, scope="s"),
     "doctor": lambda m: m.doctor(),
     "dream": lambda m: m.dream(scope="s"),
+    "dream_runs": lambda m: m.dream_runs(scope="s"),
     "edges": lambda m: m.edges(scope="s"),
     "events": lambda m: m.events(scope="s"),
     "flag": lambda m: m.flag(ID, scope="s", add=["hub"]),

@@ -131,10 +131,20 @@ def import_(file: str) -> None:
     default=None,
     help="Progress bars on stderr (default: only when stderr is a terminal and without --json).",
 )
-def dream(dry_run: bool, every: str | None, progress: bool | None) -> None:
+@click.option("--last", is_flag=True, help="Show the newest recorded passes (from any process); run nothing.")
+@click.option("--limit", type=int, help="With --last: how many passes (default 20, or Limits.max_k if lower).")
+def dream(dry_run: bool, every: str | None, progress: bool | None, last: bool, limit: int | None) -> None:
     """Run the consolidation (dream) pass on the scope: once, or on a schedule with --every."""
     st = state()
     scope = st.require_scope()
+    if last or limit is not None:
+        if not last:
+            raise click.UsageError("--limit goes with --last (how many recorded passes to show)")
+        if dry_run or every is not None:
+            raise click.UsageError("--last shows recorded passes and runs none: use it without --dry-run / --every")
+        runs = st.memory().dream_runs(scope=scope, limit=limit)
+        st.emit({"scope": scope, "runs": runs}, functools.partial(_runs_text, scope, runs))
+        return
     interval = parse_every(every)
     while True:
         bars = _DreamBars(st, progress)
@@ -190,6 +200,29 @@ def _dream_text(doc: dict[str, Any]) -> str:
     ]
     body = table(["step", "op", "items", "status", "reason"], rows) if rows else "  nothing to do"
     return f"{head}\n{body}\n  {len(rows)} action(s)" + _spared_text(doc.get("spared") or [])
+
+
+def _runs_text(scope: str, runs: list[dict[str, Any]]) -> str:
+    """One paragraph per recorded pass, newest first: when, what it did by step and status, notes."""
+    if not runs:
+        return f"no dream pass recorded for scope {scope} (dry runs and skipped passes are not recorded)"
+    out = []
+    for run in runs:
+        counts = run.get("counts") or {}
+        statuses = ", ".join(f"{n} {k}" for k, n in sorted((counts.get("by_status") or {}).items()))
+        lines = [
+            f"dream pass over {scope} at {run['at']}: {counts.get('actions', 0)} action(s)"
+            + (f" ({statuses})" if statuses else "")
+        ]
+        if run.get("interrupted"):
+            lines.append(f"  interrupted: {run['interrupted']}")
+        for step, by in sorted((counts.get("by_step") or {}).items()):
+            lines.append(f"  {step}: " + ", ".join(f"{n} {k}" for k, n in sorted(by.items())))
+        lines += [f"  note: {note}" for note in run.get("notes") or []]
+        if run.get("spared_total"):
+            lines.append(f"  {run['spared_total']} item(s) spared by a protection (--json lists the first)")
+        out.append("\n".join(lines))
+    return "\n".join(out)
 
 
 #: Spared items listed by the text output; ``--json`` has them all.

@@ -19,6 +19,7 @@ from reverie.dream.config import DreamConfig
 from reverie.dream.lease import ScopeLease, scope_lease
 from reverie.dream.plan import plan_pass
 from reverie.dream.report import DreamReport
+from reverie.dream.runs import record
 from reverie.dream.snapshot import read_snapshot
 from reverie.errors import AlreadyClosedError, InvalidInputError, NotFoundError, ReverieError
 from reverie.model.clock import to_iso
@@ -79,7 +80,7 @@ def apply(mem: Memory, report: DreamReport, *, progress: Progress | None = None)
 
     Items changed since the plan read them are skipped, never overwritten. Returns the same
     report with ``dry_run`` False and one outcome per action (or ``skipped`` set, untouched,
-    if another pass holds the lease).
+    if another pass holds the lease), and records its summary like ``dream`` (``runs.record``).
     """
     if report.skipped is not None or report.interrupted is not None:
         return report
@@ -89,6 +90,7 @@ def apply(mem: Memory, report: DreamReport, *, progress: Progress | None = None)
             report.skipped = lease.busy_reason()
             return report
         _apply_held(mem, report, lease, progress)
+        record(mem, report)  # under the lease: runs of a scope are recorded in the order they ran
     return report
 
 
@@ -142,7 +144,8 @@ def dream(
     ``dry_run=True`` returns the plan without applying it. A second pass on the same scope
     while one runs — in this process or another sharing the file — does not wait: its report
     says it skipped and who holds the lease. ``Memory.close()`` stops a running pass between
-    two atomic batches; its report then says it was interrupted.
+    two atomic batches; its report then says it was interrupted. A pass that ran (applied or
+    interrupted; not a dry run, not a skip) leaves its summary in the store (``runs.record``).
     """
     s = check_scope(scope, mem.limits)
     cfg = _config(config)
@@ -158,6 +161,7 @@ def dream(
                 _apply_held(mem, report, lease, progress)
             else:
                 report.dry_run = False
+            record(mem, report)  # before the lease and ``close()``'s wait end (see ``runs.record``)
             return report
 
 

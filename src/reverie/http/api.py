@@ -250,6 +250,16 @@ def dream(scope: ScopeName, mem: Mem, dry_run: bool = False) -> s.DreamOut:
     return s.DreamOut(report=jsonable(run(scope=scope, dry_run=True) if dry_run else run(scope=scope)))
 
 
+@router.get("/dream/runs", response_model=s.DreamRunsOut)
+def dream_runs(
+    scope: ScopeName,
+    mem: Mem,
+    limit: Annotated[int | None, Query(description=s.COUNT_DOC.format(default=20))] = None,
+) -> s.DreamRunsOut:
+    """The scope's recorded dream passes, newest first, whichever process ran them."""
+    return s.DreamRunsOut(runs=mem.dream_runs(scope=scope, limit=limit))
+
+
 def jsonable(value: Any) -> Any:
     """A dream report as JSON: its ``to_dict()`` if it has one, else the value itself."""
     to_dict = getattr(value, "to_dict", None)

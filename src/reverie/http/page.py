@@ -288,21 +288,49 @@ def _contradictions(mem: Memory, scope: str, csrf: str) -> r.Safe:
 
 
 def _dream(mem: Memory, scope: str) -> r.Safe:
-    """What the last dream pass over *this* scope did — only if this ``Memory`` keeps such a report.
+    """The newest recorded dream pass over *this* scope (``Memory.dream_runs``), whichever process ran it.
 
-    The report names items and quotes reasons, so a pass over another scope is never shown here.
+    Read from the store, not from this ``Memory``: a pass run by ``reverie dream`` from cron, by
+    another process sharing the file, or before a restart shows here too. ``dream_runs`` reads
+    only this scope's runs, and a summary names items and quotes reasons, so a pass over another
+    scope is never shown here.
     """
-    report = getattr(mem, "last_dream_report", None)
-    if report is None:
+    runs = mem.dream_runs(scope=scope, limit=1)
+    if not runs:
         return r.Safe("")
-    data = report.to_dict() if callable(getattr(report, "to_dict", None)) else report
-    if not isinstance(data, dict) or data.get("scope") != scope:
-        return r.Safe("")
-    shown = {k: v for k, v in data.items() if k != "spared"}
+    run = runs[0]
+    shown = {k: v for k, v in run.items() if k not in ("scope", "first_actions", "spared", "spared_total", "config")}
+    counts = run.get("counts") or {}
     return r.fmt(
-        '<section class="dream"><h3>Last dream pass</h3>{f}{spared}</section>',
+        '<section class="dream"><h3>Last dream pass</h3>{f}{actions}{spared}</section>',
         f=r.fields_list(shown),
-        spared=_spared(data.get("spared") or []),
+        actions=_first_actions(run.get("first_actions") or [], int(counts.get("actions", 0))),
+        spared=_spared(run.get("spared") or [], int(run.get("spared_total", 0))),
+    )
+
+
+def _first_actions(actions: list[dict[str, Any]], total: int) -> r.Safe:
+    """The pass's first actions with their status and reason (the summary keeps a few; every
+    reason is in the event log, and an item's history page shows the ones about it)."""
+    if not actions:
+        return r.Safe("")
+    rows = [
+        r.fmt(
+            "<li><code>{step}</code> {op} ({status}): {reason}</li>",
+            step=a.get("step"),
+            op=a.get("op"),
+            status=a.get("status"),
+            reason=a.get("reason"),
+        )
+        for a in actions
+    ]
+    more = total - len(actions)
+    tail = r.fmt("<li>… and {n} more (each in the event log with its reason)</li>", n=more) if more > 0 else r.Safe("")
+    return r.fmt(
+        '<div class="actions"><h4>Actions ({n})</h4><ul>{rows}{tail}</ul></div>',
+        n=total,
+        rows=r.join(rows),
+        tail=tail,
     )
 
 
@@ -310,7 +338,7 @@ def _dream(mem: Memory, scope: str) -> r.Safe:
 SPARED_SHOWN = 5
 
 
-def _spared(spared: list[dict[str, Any]]) -> r.Safe:
+def _spared(spared: list[dict[str, Any]], total: int) -> r.Safe:
     """The count of items a protection kept from being forgotten or demoted, and the first reasons:
     the answer to "why is this cold item still here?", which the list of actions cannot give."""
     if not spared:
@@ -324,11 +352,11 @@ def _spared(spared: list[dict[str, Any]]) -> r.Safe:
         )
         for s in spared[:SPARED_SHOWN]
     ]
-    more = len(spared) - SPARED_SHOWN
+    more = max(total, len(spared)) - min(len(spared), SPARED_SHOWN)
     tail = r.fmt("<li>… and {n} more</li>", n=more) if more > 0 else r.Safe("")
     return r.fmt(
         '<div class="spared"><h4>Spared by a protection ({n})</h4><ul>{rows}{tail}</ul></div>',
-        n=len(spared),
+        n=max(total, len(spared)),
         rows=r.join(rows),
         tail=tail,
     )

@@ -179,6 +179,12 @@ class DreamOut(BaseModel):
     report: Any = None
 
 
+class DreamRunsOut(BaseModel):
+    """Recorded passes over the scope, newest first (``Memory.dream_runs``): summaries, no action lists."""
+
+    runs: list[dict[str, Any]]
+
+
 # -- requests ------------------------------------------------------------------------------
 class RememberIn(_In):
     text: str

@@ -8,6 +8,7 @@ and applies the resulting events and projection changes in one transaction.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -15,6 +16,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from reverie.errors import InvalidInputError
 from reverie.model.commands import Command
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
@@ -76,6 +78,9 @@ class Batch:
 #: One step of ``execute_steps``: raise a ``ReverieError`` to have its writes rolled back alone.
 Step = Callable[[Batch], Any]
 
+#: Dream-pass summaries a store keeps per scope (``record_dream_run``); older ones are dropped.
+DREAM_RUNS_KEPT = 20
+
 
 class Store(Protocol):
     def execute(
@@ -115,6 +120,23 @@ class Store(Protocol):
 
     def release_lease(self, scope: str, owner: str) -> bool:
         """Drop the lease if ``owner`` holds it; returns whether it did."""
+        ...
+
+    def record_dream_run(self, scope: str, summary: Mapping[str, Any], *, at: datetime) -> None:
+        """Keep ``summary`` (JSON-ready: ``reverie.dream.runs.summarize``) of a pass over ``scope``
+        made at ``at``, and drop the scope's runs beyond the newest ``DREAM_RUNS_KEPT``, atomically.
+
+        Why in the store and not the log: a summary is operational data, like a lease — the pass's
+        actions and reasons are events already, and this is what a cron job's pass looked like for
+        the readers that were not there (the review page, ``reverie dream --last``). It is not
+        derived from events, so ``rebuild`` keeps it; a purge drops the scope's runs (they may quote
+        the purged text). A summary that is not JSON is refused with ``InvalidInputError``.
+        """
+        ...
+
+    def dream_runs(self, scope: str, *, limit: int) -> list[dict[str, Any]]:
+        """The scope's recorded runs, newest (last recorded) first, at most ``limit``: each its
+        summary with ``scope`` and ``at`` (ISO-8601 UTC) as recorded."""
         ...
 
     def get(self, scope: str, item_id: str) -> Item | None: ...
@@ -175,3 +197,23 @@ class Store(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+def dream_summary_json(summary: Mapping[str, Any]) -> str:
+    """``summary`` as strict JSON text, the form both backends keep (so both return the same values).
+
+    Strict: NaN or an object JSON cannot carry is refused here, at the write, rather than
+    surfacing later as an HTTP response that cannot be encoded.
+    """
+    if not isinstance(summary, Mapping):
+        raise InvalidInputError("a dream run summary must be a mapping")
+    try:
+        return json.dumps(dict(summary), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"a dream run summary must be JSON ({exc})") from None
+
+
+def dream_run(scope: str, at: str, summary: Mapping[str, Any]) -> dict[str, Any]:
+    """One recorded run as a store returns it: ``scope`` and ``at`` from the row, then the summary."""
+    rest = {k: v for k, v in summary.items() if k not in ("scope", "at")}
+    return {"scope": scope, "at": at, **rest}

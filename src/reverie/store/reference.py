@@ -8,6 +8,7 @@ Atomicity comes from snapshotting the dicts before a batch and restoring them on
 from __future__ import annotations
 
 import copy
+import json
 import math
 import re
 import threading
@@ -20,7 +21,8 @@ import numpy as np
 
 from reverie.errors import ClosedError, ReverieError, StorageError
 from reverie.model import events as ev
-from reverie.model.commands import Command
+from reverie.model.clock import to_iso
+from reverie.model.commands import Command, Purge
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.projection import (
@@ -37,7 +39,17 @@ from reverie.model.query import Filter, Sort, sort_items
 from reverie.model.redact import REDACTED, plan_erasure, revision_chain
 from reverie.model.validate import fingerprints
 from reverie.store.engine import batch_runner, run_commands
-from reverie.store.protocol import Batch, DoctorReport, Embed, Lease, Outcome, Step
+from reverie.store.protocol import (
+    DREAM_RUNS_KEPT,
+    Batch,
+    DoctorReport,
+    Embed,
+    Lease,
+    Outcome,
+    Step,
+    dream_run,
+    dream_summary_json,
+)
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -62,6 +74,8 @@ class ReferenceStore:
         self._lock = threading.RLock()
         self._closed = False
         self._leases: dict[str, Lease] = {}  # coordination state, not derived from events
+        # scope -> (at, summary JSON) oldest first: operational data, not derived from events either
+        self._dream_runs: dict[str, list[tuple[str, str]]] = {}
 
     def _check_open(self) -> None:
         # Same contract as the SQLite store: after close, every call raises ClosedError (an
@@ -185,10 +199,14 @@ class ReferenceStore:
         with self._lock:
             snapshot = self._snapshot()
             try:
-                return run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
+                out = run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
             except BaseException:
                 self._restore(snapshot)
                 raise
+            for c in commands:  # as the SQLite store: a purge drops the scope's dream-run summaries
+                if isinstance(c, Purge):
+                    self._dream_runs.pop(c.scope, None)
+            return out
 
     def execute_steps(
         self,
@@ -238,6 +256,19 @@ class ReferenceStore:
                 return False
             del self._leases[scope]
             return True
+
+    def record_dream_run(self, scope: str, summary: Mapping[str, Any], *, at: datetime) -> None:
+        self._check_open()
+        text = dream_summary_json(summary)  # kept as text: both backends return fresh JSON values
+        with self._lock:
+            runs = self._dream_runs.setdefault(scope, [])
+            runs.append((to_iso(at), text))
+            del runs[:-DREAM_RUNS_KEPT]
+
+    def dream_runs(self, scope: str, *, limit: int) -> list[dict[str, Any]]:
+        self._check_open()
+        runs = self._dream_runs.get(scope, [])
+        return [dream_run(scope, at, json.loads(text)) for at, text in list(reversed(runs))[: max(limit, 0)]]
 
     def _snapshot(self) -> tuple[Any, ...]:
         return (
@@ -352,9 +383,10 @@ class ReferenceStore:
     def rebuild(self, embed: Embed) -> None:
         self._check_open()
         events = list(self._events)
-        embedder, leases = self._embedder, self._leases
+        embedder, leases, runs = self._embedder, self._leases, self._dream_runs
         self.__init__()  # type: ignore[misc]
-        self._embedder, self._leases = embedder, leases  # leases are not projections: kept
+        # leases and dream runs are not projections: kept
+        self._embedder, self._leases, self._dream_runs = embedder, leases, runs
         from reverie.model.projection import ProjectionView, project
 
         view = ProjectionView(self.item, self.edge)
@@ -389,6 +421,7 @@ class ReferenceStore:
         clone = ReferenceStore()
         clone.__dict__.update({k: copy.copy(v) for k, v in self.__dict__.items() if k != "_lock"})
         clone._fps = {k: set(v) for k, v in self._fps.items()}  # the holder sets are mutable
+        clone._dream_runs = {k: list(v) for k, v in self._dream_runs.items()}
         return clone
 
 

@@ -8,14 +8,18 @@ indexes that current-truth recall uses, and ``as_of`` can still find the past.
 
 Versions: 1 is the belief store; 2 adds ``leases`` (one dream pass per scope across
 processes, see ``SQLiteStore.take_lease``). A lease row is coordination state, not a
-projection: it is not derived from events, and ``rebuild`` leaves it alone.
+projection: it is not derived from events, and ``rebuild`` leaves it alone. 3 adds
+``dream_runs``: a compact summary of each recent dream pass per scope, so a pass run by cron
+or another process is visible to every reader of the file (``SQLiteStore.record_dream_run``).
+It is operational data like ``leases``: not derived from events (the pass's actions are in the
+log already), pruned to the newest ``DREAM_RUNS_KEPT`` per scope, and left alone by ``rebuild``.
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 FTS_TOKENIZE_DEFAULT = "unicode61 remove_diacritics 2 tokenchars '+#'"
 
@@ -116,6 +120,17 @@ def _v2() -> list[str]:
     ]
 
 
+def _v3() -> list[str]:
+    """Schema 3: recent dream passes. ``n`` (AUTOINCREMENT: never reused) orders them as recorded,
+    because ``at`` comes from each writer's clock, and two processes' clocks may disagree."""
+    return [
+        """CREATE TABLE IF NOT EXISTS dream_runs (
+            n INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL, at TEXT NOT NULL, summary TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS dream_runs_by_scope ON dream_runs(scope, n)",
+    ]
+
+
 def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> int:
     """Bring the file to ``SCHEMA_VERSION`` inside one transaction; returns the version found."""
     conn.execute("CREATE TABLE IF NOT EXISTS settings (k TEXT PRIMARY KEY, v TEXT NOT NULL)")
@@ -133,6 +148,9 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
         conn.execute("INSERT OR REPLACE INTO settings VALUES ('fts_tokenize', ?)", (tokenize,))
     if found < 2:  # a v1 file upgrades in place, in the same transaction as the version row
         for stmt in _v2():
+            conn.execute(stmt)
+    if found < 3:  # likewise a v1 or v2 file: one new table, nothing else changes
+        for stmt in _v3():
             conn.execute(stmt)
     conn.execute("INSERT OR REPLACE INTO settings VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
     return found

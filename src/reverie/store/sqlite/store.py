@@ -44,7 +44,17 @@ from reverie.model.projection import (
 from reverie.model.query import Filter, Sort
 from reverie.model.validate import fingerprints
 from reverie.store.engine import batch_runner, run_commands
-from reverie.store.protocol import Batch, DoctorReport, Embed, Lease, Outcome, Step
+from reverie.store.protocol import (
+    DREAM_RUNS_KEPT,
+    Batch,
+    DoctorReport,
+    Embed,
+    Lease,
+    Outcome,
+    Step,
+    dream_run,
+    dream_summary_json,
+)
 from reverie.store.sqlite import fts_budget, purge
 from reverie.store.sqlite.ann import AnnConfig, AnnManager, ScopeIndex
 from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, PROJECTION_TABLES, migrate
@@ -433,6 +443,9 @@ class SQLiteStore:
             try:
                 with self._write():
                     out = run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
+                    # Dream-run summaries may quote the purged text (attention, reasons): dropped with it.
+                    for scope in sorted({c.scope for c in commands if isinstance(c, Purge)}):
+                        self._x("DELETE FROM dream_runs WHERE scope = ?", (scope,))
                     purge.optimize_fts(self._x)
                 self._ann.clear(drop_files=True)  # an ANN sidecar may hold a purged text's vector
                 purge.scrub_file(self._conn, self.path)
@@ -487,6 +500,28 @@ class SQLiteStore:
     def release_lease(self, scope: str, owner: str) -> bool:
         with self._write() as c:
             return c.execute("DELETE FROM leases WHERE scope = ? AND owner = ?", (scope, owner)).rowcount > 0
+
+    # -- dream runs -----------------------------------------------------------------------
+    def record_dream_run(self, scope: str, summary: Mapping[str, Any], *, at: datetime) -> None:
+        """Insert the run and prune the scope to its newest ``DREAM_RUNS_KEPT`` in one transaction,
+        so a reader sees the new run and the pruned list together or neither (see ``Store``)."""
+        text = dream_summary_json(summary)
+        with self._write():
+            self._x("INSERT INTO dream_runs (scope, at, summary) VALUES (?, ?, ?)", (scope, to_iso(at), text))
+            # The (KEPT+1)-th newest and everything older; NULL (nothing to drop) while there are fewer.
+            self._x(
+                "DELETE FROM dream_runs WHERE scope = ? AND n <= "
+                "(SELECT n FROM dream_runs WHERE scope = ? ORDER BY n DESC LIMIT 1 OFFSET ?)",
+                (scope, scope, DREAM_RUNS_KEPT),
+            )
+
+    def dream_runs(self, scope: str, *, limit: int) -> list[dict[str, Any]]:
+        with self._read() as c:
+            rows = c.execute(
+                "SELECT scope, at, summary FROM dream_runs WHERE scope = ? ORDER BY n DESC LIMIT ?",
+                (scope, max(limit, 0)),
+            ).fetchall()
+        return [dream_run(r[0], r[1], json.loads(r[2])) for r in rows]
 
     # -- Store protocol: reads ------------------------------------------------------------
     def get(self, scope: str, item_id: str) -> Item | None:
