@@ -184,8 +184,8 @@ class AnnManager:
     def warm(self, c: sqlite3.Connection, scope: str, embedder: tuple[str, int]) -> bool:
         """Build or catch up ``scope``'s index now and save its sidecar; False below the threshold.
 
-        Why: the first search after a scope crosses the threshold pays the build (5.6 s at 100k
-        vectors, ~1 min at 1M). A dream pass calls this at its end, as idle work, so that search
+        Why: the first search after a scope crosses the threshold pays the build (3.5 s at 100k
+        vectors, ~40 s at 1M). A dream pass calls this at its end, as idle work, so that search
         finds the index in step (and a reopened store finds the sidecar in step).
         """
         idx = self._ready(c, scope, embedder)
