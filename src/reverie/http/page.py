@@ -312,8 +312,6 @@ def _dream(mem: Memory, scope: str) -> r.Safe:
 def _first_actions(actions: list[dict[str, Any]], total: int) -> r.Safe:
     """The pass's first actions with their status and reason (the summary keeps a few; every
     reason is in the event log, and an item's history page shows the ones about it)."""
-    if not actions:
-        return r.Safe("")
     rows = [
         r.fmt(
             "<li><code>{step}</code> {op} ({status}): {reason}</li>",
@@ -324,14 +322,7 @@ def _first_actions(actions: list[dict[str, Any]], total: int) -> r.Safe:
         )
         for a in actions
     ]
-    more = total - len(actions)
-    tail = r.fmt("<li>… and {n} more (each in the event log with its reason)</li>", n=more) if more > 0 else r.Safe("")
-    return r.fmt(
-        '<div class="actions"><h4>Actions ({n})</h4><ul>{rows}{tail}</ul></div>',
-        n=total,
-        rows=r.join(rows),
-        tail=tail,
-    )
+    return _capped("actions", "Actions", rows, total, " (each in the event log with its reason)")
 
 
 #: Spared items listed in the panel; the JSON report (``reverie dream --json``) has them all.
@@ -341,8 +332,6 @@ SPARED_SHOWN = 5
 def _spared(spared: list[dict[str, Any]], total: int) -> r.Safe:
     """The count of items a protection kept from being forgotten or demoted, and the first reasons:
     the answer to "why is this cold item still here?", which the list of actions cannot give."""
-    if not spared:
-        return r.Safe("")
     rows = [
         r.fmt(
             "<li><code>{step}</code> {id}: {reason}</li>",
@@ -352,11 +341,20 @@ def _spared(spared: list[dict[str, Any]], total: int) -> r.Safe:
         )
         for s in spared[:SPARED_SHOWN]
     ]
-    more = max(total, len(spared)) - min(len(spared), SPARED_SHOWN)
-    tail = r.fmt("<li>… and {n} more</li>", n=more) if more > 0 else r.Safe("")
+    return _capped("spared", "Spared by a protection", rows, max(total, len(spared)), "")
+
+
+def _capped(css: str, title: str, rows: list[r.Safe], total: int, more_note: str) -> r.Safe:
+    """A titled list of the first ``rows`` of ``total``, ending with how many more there are."""
+    if not rows:
+        return r.Safe("")
+    more = total - len(rows)
+    tail = r.fmt("<li>… and {n} more{note}</li>", n=more, note=more_note) if more > 0 else r.Safe("")
     return r.fmt(
-        '<div class="spared"><h4>Spared by a protection ({n})</h4><ul>{rows}{tail}</ul></div>',
-        n=max(total, len(spared)),
+        '<div class="{css}"><h4>{title} ({n})</h4><ul>{rows}{tail}</ul></div>',
+        css=css,
+        title=title,
+        n=total,
         rows=r.join(rows),
         tail=tail,
     )

@@ -107,9 +107,13 @@ def _require_current(view: StateView, scope: str, item_id: str, action: str) -> 
 
 
 def _check_version(item: Item, expected: int | None) -> None:
-    if expected is not None and item.version != expected:
+    _check_stale(item.id, item.version, expected)
+
+
+def _check_stale(item_id: str, version: int, expected: int | None) -> None:
+    if expected is not None and version != expected:
         raise VersionConflictError(
-            f"item {item.id} is at version {item.version}, not {expected}: it changed since you read it; "
+            f"item {item_id} is at version {version}, not {expected}: it changed since you read it; "
             "read it again and retry"
         )
 
@@ -350,11 +354,7 @@ def _set_tiers(cmd: SetTiers, view: StateView, ctx: Context) -> list[ev.Event]:
         version = found.get(c.id)
         if version is None:
             raise NotFoundError(f"no item {c.id} in scope {cmd.scope!r}")
-        if c.expected_version is not None and version != c.expected_version:
-            raise VersionConflictError(
-                f"item {c.id} is at version {version}, not {c.expected_version}: it changed since you read it; "
-                "read it again and retry"
-            )
+        _check_stale(c.id, version, c.expected_version)
     if not cmd.changes:
         return []
     changes = [{"id": c.id, "tier": c.tier, "reason": c.reason} for c in cmd.changes]
