@@ -60,7 +60,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from threadpoolctl import threadpool_limits
 
 from reverie import ManualClock, Memory
-from reverie.dream import DreamConfig, dream
+from reverie.dream import DreamConfig
 
 S = "bench:dream"
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
@@ -263,7 +263,7 @@ def reverie_keep(src: Path, work: Path, budget: int, name: str) -> tuple[set[str
     cfg = DreamConfig(keep_budget=budget, **VARIANTS[name])
     clock = ManualClock(T0 + timedelta(days=HORIZON_DAYS))
     with Memory(dst, embedder="hash", clock=clock, durability="fast", seed=2, detect_conflicts=False) as mem:
-        dream(mem, scope=S, config=cfg)
+        mem.dream(scope=S, config=cfg)
         kept = {it.id for it in mem.store.query(S, _live(), _sort(), limit=10**9)}
         clock.advance(days=1)
         words = Words(np.random.default_rng(99))
@@ -272,7 +272,7 @@ def reverie_keep(src: Path, work: Path, budget: int, name: str) -> tuple[set[str
             scope=S,
         )
         clock.advance(hours=1)
-        dream(mem, scope=S, config=cfg)
+        mem.dream(scope=S, config=cfg)
         kept2 = {it.id for it in mem.store.query(S, _live(), _sort(), limit=10**9)}
     return kept, kept2
 
@@ -386,7 +386,7 @@ def _peak_rss_mb(reset: bool) -> float:
 def timed_pass(mem: Memory, config: DreamConfig | None = None) -> dict[str, Any]:
     reset = _reset_peak_rss()
     wall, cpu = time.perf_counter(), time.process_time()
-    report = dream(mem, scope=S, config=config)
+    report = mem.dream(scope=S, config=config)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     peak = _peak_rss_mb(reset)
     warm = report.timings.get("warm", 0.0)

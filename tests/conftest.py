@@ -18,6 +18,9 @@ from reverie import ClosedError, ManualClock, Memory
 from reverie.store.reference import ReferenceStore
 from strategies import START
 
+#: The fixtures reverie ships for its users' tests (``reverie_mem``, ``reverie_clock``); used here too.
+pytest_plugins = ["reverie.testing"]
+
 
 class MemoryRegistry:
     """Opens memories for a test, then doctors and closes each of them afterwards."""

@@ -13,7 +13,6 @@ import sqlite3
 from pathlib import Path
 
 from reverie import ManualClock, Memory
-from reverie.dream import dream
 from reverie.store.sqlite import SQLiteStore
 from strategies import START
 
@@ -36,7 +35,7 @@ def test_a_failed_post_commit_detection_returns_the_write_and_leaves_it_for_the_
         assert mem.get(off.id, scope=SCOPE).text == "The feature flag dark_mode is off"
         assert "conflicts_unchecked" in off.flags and "conflicts_unchecked" in mem.get(off.id, scope=SCOPE).flags
         assert mem.contradictions(scope=SCOPE) == []  # detection did not get to write its edge
-        report = dream(mem, scope=SCOPE)
+        report = mem.dream(scope=SCOPE)
         assert off.id in report.ids("recheck")
         pairs = [{c.a.id, c.b.id} for c in mem.contradictions(scope=SCOPE)]
         assert {on.id, off.id} in pairs

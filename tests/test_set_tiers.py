@@ -106,7 +106,7 @@ def test_a_refused_move_refuses_the_whole_command_and_writes_nothing(
     else:
         changes[1] = cmd.TierChange(a, "durable")
     with pytest.raises(error):
-        any_mem._run([cmd.SetTiers(SCOPE, tuple(changes))])
+        any_mem._core.run([cmd.SetTiers(SCOPE, tuple(changes))])
     assert state_of(any_mem) == state and len(_events(any_mem)) == n_events
 
 

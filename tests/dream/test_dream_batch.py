@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 
 from reverie import InvalidInputError, ManualClock, Memory, NotFoundError
-from reverie.dream import DreamConfig, apply, dream, plan
+from reverie.dream import DreamConfig, apply, plan
 from reverie.model import commands as cmd
 from reverie.model.ids import IdFactory
 from reverie.store.protocol import Batch
 from reverie.store.reference import ReferenceStore
 from reverie.store.sqlite import SQLiteStore
+from reverie.testing import dream_host
 
 from .kit import S, seed
 
@@ -55,12 +56,12 @@ def test_a_refused_step_is_rolled_back_alone_and_the_rest_commit(backend: str, t
 
 def test_a_stale_action_is_skipped_and_reported_the_batch_applies(mem: Memory, clock: ManualClock) -> None:
     sc = seed(mem, clock)
-    report = plan(mem, scope=S)
+    report = plan(dream_host(mem), scope=S)
     tier = {a.item_ids[0] for a in report.actions if a.op == "set_tier"}
     assert sc.remark in tier
     mem.set_scores(sc.remark, scope=S, importance=0.9, reason="someone else wrote after the plan read it")
     before = mem.get(sc.remark, scope=S)
-    apply(mem, report)
+    apply(dream_host(mem), report)
     skipped = [(a, o) for a, o in zip(report.actions, report.outcomes, strict=True) if o.status == "skipped"]
     assert [a.item_ids[0] for a, _ in skipped] == [sc.remark]
     assert "VersionConflictError" in skipped[0][1].detail and "changed since you read it" in skipped[0][1].detail
@@ -77,7 +78,7 @@ def test_progress_reports_apply_after_each_batch(mem: Memory, clock: ManualClock
         if phase == "apply":
             seen.append(done)
 
-    report = dream(mem, scope=S, config=DreamConfig(apply_batch=3), progress=tick)
+    report = mem.dream(scope=S, config=DreamConfig(apply_batch=3), progress=tick)
     assert seen == [*range(3, len(report.actions), 3), len(report.actions)]
     assert len(mem.events(scope=S, after_seq=seq, limit=100_000)) >= report.stats["applied"]
 
@@ -104,11 +105,11 @@ def _new_events(mem: Memory, after: int) -> list[tuple[str, dict[str, object]]]:
 
 def test_consecutive_demotions_are_one_event_with_a_reason_per_item(mem: Memory, clock: ManualClock) -> None:
     ids = _stale_remarks(mem, clock)
-    report = plan(mem, scope=S)
+    report = plan(dream_host(mem), scope=S)
     tier = [a for a in report.actions if a.op == "set_tier"]
     assert sorted(a.item_ids[0] for a in tier) == sorted(ids)
     seq = mem.events(scope=S, limit=100_000)[-1].seq
-    apply(mem, report)
+    apply(dream_host(mem), report)
     assert {o.status for o in report.outcomes} == {"applied"}
     events = _new_events(mem, seq)
     assert [t for t, _ in events] == ["memory.tiers_set"]
@@ -122,14 +123,14 @@ def test_consecutive_demotions_are_one_event_with_a_reason_per_item(mem: Memory,
 
 def test_a_stale_demotion_in_a_run_is_skipped_alone_and_the_rest_apply(mem: Memory, clock: ManualClock) -> None:
     ids = _stale_remarks(mem, clock)
-    report = plan(mem, scope=S)
+    report = plan(dream_host(mem), scope=S)
     order = [a.item_ids[0] for a in report.actions if a.op == "set_tier"]
     assert len(order) == len(ids)
     stale = order[2]
     mem.set_scores(stale, scope=S, importance=0.9, reason="someone else wrote after the plan read it")
     before = mem.get(stale, scope=S)
     seq = mem.events(scope=S, limit=100_000)[-1].seq
-    apply(mem, report)
+    apply(dream_host(mem), report)
     status = {a.item_ids[0]: o for a, o in zip(report.actions, report.outcomes, strict=True) if a.op == "set_tier"}
     assert status[stale].status == "skipped" and "VersionConflictError" in status[stale].detail
     assert all(status[i].status == "applied" for i in order if i != stale)

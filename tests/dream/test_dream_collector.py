@@ -9,7 +9,6 @@ from collections.abc import Iterator
 import pytest
 
 from reverie import ManualClock, Memory
-from reverie.dream import dream
 from reverie.dream.collector import collector_paused
 
 from .kit import S, seed
@@ -30,7 +29,7 @@ def test_the_collector_is_off_during_plan_and_apply_and_on_again_after(mem: Memo
     def tick(phase: str, done: int, total: int) -> None:
         seen.setdefault(phase, set()).add(gc.isenabled())
 
-    report = dream(mem, scope=S, progress=tick)
+    report = mem.dream(scope=S, progress=tick)
     assert report.count(status="applied") > 0
     assert seen == {"plan": {False}, "apply": {False}}
     assert gc.isenabled()
@@ -39,7 +38,7 @@ def test_the_collector_is_off_during_plan_and_apply_and_on_again_after(mem: Memo
 def test_a_collector_disabled_by_the_application_stays_disabled(mem: Memory, clock: ManualClock) -> None:
     seed(mem, clock)
     gc.disable()
-    dream(mem, scope=S)
+    mem.dream(scope=S)
     assert not gc.isenabled()
 
 

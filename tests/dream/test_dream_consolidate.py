@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from reverie import Limits, ManualClock, Memory, NotFoundError
-from reverie.dream import DreamConfig, dream
+from reverie.dream import DreamConfig
 
 from .kit import TEA, S, ids, seed
 
@@ -24,7 +24,7 @@ def test_near_duplicates_get_a_gist_linked_to_unchanged_originals(mem: Memory, c
     before_items = {i: mem.get(i, scope=S) for i in sc.tea}
     before = clock.now()
     clock.advance(minutes=1)
-    report = dream(mem, scope=S)
+    report = mem.dream(scope=S)
     gist = mem.get(_gist_id(report), scope=S)
     assert gist.source == "system" and gist.kind == "semantic"
     assert sorted(gist.parents) == sorted(sc.tea)
@@ -47,7 +47,7 @@ def test_gist_authority_is_the_lowest_of_its_inputs(mem: Memory) -> None:
     low = mem.remember(TEA[0], scope=S, source="inferred").id
     for t in TEA[1:]:
         mem.remember(t, scope=S, source="user_stated")
-    report = dream(mem, scope=S)
+    report = mem.dream(scope=S)
     gist = mem.get(_gist_id(report), scope=S)
     assert gist.scores.authority == pytest.approx(mem.get(low, scope=S).scores.authority) == pytest.approx(0.4)
 
@@ -55,11 +55,11 @@ def test_gist_authority_is_the_lowest_of_its_inputs(mem: Memory) -> None:
 def test_sparse_topic_keeps_raw_episodes_until_the_cluster_grows(mem: Memory, clock: ManualClock) -> None:
     for t in TEA[:2]:
         mem.remember(t, scope=S, kind="episodic")
-    first = dream(mem, scope=S, config=DreamConfig(cluster_min_size=3))
+    first = mem.dream(scope=S, config=DreamConfig(cluster_min_size=3))
     assert first.count("consolidate") == 0 and first.stats["clusters_sparse"] == 1
     clock.advance(hours=1)
     mem.remember(TEA[2], scope=S, kind="episodic")
-    second = dream(mem, scope=S, config=DreamConfig(cluster_min_size=3))
+    second = mem.dream(scope=S, config=DreamConfig(cluster_min_size=3))
     assert second.count("consolidate", "applied") == 1
     assert second.stats["clusters_consolidated"] == 1
 
@@ -69,10 +69,10 @@ def test_a_grown_cluster_links_new_members_to_its_gist_and_lowers_its_authority(
 ) -> None:
     for t in TEA:
         mem.remember(t, scope=S, source="user_stated")
-    gist = _gist_id(dream(mem, scope=S))
+    gist = _gist_id(mem.dream(scope=S))
     clock.advance(days=1)
     late = mem.remember("Alice prefers green tea in the morning hours", scope=S, source="inferred").id
-    report = dream(mem, scope=S)
+    report = mem.dream(scope=S)
     assert report.count("consolidate", "remember_gist") == 0  # no second gist for one topic
     linked = {e.dst for e in mem.edges(gist, scope=S) if e.type == "derived_from"}
     assert late in linked
@@ -85,18 +85,18 @@ def test_a_gist_whose_edges_were_never_written_is_repaired(mem: Memory) -> None:
     gist = mem.remember_system(
         "≈ Alpha beta gamma delta", scope=S, parents=originals, kind="semantic", meta={"dream": "gist"}
     )
-    report = dream(mem, scope=S)
+    report = mem.dream(scope=S)
     assert report.ids("consolidate", "applied") == {gist.id, *originals}
     assert {e.dst for e in mem.edges(gist.id, scope=S) if e.type == "derived_from"} == set(originals)
-    assert dream(mem, scope=S, dry_run=True).count("consolidate") == 0
+    assert mem.dream(scope=S, dry_run=True).count("consolidate") == 0
 
 
 def test_gists_are_not_consolidated_again(mem: Memory, clock: ManualClock) -> None:
     for t in TEA:
         mem.remember(t, scope=S)
-    dream(mem, scope=S)
+    mem.dream(scope=S)
     clock.advance(timedelta(hours=1))
-    again = dream(mem, scope=S, dry_run=True)
+    again = mem.dream(scope=S, dry_run=True)
     assert again.count("consolidate") == 0 and again.stats["gists"] == 1
 
 
@@ -104,7 +104,7 @@ def test_a_contested_item_never_seeds_a_gist(mem: Memory) -> None:
     tea = [mem.remember(t, scope=S).id for t in TEA]
     rival = mem.remember("Alice hates green tea", scope=S).id
     mem.link(rival, tea[0], "contradicts", scope=S)
-    report = dream(mem, scope=S, dry_run=True)
+    report = mem.dream(scope=S, dry_run=True)
     assert report.stats["cluster_members_contested"] == 1
     assert report.count("consolidate") == 0  # two uncontested members: below cluster_min_size
 
@@ -114,8 +114,8 @@ def test_a_cluster_larger_than_max_parents_lists_the_most_salient_and_links_all(
 ) -> None:
     mem = open_db("small-limits", limits=Limits(max_parents=2))
     tea = [mem.remember(t, scope=S).id for t in TEA]
-    report = dream(mem, scope=S)
+    report = mem.dream(scope=S)
     gist = mem.get(_gist_id(report), scope=S)
     assert len(gist.parents) == 2 and set(gist.parents) <= set(tea)
     assert {e.dst for e in mem.edges(gist.id, scope=S) if e.type == "derived_from"} == set(tea)
-    assert dream(mem, scope=S, dry_run=True).count("consolidate") == 0  # covered: nothing left to do
+    assert mem.dream(scope=S, dry_run=True).count("consolidate") == 0  # covered: nothing left to do

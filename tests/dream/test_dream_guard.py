@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reverie import Item, ManualClock, Memory
-from reverie.dream import DreamConfig, dream
+from reverie.dream import DreamConfig
 from reverie.dream.neighbours import Pair, clusters, near_duplicates, token_ranks
 from reverie.dream.text import disagreement, frame, jaccard
 
@@ -61,7 +61,7 @@ def test_toggle_pair_is_linked_contradicts_and_never_merged(open_db: Callable[..
     off = mem.remember(FLAG_OFF, scope=S, source="inferred").id
     before = clock.now()
     clock.advance(minutes=1)
-    report = dream(mem, scope=S)
+    report = mem.dream(scope=S)
     for gist in (o.created for o in report.outcomes if o.created):
         assert off not in mem.get(str(gist), scope=S).parents  # the disagreeing side is never merged
     assert report.stats["cluster_members_contested"] >= 1  # nor is a contested "on" claim restated
@@ -81,7 +81,7 @@ def test_differing_numbers_are_a_contradiction_candidate(open_db: Callable[..., 
     mem = open_db("numbers", detect_conflicts=False)
     a = mem.remember("The rate limit is 100 requests per minute", scope=S).id
     b = mem.remember("The rate limit is 250 requests per minute", scope=S).id
-    report = dream(mem, scope=S, dry_run=True)
+    report = mem.dream(scope=S, dry_run=True)
     (action,) = [x for x in report.actions if x.step == "contradiction"]
     assert set(action.item_ids) == {a, b}
     assert "numeric" in action.reason and "'100 requests per minute' vs '250 requests per minute'" in action.reason
@@ -91,9 +91,9 @@ def test_existing_contradiction_is_not_linked_twice(mem: Memory) -> None:
     on = mem.remember(FLAG_ON, scope=S).id
     off = mem.remember(FLAG_OFF, scope=S).id  # write-time detection links the pair already
     assert any(e.type == "contradicts" for e in mem.edges(off, scope=S))
-    report = dream(mem, scope=S, dry_run=True)
+    report = mem.dream(scope=S, dry_run=True)
     assert report.count("contradiction") == 0 and report.stats["contradiction_pairs"] == 1
-    dream(mem, scope=S)
+    mem.dream(scope=S)
     assert len([e for e in mem.edges(off, scope=S) if e.type == "contradicts"]) == 1
     assert on in {x for e in mem.edges(off, scope=S) for x in (e.src, e.dst)}
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reverie import Memory
-from reverie.dream import DreamConfig, dream
+from reverie.dream import DreamConfig
 from reverie.dream.neighbours import near_duplicates, token_ranks
 from reverie.dream.text import frame, jaccard
 
@@ -59,12 +59,12 @@ def test_an_oversized_token_group_generates_no_candidates() -> None:
 def test_a_pass_reports_the_groups_the_budget_skipped(open_db: Callable[..., Memory]) -> None:
     mem = open_db("vocab")
     mem.remember_many(_texts(60), scope=S)
-    bounded = dream(mem, scope=S, dry_run=True, config=DreamConfig(max_pairs_per_item=2))
+    bounded = mem.dream(scope=S, dry_run=True, config=DreamConfig(max_pairs_per_item=2))
     assert bounded.stats["candidate_pairs"] <= 2 * 60
     assert bounded.stats["token_groups_skipped"] == 1
     assert bounded.stats["near_duplicate_pairs"] == 0
     assert any("max_pairs_per_item=2" in note for note in bounded.notes)
-    full = dream(mem, scope=S, dry_run=True)
+    full = mem.dream(scope=S, dry_run=True)
     assert full.stats["candidate_pairs"] == 60 * 59 // 2
     assert full.stats["token_groups_skipped"] == 0
 

@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 
 from reverie import ManualClock, Memory
-from reverie.dream import DreamConfig, dream, scope_lease
+from reverie.dream import DreamConfig, scope_lease
 from reverie.dream.lease import ScopeLease
 from reverie.model.clock import from_iso, to_iso
 from reverie.store.reference import ReferenceStore
 from reverie.store.sqlite import SQLiteStore
 from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, SCHEMA_VERSION, _v1
+from reverie.testing import dream_host
 
 from .kit import START, S, seed
 
@@ -43,7 +44,7 @@ def test_a_v1_file_made_by_the_v1_ddl_upgrades_in_place(tmp_path: Path, open_db:
     finally:
         raw.close()
     mem.remember("Alice prefers green tea", scope=S)
-    assert dream(mem, scope=S).skipped is None
+    assert mem.dream(scope=S).skipped is None
     assert mem.doctor().ok
 
 
@@ -71,7 +72,7 @@ def test_the_lease_is_exclusive_until_it_expires(backend: str, tmp_path: Path) -
 def _hold_lease(path: str, now: str, seconds: float, held: object, done: object, release: bool) -> None:
     """Child process: take the scope's lease, say so, wait, then release it (or die holding it)."""
     mem = Memory(path, embedder="hash", clock=ManualClock(from_iso(now)))
-    lease = ScopeLease(mem, S, seconds)
+    lease = ScopeLease(dream_host(mem), S, seconds)
     held.set() if lease else None  # type: ignore[attr-defined]
     done.wait(60)  # type: ignore[attr-defined]
     if release:
@@ -98,16 +99,16 @@ def test_a_pass_in_another_process_holds_the_scope_and_this_one_skips(
     proc, _, done = _child(tmp_path / "shared.db", clock.now(), 300, release=True)
     try:
         n = len(mem.events(scope=S))
-        report = dream(mem, scope=S)
+        report = mem.dream(scope=S)
         assert report.skipped is not None and not report.actions
         assert f"pid {proc.pid} " in report.skipped and "holds the lease" in report.skipped
         assert len(mem.events(scope=S)) == n  # nothing written
-        assert dream(mem, scope="user:bob").skipped is None  # other scopes are free
+        assert mem.dream(scope="user:bob").skipped is None  # other scopes are free
     finally:
         done.set()  # type: ignore[attr-defined]
         proc.join(60)
     assert proc.exitcode == 0
-    assert dream(mem, scope=S).skipped is None  # released: this process may dream now
+    assert mem.dream(scope=S).skipped is None  # released: this process may dream now
 
 
 def test_a_crashed_holder_blocks_the_scope_only_until_its_lease_expires(
@@ -118,9 +119,9 @@ def test_a_crashed_holder_blocks_the_scope_only_until_its_lease_expires(
     proc, _, done = _child(tmp_path / "crash.db", clock.now(), 120, release=False)
     done.set()  # type: ignore[attr-defined]
     proc.join(60)
-    assert dream(mem, scope=S).skipped is not None
+    assert mem.dream(scope=S).skipped is not None
     clock.advance(seconds=121)
-    assert dream(mem, scope=S).skipped is None
+    assert mem.dream(scope=S).skipped is None
 
 
 def test_a_long_pass_renews_its_lease_between_batches(mem: Memory, clock: ManualClock) -> None:
@@ -133,10 +134,10 @@ def test_a_long_pass_renews_its_lease_between_batches(mem: Memory, clock: Manual
             row = mem.store.take_lease(S, "intruder", now=clock.now(), expires_at=clock.now() + timedelta(hours=1))
             intruders.append(row.owner)
 
-    report = dream(mem, scope=S, config=DreamConfig(apply_batch=1, lease_seconds=60), progress=tick)
+    report = mem.dream(scope=S, config=DreamConfig(apply_batch=1, lease_seconds=60), progress=tick)
     assert len(intruders) >= 3 and "intruder" not in intruders
     assert report.interrupted is None and report.stats["applied"] == len(report.actions)
-    with scope_lease(mem, S) as lease:
+    with scope_lease(dream_host(mem), S) as lease:
         assert lease  # released at the end of the pass
 
 
@@ -148,7 +149,7 @@ def test_a_pass_whose_lease_was_taken_over_stops_between_batches(mem: Memory, cl
             clock.advance(seconds=61)
             mem.store.take_lease(S, "other", now=clock.now(), expires_at=clock.now() + timedelta(hours=1))
 
-    report = dream(mem, scope=S, config=DreamConfig(apply_batch=1, lease_seconds=60), progress=tick)
+    report = mem.dream(scope=S, config=DreamConfig(apply_batch=1, lease_seconds=60), progress=tick)
     assert report.interrupted is not None and "another pass took it (other)" in report.interrupted
     assert report.stats["applied"] == 1
     assert report.count(status="skipped") == len(report.actions) - 1

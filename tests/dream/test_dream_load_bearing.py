@@ -8,9 +8,10 @@ from collections.abc import Callable
 import pytest
 
 from reverie import InvalidInputError, ManualClock, Memory
-from reverie.dream import DreamConfig, dream
+from reverie.dream import DreamConfig
 from reverie.dream.dependents import count_dependents
 from reverie.dream.snapshot import read_snapshot
+from reverie.testing import dream_host
 
 from .kit import START, TEA, S, ids
 
@@ -43,12 +44,12 @@ def test_load_bearing_cold_item_survives_the_budget_that_forgets_its_twin(mem: M
     base, twin, (child,) = _twins(mem, clock)
     budget = DreamConfig(keep_budget=2)
     # Without the rule the tie-break takes the older twin — the one a current item derives from.
-    assert dream(mem, scope=S, dry_run=True, config=DreamConfig(keep_budget=2, protect_dependents=0)).ids(
+    assert mem.dream(scope=S, dry_run=True, config=DreamConfig(keep_budget=2, protect_dependents=0)).ids(
         "keep_budget"
     ) == {base}
     before = clock.now()
     clock.advance(minutes=1)
-    report = dream(mem, scope=S, config=budget)
+    report = mem.dream(scope=S, config=budget)
     assert report.ids("keep_budget", "applied") == {twin}
     assert base not in report.ids("tier")  # nor demoted, though stale and never used
     assert mem.get(base, scope=S).is_current and mem.get(base, scope=S).tier == "active"
@@ -56,7 +57,7 @@ def test_load_bearing_cold_item_survives_the_budget_that_forgets_its_twin(mem: M
     assert twin not in ids(mem.recall(TWIN, scope=S, k=5, record_use=False))
     assert twin in ids(mem.recall(TWIN, scope=S, k=5, as_of=before, record_use=False))
     # no cascade: the child still stands on a current parent
-    assert dream(mem, scope=S, dry_run=True).count("provenance") == 0
+    assert mem.dream(scope=S, dry_run=True).count("provenance") == 0
     assert "stale_derived" not in mem.get(child, scope=S).flags
 
 
@@ -65,7 +66,7 @@ def test_protection_lapses_once_the_dependents_are_forgotten(mem: Memory, clock:
     mem.forget(child, scope=S, reason="no longer true")
     when = clock.now()
     clock.advance(minutes=1)
-    report = dream(mem, scope=S, config=DreamConfig(keep_budget=1))
+    report = mem.dream(scope=S, config=DreamConfig(keep_budget=1))
     assert report.ids("keep_budget", "applied") == {base}  # ordinary again: the tie-break takes it
     assert mem.get(twin, scope=S).is_current
     assert not spared(report.to_dict(), base)
@@ -76,7 +77,7 @@ def test_protection_lapses_once_the_dependents_are_forgotten(mem: Memory, clock:
 def test_dry_run_names_the_dependents_as_the_reason(mem: Memory, clock: ManualClock) -> None:
     base, twin, kids = _twins(mem, clock, children=3)
     mem.link(kids[0], base, "derived_from", scope=S)  # a child that also links: still one dependent
-    report = dream(mem, scope=S, dry_run=True, config=DreamConfig(keep_budget=4)).to_dict()
+    report = mem.dream(scope=S, dry_run=True, config=DreamConfig(keep_budget=4)).to_dict()
     (kept,) = [r for r in spared(report, base) if r["step"] == "keep_budget"]
     assert kept["reason"].startswith("load-bearing: 3 current items derive from it: kept")
     (active,) = [r for r in spared(report, base) if r["step"] == "tier"]
@@ -94,18 +95,18 @@ def test_edges_count_in_their_direction(mem: Memory, clock: ManualClock) -> None
     mem.link(ground, claim, "supports", scope=S)  # ground supports claim: claim rests on ground
     mem.link(derived, source, "derived_from", scope=S)  # derived rests on source
     clock.advance(days=60)
-    deps = count_dependents(read_snapshot(mem, S))
+    deps = count_dependents(read_snapshot(dream_host(mem), S))
     assert set(deps) == {ground, source}
     assert deps[ground].describe() == "load-bearing: 1 current item derives from it or is supported by it"
     assert deps[source].describe() == "load-bearing: 1 current item derives from it"
-    demoted = dream(mem, scope=S).ids("tier", "applied")
+    demoted = mem.dream(scope=S).ids("tier", "applied")
     assert demoted == {claim, derived}
     assert {ground, source} <= set(ids(mem.recall("lab thermometer datasheet error", scope=S, k=10)))
 
 
 def test_a_threshold_of_two_needs_two_dependents(mem: Memory, clock: ManualClock) -> None:
     base, _, _ = _twins(mem, clock, children=1)
-    report = dream(mem, scope=S, dry_run=True, config=DreamConfig(protect_dependents=2))
+    report = mem.dream(scope=S, dry_run=True, config=DreamConfig(protect_dependents=2))
     assert base in report.ids("tier")
     with pytest.raises(InvalidInputError):
         DreamConfig(protect_dependents=-1)
@@ -116,11 +117,11 @@ def test_stale_dependents_and_gists_bear_no_weight(mem: Memory, clock: ManualClo
     gone = mem.remember("The old region was us-east", scope=S).id
     child = mem.remember(CHILD, scope=S, parents=[base, gone]).id
     tea = [mem.remember(t, scope=S).id for t in TEA]
-    dream(mem, scope=S)  # consolidates the tea cluster into a gist
+    mem.dream(scope=S)  # consolidates the tea cluster into a gist
     mem.forget(gone, scope=S, reason="wrong")
-    dream(mem, scope=S)  # the child loses its footing: stale_derived
+    mem.dream(scope=S)  # the child loses its footing: stale_derived
     assert "stale_derived" in mem.get(child, scope=S).flags
-    deps = count_dependents(read_snapshot(mem, S))
+    deps = count_dependents(read_snapshot(dream_host(mem), S))
     assert base not in deps  # forgetting it now adds no damage
     assert not set(tea) & set(deps)  # a gist's parents are evidence: members stay prunable
 
@@ -131,7 +132,7 @@ def test_spared_list_is_deterministic(open_db: Callable[..., Memory]) -> None:
         clock = ManualClock(START)
         mem = open_db(name, clock=clock)
         _twins(mem, clock, children=2)
-        first = dream(mem, scope=S, dry_run=True, config=DreamConfig(keep_budget=2)).to_dict()
-        assert dream(mem, scope=S, dry_run=True, config=DreamConfig(keep_budget=2)).to_dict() == first
+        first = mem.dream(scope=S, dry_run=True, config=DreamConfig(keep_budget=2)).to_dict()
+        assert mem.dream(scope=S, dry_run=True, config=DreamConfig(keep_budget=2)).to_dict() == first
         plans.append(first)
     assert plans[0] == plans[1] and plans[0]["spared"]

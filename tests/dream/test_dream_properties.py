@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from reverie import InvalidInputError, ManualClock, Memory
-from reverie.dream import DreamConfig, apply, dream, plan, scope_lease
+from reverie.dream import DreamConfig, apply, plan, scope_lease
+from reverie.testing import dream_host
 
 from .kit import START, S, count_all, seed
 
@@ -20,8 +21,8 @@ def test_dry_run_plan_is_the_same_twice_and_across_identical_stores(open_db: Cal
         clock = ManualClock(START)
         mem = open_db(name, clock=clock)
         seed(mem, clock)
-        first = dream(mem, scope=S, dry_run=True).to_dict()
-        assert dream(mem, scope=S, dry_run=True).to_dict() == first
+        first = mem.dream(scope=S, dry_run=True).to_dict()
+        assert mem.dream(scope=S, dry_run=True).to_dict() == first
         plans.append(first)
     assert plans[0] == plans[1]
     assert plans[0]["actions"]  # the seeded scope exercises the steps
@@ -30,7 +31,7 @@ def test_dry_run_plan_is_the_same_twice_and_across_identical_stores(open_db: Cal
 def test_dry_run_writes_nothing(mem: Memory, clock: ManualClock) -> None:
     seed(mem, clock)
     n = len(mem.events(scope=S))
-    report = dream(mem, scope=S, dry_run=True)
+    report = mem.dream(scope=S, dry_run=True)
     assert report.dry_run and report.actions
     assert all(d["status"] == "planned" for d in report.to_dict()["actions"])
     assert len(mem.events(scope=S)) == n
@@ -40,7 +41,7 @@ def test_report_is_json_and_names_step_items_and_reason(open_db: Callable[..., M
     mem = open_db("json", detect_conflicts=False)
     sc = seed(mem, clock)
     mem.forget(sc.parent, scope=S, reason="wrong")
-    report = dream(mem, scope=S)
+    report = mem.dream(scope=S)
     data = json.loads(json.dumps(report.to_dict(timings=True)))
     steps = {a["step"] for a in data["actions"]}
     assert {"consolidate", "contradiction", "tier", "provenance", "settle"} <= steps
@@ -54,7 +55,7 @@ def test_passes_never_delete_and_every_change_is_a_logged_event(mem: Memory, clo
     for budget in (12, 8, 4):
         rows = count_all(mem)
         seq = mem.events(scope=S, limit=100_000)[-1].seq
-        report = dream(mem, scope=S, config=DreamConfig(keep_budget=budget))
+        report = mem.dream(scope=S, config=DreamConfig(keep_budget=budget))
         assert count_all(mem) >= rows
         new = mem.events(scope=S, after_seq=seq, limit=100_000)
         # a run of tier moves is one memory.tiers_set event carrying one change (and reason) per item
@@ -75,12 +76,12 @@ def test_passes_never_delete_and_every_change_is_a_logged_event(mem: Memory, clo
 
 def test_a_write_between_plan_and_apply_is_never_lost(mem: Memory, clock: ManualClock) -> None:
     sc = seed(mem, clock)
-    planned = plan(mem, scope=S, config=DreamConfig(keep_budget=5))
+    planned = plan(dream_host(mem), scope=S, config=DreamConfig(keep_budget=5))
     assert sc.remark in planned.ids("tier") | planned.ids("keep_budget")
     assert sc.derived in planned.ids("tier") | planned.ids("keep_budget")
     mem.set_scores(sc.remark, scope=S, importance=0.9, reason="a person cares about this")
     revised = mem.revise(sc.derived, "Staging supports JSON path queries since 9.4", scope=S)
-    report = apply(mem, planned)
+    report = apply(dream_host(mem), planned)
     assert not report.dry_run
     for i, action in enumerate(report.actions):
         if {sc.remark, sc.derived} & set(action.item_ids):
@@ -94,22 +95,22 @@ def test_a_write_between_plan_and_apply_is_never_lost(mem: Memory, clock: Manual
 def test_second_pass_on_a_held_scope_skips_and_says_so(mem: Memory, clock: ManualClock) -> None:
     seed(mem, clock)
     n = len(mem.events(scope=S))
-    with scope_lease(mem, S) as held:
+    with scope_lease(dream_host(mem), S) as held:
         assert held
-        report = dream(mem, scope=S)
+        report = mem.dream(scope=S)
         assert report.skipped and "lease" in report.skipped and not report.actions
-        assert apply(mem, plan(mem, scope=S)).skipped  # applying a plan needs the lease too
-        assert dream(mem, scope="user:bob").skipped is None  # other scopes are free
+        assert apply(dream_host(mem), plan(dream_host(mem), scope=S)).skipped  # applying a plan needs the lease too
+        assert mem.dream(scope="user:bob").skipped is None  # other scopes are free
     assert len(mem.events(scope=S)) == n
-    assert dream(mem, scope=S).skipped is None
+    assert mem.dream(scope=S).skipped is None
 
 
 def test_two_memories_on_one_file_share_the_lease(open_db: Callable[..., Memory]) -> None:
     first = open_db("shared")
     second = open_db("shared")
-    with scope_lease(first, S) as held:
+    with scope_lease(dream_host(first), S) as held:
         assert held
-        assert dream(second, scope=S).skipped is not None
+        assert second.dream(scope=S).skipped is not None
 
 
 @pytest.mark.parametrize(
@@ -130,9 +131,9 @@ def test_config_is_validated(bad: dict[str, object]) -> None:
 
 def test_bad_scope_and_config_are_refused(mem: Memory) -> None:
     with pytest.raises(InvalidInputError):
-        dream(mem, scope="")
+        mem.dream(scope="")
     with pytest.raises(InvalidInputError):
-        dream(mem, scope=S, config={"keep_budget": 3})  # type: ignore[arg-type]
+        mem.dream(scope=S, config={"keep_budget": 3})  # type: ignore[arg-type]
 
 
 def test_sqlite_and_reference_store_plan_the_same_pass(open_db: Callable[..., Memory], memories: Any) -> None:
@@ -141,7 +142,7 @@ def test_sqlite_and_reference_store_plan_the_same_pass(open_db: Callable[..., Me
         clock = ManualClock(START)
         mem = open_db(backend, clock=clock) if backend == "sqlite" else memories.open(reference=True, clock=clock)
         seed(mem, clock)
-        plans.append(dream(mem, scope=S, dry_run=True).to_dict()["actions"])
+        plans.append(mem.dream(scope=S, dry_run=True).to_dict()["actions"])
     assert plans[0] == plans[1]
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from reverie import InvalidInputError, ManualClock, Memory
-from reverie.dream import thinking_queue, value_by_cohort
 
 from .kit import S
 
@@ -14,13 +13,13 @@ def test_thinking_queue_ranks_importance_times_doubt(mem: Memory) -> None:
     trusted = mem.remember_manual("Alice's passport expires in May", scope=S, importance=0.9).id
     doubtful = mem.remember("Alice might move to Berlin", scope=S, source="inferred", importance=0.9).id
     minor = mem.remember("Alice wore a blue shirt", scope=S, source="inferred", importance=0.1).id
-    queue = thinking_queue(mem, scope=S, k=10)
+    queue = mem.thinking_queue(scope=S, k=10)
     assert [e.item.id for e in queue] == [doubtful, minor]  # manual = full authority: nothing to check
     assert queue[0].priority == pytest.approx(0.9 * (1 - 0.4))
     assert trusted not in [e.item.id for e in queue]
     assert queue[0].to_dict()["id"] == doubtful
     with pytest.raises(InvalidInputError):
-        thinking_queue(mem, scope=S, k=0)
+        mem.thinking_queue(scope=S, k=0)
 
 
 def test_value_by_cohort_groups_by_tag_and_month(mem: Memory, clock: ManualClock) -> None:
@@ -30,11 +29,11 @@ def test_value_by_cohort_groups_by_tag_and_month(mem: Memory, clock: ManualClock
     clock.advance(days=40)
     mem.remember("Alice started climbing", scope=S, tags=["sport"])
     mem.record_use(S, [(a, 1.0)], "sport")
-    by_tag = {c.name: c for c in value_by_cohort(mem, scope=S, by="tag")}
+    by_tag = {c.name: c for c in mem.value_by_cohort(scope=S, by="tag")}
     assert set(by_tag) == {"sport", "water", "(untagged)"}
     assert by_tag["sport"].count == 3 and by_tag["sport"].uses == 1
     assert by_tag["sport"].value_sum == pytest.approx(0.55 + 0.5 + 0.5)
-    by_month = [c.to_dict() for c in value_by_cohort(mem, scope=S, by="month")]
+    by_month = [c.to_dict() for c in mem.value_by_cohort(scope=S, by="month")]
     assert [(c["name"], c["count"]) for c in by_month] == [("2025-01", 3), ("2025-02", 1)]
     with pytest.raises(InvalidInputError):
-        value_by_cohort(mem, scope=S, by="week")
+        mem.value_by_cohort(scope=S, by="week")

@@ -18,12 +18,13 @@ from typing import Any
 import pytest
 
 from reverie import InvalidInputError, LimitExceededError, Limits, ManualClock, Memory, StorageError
-from reverie.dream import Action, DreamConfig, DreamReport, Outcome, dream
+from reverie.dream import Action, DreamConfig, DreamReport, Outcome
 from reverie.dream.runs import FIRST_ACTIONS, SPARED_KEPT, summarize
 from reverie.store.protocol import DREAM_RUNS_KEPT
 from reverie.store.reference import ReferenceStore
 from reverie.store.sqlite import SQLiteStore
 from reverie.store.sqlite.schema import SCHEMA_VERSION
+from reverie.testing import dream_host
 
 from .kit import START, TEA, S, seed
 
@@ -75,7 +76,7 @@ def test_twenty_one_passes_keep_the_newest_twenty_newest_first(mem: Memory, cloc
 def test_dry_runs_and_skipped_passes_record_nothing(mem: Memory, clock: ManualClock) -> None:
     seed(mem, clock)
     assert mem.dream(scope=S, dry_run=True).actions
-    dream(mem, scope=S, dry_run=True)
+    mem.dream(scope=S, dry_run=True)
     mem.store.take_lease(S, "cron elsewhere", now=clock.now(), expires_at=clock.now() + timedelta(hours=1))
     assert mem.dream(scope=S).skipped is not None
     assert mem.dream_runs(scope=S) == []
@@ -100,9 +101,9 @@ def test_applying_a_plan_records_the_run(mem: Memory, clock: ManualClock) -> Non
     from reverie.dream import apply, plan
 
     seed(mem, clock)
-    planned = plan(mem, scope=S)
+    planned = plan(dream_host(mem), scope=S)
     assert mem.dream_runs(scope=S) == []
-    done = apply(mem, planned)
+    done = apply(dream_host(mem), planned)
     (run,) = mem.dream_runs(scope=S)
     assert run["at"] == done.at and run["counts"]["by_status"] == {"applied": done.count(status="applied")}
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from reverie import ManualClock, Memory
-from reverie.dream import DreamConfig, dream, salience
+from reverie.dream import DreamConfig, salience
 
 from .kit import S, count_all, ids, seed
 
@@ -58,7 +58,7 @@ def test_hub_is_flagged_and_down_weighted_in_recall(mem: Memory, clock: ManualCl
     hub = _hub_scope(mem)
     before = clock.now()
     clock.advance(minutes=1)
-    report = dream(mem, scope=S)
+    report = mem.dream(scope=S)
     assert report.ids("hub", "applied") == {hub}
     assert [x.item_ids for x in report.actions if x.step == "settle"].count((hub,)) == 1  # once per pass
     assert "hub" in mem.get(hub, scope=S).flags
@@ -70,7 +70,7 @@ def test_hub_is_flagged_and_down_weighted_in_recall(mem: Memory, clock: ManualCl
 def test_no_hubs_in_a_scope_too_small_to_tell(mem: Memory) -> None:
     for t in TOPICS[:10]:
         mem.remember(f"Alice likes {t}", scope=S)
-    report = dream(mem, scope=S, dry_run=True)
+    report = mem.dream(scope=S, dry_run=True)
     assert report.count("hub") == 0 and report.stats["hub_probes"] == 0
 
 
@@ -82,7 +82,7 @@ def test_keep_budget_forgets_the_lowest_value_unprotected_surplus(mem: Memory, c
     current = len(mem.list(scope=S, limit=1000).items)
     before = clock.now()
     clock.advance(minutes=1)
-    report = dream(mem, scope=S, config=DreamConfig(keep_budget=current - 3))
+    report = mem.dream(scope=S, config=DreamConfig(keep_budget=current - 3))
     forgotten = report.ids("keep_budget", "applied")
     assert len(forgotten) == 4  # 3 over budget, plus the gist this pass adds
     assert forgotten <= set(filler) | {sc.parent, sc.derived}
@@ -109,7 +109,7 @@ def test_cold_critical_fact_outlives_a_busy_trivial_one(mem: Memory, clock: Manu
     for _ in range(10):
         mem.record_use(S, [(c, 1.0) for c in chatter], "hello")
     assert salience(mem.get(critical, scope=S)) >= DreamConfig().protect_salience
-    report = dream(mem, scope=S, config=DreamConfig(keep_budget=3))
+    report = mem.dream(scope=S, config=DreamConfig(keep_budget=3))
     assert mem.get(critical, scope=S).is_current
     assert len(report.ids("keep_budget", "applied")) == 3
 
@@ -117,7 +117,7 @@ def test_cold_critical_fact_outlives_a_busy_trivial_one(mem: Memory, clock: Manu
 def test_budget_that_only_protected_items_exceed_is_reported_unmet(mem: Memory) -> None:
     for i in range(3):
         mem.remember_manual(f"Manual fact number {i} about the office", scope=S)
-    report = dream(mem, scope=S, config=DreamConfig(keep_budget=1))
+    report = mem.dream(scope=S, config=DreamConfig(keep_budget=1))
     assert report.count("keep_budget") == 0
     assert any("unmet" in n for n in report.notes)
 
@@ -126,7 +126,7 @@ def test_stale_low_use_items_are_demoted_and_recall_promotes_them_back(mem: Memo
     sc = seed(mem, clock)
     before = clock.now()
     clock.advance(minutes=1)
-    report = dream(mem, scope=S)
+    report = mem.dream(scope=S)
     demoted = report.ids("tier", "applied")
     assert sc.remark in demoted and sc.derived in demoted
     assert sc.parent not in demoted  # load-bearing: sc.derived rests on it
@@ -148,7 +148,7 @@ def test_used_items_are_not_demoted(mem: Memory, clock: ManualClock) -> None:
     mem.record_use(S, [(item, 1.0)], "parking")
     mem.record_use(S, [(item, 1.0)], "parking")
     clock.advance(days=40)
-    assert item not in dream(mem, scope=S, dry_run=True).ids("tier")
+    assert item not in mem.dream(scope=S, dry_run=True).ids("tier")
 
 
 def test_importance_settles_once_per_pass_and_never_below_the_floor(mem: Memory, clock: ManualClock) -> None:
@@ -157,7 +157,7 @@ def test_importance_settles_once_per_pass_and_never_below_the_floor(mem: Memory,
     c = mem.remember("Note about the scanner", scope=S, source="inferred", importance=0.1).id
     before = clock.now()
     clock.advance(minutes=1)
-    report = dream(mem, scope=S)
+    report = mem.dream(scope=S)
     assert [e["id"] for e in report.attention] == [a, b, c]  # importance x (1 - authority)
     settles = [x for x in report.actions if x.step == "settle"]
     assert sorted(x.item_ids[0] for x in settles) == sorted([a, b])  # c is at the floor
@@ -169,29 +169,29 @@ def test_importance_settles_once_per_pass_and_never_below_the_floor(mem: Memory,
     assert hit.item.id == a and hit.why["importance"] == pytest.approx(0.45)  # recall weighs it lower
     # a new item now outranks the settled ones in the queue
     new = mem.remember("Note about the new laptop", scope=S, source="inferred", importance=0.5).id
-    assert dream(mem, scope=S, dry_run=True).attention[0]["id"] == new
+    assert mem.dream(scope=S, dry_run=True).attention[0]["id"] == new
     no_settle = DreamConfig(settle_attended=False)
-    assert dream(mem, scope=S, dry_run=True, config=no_settle).count("settle") == 0
+    assert mem.dream(scope=S, dry_run=True, config=no_settle).count("settle") == 0
 
 
 def test_consolidated_originals_do_not_settle(mem: Memory, clock: ManualClock) -> None:
     sc = seed(mem, clock)
-    report = dream(mem, scope=S)
+    report = mem.dream(scope=S)
     assert not report.ids("settle") & set(sc.tea)
     assert not report.ids("settle") & {sc.flag_on, sc.flag_off}  # a contradiction still needs attention
 
 
 def test_a_hub_that_stops_matching_everything_loses_its_flag(mem: Memory, clock: ManualClock) -> None:
     hub = _hub_scope(mem)
-    assert dream(mem, scope=S).ids("hub", "applied") == {hub}
+    assert mem.dream(scope=S).ids("hub", "applied") == {hub}
     for i in range(150):  # the scope grows in unrelated directions: the hub no longer matches most queries
         mem.remember(f"Workshop ledger entry {i}: lathe spindle bearing torque reading {i * 7}", scope=S)
     flagged = clock.now()
     clock.advance(minutes=1)
-    planned = dream(mem, scope=S, dry_run=True)
+    planned = mem.dream(scope=S, dry_run=True)
     (unflag,) = [a for a in planned.actions if a.step == "hub" and a.params.get("remove")]
     assert unflag.item_ids == (hub,) and "no longer a universal matcher" in unflag.reason
-    report = dream(mem, scope=S)
+    report = mem.dream(scope=S)
     assert report.stats["hubs_cleared"] == 1
     assert "hub" not in mem.get(hub, scope=S).flags
     (hit,) = [h for h in mem.recall("Alice hobbies tennis chess", scope=S, k=20, record_use=False) if h.item.id == hub]

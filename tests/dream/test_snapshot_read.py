@@ -20,6 +20,7 @@ from reverie import Memory
 from reverie.dream.snapshot import _aligned, read_snapshot
 from reverie.model.item import Item
 from reverie.model.query import Q, parse_sort
+from reverie.testing import dream_host
 
 from .kit import S
 
@@ -86,7 +87,7 @@ def test_snapshot_vectors_are_the_stored_vectors_of_its_items(open_db: Callable[
     kept = [mem.remember(f"fact number {i} about the garden", scope=S).id for i in range(6)]
     gone = mem.remember("a fact that will be forgotten", scope=S).id
     mem.forget(gone, scope=S, reason="test")
-    snap = read_snapshot(mem, S)
+    snap = read_snapshot(dream_host(mem), S)
     assert [it.id for it in snap.items] == sorted(kept)
     assert snap.items == mem.store.query(S, Q.status("live"), parse_sort(["id"]), limit=100)
     ids, mat = mem.store.vectors(S, current_only=True)

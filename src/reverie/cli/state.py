@@ -68,7 +68,7 @@ class State:
                 kwargs["detect_conflicts"] = False
             memory = Memory(self.db, **kwargs)
             if replay:  # the export carries its own flags: no "conflicts_unchecked" marker on the copy
-                memory._mark_unchecked_writes = False
+                memory._core.mark_unchecked_writes = False
             self._memory = click.get_current_context().find_root().with_resource(memory)
         return self._memory
 

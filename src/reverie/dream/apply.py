@@ -38,14 +38,14 @@ from reverie.recall.normalize import fts_query
 from reverie.store.protocol import Batch
 
 if TYPE_CHECKING:
-    from reverie.memory import Memory
+    from reverie.dream.host import DreamHost
 
 _MAX_REASON = 2000
 Progress = Callable[[str, int, int], None]
 
 
 def apply_actions(
-    mem: Memory,
+    mem: DreamHost,
     report: DreamReport,
     *,
     batch: int,
@@ -88,14 +88,14 @@ def _stop_reason(
     return None
 
 
-def _apply_batch(mem: Memory, scope: str, chunk: Sequence[Action], seen: dict[str, int]) -> list[Outcome]:
+def _apply_batch(mem: DreamHost, scope: str, chunk: Sequence[Action], seen: dict[str, int]) -> list[Outcome]:
     """One write transaction: gist commands are built and embedded first, outside it.
 
     Consecutive tier moves share one step (``_tier_run``); every other action is its own step.
     """
     prepared = [_prepare(mem, scope, a) for a in chunk]
     texts = [p.text for p in prepared if isinstance(p, cmd.Remember)]
-    vectors = mem._embed_texts(texts)
+    vectors = mem.embed_texts(texts)
     cache: dict[str, Any] = {}  # per batch: the scope's alias groups, read once for all rechecks
     steps: list[Callable[[Batch], Any]] = []
     sizes: list[int] = []  # actions per step
@@ -112,7 +112,7 @@ def _apply_batch(mem: Memory, scope: str, chunk: Sequence[Action], seen: dict[st
         steps.append(functools.partial(_step, mem, scope, chunk[i], prepared[i], seen, cache))
         sizes.append(1)
         i += 1
-    results = mem.store.execute_steps(steps, now=mem.clock.now(), new_id=mem._new_id, vectors=vectors)
+    results = mem.store.execute_steps(steps, now=mem.clock.now(), new_id=mem.new_id, vectors=vectors)
     out: list[Outcome] = []
     for result, size in zip(results, sizes, strict=True):
         if isinstance(result, list):
@@ -169,7 +169,7 @@ def _outcome(result: Any) -> Outcome:
     return Outcome("failed", f"{type(result).__name__}: {result}")
 
 
-def _prepare(mem: Memory, scope: str, action: Action) -> cmd.Remember | ReverieError | None:
+def _prepare(mem: DreamHost, scope: str, action: Action) -> cmd.Remember | ReverieError | None:
     """A gist's ``Remember``, validated by the same code as ``remember_system`` (before the
     transaction: validation and embedding never hold the write lock)."""
     if action.op != "remember_gist":
@@ -189,7 +189,7 @@ def _prepare(mem: Memory, scope: str, action: Action) -> cmd.Remember | ReverieE
         "source": "system",
     }
     try:
-        built = mem._build_remember(fields, scope, ("system",))
+        built = mem.gist_command(fields, scope)
     except InvalidInputError as exc:
         return exc
     # A gist quotes a member: it must be a new item, never corroborate that member.
@@ -215,7 +215,7 @@ def _check(b: Batch, scope: str, item_id: str, version: int) -> Item:
 
 
 def _step(
-    mem: Memory, scope: str, action: Action, prepared: Any, seen: dict[str, int], cache: dict[str, Any], b: Batch
+    mem: DreamHost, scope: str, action: Action, prepared: Any, seen: dict[str, int], cache: dict[str, Any], b: Batch
 ) -> Outcome | ReverieError:
     """One action inside its savepoint; raising a ``ReverieError`` rolls back just this action.
 
@@ -252,14 +252,14 @@ def _step(
 
 
 def _recheck(
-    mem: Memory, scope: str, action: Action, version: int, seen: dict[str, int], cache: dict[str, Any], b: Batch
+    mem: DreamHost, scope: str, action: Action, version: int, seen: dict[str, int], cache: dict[str, Any], b: Batch
 ) -> Outcome:
     """Conflict detection inside the transaction, then the ``conflicts_unchecked`` marker cleared."""
     item = _check(b, scope, action.item_ids[0], version)
     if "aliases" not in cache:
-        cache["aliases"] = mem._alias_lookup(scope)
+        cache["aliases"] = mem.alias_lookup(scope)
     match = fts_query(" ".join(action.params.get("terms", ()))) if action.params.get("terms") else None
-    links = mem._conflict_links(item, aliases=cache["aliases"], match=match)
+    links = mem.conflict_links(item, aliases=cache["aliases"], match=match)
     if links:
         b.run(links)
     detail = f"{len(links)} new contradicts edge(s)"

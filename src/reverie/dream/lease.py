@@ -27,7 +27,7 @@ from reverie.model.clock import to_iso
 from reverie.store.protocol import Lease
 
 if TYPE_CHECKING:
-    from reverie.memory import Memory
+    from reverie.dream.host import DreamHost
 
 #: Seconds a lease lasts unless renewed; a pass renews it between batches.
 DEFAULT_LEASE_SECONDS = 300.0
@@ -46,7 +46,7 @@ def new_owner() -> str:
 class ScopeLease:
     """A taken (or refused) lease; truthy while this pass holds it."""
 
-    def __init__(self, mem: Memory, scope: str, seconds: float = DEFAULT_LEASE_SECONDS) -> None:
+    def __init__(self, mem: DreamHost, scope: str, seconds: float = DEFAULT_LEASE_SECONDS) -> None:
         self.mem, self.scope, self.seconds = mem, scope, seconds
         self.owner = new_owner()
         self.row: Lease = self._take()
@@ -84,7 +84,7 @@ class ScopeLease:
 
 
 @contextmanager
-def scope_lease(mem: Memory, scope: str, *, seconds: float = DEFAULT_LEASE_SECONDS) -> Iterator[ScopeLease]:
+def scope_lease(mem: DreamHost, scope: str, *, seconds: float = DEFAULT_LEASE_SECONDS) -> Iterator[ScopeLease]:
     """Try to take the scope's lease without waiting; yields it (truthy if this caller holds it).
 
     Released on exit, also when the body raises.

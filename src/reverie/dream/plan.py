@@ -25,7 +25,7 @@ from reverie.model.item import Item
 from reverie.store.protocol import Store
 
 AUTHOR = "dream"
-#: Flag of items whose write-time conflict detection did not run (``Memory.CONFLICTS_UNCHECKED``).
+#: Flag of items whose write-time conflict detection did not run (``reverie.memory.CONFLICTS_UNCHECKED``).
 UNCHECKED = "conflicts_unchecked"
 
 

@@ -19,7 +19,7 @@ from reverie.model.query import Q, parse_sort
 from reverie.model.validate import check_scope
 
 if TYPE_CHECKING:
-    from reverie.memory import Memory
+    from reverie.dream.host import DreamHost
 
 UNTAGGED = "(untagged)"
 
@@ -79,20 +79,20 @@ def attention(items: Sequence[Item], k: int) -> list[QueueEntry]:
     return [e for e in ranked if e.priority > 0.0][:k]
 
 
-def _current(mem: Memory, scope: str) -> list[Item]:
+def _current(mem: DreamHost, scope: str) -> list[Item]:
     """Every current item of the scope in one read (see ``snapshot`` for why the store)."""
     s = check_scope(scope, mem.limits)
     return [it for it in mem.store.query(s, Q.status("live"), parse_sort(["id"]), limit=10**9) if it.is_current]
 
 
-def thinking_queue(mem: Memory, *, scope: str, k: int = 10) -> list[QueueEntry]:
+def thinking_queue(mem: DreamHost, *, scope: str, k: int = 10) -> list[QueueEntry]:
     """What deserves attention in ``scope``: importance × (1 − authority), highest first."""
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= mem.limits.max_k:
         raise InvalidInputError(f"k must be an int in [1, {mem.limits.max_k}]")
     return attention(_current(mem, scope), k)
 
 
-def value_by_cohort(mem: Memory, *, scope: str, by: str = "tag") -> list[Cohort]:
+def value_by_cohort(mem: DreamHost, *, scope: str, by: str = "tag") -> list[Cohort]:
     """Learned value of current items grouped ``by`` ``"tag"`` (an item counts in each of its
     tags; untagged items in ``"(untagged)"``) or ``"month"`` recorded (UTC, ``YYYY-MM``)."""
     if by not in ("tag", "month"):

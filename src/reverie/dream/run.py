@@ -1,10 +1,11 @@
 """The entry points: ``dream`` (plan + apply under the scope lease), ``plan``, ``apply``,
 and ``cascade_retract``.
 
-``Memory.dream`` / ``Memory.thinking_queue`` / ``Memory.value_by_cohort`` delegate here. Reads
-of a whole scope use the store's read methods (see ``snapshot``); writes are commands applied
-through ``Store.execute_steps`` in atomic batches (see ``apply``). ``Memory`` is imported for
-type checking only: memory.py imports this package.
+``Memory.dream`` / ``Memory.thinking_queue`` / ``Memory.value_by_cohort`` delegate here through
+the facade's ``DreamHost`` (``host``): the narrow interface this package declares, so nothing
+here imports the facade. Reads of a whole scope use the store's read methods (see
+``snapshot``); writes are commands applied through ``Store.execute_steps`` in atomic batches
+(see ``apply``).
 """
 
 from __future__ import annotations
@@ -27,11 +28,11 @@ from reverie.model.query import Q, parse_sort
 from reverie.model.validate import check_id, check_reason, check_scope
 
 if TYPE_CHECKING:
-    from reverie.memory import Memory
+    from reverie.dream.host import DreamHost
 
 
 def plan(
-    mem: Memory,
+    mem: DreamHost,
     *,
     scope: str,
     config: DreamConfig | None = None,
@@ -75,7 +76,7 @@ def plan(
     return report
 
 
-def apply(mem: Memory, report: DreamReport, *, progress: Progress | None = None) -> DreamReport:
+def apply(mem: DreamHost, report: DreamReport, *, progress: Progress | None = None) -> DreamReport:
     """Apply a plan made by ``plan`` (or ``dream(dry_run=True)``), under the scope's lease.
 
     Items changed since the plan read them are skipped, never overwritten. Returns the same
@@ -85,7 +86,7 @@ def apply(mem: Memory, report: DreamReport, *, progress: Progress | None = None)
     if report.skipped is not None or report.interrupted is not None:
         return report
     cfg = report.config
-    with mem._dream_running(), scope_lease(mem, report.scope, seconds=float(cfg["lease_seconds"])) as lease:
+    with mem.running(), scope_lease(mem, report.scope, seconds=float(cfg["lease_seconds"])) as lease:
         if not lease:
             report.skipped = lease.busy_reason()
             return report
@@ -94,7 +95,7 @@ def apply(mem: Memory, report: DreamReport, *, progress: Progress | None = None)
     return report
 
 
-def _apply_held(mem: Memory, report: DreamReport, lease: ScopeLease, progress: Progress | None) -> None:
+def _apply_held(mem: DreamHost, report: DreamReport, lease: ScopeLease, progress: Progress | None) -> None:
     t0 = time.perf_counter()
     report.dry_run = False
     with collector_paused():
@@ -104,17 +105,17 @@ def _apply_held(mem: Memory, report: DreamReport, lease: ScopeLease, progress: P
             batch=int(report.config["apply_batch"]),
             lease=lease,
             progress=progress,
-            cancelled=mem._dream_cancelled,
+            cancelled=mem.cancelled,
         )
     report.timings["apply"] = time.perf_counter() - t0
     report.stats["applied"] = report.count(status="applied")
     report.stats["skipped"] = report.count(status="skipped")
     report.stats["failed"] = report.count(status="failed")
-    if report.interrupted is None and not mem._dream_cancelled():
+    if report.interrupted is None and not mem.cancelled():
         _warm(mem, report)
 
 
-def _warm(mem: Memory, report: DreamReport) -> None:
+def _warm(mem: DreamHost, report: DreamReport) -> None:
     """Idle work after the writes: bring the scope's search index up to date (``Store.warm``).
 
     Why here: above ``AnnConfig.threshold`` the first recall after a change of the vector set
@@ -132,7 +133,7 @@ def _warm(mem: Memory, report: DreamReport) -> None:
 
 
 def dream(
-    mem: Memory,
+    mem: DreamHost,
     *,
     scope: str,
     dry_run: bool = False,
@@ -149,14 +150,14 @@ def dream(
     """
     s = check_scope(scope, mem.limits)
     cfg = _config(config)
-    with mem._dream_running():
+    with mem.running():
         if dry_run:
-            return plan(mem, scope=s, config=cfg, progress=progress, cancelled=mem._dream_cancelled)
+            return plan(mem, scope=s, config=cfg, progress=progress, cancelled=mem.cancelled)
         with scope_lease(mem, s, seconds=cfg.lease_seconds) as lease:
             if not lease:
                 at = to_iso(mem.clock.now())
                 return DreamReport(s, at, dry_run=False, config=cfg.to_dict(), skipped=lease.busy_reason())
-            report = plan(mem, scope=s, config=cfg, progress=progress, cancelled=mem._dream_cancelled)
+            report = plan(mem, scope=s, config=cfg, progress=progress, cancelled=mem.cancelled)
             if report.interrupted is None:
                 _apply_held(mem, report, lease, progress)
             else:
@@ -165,7 +166,7 @@ def dream(
             return report
 
 
-def cascade_retract(mem: Memory, id: str, *, scope: str, reason: str = "") -> list[str]:
+def cascade_retract(mem: DreamHost, id: str, *, scope: str, reason: str = "") -> list[str]:
     """Forget ``id`` and every current item that has it as a parent, transitively.
 
     Breadth-first from ``id``; each forget is its own transaction and carries the reason and

@@ -26,7 +26,7 @@ from reverie.dream.report import DreamReport
 from reverie.model.clock import from_iso
 
 if TYPE_CHECKING:
-    from reverie.memory import Memory
+    from reverie.dream.host import DreamHost
 
 #: Actions kept, in plan order, with their status and reason.
 FIRST_ACTIONS = 10
@@ -82,7 +82,7 @@ def summarize(report: DreamReport) -> dict[str, Any]:
     }
 
 
-def record(mem: Memory, report: DreamReport) -> None:
+def record(mem: DreamHost, report: DreamReport) -> None:
     """Keep the summary of a pass that ran; never fails the pass.
 
     The pass's writes are committed by now: a store that cannot take the summary (disk full, the

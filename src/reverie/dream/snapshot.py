@@ -20,7 +20,7 @@ from reverie.model.item import Edge, Item
 from reverie.model.query import Q, parse_sort
 
 if TYPE_CHECKING:
-    from reverie.memory import Memory
+    from reverie.dream.host import DreamHost
 
 #: Read in one query: far above any scope a pass is meant for (a pass at 1M is benchmarked).
 _ALL = 10**9
@@ -51,7 +51,7 @@ class Snapshot:
         return self.items[i] if i is not None else None
 
 
-def read_snapshot(mem: Memory, scope: str) -> Snapshot:
+def read_snapshot(mem: DreamHost, scope: str) -> Snapshot:
     """Read ``scope`` once: the pass plans from this and nothing else."""
     now = mem.clock.now()
     store = mem.store

@@ -1,0 +1,13 @@
+"""The facade (``Memory``) and its capabilities, one module each.
+
+``facade`` wires; ``core`` is the state they share; ``writes``, ``reads``, ``retrieval``,
+``usage``, ``contradictions``, ``dreaming`` and ``maintenance`` are the capabilities;
+``candidates`` checks a claim's fields for every write path (gists included).
+"""
+
+from reverie.memory.core import CONFLICTS_UNCHECKED
+from reverie.memory.dreaming import DREAM_STOP_WAIT
+from reverie.memory.facade import Memory
+from reverie.memory.reads import History, Page
+
+__all__ = ["CONFLICTS_UNCHECKED", "DREAM_STOP_WAIT", "History", "Memory", "Page"]

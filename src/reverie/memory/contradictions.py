@@ -1,0 +1,178 @@
+"""The contradictions capability: detect → alert → resolve.
+
+Detection reads only (it returns ``contradicts`` links as commands), so the same code runs after
+a write commits and inside a dream-pass batch; alerts rank what a person should look at; resolve
+settles one conflict in a single transaction.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+from reverie.conflict.alerts import Alert, build_alert
+from reverie.conflict.alerts import rank as rank_alerts
+from reverie.conflict.entity import Aliases as AliasLookup
+from reverie.errors import InvalidInputError, NotFoundError
+from reverie.memory.core import Core
+from reverie.model import commands as cmd
+from reverie.model.item import Edge, Item
+from reverie.model.query import Filter, Q, parse_sort
+from reverie.model.validate import check_count, check_id, check_reason
+
+#: "Not read yet" for an optional argument whose read value may itself be None.
+_UNREAD: Any = object()
+
+
+class Contradictions:
+    """``detect_conflicts``, ``contradictions`` and ``resolve`` over one ``Core``."""
+
+    def __init__(self, core: Core) -> None:
+        self._core = core
+
+    def detect_conflicts(self, id: str, *, scope: str, candidates: int = 10) -> builtins.list[Edge]:
+        """Check one current item against similar current items of its scope; link what conflicts.
+
+        Candidates: items with the same ``key``, plus the best lexical and dense matches. Each
+        pair goes through the rule-based detector (polarity, numeric, entity, temporal); a hit
+        becomes a ``contradicts`` edge carrying the axis, evidence spans, confidence and reason.
+        Both items stay. Runs after every ``remember`` / ``revise`` (``detect=True``) and in the
+        dream pass; idempotent (an existing edge between the pair is not duplicated).
+        """
+        core = self._core
+        s = core.scope(scope)
+        item = core.must_get(s, check_id(id))
+        if not item.is_current:
+            return []
+        commands = self.conflict_links(item, candidates)
+        if not commands:
+            return []
+        out = core.store.execute(commands, now=core.clock.now(), new_id=core.new_id, vectors={})
+        new_ids = {o.events[0].payload["edge"]["id"] for o in out}
+        return [e for e in core.store.edges(s, item.id) if e.id in new_ids]
+
+    def conflict_links(
+        self, item: Item, candidates: int = 10, *, aliases: Any = _UNREAD, match: str | None = None
+    ) -> builtins.list[cmd.Command]:
+        """The ``contradicts`` links ``detect_conflicts`` would add for ``item`` (reads only).
+
+        Split out so the dream pass can run it inside its own batch transaction, reading the
+        alias groups once per batch (``aliases``, from ``alias_lookup``) and querying the
+        full-text index with the item's rarest words (``match``) instead of its whole text.
+        """
+        from reverie.conflict import Claim, detect
+
+        store = self._core.store
+        s = item.scope
+        others = self._candidates(item, candidates, match)
+        linked = {frozenset((e.src, e.dst)) for e in store.edges(s, item.id) if e.type == "contradicts"}
+        if aliases is _UNREAD:
+            aliases = self.alias_lookup(s)
+        mine = _claim(Claim, item)
+        commands: builtins.list[cmd.Command] = []
+        for other in others:
+            if frozenset((item.id, other.id)) in linked:
+                continue
+            found = detect(mine, _claim(Claim, other), aliases=aliases)
+            if found is None:
+                continue
+            meta = found.to_dict()
+            meta["newer"] = item.id if item.recorded_at >= other.recorded_at else other.id
+            commands.append(
+                cmd.Link(s, "contradicts", item.id, other.id, "reverie.conflict", float(found.confidence), meta)
+            )
+        return commands
+
+    def _candidates(self, item: Item, n: int, match: str | None = None) -> builtins.list[Item]:
+        from reverie.recall.normalize import fts_query
+
+        store = self._core.store
+        s = item.scope
+        ids: dict[str, None] = {}
+        if item.key:
+            for other in store.query(s, Q.key(item.key) & current(), parse_sort(None), limit=n):
+                ids[other.id] = None
+        match = match or fts_query(item.text)
+        if match:
+            for other_id, _ in store.lexical(s, match, limit=n):
+                ids[other_id] = None
+        ids.pop(item.id, None)
+        found = store.get_many(s, builtins.list(ids))
+        return [found[i] for i in ids if i in found and found[i].is_current]
+
+    def alias_lookup(self, scope: str) -> AliasLookup | None:
+        """Alias groups (transitive, over current ``alias`` edges) as a name → group lookup."""
+        store = self._core.store
+        groups: dict[str, set[str]] = {}
+        edges = [e for e in store.edges(scope) if e.type == "alias"]
+        if not edges:
+            return None
+        items = store.get_many(scope, [i for e in edges for i in (e.src, e.dst)])
+        for e in edges:
+            a, b = items.get(e.src), items.get(e.dst)
+            if a is None or b is None:
+                continue
+            names = {a.text.casefold(), b.text.casefold()} | {v.casefold() for v in (a.value, b.value) if v}
+            merged = set(names)
+            for name in names:
+                merged |= groups.get(name, set())
+            for name in merged:
+                groups[name] = merged
+        return lambda name: frozenset(groups.get(name.casefold(), {name.casefold()}))
+
+    def contradictions(
+        self, *, scope: str, alerts_only: bool = False, limit: int | None = None
+    ) -> builtins.list[Alert]:
+        """Open conflicts (both sides current), hypercorrections and established beliefs first.
+
+        ``limit``: at most this many (default 100, or ``Limits.max_k`` if lower).
+        """
+        core = self._core
+        s = core.scope(scope)
+        limit = check_count(limit, "limit", default=100, limits=core.limits)
+        edges = [e for e in core.store.edges(s) if e.type == "contradicts"]
+        items = core.store.get_many(s, [i for e in edges for i in (e.src, e.dst)])
+        alerts = []
+        for e in edges:
+            a, b = items.get(e.src), items.get(e.dst)
+            if a is None or b is None or not a.is_current or not b.is_current:
+                continue
+            alert = build_alert(e, a, b)
+            if alert.alert or not alerts_only:
+                alerts.append(alert)
+        return rank_alerts(alerts)[:limit]
+
+    def resolve(self, conflict: str, *, keep: str, scope: str, reason: str = "") -> Item:
+        """Settle a conflict: ``keep`` stays, the other side is superseded (lower authority,
+        ``supersedes`` edge, validity closed), the conflict edge closes, and current items derived
+        from the loser are flagged ``stale_derived`` and demoted — all in one transaction.
+        """
+        core = self._core
+        s = core.scope(scope)
+        edge_id, keep_id = check_id(conflict, "conflict"), check_id(keep, "keep")
+        edge = next((e for e in core.store.edges(s) if e.id == edge_id and e.type == "contradicts"), None)
+        if edge is None:
+            raise NotFoundError(f"no open conflict {edge_id} in scope {s!r}")
+        if keep_id not in (edge.src, edge.dst):
+            raise InvalidInputError(f"keep must be one side of the conflict: {edge.src} or {edge.dst}")
+        loser = edge.dst if keep_id == edge.src else edge.src
+        why = check_reason(reason) or "conflict resolved"
+        commands: builtins.list[cmd.Command] = [
+            cmd.Supersede(s, loser, keep_id, why),
+            cmd.Unlink(s, edge.id, why),
+        ]
+        derived = core.store.query(s, Q.parent(loser) & current(), parse_sort(None), limit=core.limits.max_batch)
+        for d in derived:
+            commands.append(cmd.SetFlags(s, d.id, ("stale_derived",), (), f"parent {loser} lost a conflict"))
+            commands.append(cmd.SetTier(s, d.id, "subconscious", f"parent {loser} lost a conflict"))
+        core.run(commands)
+        return core.must_get(s, keep_id)
+
+
+def _claim(factory: Any, item: Item) -> Any:
+    return factory(text=item.text, key=item.key, value=item.value, valid_from=item.valid_from, valid_to=item.valid_to)
+
+
+def current() -> Filter:
+    """Items still in current truth (the status every "current" read filters on)."""
+    return Q.status("live")

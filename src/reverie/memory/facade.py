@@ -1,0 +1,188 @@
+"""``Memory``: the facade every face (Python, CLI, MCP, HTTP) uses, and the only thing they import.
+
+It holds no logic of its own: ``__init__`` builds the shared ``Core`` (store, clock, limits,
+ids, embedder) and one object per capability, each given exactly what it needs, and the class
+body says which capability answers each method (``delegate``). A new wing (conversations,
+people, the vault, intents and tasks) plugs in the same way: a module with a class built from
+``Core`` and the capabilities it calls, constructed here, and either its methods delegated
+below or the object itself exposed as an attribute (``mem.intents``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reverie.embed import Embedder
+from reverie.errors import InvalidInputError
+from reverie.limits import DEFAULT_LIMITS, Limits
+from reverie.memory.contradictions import Contradictions
+from reverie.memory.core import Core
+from reverie.memory.dreaming import Dreaming
+from reverie.memory.maintenance import Maintenance
+from reverie.memory.reads import Reads
+from reverie.memory.retrieval import Retrieval
+from reverie.memory.usage import Usage
+from reverie.memory.wiring import delegate
+from reverie.memory.writes import Writes
+from reverie.model.clock import Clock, SystemClock
+from reverie.store.protocol import Store
+
+if TYPE_CHECKING:
+    from reverie.dream import DreamReport
+
+
+class Memory:
+    """A belief-state memory in one embedded SQLite file (or ``":memory:"``).
+
+    >>> from reverie import Memory
+    >>> mem = Memory(":memory:", embedder="hash")
+    >>> item = mem.remember("Alice is allergic to peanuts", scope="user:alice", kind="assertion",
+    ...                     source="user_stated")
+    >>> mem.get(item.id, scope="user:alice").text
+    'Alice is allergic to peanuts'
+
+    Every read and write takes ``scope=`` (the isolation boundary). Writes are atomic and
+    acknowledged only after they commit; reads see only their own scope.
+    """
+
+    def __init__(
+        self,
+        path: str | Path = ":memory:",
+        *,
+        embedder: Embedder | str | None = None,
+        clock: Clock | None = None,
+        durability: str = "full",
+        limits: Limits | None = None,
+        seed: int | None = None,
+        store: Store | None = None,
+        detect_conflicts: bool = True,
+    ) -> None:
+        """Open (creating if missing) the store at ``path``.
+
+        ``embedder``: an ``Embedder``, ``"minilm"`` (the default: a local model shipped in a
+        PyPI package), or ``"hash"`` (deterministic, no model; for tests and scale runs).
+        ``clock``: where "now" comes from (inject a ``ManualClock`` in tests).
+        ``durability``: ``"full"`` (fsync every commit, the default) or ``"fast"``.
+        ``seed``: makes generated ids reproducible. ``store``: another backend (e.g. the
+        in-memory reference store) instead of SQLite at ``path``. ``detect_conflicts``: check
+        each new claim against similar ones and link contradictions (on by default).
+        """
+        if store is None:
+            from reverie.store.sqlite import SQLiteStore
+
+            if not isinstance(path, str | Path):
+                raise InvalidInputError("path must be a file path or ':memory:'")
+            store = SQLiteStore(path, durability=durability)
+        self._core = core = Core(
+            store,
+            clock=clock or SystemClock(),
+            limits=limits or DEFAULT_LIMITS,
+            seed=seed,
+            embedder=embedder,
+            detect_conflicts=detect_conflicts,
+        )
+        self._closed = False
+        self._conflicts = Contradictions(core)
+        self._writes = Writes(core, self._conflicts)
+        self._usage = Usage(core)
+        self._reads = Reads(core)
+        self._retrieval = Retrieval(core, self._usage)
+        self._dreaming = Dreaming(core, self._writes, self._conflicts)
+        self._maintenance = Maintenance(core)
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def close(self) -> None:
+        """Release the file. Safe to call twice; any later call raises ``ClosedError``.
+
+        A dream pass running in another thread is asked to stop and given up to
+        ``DREAM_STOP_WAIT`` seconds: it stops between two atomic batches, releases its lease and
+        reports itself interrupted, so close() returns promptly and leaves nothing half-applied.
+        """
+        if not self._closed:
+            self._closed = True
+            self._dreaming.stop()
+            self._core.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- shared state, read-only to callers -----------------------------------------------
+    @property
+    def store(self) -> Store:
+        """The store backend (for operators and adapters' health checks; agents use the methods)."""
+        return self._core.store
+
+    @property
+    def clock(self) -> Clock:
+        """Where "now" comes from (a ``ManualClock`` in tests)."""
+        return self._core.clock
+
+    @property
+    def limits(self) -> Limits:
+        """The input bounds every call is checked against."""
+        return self._core.limits
+
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder in use (created on first need: opening a store loads no model)."""
+        return self._core.embedder
+
+    @property
+    def last_dream_report(self) -> DreamReport | None:
+        """The report of the last dream pass this process applied (``dream_runs`` for any process)."""
+        return self._dreaming.last_report
+
+    # -- writes ---------------------------------------------------------------------------
+    remember = delegate("_writes", Writes.remember)
+    remember_manual = delegate("_writes", Writes.remember_manual)
+    remember_system = delegate("_writes", Writes.remember_system)
+    remember_many = delegate("_writes", Writes.remember_many)
+    revise = delegate("_writes", Writes.revise)
+    forget = delegate("_writes", Writes.forget)
+    dismiss = delegate("_writes", Writes.dismiss)
+    undismiss = delegate("_writes", Writes.undismiss)
+    link = delegate("_writes", Writes.link)
+    unlink = delegate("_writes", Writes.unlink)
+    set_scores = delegate("_writes", Writes.set_scores)
+    set_tier = delegate("_writes", Writes.set_tier)
+    set_tiers = delegate("_writes", Writes.set_tiers)
+    promote = delegate("_writes", Writes.promote)
+    flag = delegate("_writes", Writes.flag)
+    pause_learning = delegate("_writes", Writes.pause_learning)
+    resume_learning = delegate("_writes", Writes.resume_learning)
+    record_use = delegate("_usage", Usage.record_use)
+
+    # -- reads ----------------------------------------------------------------------------
+    get = delegate("_reads", Reads.get)
+    history = delegate("_reads", Reads.history)
+    list = delegate("_reads", Reads.list)
+    edges = delegate("_reads", Reads.edges)
+    events = delegate("_reads", Reads.events)
+    summary = delegate("_reads", Reads.summary)
+    scopes = delegate("_reads", Reads.scopes)
+
+    # -- recall ---------------------------------------------------------------------------
+    recall = delegate("_retrieval", Retrieval.recall)
+    context = delegate("_retrieval", Retrieval.context)
+
+    # -- contradictions -------------------------------------------------------------------
+    detect_conflicts = delegate("_conflicts", Contradictions.detect_conflicts)
+    contradictions = delegate("_conflicts", Contradictions.contradictions)
+    resolve = delegate("_conflicts", Contradictions.resolve)
+
+    # -- the dream pass -------------------------------------------------------------------
+    dream = delegate("_dreaming", Dreaming.dream)
+    dream_runs = delegate("_dreaming", Dreaming.dream_runs)
+    value_by_cohort = delegate("_dreaming", Dreaming.value_by_cohort)
+    thinking_queue = delegate("_dreaming", Dreaming.thinking_queue)
+    cascade_retract = delegate("_dreaming", Dreaming.cascade_retract)
+
+    # -- health ---------------------------------------------------------------------------
+    doctor = delegate("_maintenance", Maintenance.doctor)
+    rebuild = delegate("_maintenance", Maintenance.rebuild)
+    reindex = delegate("_maintenance", Maintenance.reindex)
+    backup = delegate("_maintenance", Maintenance.backup)

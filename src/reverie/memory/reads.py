@@ -1,0 +1,204 @@
+"""The read capability: one item (now or as it stood), its history, filtered lists, the log.
+
+Reads never write (recall, which records use, lives in ``retrieval``); every one takes the scope
+first and sees only that scope.
+"""
+
+from __future__ import annotations
+
+import base64
+import builtins
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from reverie.errors import InvalidInputError, InvalidQueryError, LimitExceededError, NotFoundError
+from reverie.memory.core import Core
+from reverie.model.clock import ensure_aware
+from reverie.model.events import Event
+from reverie.model.item import Edge, Item
+from reverie.model.projection import ProjectionView, PutItem, PutTiers, project
+from reverie.model.query import All, Filter, Q, parse_sort
+from reverie.model.validate import check_count, check_id
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page of ``list`` results; pass ``next_cursor`` back to continue (None = no more)."""
+
+    items: list[Item]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """Every version of a claim (oldest first) and every event that touched any of them."""
+
+    versions: list[Item]
+    events: list[Event]
+
+
+class Reads:
+    """get, history, list, edges, events, summary and scopes over one ``Core``."""
+
+    def __init__(self, core: Core) -> None:
+        self._core = core
+
+    def get(self, id: str, *, scope: str, as_of: datetime | None = None) -> Item:
+        """The item by id, or as it stood at ``as_of`` (record time). ``NotFoundError`` if absent then."""
+        core = self._core
+        s = core.scope(scope)
+        item_id = check_id(id)
+        if as_of is None:
+            return core.must_get(s, item_id)
+        when = ensure_aware(as_of, "as_of")
+        state = self._item_at(s, item_id, when)
+        if state is None:
+            raise NotFoundError(f"no item {item_id} in scope {s!r} as of {when.isoformat()}")
+        return state
+
+    def _item_at(self, scope: str, item_id: str, when: datetime) -> Item | None:
+        """Replay this item's events up to ``when`` through the projection: its state then."""
+        store = self._core.store
+        states: dict[str, Item] = {}
+
+        def item(_scope: str, other: str) -> Item | None:
+            # An event may also need another item (``memory.revised`` closes the version it
+            # replaces): that one comes from its current row. Only this item's state is kept.
+            return states[other] if other in states else store.get(scope, other)
+
+        view = ProjectionView(item, lambda _s, _e: None)
+        for event in store.events(scope, item_id=item_id, limit=1_000_000):
+            if event.at > when:
+                break
+            for change in project(event, view):
+                if isinstance(change, PutItem) and change.item.id == item_id:
+                    states[item_id] = change.item
+                elif isinstance(change, PutTiers) and item_id in states:
+                    states[item_id] = change.moved(states[item_id]) or states[item_id]
+        return states.get(item_id)
+
+    def history(self, id: str, *, scope: str) -> History:
+        """All versions of the claim (following ``supersedes`` both ways) and their events."""
+        core = self._core
+        s = core.scope(scope)
+        start = core.must_get(s, check_id(id))
+        seen = {start.id}
+        frontier = [start.id]
+        while frontier:
+            current = frontier.pop()
+            for e in core.store.edges(s, current, include_closed=True):
+                if e.type == "supersedes":
+                    for other in (e.src, e.dst):
+                        if other not in seen:
+                            seen.add(other)
+                            frontier.append(other)
+        versions = sorted(core.store.get_many(s, list(seen)).values(), key=lambda i: (i.recorded_at, i.id))
+        events: builtins.list[Event] = []
+        for v in versions:
+            events += core.store.events(s, item_id=v.id, limit=1_000_000)
+        unique = {e.seq: e for e in events}
+        return History(versions=versions, events=[unique[k] for k in sorted(unique)])
+
+    def list(
+        self,
+        *,
+        scope: str,
+        where: Filter | None = None,
+        sort: Sequence[str] | str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+        include_closed: bool = False,
+        subscopes: bool = False,
+    ) -> Page:
+        """Items matching a query-algebra filter (``reverie.Q``), sorted, paged.
+
+        By default only current items; ``include_closed=True`` adds forgotten, superseded and
+        dismissed ones. ``subscopes=True`` also reads ``scope/…`` child scopes.
+        """
+        core = self._core
+        s = core.scope(scope)
+        if where is not None and not isinstance(where, Filter):
+            raise InvalidQueryError("where must be a filter built with reverie.Q")
+        f: Filter = where or All()
+        if not include_closed:
+            f = f & Q.status("live")
+        limit = check_count(limit, "limit", default=50, limits=core.limits)
+        offset = decode_cursor(cursor)
+        items = core.store.query(s, f, parse_sort(sort), limit=limit + 1, offset=offset, subscopes=subscopes)
+        more = len(items) > limit
+        return Page(items[:limit], encode_cursor(offset + limit) if more else None)
+
+    def edges(self, id: str | None = None, *, scope: str, include_closed: bool = False) -> builtins.list[Edge]:
+        """Edges of the scope, or those touching item ``id``."""
+        core = self._core
+        s = core.scope(scope)
+        return core.store.edges(s, check_id(id) if id is not None else None, include_closed=include_closed)
+
+    def events(self, *, scope: str, after_seq: int = 0, limit: int | None = None) -> builtins.list[Event]:
+        """The scope's event log, in order (for audit, export and replication).
+
+        ``limit``: at most this many (default 1000, or ``Limits.max_events`` if lower: like
+        ``max_k``'s counts, lowering the bound never breaks a caller that relied on the default).
+        """
+        core = self._core
+        s = core.scope(scope)
+        bound = core.limits.max_events
+        if limit is None:
+            limit = min(1000, bound)
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise InvalidInputError(f"limit must be a positive int (at most {bound}), got {limit!r}")
+        if limit > bound:
+            raise LimitExceededError(
+                f"limit is {limit}; the limit is Limits.max_events ({bound}): read the log in pages "
+                "(pass the last seq you saw as after_seq) or raise Limits.max_events"
+            )
+        if isinstance(after_seq, bool) or not isinstance(after_seq, int) or after_seq < 0:
+            raise InvalidInputError("after_seq must be a non-negative int (the seq of the last event you saw)")
+        return core.store.events(s, after_seq=after_seq, limit=limit)
+
+    def summary(self, *, scope: str) -> dict[str, Any]:
+        """Counts by tier (subconscious separately), kind, source, and dismissed / forgotten, plus pause state."""
+        core = self._core
+        s = core.scope(scope)
+        by = core.store.summary_counts(s)
+        return {
+            "scope": s,
+            "current": sum(by["tier"].values()),
+            "active": by["tier"].get("active", 0) + by["tier"].get("durable", 0),
+            "subconscious": by["tier"].get("subconscious", 0),
+            "by_tier": dict(sorted(by["tier"].items())),
+            "by_kind": dict(sorted(by["kind"].items())),
+            "by_source": dict(sorted(by["source"].items())),
+            "dismissed": by["status"].get("dismissed", 0),
+            "forgotten": by["status"].get("forgotten", 0),
+            "superseded": by["status"].get("superseded", 0),
+            "tombstones": len(core.store.tombstones(s)),
+            "learning_paused": core.store.paused(s),
+        }
+
+    def scopes(self) -> builtins.list[str]:
+        """Every scope that holds items (for operators; agents should know their scope)."""
+        return self._core.store.scopes()
+
+
+def encode_cursor(offset: int) -> str:
+    """An opaque ``next_cursor`` for a list page starting at ``offset``."""
+    return base64.urlsafe_b64encode(json.dumps({"o": offset}).encode()).decode()
+
+
+def decode_cursor(cursor: str | None) -> int:
+    """The offset inside a cursor this store issued; anything else is refused."""
+    if cursor is None:
+        return 0
+    if not isinstance(cursor, str):
+        raise InvalidInputError("cursor is not one this store issued; pass next_cursor back unchanged")
+    try:
+        offset = json.loads(base64.urlsafe_b64decode(cursor.encode()))["o"]
+        if isinstance(offset, int) and offset >= 0:
+            return offset
+    except (ValueError, KeyError, TypeError):
+        pass
+    raise InvalidInputError("cursor is not one this store issued; pass next_cursor back unchanged")

@@ -1,0 +1,193 @@
+"""The recall capability: the best current memories for a query, and a prompt block of them.
+
+Options are checked here (the boundary); ranking itself is ``reverie.recall``. Every answer is
+reported to ``Usage`` so the items it returned learn they were used.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from reverie.errors import InvalidInputError, InvalidQueryError, LimitExceededError
+from reverie.memory.core import Core
+from reverie.memory.usage import Usage
+from reverie.model.clock import ensure_aware
+from reverie.model.query import Filter
+from reverie.model.validate import check_count, check_score, check_text
+from reverie.recall.engine import Hit, RecallOptions, Weights, check_pool, default_pool
+from reverie.recall.engine import recall as run_recall
+from reverie.recall.packing import PackCandidate, estimate_tokens, pack, render_context, render_line
+
+
+class Retrieval:
+    """``recall`` and ``context`` over one ``Core``, recording use through ``Usage``."""
+
+    def __init__(self, core: Core, usage: Usage) -> None:
+        self._core = core
+        self._usage = usage
+
+    def recall(
+        self,
+        query: str,
+        *,
+        scope: str,
+        k: int | None = None,
+        mode: str = "hybrid",
+        where: Filter | None = None,
+        as_of: datetime | None = None,
+        include_history: bool = False,
+        tiers: Sequence[str] = ("active", "durable"),
+        contradictions: str = "surface",
+        weights: Weights | None = None,
+        diversity: Mapping[str, float] | None = None,
+        min_authority: float = 0.0,
+        record_use: bool = True,
+        options: RecallOptions | None = None,
+    ) -> builtins.list[Hit]:
+        """The best current memories for ``query``, each with ``score`` and ``why``.
+
+        Full-text (FTS5 bm25) and dense legs fused by Reciprocal Rank Fusion, then ranked by
+        relevance × value × per-kind decay. Current truth only unless ``as_of`` (what we
+        believed then) or ``include_history``; subconscious items only if ``tiers`` names them
+        (and recalling one promotes it back). ``contradictions="surface"`` flags both sides of
+        a conflict, ``"filter"`` keeps the better-supported one. ``diversity`` penalises hits
+        sharing an ``author`` or ``parent``. When the answer is weak, one corrective pass runs
+        (wider pool, no trust floor) and replaces it only if strictly better. Each hit records
+        this query as ``last_used_query`` unless ``record_use=False``.
+        """
+        core = self._core
+        s = core.scope(scope)
+        opts = (
+            self._options(
+                query,
+                k,
+                mode,
+                where,
+                as_of,
+                include_history,
+                tiers,
+                contradictions,
+                weights,
+                diversity,
+                min_authority,
+            )
+            if options is None
+            else self._checked_options(query, options)
+        )
+        qvec = None
+        if opts.mode in ("hybrid", "dense"):
+            qvec = core.checked_embedder().embed([query])[0]
+        hits, trace = run_recall(core.store, s, query, qvec, opts, core.clock.now())
+        hits = [replace(h, why={**h.why, "passes": trace["passes"], "answer_from": trace["used"]}) for h in hits]
+        if record_use and hits:
+            top = hits[0].score or 1.0
+            self._usage.record_use(s, [(h.item.id, max(0.01, min(1.0, h.score / top))) for h in hits], query)
+        return hits
+
+    def _checked_options(self, query: object, options: RecallOptions) -> RecallOptions:
+        """Caller-built options pass the same checks as the keyword arguments, then are used as given.
+
+        Regression: they used to skip them, so ``k=0`` gave an empty answer and ``k`` or the query had
+        no bound, and ``pool`` (which the keyword path sets itself) was not checked at all
+        (tests/recall/test_recall_options.py).
+        """
+        diversity = {"author": options.diversity_author, "parent": options.diversity_parent}
+        checked = self._options(
+            query,
+            options.k,
+            options.mode,
+            options.where,
+            options.as_of,
+            options.include_history,
+            options.tiers,
+            options.contradictions,
+            options.weights,
+            diversity,
+            options.min_authority,
+        )
+        check_pool(options.pool, self._core.limits)
+        return replace(options, as_of=checked.as_of)
+
+    def _options(
+        self,
+        query: object,
+        k: object,
+        mode: object,
+        where: object,
+        as_of: datetime | None,
+        include_history: bool,
+        tiers: Sequence[str],
+        contradictions: object,
+        weights: Weights | None,
+        diversity: Mapping[str, float] | None,
+        min_authority: float,
+    ) -> RecallOptions:
+        limits = self._core.limits
+        text = check_text(query, limits, "query")
+        if len(text) > limits.max_query_chars:
+            raise LimitExceededError(f"query is longer than Limits.max_query_chars ({limits.max_query_chars})")
+        k = check_count(k, "k", default=10, limits=limits)  # None: 10, or max_k if lower
+        if mode not in ("hybrid", "lexical", "dense"):
+            raise InvalidInputError("mode must be 'hybrid', 'lexical' or 'dense'")
+        if contradictions not in ("surface", "filter"):
+            raise InvalidInputError("contradictions must be 'surface' or 'filter'")
+        if where is not None and not isinstance(where, Filter):
+            raise InvalidQueryError("where must be a filter built with reverie.Q")
+        bad = [t for t in tiers if t not in ("active", "durable", "subconscious")]
+        if isinstance(tiers, str) or bad or not tiers:
+            raise InvalidInputError("tiers must be a non-empty list of 'active', 'durable', 'subconscious'")
+        div = dict(diversity or {})
+        unknown = set(div) - {"author", "parent"}
+        if unknown:
+            raise InvalidInputError(f"diversity takes 'author' and 'parent' penalties, not {sorted(unknown)}")
+        return RecallOptions(
+            k=k,
+            mode=mode,
+            where=where,
+            as_of=ensure_aware(as_of, "as_of") if as_of is not None else None,
+            include_history=bool(include_history),
+            tiers=tuple(tiers),
+            contradictions=contradictions,
+            weights=weights or Weights(),
+            pool=default_pool(k),
+            min_authority=check_score("min_authority", min_authority),
+            diversity_author=check_score("diversity author", div.get("author", 0.0)),
+            diversity_parent=check_score("diversity parent", div.get("parent", 0.0)),
+        )
+
+    def context(
+        self,
+        /,
+        query: str,
+        *,
+        scope: str,
+        budget_tokens: int = 800,
+        k: int | None = None,
+        **recall_args: Any,
+    ) -> str:
+        """Recall, then pack the best memories by score per token into ``budget_tokens``.
+
+        Each memory is rendered with its kind, source and time, inside a block marked as
+        stored data (not instructions), ready to put in a prompt.
+        """
+        if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
+            raise InvalidInputError("budget_tokens must be a positive int")
+        k = check_count(k, "k", default=50, limits=self._core.limits)  # None: 50, or max_k if lower
+        hits = self.recall(query, scope=scope, k=k, **recall_args)
+        cands = []
+        lines: dict[str, str] = {}
+        for h in hits:
+            at = h.item.valid_from or h.item.recorded_at
+            line = render_line(h.item.text, kind=h.item.kind, source=h.item.source, at=at)
+            if h.contradicted_by:
+                line += " (contested)"
+            if not h.asserted:
+                line += " (low confidence)"
+            lines[h.item.id] = line
+            cands.append(PackCandidate(id=h.item.id, text=line, score=h.score, tokens=estimate_tokens(line)))
+        packed = pack(cands, budget_tokens)
+        return render_context([lines[c.id] for c in packed])

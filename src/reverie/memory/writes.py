@@ -1,0 +1,395 @@
+"""The write capability: every call that changes what the scope believes.
+
+Each method checks its input at the boundary, turns the call into commands and hands them to
+the store through ``Core.run`` (one atomic transaction, acknowledged after it commits). New
+claims then go through write-time conflict detection, which runs *after* the commit and can
+never make a committed write look failed (``_after_write``).
+"""
+
+from __future__ import annotations
+
+import builtins
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from reverie.errors import InvalidInputError, LimitExceededError
+from reverie.memory.candidates import build_remember, check_version
+from reverie.memory.contradictions import Contradictions
+from reverie.memory.core import CONFLICTS_UNCHECKED, Core
+from reverie.model import commands as cmd
+from reverie.model.item import CANDIDATE_SOURCES, EDGE_TYPES, SYMMETRIC_EDGES, Candidate, Edge, Item, Provenance
+from reverie.model.validate import (
+    SCORE_NAMES,
+    check_id,
+    check_key,
+    check_meta,
+    check_reason,
+    check_score,
+    check_tags,
+    check_text,
+    check_value,
+    fingerprints,
+)
+from reverie.store.protocol import Outcome
+
+_log = logging.getLogger("reverie")
+
+
+class Writes:
+    """remember (and its manual / system / batch forms), revise, forget, dismiss, link, scores, tiers."""
+
+    def __init__(self, core: Core, conflicts: Contradictions) -> None:
+        self._core = core
+        self._conflicts = conflicts
+
+    def remember(
+        self,
+        text: str,
+        *,
+        scope: str,
+        kind: str = "observation",
+        source: str = "observed",
+        key: str | None = None,
+        value: str | int | float | None = None,
+        author: str | None = None,
+        tags: Sequence[str] = (),
+        meta: Mapping[str, Any] | None = None,
+        parents: Sequence[str] = (),
+        provenance: Provenance | Mapping[str, Any] | None = None,
+        authority: float | None = None,
+        confidence: float | None = None,
+        importance: float | None = None,
+        durability: float | None = None,
+        scores: Mapping[str, float] | None = None,
+        valid_from: datetime | None = None,
+        valid_to: datetime | None = None,
+    ) -> Item:
+        """Remember one claim; an equivalent current claim is corroborated instead of duplicated.
+
+        ``source`` may be ``user_stated``, ``observed`` or ``inferred`` (what an agent or
+        extractor can propose). Raises ``DismissedValueError`` for a dismissed value and
+        ``LearningPausedError`` while the scope's learning is paused; nothing is stored then.
+        Returns the stored (or corroborated) item.
+        """
+        fields = {k: v for k, v in locals().items() if k not in ("self", "scope")}
+        return self._remember_one(fields, scope, CANDIDATE_SOURCES)
+
+    def remember_manual(self, /, text: str, *, scope: str, **fields: Any) -> Item:
+        """Remember a claim a *person* vouches for: source ``manual``, full authority, never auto-forgotten."""
+        fields.setdefault("authority", 1.0)
+        return self._remember_one({**fields, "text": text, "source": "manual"}, scope, ("manual",))
+
+    def remember_system(self, /, text: str, *, scope: str, **fields: Any) -> Item:
+        """Remember a claim reverie itself derived (a dream-pass gist, a system fact): source ``system``."""
+        return self._remember_one({**fields, "text": text, "source": "system"}, scope, ("system",))
+
+    def remember_many(self, candidates: Iterable[Candidate | Mapping[str, Any]], *, scope: str) -> builtins.list[Item]:
+        """Remember a batch in one transaction: all are stored, or (on any refusal) none."""
+        core = self._core
+        s = core.scope(scope)
+        batch = list(candidates)
+        if len(batch) > core.limits.max_batch:
+            raise LimitExceededError(f"{len(batch)} items in one batch; the limit is {core.limits.max_batch}")
+        commands = [self._mark_unchecked(build_remember(c, s, CANDIDATE_SOURCES, core.limits)) for c in batch]
+        out = core.run(commands, [c.text for c in commands])
+        self._after_write(s, out)
+        ids = [o.item_id for o in out]
+        found = core.store.get_many(s, [i for i in ids if i])
+        return [found[i] for i in ids if i]
+
+    def _remember_one(self, fields: Mapping[str, Any], scope: str, sources: Sequence[str]) -> Item:
+        core = self._core
+        s = core.scope(scope)
+        command = self._mark_unchecked(build_remember(fields, s, sources, core.limits))
+        out = core.run([command], [command.text])
+        self._after_write(s, out)
+        return self._outcome_item(s, out[0])
+
+    def _mark_unchecked(self, command: cmd.Remember) -> cmd.Remember:
+        """With write-time detection off, a new item carries ``CONFLICTS_UNCHECKED`` so the
+        dream pass can check exactly the items that missed it (and clear the flag)."""
+        if self._core.detect_conflicts or not self._core.mark_unchecked_writes:
+            return command
+        return replace(command, flags=(*command.flags, CONFLICTS_UNCHECKED))
+
+    def _after_write(self, scope: str, outcomes: Sequence[Outcome]) -> None:
+        """Post-commit upkeep on newly created items: conflict detection.
+
+        The write has committed before this runs, so no failure here may reach the caller as
+        if the write had failed (a retry would store the claim twice, and a ``StorageError``
+        saying "nothing was changed" would be false). A failed detection flags the item
+        ``conflicts_unchecked`` instead, and the next dream pass runs it (``_defer_detection``).
+        """
+        if not self._core.detect_conflicts:
+            return
+        for o in outcomes:
+            for e in o.events:
+                if e.type in ("memory.remembered", "memory.revised"):
+                    item_id = e.payload["item"]["id"]
+                    try:
+                        self._conflicts.detect_conflicts(item_id, scope=scope)
+                    except Exception as exc:  # any failure: the write stands (see the docstring)
+                        self._defer_detection(scope, item_id, exc)
+
+    def _defer_detection(self, scope: str, item_id: str, exc: BaseException) -> None:
+        """Leave a failed write-time detection to the dream pass; never raises.
+
+        If even the flag cannot be written (the store is failing), the failure is logged: the
+        claim is stored and a later ``detect_conflicts`` or a pass with ``recheck_days`` finds it.
+        """
+        why = f"write-time conflict detection failed ({type(exc).__name__}: {exc})"[:500]
+        _log.warning(
+            "%s for item %s in scope %r; flagged %s for the dream pass", why, item_id, scope, CONFLICTS_UNCHECKED
+        )
+        try:
+            self._core.run([cmd.SetFlags(scope, item_id, (CONFLICTS_UNCHECKED,), (), why)])
+        except Exception:  # best effort: the claim itself is committed
+            _log.exception("could not flag item %s %s either", item_id, CONFLICTS_UNCHECKED)
+
+    def _outcome_item(self, scope: str, outcome: Outcome, key: str = "item") -> Item:
+        for e in outcome.events:
+            if key in e.payload and isinstance(e.payload[key], dict):
+                item_id = e.payload[key]["id"]
+                break
+        else:
+            item_id = outcome.item_id
+        assert item_id is not None
+        item = self._core.store.get(scope, item_id)
+        assert item is not None
+        return item
+
+    def revise(
+        self,
+        id: str,
+        new_text: str,
+        *,
+        scope: str,
+        reason: str = "",
+        key: str | None = None,
+        value: str | int | float | None = None,
+        expected_version: int | None = None,
+    ) -> Item:
+        """Replace a claim by a new version: the old one is closed and linked by ``supersedes``.
+
+        Returns the new version. With ``expected_version`` the revise succeeds only if the item
+        is still at that version (optimistic concurrency), else ``VersionConflictError``.
+        """
+        core = self._core
+        s = core.scope(scope)
+        text = check_text(new_text, core.limits)
+        command = cmd.Revise(
+            scope=s,
+            id=check_id(id),
+            text=text,
+            reason=check_reason(reason),
+            key=check_key(key, core.limits),
+            value=check_value(value, core.limits),
+            expected_version=check_version(expected_version),
+        )
+        if not core.detect_conflicts and core.mark_unchecked_writes:
+            # The new version is a new claim that write-time detection skipped, like a remember.
+            command = replace(command, flags=(CONFLICTS_UNCHECKED,))
+        out = core.run([command], [text])
+        self._after_write(s, out)
+        return self._outcome_item(s, out[0])
+
+    def forget(
+        self,
+        id: str,
+        *,
+        scope: str,
+        reason: str = "",
+        expected_version: int | None = None,
+        purge: bool = False,
+    ) -> Item:
+        """Close the claim's validity now. Nothing is deleted: ``as_of`` and ``history`` still see it.
+
+        ``purge=True`` is the one real deletion (a GDPR erasure, a leaked secret): in one atomic
+        write it closes the claim (if still current) and erases the content of *every version*
+        of it (its revisions) wherever reverie stored it — the item rows (text, key, value, tags,
+        meta become ``"[purged]"`` / empty; id, scope, kind, source, author, provenance, scores
+        and times stay), the full-text and vector indexes, every event payload that carried it,
+        the queries that retrieved it, the meta of edges touching it and its tombstones — and
+        appends a ``memory.purged`` event (the reason, no content). On SQLite it then rewrites
+        the file (``secure_delete``, FTS merge, ``VACUUM``, WAL truncated) so the old bytes are
+        gone from disk too; that costs time proportional to the file, so use it for erasure,
+        not routine forgetting. Works on an already closed claim. Items *derived* from it (a
+        dream gist, a child) keep their own text: purge those ids too if they quote it.
+        Backups and exports made earlier are outside its reach. Returns the redacted item.
+        """
+        core = self._core
+        s = core.scope(scope)
+        if not isinstance(purge, bool):
+            raise InvalidInputError(f"purge must be True or False, got {type(purge).__name__}")
+        if purge:
+            from reverie.model.redact import REDACTED
+
+            command: cmd.Command = cmd.Purge(s, check_id(id), check_reason(reason), check_version(expected_version))
+            # The redacted versions keep a vector (of the marker) so the history index stays whole.
+            core.run([command], [REDACTED])
+        else:
+            core.run([cmd.Forget(s, check_id(id), check_reason(reason), check_version(expected_version))])
+        return core.must_get(s, id)
+
+    def dismiss(self, id: str, *, scope: str, reason: str = "") -> Item:
+        """Tombstone the claim's *value*: it leaves current truth and is refused if learned again."""
+        core = self._core
+        s = core.scope(scope)
+        core.run([cmd.Dismiss(s, check_id(id), check_reason(reason))])
+        return core.must_get(s, id)
+
+    def undismiss(
+        self,
+        text: str | None = None,
+        *,
+        scope: str,
+        key: str | None = None,
+        value: str | int | float | None = None,
+        reason: str = "",
+    ) -> None:
+        """Lift a tombstone (by the dismissed text, or key + value) so the value may be learned again."""
+        core = self._core
+        s = core.scope(scope)
+        prints: builtins.list[str] = []
+        if text is not None:
+            prints += fingerprints(check_text(text, core.limits), None, None)
+        k, v = check_key(key, core.limits), check_value(value, core.limits)
+        if k is not None and v is not None:
+            prints += fingerprints("x", k, v)[1:]
+        if not prints:
+            raise InvalidInputError("undismiss needs the dismissed text, or key and value")
+        core.run([cmd.Undismiss(s, tuple(prints), check_reason(reason))])
+
+    def link(
+        self,
+        src: str,
+        dst: str,
+        type: str,
+        *,
+        scope: str,
+        author: str | None = None,
+        authority: float = 0.5,
+        meta: Mapping[str, Any] | None = None,
+    ) -> Edge:
+        """Add a typed edge (supports, contradicts, supersedes, alias, derived_from, about)."""
+        core = self._core
+        s = core.scope(scope)
+        if type not in EDGE_TYPES:
+            raise InvalidInputError(f"edge type {type!r} is unknown; use one of {', '.join(EDGE_TYPES)}")
+        if author is not None:
+            check_text(author, core.limits, "author")
+        command = cmd.Link(
+            s,
+            type,
+            check_id(src, "src"),
+            check_id(dst, "dst"),
+            author,
+            check_score("authority", authority),
+            check_meta(meta, core.limits),
+        )
+        out = core.run([command])
+        if out[0].events:
+            edge_id = out[0].events[0].payload["edge"]["id"]
+            return next(e for e in core.store.edges(s, src) if e.id == edge_id)
+        # Already linked: return the existing edge (link is idempotent).
+        return next(
+            e
+            for e in core.store.edges(s, src)
+            if e.type == type
+            and ((e.src, e.dst) == (src, dst) or ((e.dst, e.src) == (src, dst) and type in SYMMETRIC_EDGES))
+        )
+
+    def unlink(self, edge_id: str, *, scope: str, reason: str = "") -> None:
+        """Close an edge (kept in history)."""
+        core = self._core
+        core.run([cmd.Unlink(core.scope(scope), check_id(edge_id, "edge_id"), check_reason(reason))])
+
+    def set_scores(
+        self, /, id: str, *, scope: str, reason: str = "", expected_version: int | None = None, **scores: float
+    ) -> Item:
+        """Set any of authority / confidence / importance / durability / value (each in [0, 1])."""
+        core = self._core
+        s = core.scope(scope)
+        if not scores:
+            raise InvalidInputError(f"set_scores needs at least one of {', '.join(SCORE_NAMES)}")
+        checked = {}
+        for name, v in scores.items():
+            if name not in SCORE_NAMES:
+                raise InvalidInputError(f"unknown score {name!r}; scores are {', '.join(SCORE_NAMES)}")
+            checked[name] = check_score(name, v)
+        core.run([cmd.SetScores(s, check_id(id), checked, check_reason(reason), check_version(expected_version))])
+        return core.must_get(s, id)
+
+    def set_tier(
+        self, id: str, tier: str, *, scope: str, reason: str = "", expected_version: int | None = None
+    ) -> Item:
+        """Move an item between tiers (active, durable, subconscious); optimistic with ``expected_version``."""
+        core = self._core
+        s = core.scope(scope)
+        core.run([cmd.SetTier(s, check_id(id), tier, check_reason(reason), check_version(expected_version))])
+        return core.must_get(s, id)
+
+    def set_tiers(
+        self,
+        tiers: Mapping[str, str],
+        *,
+        scope: str,
+        reason: str = "",
+        reasons: Mapping[str, str] | None = None,
+    ) -> builtins.list[Item]:
+        """Move many items between tiers in one event, all or nothing (item id → tier).
+
+        Each item's reason is ``reasons[id]`` when given, else ``reason``. One unknown tier,
+        missing item or repeated id refuses the whole call and writes nothing. Returns the
+        moved items in the order given. Why: the dream pass demotes thousands at a time, and an
+        import replays its ``memory.tiers_set`` events through here.
+        """
+        core = self._core
+        s = core.scope(scope)
+        if not isinstance(tiers, Mapping):
+            raise InvalidInputError("tiers must be a mapping of item id -> tier")
+        if len(tiers) > core.limits.max_batch:
+            raise LimitExceededError(f"{len(tiers)} tier changes in one call; the limit is {core.limits.max_batch}")
+        own = reasons or {}
+        changes = tuple(cmd.TierChange(check_id(i), str(t), check_reason(own.get(i, reason))) for i, t in tiers.items())
+        core.run([cmd.SetTiers(s, changes)])
+        found = core.store.get_many(s, [c.id for c in changes])
+        return [found[c.id] for c in changes]
+
+    def promote(self, id: str, *, scope: str, to: str = "manual", reason: str = "") -> Item:
+        """A person vouches for a claim (``to="manual"``) or pins it (``to="durable"``)."""
+        core = self._core
+        s = core.scope(scope)
+        core.run([cmd.Promote(s, check_id(id), to, check_reason(reason))])
+        return core.must_get(s, id)
+
+    def flag(
+        self,
+        id: str,
+        *,
+        scope: str,
+        add: Sequence[str] = (),
+        remove: Sequence[str] = (),
+        reason: str = "",
+        expected_version: int | None = None,
+    ) -> Item:
+        """Add or remove machine flags (e.g. ``hub``, ``stale_derived``) on an item."""
+        core = self._core
+        s = core.scope(scope)
+        add_, remove_ = check_tags(add, core.limits, "flags"), check_tags(remove, core.limits, "flags")
+        version = check_version(expected_version)
+        core.run([cmd.SetFlags(s, check_id(id), add_, remove_, check_reason(reason), version)])
+        return core.must_get(s, id)
+
+    def pause_learning(self, scope: str, *, reason: str = "") -> None:
+        """Refuse every learning write in ``scope`` (reads keep working) until ``resume_learning``."""
+        core = self._core
+        core.run([cmd.PauseLearning(core.scope(scope), check_reason(reason))])
+
+    def resume_learning(self, scope: str, *, reason: str = "") -> None:
+        """Allow learning writes in ``scope`` again after ``pause_learning``."""
+        core = self._core
+        core.run([cmd.ResumeLearning(core.scope(scope), check_reason(reason))])
