@@ -159,7 +159,6 @@ def test_public_surface_is_pinned() -> None:
             "Outcome",
             "QueueEntry",
             "apply",
-            "cascade_retract",
             "dream",
             "plan",
             "salience",

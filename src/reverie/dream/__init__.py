@@ -26,7 +26,7 @@ from reverie.dream.config import DreamConfig
 from reverie.dream.lease import scope_lease
 from reverie.dream.queue import Cohort, QueueEntry, thinking_queue, value_by_cohort
 from reverie.dream.report import STEPS, Action, DreamReport, Outcome
-from reverie.dream.run import apply, cascade_retract, dream, plan
+from reverie.dream.run import apply, dream, plan
 from reverie.dream.salience import salience
 
 __all__ = [
@@ -38,7 +38,6 @@ __all__ = [
     "Outcome",
     "QueueEntry",
     "apply",
-    "cascade_retract",
     "dream",
     "plan",
     "salience",

@@ -55,12 +55,6 @@ class DreamHost(Protocol):
     def conflict_links(self, item: Item, *, aliases: AliasLookup | None, match: str | None) -> list[cmd.Command]:
         """The ``contradicts`` links write-time detection would add for ``item`` (reads only)."""
 
-    def forget(self, id: str, *, scope: str, reason: str = "") -> Item:
-        """Close one claim's validity (``cascade_retract``), as ``Memory.forget`` does."""
-
-    def get(self, id: str, *, scope: str) -> Item:
-        """One item's current row, or ``NotFoundError``."""
-
     def running(self) -> AbstractContextManager[None]:
         """Held while a pass runs, so closing the host can wait for it to stop."""
 

@@ -1,5 +1,4 @@
-"""The entry points: ``dream`` (plan + apply under the scope lease), ``plan``, ``apply``,
-and ``cascade_retract``.
+"""The entry points: ``dream`` (plan + apply under the scope lease), ``plan`` and ``apply``.
 
 ``Memory.dream`` / ``Memory.thinking_queue`` / ``Memory.value_by_cohort`` delegate here through
 the facade's ``DreamHost`` (``host``): the narrow interface this package declares, so nothing
@@ -22,10 +21,9 @@ from reverie.dream.plan import plan_pass
 from reverie.dream.report import DreamReport
 from reverie.dream.runs import record
 from reverie.dream.snapshot import read_snapshot
-from reverie.errors import AlreadyClosedError, InvalidInputError, NotFoundError, ReverieError
+from reverie.errors import InvalidInputError, ReverieError
 from reverie.model.clock import to_iso
-from reverie.model.query import Q, parse_sort
-from reverie.model.validate import check_id, check_reason, check_scope
+from reverie.model.validate import check_scope
 
 if TYPE_CHECKING:
     from reverie.dream.host import DreamHost
@@ -166,37 +164,6 @@ def dream(
             return report
 
 
-def cascade_retract(mem: DreamHost, id: str, *, scope: str, reason: str = "") -> list[str]:
-    """Forget ``id`` and every current item that has it as a parent, transitively.
-
-    Breadth-first from ``id``; each forget is its own transaction and carries the reason and
-    the root. Items already closed are passed over (their own dependants are still followed).
-    Returns the ids forgotten, in order. If it stops half-way (a crash), the next dream pass
-    flags what is left as ``stale_derived``.
-    """
-    s = check_scope(scope, mem.limits)
-    root = check_id(id)
-    why = check_reason(reason)
-    mem.get(root, scope=s)  # NotFoundError for an unknown id, before anything is written
-    done: list[str] = []
-    seen = {root}
-    frontier = [root]
-    while frontier:
-        current = frontier.pop(0)
-        note = "cascade_retract" if current == root else f"cascade_retract from {root} (parent chain)"
-        try:
-            mem.forget(current, scope=s, reason=f"{note}: {why}" if why else note)
-            done.append(current)
-        except (AlreadyClosedError, NotFoundError):
-            pass
-        children = mem.store.query(s, Q.parent(current) & Q.status("live"), parse_sort(["id"]), limit=10**9)
-        for child in children:
-            if child.id not in seen:
-                seen.add(child.id)
-                frontier.append(child.id)
-    return done
-
-
 def _config(config: DreamConfig | None) -> DreamConfig:
     if config is None:
         return DreamConfig()
@@ -205,4 +172,4 @@ def _config(config: DreamConfig | None) -> DreamConfig:
     return config
 
 
-__all__ = ["apply", "cascade_retract", "dream", "plan"]
+__all__ = ["apply", "dream", "plan"]

@@ -20,11 +20,10 @@ from reverie.limits import Limits
 from reverie.memory.candidates import build_remember
 from reverie.memory.contradictions import Contradictions
 from reverie.memory.core import Core
-from reverie.memory.writes import Writes
 from reverie.model import commands as cmd
 from reverie.model.clock import Clock
 from reverie.model.item import Item
-from reverie.model.validate import check_count, check_id
+from reverie.model.validate import check_count
 from reverie.store.protocol import DREAM_RUNS_KEPT, Store
 
 if TYPE_CHECKING:
@@ -35,11 +34,10 @@ DREAM_STOP_WAIT = 4.0
 
 
 class Dreaming:
-    """dream, dream_runs, thinking_queue, value_by_cohort, cascade_retract — and the pass's host."""
+    """dream, dream_runs, thinking_queue, value_by_cohort — and the pass's host."""
 
-    def __init__(self, core: Core, writes: Writes, conflicts: Contradictions) -> None:
+    def __init__(self, core: Core, conflicts: Contradictions) -> None:
         self._core = core
-        self._writes = writes
         self._conflicts = conflicts
         self.last_report: DreamReport | None = None
         # Dream passes running on this Memory, and the signal that asks them to stop (close()).
@@ -106,12 +104,6 @@ class Dreaming:
         core = self._core
         return thinking_queue(self, scope=core.scope(scope), k=check_count(k, "k", default=10, limits=core.limits))
 
-    def cascade_retract(self, id: str, *, scope: str, reason: str = "") -> builtins.list[str]:
-        """Forget ``id`` and every current item derived from it, transitively; returns the ids."""
-        from reverie.dream import cascade_retract
-
-        return cascade_retract(self, check_id(id), scope=self._core.scope(scope), reason=reason)
-
     def stop(self, wait: float = DREAM_STOP_WAIT) -> None:
         """Ask running passes to stop between two batches and wait up to ``wait`` seconds."""
         self._stop.set()
@@ -145,13 +137,6 @@ class Dreaming:
 
     def conflict_links(self, item: Item, *, aliases: Aliases | None, match: str | None) -> builtins.list[cmd.Command]:
         return self._conflicts.conflict_links(item, aliases=aliases, match=match)
-
-    def forget(self, id: str, *, scope: str, reason: str = "") -> Item:
-        return self._writes.forget(id, scope=scope, reason=reason)
-
-    def get(self, id: str, *, scope: str) -> Item:
-        core = self._core
-        return core.must_get(core.scope(scope), check_id(id))
 
     @contextmanager
     def running(self) -> Iterator[None]:

@@ -21,6 +21,7 @@ from reverie.memory.core import Core
 from reverie.memory.dreaming import Dreaming
 from reverie.memory.maintenance import Maintenance
 from reverie.memory.reads import Reads
+from reverie.memory.retraction import Retraction
 from reverie.memory.retrieval import Retrieval
 from reverie.memory.usage import Usage
 from reverie.memory.wiring import delegate
@@ -88,8 +89,9 @@ class Memory:
         self._usage = Usage(core)
         self._reads = Reads(core)
         self._retrieval = Retrieval(core, self._usage)
-        self._dreaming = Dreaming(core, self._writes, self._conflicts)
+        self._dreaming = Dreaming(core, self._conflicts)
         self._maintenance = Maintenance(core)
+        self._retraction = Retraction(core)
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -154,6 +156,7 @@ class Memory:
     flag = delegate("_writes", Writes.flag)
     pause_learning = delegate("_writes", Writes.pause_learning)
     resume_learning = delegate("_writes", Writes.resume_learning)
+    cascade_retract = delegate("_retraction", Retraction.cascade_retract)
     record_use = delegate("_usage", Usage.record_use)
 
     # -- reads ----------------------------------------------------------------------------
@@ -179,7 +182,6 @@ class Memory:
     dream_runs = delegate("_dreaming", Dreaming.dream_runs)
     value_by_cohort = delegate("_dreaming", Dreaming.value_by_cohort)
     thinking_queue = delegate("_dreaming", Dreaming.thinking_queue)
-    cascade_retract = delegate("_dreaming", Dreaming.cascade_retract)
 
     # -- health ---------------------------------------------------------------------------
     doctor = delegate("_maintenance", Maintenance.doctor)
