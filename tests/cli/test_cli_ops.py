@@ -127,8 +127,12 @@ _COMPARED = ("text", "kind", "source", "status", "tier", "key", "value", "author
 _MORE = ("scores", "evidence_count", "use_count", "valid_from", "valid_to", "last_used_query")
 
 
-def _beliefs(run: Cli, scope: str) -> tuple[list[str], list[str]]:
-    """Items and edges of a scope with ids replaced by texts, so two scopes can be compared."""
+def _beliefs(run: Cli, scope: str, *, trust: bool = True) -> tuple[list[str], list[str]]:
+    """Items and edges of a scope with ids replaced by texts, so two scopes can be compared.
+
+    ``trust=False`` leaves out what an import deliberately does not carry over: the source (a copy
+    says ``imported``) and authority (capped for claims read from a file).
+    """
     items = run.json("list", "--include-closed", "--limit=1000", scope=scope)["items"]
     text = {i["id"]: i["text"] for i in items}
     rows = []
@@ -138,12 +142,16 @@ def _beliefs(run: Cli, scope: str) -> tuple[list[str], list[str]]:
         row["provenance"] = {k: i["provenance"][k] for k in ("origin", "ref", "locator")}
         if i["status"] == "forgotten":
             del row["valid_to"]  # forget closes validity "now": at import time in the copy (no API to back-date)
+        if not trust:
+            del row["source"]
+            row["scores"] = {k: v for k, v in row["scores"].items() if k != "authority"}
         rows.append(json.dumps(row, sort_keys=True))
     edges = []
     for i in items:
         for e in run.json("show", i["id"], scope=scope)["edges"]:
             state = "open" if e["closed_at"] is None else "closed"
-            edges.append(json.dumps([text[e["src"]], e["type"], text[e["dst"]], e["authority"], e["meta"], state]))
+            authority = [e["authority"]] if trust else []
+            edges.append(json.dumps([text[e["src"]], e["type"], text[e["dst"]], *authority, e["meta"], state]))
     return sorted(rows), sorted(set(edges))
 
 
@@ -154,12 +162,21 @@ def test_export_then_import_reproduces_the_scope(run: Cli, tmp_path: Path) -> No
     report = run.json("import", str(dump), scope="user:alice-copy")
     assert report["failed"] == [] and report["notes"] == {}
     assert report["skipped"] == {
+        "memory.promoted to manual (a person vouches here, not in a file)": 1,
         "scope.learning_paused (scope setting)": 1,
         "scope.learning_resumed (scope setting)": 1,
     }
     assert report["events"] == len(dump.read_text().splitlines())
     assert report["applied"]["memory.tiers_set"] == 1
-    assert _beliefs(run, "user:alice-copy") == _beliefs(run, SCOPE)
+    assert _beliefs(run, "user:alice-copy", trust=False) == _beliefs(run, SCOPE, trust=False)
+    # Trust is not read from a file: every copy is 'imported', its original source kept in provenance,
+    # and no copy carries more authority than an import starts with (the manual claim included).
+    copies = run.json("list", "--include-closed", "--limit=1000", scope="user:alice-copy")["items"]
+    assert {c["source"] for c in copies} == {"imported"}
+    assert {c["provenance"]["source"] for c in copies} == {"user_stated", "observed", "inferred", "system"}
+    assert all(c["scores"]["authority"] <= 0.5 for c in copies)
+    office = next(c for c in copies if c["text"] == "The office opens at 9")  # promoted to manual in the source
+    assert office["provenance"]["source"] == "user_stated" and office["scores"]["authority"] == 0.5
     assert set(report["ids"]).isdisjoint(report["ids"].values())  # ids are re-assigned
     # What the source refused, the copy refuses too: the dismissed text stayed tombstoned.
     run.fails(1, "dismissed_value", "remember", "Alice owns a dog", scope="user:alice-copy")
@@ -216,14 +233,38 @@ def test_import_reports_events_it_cannot_apply_and_goes_on(run: Cli, seeded: See
     assert human.exit_code == 1 and "failed" in human.stdout and "error[not_found]" in human.stdout
 
 
-def test_import_of_a_source_no_public_call_writes_keeps_trust_and_says_so(run: Cli) -> None:
-    run.remember("Alice likes tea", "--authority=0.55")
+def test_an_edited_export_cannot_forge_a_persons_authority(run: Cli) -> None:
+    """Regression (#13.8): an export edited to say ``source: manual`` came in as a person-vouched claim
+    (authority 1.0, wins every conflict, never forgotten). A claim read from a file is ``imported``."""
+    run.remember("The vault code is 1234", "--authority=0.55")
     event = json.loads(run.ok("export").stdout)
-    event["payload"]["item"]["source"] = "imported"
+    event["payload"]["item"]["source"] = "manual"
+    event["payload"]["item"]["scores"]["authority"] = 1.0
     report = run.json("import", "-", scope="user:copy", input=json.dumps(event) + "\n")
-    assert report["notes"] == {"source 'imported' replayed as 'observed'": 1}
+    assert report["failed"] == [] and report["notes"] == {}
+    assert report["items"] == {"created": 1, "corroborated": 0, "skipped": 0}
     item = run.json("list", scope="user:copy")["items"][0]
-    assert (item["source"], item["scores"]["authority"]) == ("observed", 0.55)
+    assert (item["source"], item["scores"]["authority"]) == ("imported", 0.5)
+    assert item["provenance"]["source"] == "manual"  # what the file claimed, kept as a record only
+
+
+def test_import_keeps_a_lower_authority_and_the_original_source(run: Cli) -> None:
+    run.remember("Alice likes tea", "--authority=0.35", "--source=inferred")
+    report = run.json("import", "-", scope="user:copy", input=run.ok("export").stdout)
+    assert report["items"]["created"] == 1
+    item = run.json("list", scope="user:copy")["items"][0]
+    assert (item["source"], item["scores"]["authority"], item["provenance"]["source"]) == ("imported", 0.35, "inferred")
+
+
+def test_importing_into_a_scope_that_forgot_the_claim_keeps_it_forgotten(run: Cli) -> None:
+    """Regression (#13.8): re-importing an old export revived what the scope had forgotten since."""
+    tea = run.remember("Alice likes tea")
+    run.remember("Alice likes coffee")
+    dump = run.ok("export").stdout
+    run.ok("forget", tea, "--reason=she stopped")
+    report = run.json("import", "-", input=dump)
+    assert report["items"] == {"created": 0, "corroborated": 1, "skipped": 1}
+    assert [i["text"] for i in run.json("list")["items"]] == ["Alice likes coffee"]
 
 
 def test_import_skips_event_types_it_does_not_know(run: Cli) -> None:

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from reverie import ConflictError, Event, InvalidInputError, Item, Memory, NotFoundError, ReverieError
+from reverie import ConflictError, Event, InvalidInputError, Item, Memory, NotFoundError, Q, ReverieError
+from reverie.model.validate import fingerprints
 
-_LEARNING_SOURCES = ("user_stated", "observed", "inferred")
 _SCOPE_SETTINGS = ("scope.learning_paused", "scope.learning_resumed")
 
 
@@ -82,6 +82,9 @@ class ImportReport:
     notes: Counter[str] = field(default_factory=Counter)
     ids: dict[str, str] = field(default_factory=dict)
     edges: dict[str, str] = field(default_factory=dict)
+    #: Claims read from the file: ``created`` (new items), ``corroborated`` (an equivalent current
+    #: claim gained evidence), ``skipped`` (forgotten in this scope before the import).
+    items: Counter[str] = field(default_factory=Counter)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -93,6 +96,7 @@ class ImportReport:
             "notes": dict(self.notes),
             "ids": self.ids,
             "edges": self.edges,
+            "items": {k: self.items.get(k, 0) for k in ("created", "corroborated", "skipped")},
         }
 
 
@@ -110,6 +114,7 @@ class Replayer:
         self._dismissed: list[tuple[str, list[str]]] = []  # (new item id, its tombstoned fingerprints)
         self._parents: dict[str, tuple[str, ...]] = {}  # old item id -> old parent ids
         self._edge_ends: dict[str, tuple[str, str, str]] = {}  # old edge id -> (type, old src, old dst)
+        self._forgotten_prints: set[str] | None = None  # fingerprints the target had forgotten (read once, lazily)
         self._handlers: dict[str, Callable[[Event], None]] = {
             "memory.remembered": self._remembered,
             "memory.corroborated": self._corroborated,
@@ -178,20 +183,36 @@ class Replayer:
         return new
 
     # -- items ------------------------------------------------------------------------------------
-    def _remember_as(self, source: str, text: str, fields: dict[str, Any]) -> Item:
-        if source == "manual":
-            return self.mem.remember_manual(text, scope=self.scope, **fields)
-        if source == "system":
-            return self.mem.remember_system(text, scope=self.scope, **fields)
-        if source not in _LEARNING_SOURCES:
-            # No public call writes source 'imported' (or a future source); trust is kept by
-            # replaying the item's explicit scores, and the substitution is reported.
-            self.report.notes[f"source {source!r} replayed as 'observed'"] += 1
-            source = "observed"
-        return self.mem.remember(text, scope=self.scope, source=source, **fields)
+    def _remember_as(self, source: str, text: str, fields: dict[str, Any], *, corroborate: bool = True) -> Item:
+        """Every claim read from a file is stored as ``imported`` (``Memory.remember_imported``): the
+        source the file names is kept in ``provenance.source``, never replayed as authority."""
+        new = self.mem.remember_imported(
+            text, scope=self.scope, original_source=source, corroborate=corroborate, **fields
+        )
+        # A new item starts with one piece of evidence; a corroborated one has just gained another.
+        self.report.items["corroborated" if new.evidence_count > 1 else "created"] += 1
+        return new
+
+    def _forgotten_here(self, text: str, key: str | None, value: Any) -> bool:
+        """True when the target scope had forgotten this claim before the import began."""
+        if self._forgotten_prints is None:
+            self._forgotten_prints = set()
+            cursor = None
+            while True:
+                page = self.mem.list(scope=self.scope, where=Q.status("forgotten"), include_closed=True, cursor=cursor)
+                for it in page.items:
+                    self._forgotten_prints.update(fingerprints(it.text, it.key, it.value))
+                cursor = page.next_cursor
+                if cursor is None:
+                    break
+        return bool(self._forgotten_prints & set(fingerprints(text, key, value)))
 
     def _remembered(self, event: Event) -> None:
         it = event.payload["item"]
+        if self._forgotten_here(it["text"], it.get("key"), it.get("value")):
+            self.report.items["skipped"] += 1
+            self.report.skipped["memory.remembered (forgotten in this scope: it stays forgotten)"] += 1
+            return
         scores = it.get("scores") or {}
         provenance = it.get("provenance") or {}
         fields: dict[str, Any] = {
@@ -208,7 +229,10 @@ class Replayer:
             "scores": {k: v for k, v in scores.items() if k == "value"},
             **{k: v for k, v in scores.items() if k in ("authority", "confidence", "importance", "durability")},
         }
-        new = self._remember_as(it["source"], it["text"], fields)
+        # A system-made item (a dream gist) quotes one of its members verbatim: in the source it was a
+        # new item, not a corroboration of that member, so it is one here too.
+        corroborate = it["source"] != "system"
+        new = self._remember_as(provenance.get("source") or it["source"], it["text"], fields, corroborate=corroborate)
         self.report.ids[it["id"]] = new.id
         self._parents[it["id"]] = tuple(it.get("parents") or ())
         tier = it.get("tier", "active")
@@ -293,6 +317,9 @@ class Replayer:
 
     def _promoted(self, event: Event) -> None:
         p = event.payload
+        if p["to"] == "manual":  # a person's word is given in this store, never read from a file
+            self.report.skipped["memory.promoted to manual (a person vouches here, not in a file)"] += 1
+            return
         self.mem.promote(self._item(p["id"]), scope=self.scope, to=p["to"], reason=p.get("reason", ""))
 
     def _flags_set(self, event: Event) -> None:

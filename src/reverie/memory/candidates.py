@@ -14,7 +14,7 @@ from reverie.errors import InvalidInputError, LimitExceededError
 from reverie.limits import Limits
 from reverie.model import commands as cmd
 from reverie.model.clock import ensure_aware
-from reverie.model.item import Candidate, Provenance
+from reverie.model.item import SOURCES, Candidate, Provenance
 from reverie.model.validate import (
     SCORE_NAMES,
     check_id,
@@ -103,6 +103,8 @@ def _provenance(data: Mapping[str, Any], limits: Limits) -> Provenance:
             raise InvalidInputError("provenance must be a Provenance or a dict with origin/ref/locator")
         prov = Provenance.from_dict(dict(prov))
     check_provenance(prov, data["provenance"], limits)
+    if prov.source is not None and data.get("source") != "imported":
+        raise InvalidInputError("provenance.source records an imported claim's original source; only imports set it")
     return prov
 
 
@@ -131,6 +133,8 @@ def check_provenance(prov: Provenance, given: object, limits: Limits) -> None:
     for name, v in zip(_PROVENANCE_FIELDS, values, strict=True):
         if v is not None:
             check_text(v, limits, f"provenance.{name}")
+    if prov.source is not None and prov.source not in SOURCES:
+        raise InvalidInputError(f"provenance.source must be one of {', '.join(SOURCES)}")
 
 
 def check_version(v: object) -> int | None:

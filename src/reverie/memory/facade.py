@@ -19,6 +19,7 @@ from reverie.limits import DEFAULT_LIMITS, Limits
 from reverie.memory.contradictions import Contradictions
 from reverie.memory.core import Core
 from reverie.memory.dreaming import Dreaming
+from reverie.memory.imports import Imports
 from reverie.memory.maintenance import Maintenance
 from reverie.memory.reads import Reads
 from reverie.memory.retraction import Retraction
@@ -92,6 +93,7 @@ class Memory:
         self._dreaming = Dreaming(core, self._conflicts)
         self._maintenance = Maintenance(core)
         self._retraction = Retraction(core)
+        self._imports = Imports(core, self._writes)
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -143,6 +145,7 @@ class Memory:
     remember_manual = delegate("_writes", Writes.remember_manual)
     remember_system = delegate("_writes", Writes.remember_system)
     remember_many = delegate("_writes", Writes.remember_many)
+    remember_imported = delegate("_imports", Imports.remember_imported)
     revise = delegate("_writes", Writes.revise)
     forget = delegate("_writes", Writes.forget)
     dismiss = delegate("_writes", Writes.dismiss)

@@ -101,12 +101,15 @@ class Writes:
         return [found[i] for i in ids if i]
 
     def _remember_one(self, fields: Mapping[str, Any], scope: str, sources: Sequence[str]) -> Item:
-        core = self._core
-        s = core.scope(scope)
-        command = self._mark_unchecked(build_remember(fields, s, sources, core.limits))
-        out = core.run([command], [command.text])
-        self._after_write(s, out)
-        return self._outcome_item(s, out[0])
+        s = self._core.scope(scope)
+        return self.store_remember(s, build_remember(fields, s, sources, self._core.limits))
+
+    def store_remember(self, scope: str, command: cmd.Remember) -> Item:
+        """Apply one checked ``Remember`` with the write path's upkeep (the marker, detection)."""
+        command = self._mark_unchecked(command)
+        out = self._core.run([command], [command.text])
+        self._after_write(scope, out)
+        return self._outcome_item(scope, out[0])
 
     def _mark_unchecked(self, command: cmd.Remember) -> cmd.Remember:
         """With write-time detection off, a new item carries ``CONFLICTS_UNCHECKED`` so the

@@ -75,15 +75,22 @@ class Provenance:
     ``origin`` names the kind of source (conversation, document, tool, api, import, dream);
     ``ref`` identifies it (a conversation id, a URL, a file name), ``locator`` a place inside
     it (a turn id, a line), ``event_id`` is reverie's own event that recorded the claim.
+    ``source`` is set only on a claim replayed from a file or another store (its own source is
+    ``imported``): the source the claim had there, kept as a record, never as authority.
     """
 
     origin: str = "api"
     ref: str | None = None
     locator: str | None = None
     event_id: str | None = None
+    source: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"origin": self.origin, "ref": self.ref, "locator": self.locator, "event_id": self.event_id}
+        out: dict[str, Any] = {"origin": self.origin, "ref": self.ref, "locator": self.locator}
+        out["event_id"] = self.event_id
+        if self.source is not None:  # only imported claims carry it: every other payload keeps its shape
+            out["source"] = self.source
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Provenance:
@@ -92,6 +99,7 @@ class Provenance:
             ref=data.get("ref"),
             locator=data.get("locator"),
             event_id=data.get("event_id"),
+            source=data.get("source"),
         )
 
 
