@@ -15,12 +15,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# Order matters: phone-like codes ("555-1234", "+1-555-123-4567") are one word, not a range;
+# Order matters: phone-like codes ("555-1234", "+1-555-123-4567"), numbered codes with a leading
+# zero ("2024-0113": nobody writes a range that way) and seat-like codes ("14C"; not B/K/M,
+# which multiply) are one word, not a range or a number; "No." before a number is the
+# abbreviation of "number", not the negation "no";
 # ISO dates and clock times before plain numbers; words may carry inner
 # hyphens, apostrophes and dots ("us-east-1", "GPL-3.0", "Lucía's") but never end with one.
 _TOKEN = re.compile(
     r"(?P<iso>[0-9]{4}-[0-9]{2}-[0-9]{2})(?![0-9])"
-    r"|(?P<code>[0-9]+(?:-[0-9]+){2,}|[0-9]{3}-[0-9]{4})(?![0-9])"
+    r"|(?P<code>[0-9]+(?:-[0-9]+){2,}|[0-9]{3}-[0-9]{4}|[0-9]+-0[0-9]+|[0-9]+[ACDEFGHIJLN-Z](?![\w]))(?![0-9])"
+    r"|(?P<numero>\b[Nn][Oo]\.(?=\s?[0-9]))"
     r"|(?P<clock>[0-9]{1,2}:[0-9]{2})(?![0-9])"
     r"|(?P<num>[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)"
     r"|(?P<word>[^\W\d_](?:[^\W_]|[-'’.](?=[^\W_]))*)"
@@ -61,7 +65,7 @@ def tokenize(text: str) -> tuple[Token, ...]:
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup or "sym"
         surface = m.group()
-        if kind == "code":
+        if kind in ("code", "numero"):
             out.append(Token(surface, m.start(), m.end(), surface.lower(), "word"))
         elif kind == "word":
             out.extend(_split_word(surface, m.start()))
