@@ -183,8 +183,8 @@ def label_noun_of(side: Analysis, units: tuple[Unit, ...]) -> Unit | None:
     prev = side.units[at - 1]
     if prev.kind != "word" or prev.label or prev.tok != units[0].tok - 1:
         return None
-    tok = side.tokens[prev.tok]
-    return prev if label_noun(tok) or tok.low in NUMBERING_WORDS else None
+    tok, left = side.tokens[prev.tok], side.tokens[prev.tok - 1] if prev.tok > 0 else None
+    return prev if label_noun(tok, left) or tok.low in NUMBERING_WORDS else None
 
 
 def value_phrase(side: Analysis, units: tuple[Unit, ...]) -> str:

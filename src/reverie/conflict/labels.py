@@ -22,9 +22,9 @@ are single word tokens already (``text``), capitalised, so they read as names wi
 
 from __future__ import annotations
 
-from reverie.conflict.lexicon import VERB_FORMS
+from reverie.conflict.lexicon import VERB_BASE_FORMS, VERB_FORMS
 from reverie.conflict.numeric import QuantityMention
-from reverie.conflict.text import FILLERS, HEDGES, NEGATIONS, Token, is_structural
+from reverie.conflict.text import DO, FILLERS, HEDGES, MODALS, NEGATIONS, PRONOUNS, Token, is_structural
 from reverie.conflict.units import MULTIPLIERS, NUMBER_WORDS
 
 #: Words after which a number is a running number by definition.
@@ -51,6 +51,10 @@ _VALUE_WORDS = frozenset(
 )  # fmt: skip
 
 
+#: Words that make the base form after them a verb, not a noun.
+_VERB_LEFT = PRONOUNS | MODALS | DO | frozenset({"to", "not", "never", "and", "or"})
+
+
 def is_label(text: str, tokens: tuple[Token, ...], mention: QuantityMention) -> bool:
     """The quantity at ``mention`` is an identifier (see module docstring), not an amount."""
     q = mention.value
@@ -66,15 +70,22 @@ def is_label(text: str, tokens: tuple[Token, ...], mention: QuantityMention) -> 
     prev = tokens[mention.first - 1]
     if text[prev.end : tok.start].strip():
         return False  # punctuation between the word and the number: "Alice, 34"
-    return prev.low in NUMBERING_WORDS or label_noun(prev)
+    before = tokens[mention.first - 2] if mention.first >= 2 else None
+    return prev.low in NUMBERING_WORDS or label_noun(prev, before)
 
 
-def label_noun(tok: Token) -> bool:
-    """A word that can name a kind of thing whose members are told apart by number."""
+def label_noun(tok: Token, before: Token | None = None) -> bool:
+    """A word that can name a kind of thing whose members are told apart by number.
+
+    A verb's base form is also a noun ("CI run 5531", "deployed build 1234", "support call
+    5521") unless what precedes it makes it a verb ("we need 3", "to run 5").
+    """
     low = tok.low
     if tok.kind != "word" or not low.replace("-", "").isalpha():
         return False
-    if is_structural(low) or low in VERB_FORMS or low in FILLERS or low in HEDGES or low in NEGATIONS:
+    if low in VERB_FORMS and not (low in VERB_BASE_FORMS and before is not None and before.low not in _VERB_LEFT):
+        return False
+    if is_structural(low) or low in FILLERS or low in HEDGES or low in NEGATIONS:
         return False
     if low in NUMBER_WORDS or low in MULTIPLIERS or low in MEASURE_NOUNS or low in _VALUE_WORDS:
         return False

@@ -211,6 +211,8 @@ FUNCTIONAL_VERB_PREPS: dict[str, frozenset[str]] = {
     "write": frozenset({"in"}),
     "set": frozenset({"to"}),
     "point": frozenset({"to", "at"}),
+    "listen": frozenset({"on"}),
+    "bind": frozenset({"to"}),
 }
 FUNCTIONAL_VERB_DIRECT = frozenset({"call", "name", "title"})
 FUNCTIONAL_VERB_FORMS: dict[str, frozenset[str]] = {base: all_forms(base) for base in FUNCTIONAL_VERB_PREPS}

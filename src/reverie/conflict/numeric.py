@@ -266,7 +266,8 @@ def _simple_unit(tokens: tuple[Token, ...], j: int, taken: frozenset[int]) -> tu
     unit = units.lookup(tok.low)
     if unit is not None:
         return unit, j + 1
-    if _count_noun(tok):
+    if _count_noun(tok) and tok.start - tokens[j - 1].end <= 1:
+        # Only a noun right after the number counts it: "3: all normal" is no count of "all".
         noun = units.count_key(stem(tok.low))
         return units.Unit(f"count:{noun}", noun, 1.0), j + 1
     return None
