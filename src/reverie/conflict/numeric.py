@@ -51,7 +51,11 @@ _RANGE_JOINERS = frozenset({"-", "–", "to"})
 _PER = frozenset({"per", "a", "an", "each", "every", "/"})
 _APPROX_TOLERANCE = 0.1
 _STRICT = frozenset({"more", "greater", "over", "above", ">", "less", "fewer", "under", "below", "<"})
-_NOT_NOUNS = frozenset({"old", "each", "more", "less", "times", "percent", "of", "and"})
+# Lower-case words after a number that do not count anything: "1 after the alert", "5521 today".
+_NOT_NOUNS = frozenset(
+    {"old", "each", "more", "less", "times", "percent", "of", "and", "after", "before", "ago", "later",
+     "earlier", "today", "tonight", "tomorrow", "yesterday", "again", "too", "only", "instead", "all"}
+)  # fmt: skip
 # Periods that read as "per X" after "a"/"per" without being time units ("5 hours a night").
 _PER_PERIODS = {"night": 86400.0, "morning": 86400.0, "evening": 86400.0, "daily": 86400.0}
 
