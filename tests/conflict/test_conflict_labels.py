@@ -179,3 +179,27 @@ def test_changing_a_quantity_of_the_same_identified_thing_conflicts(
     a, b = template.format(amounts[0]), template.format(amounts[1])
     found = detect(Claim(a), Claim(b))
     assert found is not None and found.axis == "numeric", (a, b)
+
+
+_CLOCK = st.tuples(st.integers(0, 23), st.sampled_from([0, 10, 15, 30, 45])).map(lambda t: f"{t[0]:02d}:{t[1]:02d}")
+
+
+@settings(max_examples=100, deadline=None)
+@given(_PAST, _NOUNS, _ids(), st.lists(_CLOCK, min_size=2, max_size=2, unique=True))
+def test_changing_only_the_time_of_a_past_report_never_conflicts(
+    verb: str, noun: str, ids: tuple[str, str], times: list[str]
+) -> None:
+    template = f"{verb} {noun} {ids[0]} at {{}}, nothing unusual."
+    a, b = template.format(times[0]), template.format(times[1])
+    assert detect(Claim(a), Claim(b)) is None, (a, b)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sampled_from(["meeting", "standup", "flight", "demo", "interview"]),
+    st.lists(_CLOCK, min_size=2, max_size=2, unique=True),
+)
+def test_changing_the_time_of_a_scheduled_event_conflicts(event: str, times: list[str]) -> None:
+    template = f"The {event} is at {{}}."
+    found = detect(Claim(template.format(times[0])), Claim(template.format(times[1])))
+    assert found is not None and found.axis == "temporal"
