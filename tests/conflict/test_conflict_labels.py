@@ -102,6 +102,15 @@ def test_label_in_a_single_valued_slot_still_conflicts_and_names_the_label() -> 
     assert _conflict("The payments service listens on port 8080.", "The payments service listens on port 9090.")
 
 
+def test_gerund_noun_and_split_code_label_a_value_in_a_slot() -> None:
+    """ "in building 4" is a building, not "building" the verb; "4B" splits as 4 + B (B is billions)."""
+    found = detect(Claim("The team is in building 4."), Claim("The team is in building 6."))
+    assert found is not None and "'building 4'" in found.reason
+    found = detect(Claim("Alice lives in apartment 4B."), Claim("Alice lives in apartment 5A."))
+    assert found is not None and "'apartment 4B'" in found.reason
+    assert _conflict("The team is using 4.", "The team is using 6.") == "numeric"
+
+
 def test_labelled_subject_is_one_specific_thing() -> None:
     assert _conflict("Room 12 is on floor 3.", "Room 12 is on floor 5.") == "numeric"
     assert _conflict("Order 5512 is in warehouse 3.", "Order 5512 is in warehouse 7.") == "numeric"

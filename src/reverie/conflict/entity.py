@@ -169,8 +169,8 @@ def value_text(units: tuple[Unit, ...]) -> str:
 
 
 def numbered(units: tuple[Unit, ...]) -> bool:
-    """A label number or a code with digits ("216", "BA117", "v2.3"): a name told apart by number."""
-    return bool(units) and all(u.label or (u.kind == "word" and any(c.isdigit() for c in u.text)) for u in units)
+    """A value led by a label number or a code with digits ("216", "4 B", "BA117", "v2.3")."""
+    return bool(units) and (units[0].label or (units[0].kind == "word" and any(c.isdigit() for c in units[0].text)))
 
 
 def label_noun_of(side: Analysis, units: tuple[Unit, ...]) -> Unit | None:
@@ -190,8 +190,7 @@ def label_noun_of(side: Analysis, units: tuple[Unit, ...]) -> Unit | None:
 def value_phrase(side: Analysis, units: tuple[Unit, ...]) -> str:
     """The value as a reader names it: "floor 3", not "3"."""
     noun = label_noun_of(side, units)
-    text = value_text(units)
-    return text if noun is None else f"{noun.text} {text}"
+    return value_text(units) if noun is None else side.text[noun.start : units[-1].end]
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,18 @@ from __future__ import annotations
 
 from reverie.conflict.lexicon import VERB_BASE_FORMS, VERB_FORMS
 from reverie.conflict.numeric import QuantityMention
-from reverie.conflict.text import DO, FILLERS, HEDGES, MODALS, NEGATIONS, PRONOUNS, Token, is_structural
+from reverie.conflict.text import (
+    DETERMINERS,
+    DO,
+    FILLERS,
+    HEDGES,
+    MODALS,
+    NEGATIONS,
+    PREPOSITIONS,
+    PRONOUNS,
+    Token,
+    is_structural,
+)
 from reverie.conflict.units import MULTIPLIERS, NUMBER_WORDS
 
 #: Words after which a number is a running number by definition.
@@ -78,18 +89,28 @@ def label_noun(tok: Token, before: Token | None = None) -> bool:
     """A word that can name a kind of thing whose members are told apart by number.
 
     A verb's base form is also a noun ("CI run 5531", "deployed build 1234", "support call
-    5521") unless what precedes it makes it a verb ("we need 3", "to run 5").
+    5521") unless what precedes it makes it a verb ("we need 3", "to run 5"); an -ing form is
+    one after a preposition or determiner ("in building 4"), not after a verb ("is using 4").
     """
     low = tok.low
     if tok.kind != "word" or not low.replace("-", "").isalpha():
         return False
-    if low in VERB_FORMS and not (low in VERB_BASE_FORMS and before is not None and before.low not in _VERB_LEFT):
+    if low in VERB_FORMS and not _noun_use(low, before):
         return False
     if is_structural(low) or low in FILLERS or low in HEDGES or low in NEGATIONS:
         return False
     if low in NUMBER_WORDS or low in MULTIPLIERS or low in MEASURE_NOUNS or low in _VALUE_WORDS:
         return False
     return not low.endswith(("ed", "ly"))  # "scored 98", "rated 4", "nearly 500"
+
+
+def _noun_use(low: str, before: Token | None) -> bool:
+    """A verb form used as a noun, judged by the word before it."""
+    if before is None:
+        return False
+    if low.endswith("ing"):
+        return before.low in PREPOSITIONS or before.low in DETERMINERS
+    return low in VERB_BASE_FORMS and before.low not in _VERB_LEFT
 
 
 __all__ = ["MEASURE_NOUNS", "NUMBERING_WORDS", "is_label", "label_noun"]
