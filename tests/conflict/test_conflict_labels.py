@@ -130,6 +130,7 @@ def test_time_of_day_in_a_past_report_is_when_it_happened() -> None:
         ("Checked the dashboard at {}, nothing unusual on panel 216.", ("09:15", "16:45")),
         ("The nightly backup of shard 4 finished at {}.", ("03:10", "03:40")),
         ("Server rack 12 was inspected at {}.", ("09:00", "15:00")),
+        ("Reviewed build 1 at {}, nothing unusual.", ("00:00", "00:10")),  # found by the property below
     ):
         assert _conflict(template.format(ta), template.format(tb)) is None, template
 

@@ -74,7 +74,10 @@ def is_label(text: str, tokens: tuple[Token, ...], mention: QuantityMention) -> 
     tok = tokens[mention.first]
     if tok.kind != "num":
         return False
-    if text[: tok.start].rstrip(" ").endswith("#"):
+    k = tok.start - 1
+    while k >= 0 and text[k] == " ":
+        k -= 1
+    if k >= 0 and text[k] == "#":
         return True
     if mention.first == 0:
         return False

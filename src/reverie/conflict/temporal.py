@@ -43,7 +43,8 @@ def reports_an_occasion(side: Analysis) -> bool:
     """
     if not (side.past or _opens_with_past_verb(side)):
         return False
-    if any(u.low in lexicon.SCHEDULE_NOUN_FORMS for u in side.units):
+    # Past forms are the report's verb, not an event noun: "Reviewed build 1 at 00:00".
+    if any(u.low in lexicon.SCHEDULE_NOUN_FORMS and not u.low.endswith("ed") for u in side.units):
         return False
     return not (side.copula and _time_right_after_copula(side))
 
