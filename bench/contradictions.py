@@ -1,6 +1,6 @@
 """Contradiction benchmark: reverie's rules vs a lexical-negation baseline.
 
-    python bench/contradictions.py [--split dev|test|all] [--json out.json] [--errors]
+    python bench/contradictions.py [--split dev|test|all] [--json out.json] [--errors] [--timing]
 
 Reads bench/data/contradictions.jsonl (pairs written for this project; each pair's split is
 fixed by a hash of its id, see ``split_of``) and prints precision / recall / F1 per axis and
@@ -19,6 +19,7 @@ import argparse
 import hashlib
 import json
 import sys
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -189,6 +190,27 @@ def run(split: str) -> dict[str, dict[str, object]]:
     return out
 
 
+def timing(rounds: int = 15) -> dict[str, float]:
+    """CPU microseconds per ``detect`` call over every pair, the claim cache cleared each round.
+
+    What one write pays per candidate it is checked against (a write checks ~10-20). Cold
+    cache, because a new item's text has never been analysed. Process CPU time, and the best
+    and median rounds, because wall clock on a shared 2-core machine swings by 2x.
+    """
+    from reverie.conflict.frame import analyse
+
+    pairs = load()
+    per_round: list[float] = []
+    for _ in range(rounds):
+        analyse.cache_clear()
+        start = time.process_time()
+        for p in pairs:
+            detect(p.a, p.b, aliases=_alias_lookup(p.aliases))
+        per_round.append((time.process_time() - start) / len(pairs) * 1e6)
+    per_round.sort()
+    return {"pairs": float(len(pairs)), "median_us": per_round[len(per_round) // 2], "best_us": per_round[0]}
+
+
 def _jsonable(result: dict[str, dict[str, object]]) -> dict[str, object]:
     def conv(block: dict[str, object]) -> dict[str, object]:
         scores = block["scores"]
@@ -203,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
     parser.add_argument("--json", type=Path, help="also write the scores to this file")
     parser.add_argument("--errors", action="store_true", help="list misjudged pairs (use on dev only)")
+    parser.add_argument("--timing", action="store_true", help="also time detect() per pair (cold claim cache)")
     args = parser.parse_args(argv)
     pairs = {p.id: p for p in load()}
     mismatched = [p.id for p in pairs.values() if p.split != split_of(p.id)]
@@ -220,8 +243,13 @@ def main(argv: list[str] | None = None) -> int:
                 for pid in ids:
                     p = pairs[pid]
                     print(f"  {kind:16} {pid:22} {p.a.text!r} | {p.b.text!r}")
+    out = _jsonable(result)
+    if args.timing:
+        cost = timing()
+        print(f"detect: {cost['median_us']:.0f} us CPU per pair (median of 15 rounds, best {cost['best_us']:.0f} us)")
+        out["timing"] = cost
     if args.json:
-        args.json.write_text(json.dumps(_jsonable(result), indent=2) + "\n", encoding="utf-8")
+        args.json.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
     return 0
 
 

@@ -37,6 +37,18 @@ def test_dataset_is_large_balanced_and_covers_every_axis(bench: ModuleType) -> N
     assert {"paraphrase", "refinement", "different_subject", "different_time", "change_over_time"} <= kinds
 
 
+def test_dataset_has_templated_observations_and_lookalike_real_conflicts(bench: ModuleType) -> None:
+    """Issue #13: label numbers and log times in one template are compatible; the same
+    identified thing given two quantities is not. Both sides are measured, on both splits."""
+    templated = [p for p in bench.load() if p.kind == "templated"]
+    compatible = [p for p in templated if p.label == "compatible"]
+    conflicts = [p for p in templated if p.label == "contradiction"]
+    assert len(compatible) >= 100 and len(conflicts) >= 20
+    assert len({p.a.text.split()[0] for p in compatible}) >= 40  # written with variety, not one template
+    for group in (compatible, conflicts):
+        assert {p.split for p in group} == {"dev", "test"}
+
+
 def test_split_is_the_id_hash_fixed_before_tuning(bench: ModuleType) -> None:
     pairs = bench.load()
     assert all(p.split == bench.split_of(p.id) for p in pairs)

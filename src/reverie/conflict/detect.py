@@ -25,12 +25,12 @@ from reverie.conflict import lexicon
 from reverie.conflict.align import Alignment, align
 from reverie.conflict.core import Axis, Claim, Conflict, Span
 from reverie.conflict.dates import DateValue, date_fields_in_conflict, time_in_conflict
-from reverie.conflict.entity import Aliases, compare_hunk, inverted_slot, same_value, value_text
+from reverie.conflict.entity import Aliases, compare_hunk, inverted_slot, same_value, value_phrase, value_text
 from reverie.conflict.frame import Analysis, Unit, analyse
 from reverie.conflict.numeric import comparable, disagree, parse_value
 from reverie.conflict.polarity import cues, describe, flipped
 from reverie.conflict.swap import find_swap
-from reverie.conflict.temporal import date_reason, order_reason, pins_one_date
+from reverie.conflict.temporal import date_reason, order_reason, pins_one_date, reports_an_occasion
 from reverie.conflict.text import tokenize
 
 _HEDGE_FACTOR = 0.8
@@ -189,9 +189,11 @@ def _judge(x: Analysis, y: Analysis, al: Alignment, aliases: Aliases | None) -> 
         if verdict.kind == "open":
             return None
         if verdict.kind == "conflict" and verdict.slot is not None:
-            va, vb = value_text(hunk.a), value_text(hunk.b)
+            va, vb = value_phrase(x, hunk.a), value_phrase(y, hunk.b)
             reason = f"'{verdict.slot.cue}' holds one value at a time, but the claims give '{va}' and '{vb}'."
-            slots.append(_finish(x, y, "entity", verdict.slot.confidence, reason, _spans(x, hunk.a), _spans(y, hunk.b)))
+            # Two numbers that label ("Node 18" / "Node 20") still disagree in a number.
+            axis: Axis = "numeric" if _labels(hunk.a) and _labels(hunk.b) else "entity"
+            slots.append(_finish(x, y, axis, verdict.slot.confidence, reason, _spans(x, hunk.a), _spans(y, hunk.b)))
     for hunk in al.inverted:
         va, vb = value_text(hunk.a), value_text(hunk.b)
         if not same_value(va, vb, aliases):
@@ -205,6 +207,8 @@ def _judge(x: Analysis, y: Analysis, al: Alignment, aliases: Aliases | None) -> 
         conf = 0.8 if _approximate(qa, qb) else 0.9
         slots.append(_finish(x, y, "numeric", conf, reason, _spans(x, (qa,)), _spans(y, (qb,))))
     for da, db, fields in al.dates:
+        if fields == ("time",) and reports_an_occasion(x) and reports_an_occasion(y):
+            return None  # two reports at two times of day are two occasions
         if not (pins_one_date(x) and pins_one_date(y)):
             return None
         slots.append(_finish(x, y, "temporal", 0.85, date_reason(da, db, fields), _spans(x, (da,)), _spans(y, (db,))))
@@ -214,6 +218,10 @@ def _judge(x: Analysis, y: Analysis, al: Alignment, aliases: Aliases | None) -> 
     if slots:
         return slots[0]
     return _order(x, y, al) if order else _polarity(x, y, al)
+
+
+def _labels(units: tuple[Unit, ...]) -> bool:
+    return bool(units) and all(u.label for u in units)
 
 
 def _approximate(qa: Unit, qb: Unit) -> bool:

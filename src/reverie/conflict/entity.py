@@ -28,6 +28,7 @@ from typing import Literal
 from reverie.conflict import lexicon
 from reverie.conflict.align import Hunk
 from reverie.conflict.frame import Analysis, Unit
+from reverie.conflict.labels import NUMBERING_WORDS, label_noun
 from reverie.conflict.text import BE, PREPOSITIONS
 
 Aliases = Callable[[str], frozenset[str]]
@@ -83,12 +84,22 @@ def _initialism(short: str, long_words: list[str]) -> bool:
 
 
 def single_valued(side: Analysis, hunk_units: tuple[Unit, ...], other: tuple[Unit, ...]) -> Slot | None:
-    """The rule (if any) that makes the slot at ``hunk_units`` hold one value at a time."""
+    """The rule (if any) that makes the slot at ``hunk_units`` hold one value at a time.
+
+    A label's noun ("floor" in "is on floor 3") is part of the value, not of the slot: the
+    cues are read from the words before it, and it never counts as a role noun itself.
+    """
     at = side.index_of(hunk_units[0])
     before = side.units[:at]
+    noun = label_noun_of(side, hunk_units)
+    if noun is not None:
+        before = before[:-1]
     cue = _verb_cue(before)
     if cue is not None:
         return Slot(cue, 0.85)
+    if noun is not None and before and before[-1].low in lexicon.VERSION_VERB_FORMS:
+        # "uses Node 18" / "uses Node 20": one thing runs one member of a numbered kind.
+        return Slot(f"{before[-1].text} {noun.text}", 0.8)
     if not side.copula:
         return None
     if _kinship(before, hunk_units, other):
@@ -97,7 +108,7 @@ def single_valued(side: Analysis, hunk_units: tuple[Unit, ...], other: tuple[Uni
     located = _location_cue(side, before)
     if located is not None and _name_like(hunk_units) and _name_like(other):
         return Slot(located, 0.75)
-    rest = [u for u in side.units if u not in hunk_units]
+    rest = [u for u in side.units if u not in hunk_units and u is not noun]
     nouns = [u for u in rest if u.low in lexicon.FUNCTIONAL_NOUN_FORMS]
     name_like = _name_like(hunk_units) and _name_like(other)
     if nouns and (name_like or any(u.low in lexicon.LOWERCASE_VALUE_NOUNS for u in nouns)):
@@ -155,6 +166,31 @@ def inverted_slot(side: Analysis) -> Slot:
 
 def value_text(units: tuple[Unit, ...]) -> str:
     return " ".join(u.text for u in units)
+
+
+def numbered(units: tuple[Unit, ...]) -> bool:
+    """A value led by a label number or a code with digits ("216", "4 B", "BA117", "v2.3")."""
+    return bool(units) and (units[0].label or (units[0].kind == "word" and any(c.isdigit() for c in units[0].text)))
+
+
+def label_noun_of(side: Analysis, units: tuple[Unit, ...]) -> Unit | None:
+    """The noun a numbered value labels, right before it ("panel" in "panel 216"), if any."""
+    if not numbered(units):
+        return None
+    at = side.index_of(units[0])
+    if at == 0:
+        return None
+    prev = side.units[at - 1]
+    if prev.kind != "word" or prev.label or prev.tok != units[0].tok - 1:
+        return None
+    tok, left = side.tokens[prev.tok], side.tokens[prev.tok - 1] if prev.tok > 0 else None
+    return prev if label_noun(tok, left) or tok.low in NUMBERING_WORDS else None
+
+
+def value_phrase(side: Analysis, units: tuple[Unit, ...]) -> str:
+    """The value as a reader names it: "floor 3", not "3"."""
+    noun = label_noun_of(side, units)
+    return value_text(units) if noun is None else side.text[noun.start : units[-1].end]
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from reverie.conflict import lexicon
 from reverie.conflict.dates import DateValue, find_dates
+from reverie.conflict.labels import is_label
 from reverie.conflict.numeric import Quantity, find_quantities
 from reverie.conflict.text import (
     ARTICLES,
@@ -65,6 +66,7 @@ class Unit:
     date: DateValue | None = None
     side: int = 0
     axis: str = ""
+    label: bool = False  # a number that names which thing ("panel 216"): a name, not a quantity
 
 
 @dataclass(frozen=True)
@@ -95,8 +97,11 @@ def analyse(text: str) -> Analysis:
     predicate = find_predicate(tokens)
     units, negations, hedged = _units(text, tokens)
     subject = tokens[:predicate]
+    # A labelled subject ("Room 12", "Order 5512") is one specific thing, like "the room".
     definite = bool(subject) and (
-        subject[0].low in ARTICLES | POSSESSIVE_DETERMINERS or any(t.low == "'s" for t in subject)
+        subject[0].low in ARTICLES | POSSESSIVE_DETERMINERS
+        or any(t.low == "'s" for t in subject)
+        or any(u.label and u.tok < predicate for u in units)
     )
     return Analysis(
         text=text,
@@ -189,7 +194,10 @@ def _units(text: str, tokens: tuple[Token, ...]) -> tuple[list[Unit], list[Token
             continue
         if i in quantities:
             q = quantities[i]
-            units.append(_span_unit(f"<qty:{q.value.dim}>", "qty", text, tokens, i, q.stop, qty=q.value))
+            if is_label(text, tokens, q):
+                units.append(_label_unit(tok, i, q.value.exact or tok.low))
+            else:
+                units.append(_span_unit(f"<qty:{q.value.dim}>", "qty", text, tokens, i, q.stop, qty=q.value))
             i = q.stop
             continue
         i += 1
@@ -224,6 +232,11 @@ def _span_unit(
     start, end = tokens[first].start, tokens[stop - 1].end
     surface = text[start:end]
     return Unit(key, kind, surface.lower(), True, first, start, end, surface, qty=qty, date=date)
+
+
+def _label_unit(tok: Token, i: int, digits: str) -> Unit:
+    """A label number aligns like a name: equal digits are the same thing, other digits another."""
+    return Unit(f"#{digits}", "word", tok.low, True, i, tok.start, tok.end, tok.text, label=True)
 
 
 def _word_unit(tokens: tuple[Token, ...], i: int) -> Unit:

@@ -107,6 +107,14 @@ VERB_BASES: tuple[str, ...] = (
     "approve", "merge", "commit", "push", "pull", "tag", "publish", "post", "email", "text",
 )  # fmt: skip
 VERB_FORMS: frozenset[str] = all_forms(*VERB_BASES) | {"headquartered"}
+# Simple-past forms a log line opens with ("Checked …", "Ran …"): regular -ed forms of the
+# verbs above plus the irregular pasts.
+PAST_VERB_FORMS: frozenset[str] = frozenset(f for f in VERB_FORMS if f.endswith("ed")) | frozenset(
+    {"ran", "went", "took", "wrote", "held", "led", "met", "left", "began", "flew", "drove", "ate", "drank",
+     "spoke", "paid", "sent", "kept", "lost", "won", "came", "knew", "slept", "bought", "sold", "got", "made",
+     "gave", "found", "stood", "taught", "brought", "spent", "fell", "shut", "put", "read", "set", "became",
+     "said", "thought"}
+)  # fmt: skip
 VERB_BASE_FORMS: frozenset[str] = frozenset(VERB_BASES)
 
 
@@ -203,10 +211,15 @@ FUNCTIONAL_VERB_PREPS: dict[str, frozenset[str]] = {
     "write": frozenset({"in"}),
     "set": frozenset({"to"}),
     "point": frozenset({"to", "at"}),
+    "listen": frozenset({"on"}),
+    "bind": frozenset({"to"}),
 }
 FUNCTIONAL_VERB_DIRECT = frozenset({"call", "name", "title"})
 FUNCTIONAL_VERB_FORMS: dict[str, frozenset[str]] = {base: all_forms(base) for base in FUNCTIONAL_VERB_PREPS}
 FUNCTIONAL_DIRECT_FORMS: frozenset[str] = all_forms(*FUNCTIONAL_VERB_DIRECT)
+# Verbs that hold one numbered member of a kind at a time: "uses Node 18" / "uses Node 20"
+# (a build runs one Node), while "uses Redis" / "uses Kafka" may both hold.
+VERSION_VERB_FORMS: frozenset[str] = all_forms("use", "run", "require", "target", "pin")
 # Nouns naming a role or property that has one holder/value at a time ("the on-call is X").
 FUNCTIONAL_NOUNS = frozenset(
     {

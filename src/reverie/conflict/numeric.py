@@ -51,7 +51,11 @@ _RANGE_JOINERS = frozenset({"-", "–", "to"})
 _PER = frozenset({"per", "a", "an", "each", "every", "/"})
 _APPROX_TOLERANCE = 0.1
 _STRICT = frozenset({"more", "greater", "over", "above", ">", "less", "fewer", "under", "below", "<"})
-_NOT_NOUNS = frozenset({"old", "each", "more", "less", "times", "percent", "of", "and"})
+# Lower-case words after a number that do not count anything: "1 after the alert", "5521 today".
+_NOT_NOUNS = frozenset(
+    {"old", "each", "more", "less", "times", "percent", "of", "and", "after", "before", "ago", "later",
+     "earlier", "today", "tonight", "tomorrow", "yesterday", "again", "too", "only", "instead", "all"}
+)  # fmt: skip
 # Periods that read as "per X" after "a"/"per" without being time units ("5 hours a night").
 _PER_PERIODS = {"night": 86400.0, "morning": 86400.0, "evening": 86400.0, "daily": 86400.0}
 
@@ -266,7 +270,8 @@ def _simple_unit(tokens: tuple[Token, ...], j: int, taken: frozenset[int]) -> tu
     unit = units.lookup(tok.low)
     if unit is not None:
         return unit, j + 1
-    if _count_noun(tok):
+    if _count_noun(tok) and tok.start - tokens[j - 1].end <= 1:
+        # Only a noun right after the number counts it: "3: all normal" is no count of "all".
         noun = units.count_key(stem(tok.low))
         return units.Unit(f"count:{noun}", noun, 1.0), j + 1
     return None

@@ -33,6 +33,35 @@ def pins_one_date(side: Analysis) -> bool:
     return any(u.low in lexicon.SCHEDULE_NOUN_FORMS for u in side.units)
 
 
+def reports_an_occasion(side: Analysis) -> bool:
+    """A past report of something done: its time of day says *when*, not a value to dispute.
+
+    "Checked the dashboard at 13:00" and "… at 15:30" are two checks; "the backup of shard 4
+    finished at 03:10" and "… at 03:40" are two nights' log lines. What still states the one
+    time of one thing: a scheduled event ("the flight landed at 14:20") and a copula straight
+    into the time ("the outage was at 13:00").
+    """
+    if not (side.past or _opens_with_past_verb(side)):
+        return False
+    # Past forms are the report's verb, not an event noun: "Reviewed build 1 at 00:00".
+    if any(u.low in lexicon.SCHEDULE_NOUN_FORMS and not u.low.endswith("ed") for u in side.units):
+        return False
+    return not (side.copula and _time_right_after_copula(side))
+
+
+def _opens_with_past_verb(side: Analysis) -> bool:
+    """Log style, subject left out: "Checked …", "Restarted …", "Ran …"."""
+    if not side.tokens or side.tokens[0].kind != "word":
+        return False
+    low = side.tokens[0].low
+    return low in lexicon.PAST_VERB_FORMS
+
+
+def _time_right_after_copula(side: Analysis) -> bool:
+    nxt = side.tokens[side.predicate + 1 : side.predicate + 3]
+    return bool(nxt) and (nxt[0].kind in {"num", "clock"} or (nxt[0].low in {"at", "on"} and len(nxt) > 1))
+
+
 def _main_verb(side: Analysis) -> str | None:
     for tok in side.tokens[side.predicate :]:
         if tok.low not in NEGATIONS and tok.low not in FILLERS:

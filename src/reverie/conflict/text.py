@@ -15,18 +15,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# Order matters: phone-like codes ("555-1234", "+1-555-123-4567") are one word, not a range;
+# Order matters: phone-like codes ("555-1234", "+1-555-123-4567"), numbered codes with a leading
+# zero ("2024-0113": nobody writes a range that way) and seat-like codes ("14C"; not B/K/M,
+# which multiply) are one word, not a range or a number ("No." before a number is the
+# abbreviation of "number", not the negation "no": see ``tokenize``);
 # ISO dates and clock times before plain numbers; words may carry inner
 # hyphens, apostrophes and dots ("us-east-1", "GPL-3.0", "Lucía's") but never end with one.
 _TOKEN = re.compile(
     r"(?P<iso>[0-9]{4}-[0-9]{2}-[0-9]{2})(?![0-9])"
-    r"|(?P<code>[0-9]+(?:-[0-9]+){2,}|[0-9]{3}-[0-9]{4})(?![0-9])"
+    r"|(?P<code>[0-9]+(?:-[0-9]+){2,}|[0-9]{3}-[0-9]{4}|[0-9]+-0[0-9]+|[0-9]+[ACDEFGHIJLN-Z](?![\w]))(?![0-9])"
     r"|(?P<clock>[0-9]{1,2}:[0-9]{2})(?![0-9])"
     r"|(?P<num>[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)"
     r"|(?P<word>[^\W\d_](?:[^\W_]|[-'’.](?=[^\W_]))*)"
     r"|(?P<sym>[$€£¥%°~<>+/–—-])"
 )
 
+_NUMERO = re.compile(r"\.\s?[0-9]")  # "No. 5512": after "No", the abbreviation of "number"
 _NEG_CONTRACTION_BASE = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 _PRONOUN_IS = frozenset({"it", "that", "there", "what", "he", "she", "who", "here", "where"})
 _CLITICS = {"'re": "are", "'ve": "have", "'ll": "will", "'m": "am", "'d": "would"}
@@ -64,6 +68,9 @@ def tokenize(text: str) -> tuple[Token, ...]:
         if kind == "code":
             out.append(Token(surface, m.start(), m.end(), surface.lower(), "word"))
         elif kind == "word":
+            if len(surface) == 2 and surface.lower() == "no" and _NUMERO.match(text, m.end()):
+                out.append(Token(text[m.start() : m.end() + 1], m.start(), m.end() + 1, "no.", "word"))
+                continue
             out.extend(_split_word(surface, m.start()))
         else:
             out.append(Token(surface, m.start(), m.end(), surface.lower(), kind))

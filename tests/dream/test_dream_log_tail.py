@@ -1,0 +1,88 @@
+"""Regression for issue #13 item 6: a templated log tail must not block forgetting.
+
+300 year-old lines such as "Checked the dashboard at 13:00, nothing unusual on panel 216."
+differ only in a panel number (a label: *which* panel) and a time of day (when the check
+happened). Read as quantities they produced hundreds of numeric "contradictions" ("216 vs
+240"); every line became a contradiction side, and sides are never demoted or forgotten, so
+the tail stayed active for good.
+"""
+
+from __future__ import annotations
+
+import random
+
+from reverie import ManualClock, Memory
+from reverie.dream import DreamConfig, DreamReport, dream
+
+S = "user:ops"
+_TEMPLATES = (
+    "Checked the dashboard at {t}, nothing unusual on panel {n}.",
+    "Checked the dashboard at {t}; all green on panel {n}.",
+)
+
+
+def _log_tail(mem: Memory, clock: ManualClock, count: int = 300) -> list[str]:
+    """``count`` low-importance log lines, 37 minutes apart, with seeded panel numbers and times."""
+    rng = random.Random(13)
+    ids: list[str] = []
+    for i in range(count):
+        t = f"{rng.randrange(24):02d}:{rng.choice((0, 15, 30, 45)):02d}"
+        text = _TEMPLATES[i % 2].format(t=t, n=rng.randrange(100, 400))
+        ids.append(mem.remember(text, scope=S, importance=0.05).id)
+        clock.advance(minutes=37)
+    return ids
+
+
+def _policy(mem: Memory) -> str:
+    return mem.remember(
+        "Never deploy the billing service on Fridays", scope=S, kind="policy", source="user_stated", confidence=0.95
+    ).id
+
+
+def _contradictions_among(mem: Memory, ids: list[str]) -> list[str]:
+    tail = set(ids)
+    return [
+        str(e.meta.get("reason"))
+        for e in mem.store.edges(S)
+        if e.type == "contradicts" and e.src in tail and e.dst in tail
+    ]
+
+
+def _year_later(mem: Memory, clock: ManualClock, config: DreamConfig | None = None) -> tuple[DreamReport, DreamReport]:
+    """Two default passes a year on: the first consolidates the tail, the second demotes it.
+
+    The planner leaves the members of a gist it creates untouched in that same pass
+    (``Planner.untouched``), so demotion waits for the next pass; a contested member, though,
+    is held by every pass, which is what kept the tail active.
+    """
+    clock.advance(days=365)
+    first = dream(mem, scope=S, config=config)
+    clock.advance(days=1)
+    return first, dream(mem, scope=S, config=config)
+
+
+def test_log_tail_with_label_numbers_and_times_is_demoted_not_contested(mem: Memory, clock: ManualClock) -> None:
+    tail = _log_tail(mem, clock)
+    policy = _policy(mem)
+    first, _ = _year_later(mem, clock)
+    stats = first.to_dict()["stats"]
+    assert isinstance(stats, dict)
+    assert stats["contradiction_pairs"] == 0
+    assert stats["cluster_members_contested"] == 0
+    assert stats["clusters_consolidated"] >= 1
+    assert _contradictions_among(mem, tail) == []
+    demoted = sum(mem.get(i, scope=S).tier == "subconscious" for i in tail)
+    assert demoted >= 0.9 * len(tail), f"only {demoted} of {len(tail)} log lines left the active tier"
+    kept = mem.get(policy, scope=S)
+    assert kept.is_current and kept.tier == "active"
+
+
+def test_log_tail_is_forgotten_under_a_keep_budget(mem: Memory, clock: ManualClock) -> None:
+    tail = _log_tail(mem, clock)
+    policy = _policy(mem)
+    _year_later(mem, clock, DreamConfig(keep_budget=50))
+    assert _contradictions_among(mem, tail) == []
+    gone = sum(not mem.get(i, scope=S).is_current for i in tail)
+    assert gone >= len(tail) - 50, f"only {gone} of {len(tail)} log lines were forgotten under a budget of 50"
+    kept = mem.get(policy, scope=S)
+    assert kept.is_current and kept.tier == "active"
