@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -16,9 +17,9 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 
 from reverie.errors import InvalidInputError
-from reverie.http import api, detail, errors, page
+from reverie.http import api, detail, errors, page, server
 from reverie.http.scope_path import ScopeSegment
-from reverie.http.security import LOOPBACK_HOSTS, Guard, is_loopback
+from reverie.http.security import LOOPBACK_HOSTS, Guard, check_token, is_loopback, new_secret
 from reverie.limits import Limits
 from reverie.memory import Memory
 
@@ -30,17 +31,24 @@ def create_app(
     token: str | None = None,
     allowed_hosts: Sequence[str] = LOOPBACK_HOSTS,
     *,
+    allowed_origins: Sequence[str] = (),
+    secret: bytes | None = None,
     dream_every: float | None = None,
 ) -> FastAPI:
     """The HTTP face over ``mem`` (which the caller opens and closes).
 
     ``token``: when set, every ``/v1`` route needs ``Authorization: Bearer <token>`` and the
-    review page needs the login cookie. ``allowed_hosts``: names the Host header may carry
-    (DNS-rebinding defence). ``dream_every``: seconds between background dream passes over
-    every scope, only if this ``Memory`` has a ``dream`` method.
+    review page needs the login cookie; printable ASCII only (``check_token``). ``allowed_hosts``:
+    names the Host header may carry (DNS-rebinding defence). ``allowed_origins``: browser origins
+    accepted for writes besides the server's own (``https://memory.lan`` behind a TLS proxy).
+    ``secret``: the key of the CSRF tokens and the sign-in cookie (at least 16 bytes); random per
+    app unless given, so a restart signs everyone out. ``dream_every``: seconds between background
+    dream passes over every scope, only if this ``Memory`` has a ``dream`` method.
     """
-    if token is not None and not token:
-        raise InvalidInputError("token must be a non-empty string (or None for no token)")
+    check_token(token)
+    if secret is not None and (not isinstance(secret, bytes) or len(secret) < 16):
+        raise InvalidInputError("secret must be at least 16 bytes (e.g. secrets.token_bytes(32)), or None")
+    key = secret if secret is not None else new_secret()
     max_body = getattr(mem, "limits", Limits()).max_request_bytes
 
     @contextlib.asynccontextmanager
@@ -66,12 +74,20 @@ def create_app(
     )
     app.state.mem = mem
     app.state.token = token
+    app.state.secret = key
     errors.install(app)
     app.include_router(api.router)
     app.include_router(page.router)
     app.include_router(detail.router)
     app.add_middleware(ScopeSegment)  # inside the guard: it only changes how /v1 paths are routed
-    app.add_middleware(Guard, allowed_hosts=allowed_hosts, token=token, max_body=max_body)
+    app.add_middleware(
+        Guard,
+        allowed_hosts=allowed_hosts,
+        token=token,
+        max_body=max_body,
+        secret=key,
+        allowed_origins=allowed_origins,
+    )
     return app
 
 
@@ -111,20 +127,33 @@ def serve(
     dream_every: float | None = None,
     *,
     allowed_hosts: Sequence[str] = (),
+    allowed_origins: Sequence[str] = (),
+    secret: str | None = None,
+    request_timeout: float = server.REQUEST_TIMEOUT,
 ) -> None:
     """Open the store at ``db_path`` and serve it until interrupted (blocking).
 
     ``allowed_hosts`` adds Host names beyond loopback and ``host`` (needed when binding
-    ``0.0.0.0`` and reaching the server by a machine name).
+    ``0.0.0.0`` and reaching the server by a machine name); ``allowed_origins`` adds browser
+    origins for writes (a TLS proxy's ``https://…``). ``secret`` (else ``$REVERIE_SECRET``, else
+    random per process) keys the CSRF tokens and sign-in cookies, so a restart with the same
+    secret keeps people signed in. ``request_timeout``: seconds a request may take to arrive.
     """
     check_bind(host, token)
+    check_token(token)  # before opening anything, like the bind check
+    key = secret if secret is not None else os.environ.get("REVERIE_SECRET")
     import uvicorn
 
     mem = Memory(db_path, embedder=embedder)
     try:
         app = create_app(
-            mem, token=token, allowed_hosts=[*LOOPBACK_HOSTS, host, *allowed_hosts], dream_every=dream_every
+            mem,
+            token=token,
+            allowed_hosts=[*LOOPBACK_HOSTS, host, *allowed_hosts],
+            allowed_origins=allowed_origins,
+            secret=key.encode("utf-8") if key else None,
+            dream_every=dream_every,
         )
-        uvicorn.run(app, host=host, port=port, server_header=False, proxy_headers=False)
+        uvicorn.run(app, host=host, port=port, **server.options(request_timeout))
     finally:
         mem.close()
