@@ -10,20 +10,28 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
 from starlette.concurrency import run_in_threadpool
 
 from reverie.errors import InvalidInputError
-from reverie.http import api, detail, errors, page, server
+from reverie.http import api, detail, docs, errors, page, server
 from reverie.http.scope_path import ScopeSegment
 from reverie.http.security import LOOPBACK_HOSTS, Guard, check_token, is_loopback, new_secret
 from reverie.limits import Limits
 from reverie.memory import Memory
 
 log = logging.getLogger("reverie.http")
+DESCRIPTION = (
+    "A belief-state memory for AI agents: every route is a thin adapter over reverie.Memory. "
+    "Routes of one scope live under /v1/scopes/{scope}/ with the scope percent-encoded ('team/alpha' is "
+    "team%2Falpha); GET /v1/scopes lists them. With a token, send 'Authorization: Bearer <token>'. "
+    "Writes take JSON (Content-Type: application/json). Every error is {code, error, status}: switch on code. "
+    "Interactive docs: /docs."
+)
 
 
 def create_app(
@@ -67,16 +75,19 @@ def create_app(
     app = FastAPI(
         title="reverie",
         version=_version(),
-        description="A belief-state memory for AI agents: every route is a thin adapter over reverie.Memory.",
-        docs_url=None,  # Swagger UI needs inline script and a CDN, which the CSP forbids
+        description=DESCRIPTION,
+        docs_url=None,  # Swagger UI needs inline script and a CDN, which the CSP forbids: see docs.py
         redoc_url=None,
         lifespan=lifespan,
     )
+    app.openapi = _openapi(app)  # type: ignore[method-assign]
     app.state.mem = mem
     app.state.token = token
     app.state.secret = key
     errors.install(app)
+    app.include_router(api.top)
     app.include_router(api.router)
+    app.include_router(docs.router)
     app.include_router(page.router)
     app.include_router(detail.router)
     app.add_middleware(ScopeSegment)  # inside the guard: it only changes how /v1 paths are routed
@@ -89,6 +100,25 @@ def create_app(
         allowed_origins=allowed_origins,
     )
     return app
+
+
+def _openapi(app: FastAPI) -> Callable[[], dict[str, Any]]:
+    """FastAPI's document without its 422 ``HTTPValidationError``: this API answers bad input
+    with 400 in the one error shape (``errors._validation``), and documents that instead."""
+
+    def build() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+            for methods in doc.get("paths", {}).values():
+                for operation in methods.values():
+                    operation.get("responses", {}).pop("422", None)
+            schemas = doc.get("components", {}).get("schemas", {})
+            for name in ("HTTPValidationError", "ValidationError"):
+                schemas.pop(name, None)
+            app.openapi_schema = doc
+        return app.openapi_schema
+
+    return build
 
 
 async def _dream_loop(mem: Memory, every: float) -> None:

@@ -34,7 +34,6 @@ HTTP_CODES = {
     408: "request_timeout",
     413: "limit_exceeded",
     415: "unsupported_media_type",
-    422: "invalid_input",
 }
 
 
@@ -65,12 +64,17 @@ async def _reverie(_: Request, exc: Exception) -> Response:
 
 
 async def _validation(_: Request, exc: Exception) -> Response:
+    """A request the schema refuses is bad input like any other: 400 ``invalid_input``.
+
+    FastAPI's default is 422, while ``Memory``'s own checks (an empty text, a scope) answer 400
+    with the same code: one status per code, so a client can switch on either.
+    """
     assert isinstance(exc, RequestValidationError)
     parts = []
     for err in exc.errors()[:5]:
         where = ".".join(str(p) for p in err.get("loc", ()))
         parts.append(f"{where}: {err.get('msg', 'invalid')}")
-    return error_response(422, "invalid_input", "; ".join(parts) or "invalid request")
+    return error_response(400, "invalid_input", "; ".join(parts) or "invalid request")
 
 
 #: The 404 of a ``/v1/scopes/…`` path that matches no route; the usual cause is a raw ``/`` in a scope.

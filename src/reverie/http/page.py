@@ -8,7 +8,7 @@ a random value — an HMAC under the server's secret, bound to the sign-in sessi
 the agent using them, so ``recall`` runs with ``record_use=False`` here.
 
 The filters are checked like the JSON API's: a tier is one of three words, so an unknown one is
-a typo and refused (422 ``invalid_input``), by the list and by the search alike — the list used to
+a typo and refused (400 ``invalid_input``), by the list and by the search alike — the list used to
 show an empty table for it while the search refused it.
 """
 
@@ -36,7 +36,12 @@ from reverie.model.query import Filter, Q
 
 router = APIRouter(include_in_schema=False)
 CSRF_COOKIE = "reverie_csrf"
-STATIC = {"review.js": "text/javascript; charset=utf-8", "review.css": "text/css; charset=utf-8"}
+STATIC = {
+    "review.js": "text/javascript; charset=utf-8",
+    "review.css": "text/css; charset=utf-8",
+    "docs.js": "text/javascript; charset=utf-8",
+    "docs.css": "text/css; charset=utf-8",
+}
 #: Rows the list shows per page and the search at most: never more than ``Limits.max_k``, which
 #: ``Memory`` would refuse (see ``_shown``).
 PAGE_ROWS = 50
