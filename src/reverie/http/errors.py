@@ -8,6 +8,7 @@ so clients switch on ``code`` and never parse prose or a framework's default HTM
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import unquote
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -23,6 +24,7 @@ from reverie.errors import (
     ReverieError,
     StorageError,
 )
+from reverie.http.messages import for_http
 
 #: Codes for framework-level HTTP errors (everything else comes from ``ReverieError.code``).
 HTTP_CODES = {
@@ -58,9 +60,11 @@ def status_for(exc: ReverieError) -> int:
     return 500
 
 
-async def _reverie(_: Request, exc: Exception) -> Response:
+async def _reverie(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ReverieError)
-    return error_response(status_for(exc), exc.code, exc.message)
+    scope = request.path_params.get("scope")
+    text = for_http(exc.code, exc.message, request.url.path, unquote(scope) if isinstance(scope, str) else None)
+    return error_response(status_for(exc), exc.code, text)
 
 
 async def _validation(_: Request, exc: Exception) -> Response:
