@@ -169,3 +169,13 @@ def test_malformed_requests_get_the_json_error_shape(port: int, raw: bytes) -> N
         response, _ = read_until_closed(sock)
     body = assert_json_error(response, 400, "bad_request")
     assert "HTTP" in body["error"]
+
+
+def test_the_server_stops_cleanly_while_a_refused_client_stays_connected(
+    mem: Memory, caplog: pytest.LogCaptureFixture
+) -> None:
+    with serving(create_app(mem), request_timeout=TIMEOUT) as port, connect(port) as sock:
+        sock.sendall(b"THIS IS NOT HTTP\r\n\r\n")
+        assert sock.recv(65536).startswith(b"HTTP/1.1 400")
+        # leave the socket open while the server shuts down (serving's exit checks it stops)
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == []
