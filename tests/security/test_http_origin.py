@@ -14,10 +14,12 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 from http_sec_helpers import SCOPE, V1, assert_error, open_client
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reverie import Memory
 from reverie.http.page import CSRF_COOKIE
-from reverie.http.security import AUTH_COOKIE
+from reverie.http.security import AUTH_COOKIE, csrf_valid, issue_csrf, own_origin, parse_origin
 
 HOST = "localhost:8765"
 
@@ -144,3 +146,34 @@ def test_sign_in_cookie_does_not_carry_the_token(mem: Memory) -> None:
         c.cookies.clear()
         c.cookies.set(AUTH_COOKIE, "s3cret-token")  # the raw token as a cookie is not a session
         assert_error(c.get(f"{V1}/summary"), 401, "unauthorized")
+
+
+# -- invariants ------------------------------------------------------------------------------
+
+PORTS = st.integers(min_value=1, max_value=65535)
+HOSTS = st.sampled_from(["localhost", "127.0.0.1", "[::1]", "memory.lan"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(scheme=st.sampled_from(["http", "https"]), host=HOSTS, port=PORTS, other=PORTS)
+def test_an_origin_is_ours_only_with_the_same_scheme_host_and_port(
+    scheme: str, host: str, port: int, other: int
+) -> None:
+    ours = own_origin(scheme, f"{host}:{port}")
+    assert ours is not None and parse_origin(f"{scheme}://{host}:{port}") == ours
+    assert (parse_origin(f"{scheme}://{host}:{other}") == ours) == (port == other)
+    flipped = "https" if scheme == "http" else "http"
+    assert parse_origin(f"{flipped}://{host}:{port}") != ours
+
+
+@settings(max_examples=60, deadline=None)
+@given(session=st.text(max_size=40), position=st.integers(min_value=0), char=st.characters(codec="ascii"))
+def test_a_csrf_token_altered_anywhere_is_refused(session: str, position: int, char: str) -> None:
+    secret = b"s" * 32
+    token = issue_csrf(secret, session)
+    assert csrf_valid(secret, token, session)
+    assert not csrf_valid(b"t" * 32, token, session)  # another server's secret
+    assert not csrf_valid(secret, token, session + "x")  # another session
+    i = position % len(token)
+    altered = token[:i] + char + token[i + 1 :]
+    assert csrf_valid(secret, altered, session) == (altered == token)
