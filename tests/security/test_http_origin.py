@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -17,7 +18,8 @@ from http_sec_helpers import SCOPE, V1, assert_error, open_client
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reverie import Memory
+from reverie import InvalidInputError, Memory
+from reverie.http import create_app, serve
 from reverie.http.page import CSRF_COOKIE
 from reverie.http.security import AUTH_COOKIE, csrf_valid, issue_csrf, own_origin, parse_origin
 
@@ -114,6 +116,17 @@ def test_configured_secret_keeps_tokens_valid_across_processes(mem: Memory) -> N
         second.cookies.set(CSRF_COOKIE, token)
         r = second.post("/ui/promote", data={"csrf": token, "scope": SCOPE, "id": item.id, "to": "manual"})
         assert r.status_code == 200, r.text
+
+
+def test_a_short_secret_is_refused_before_the_store_is_opened(
+    mem: Memory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(InvalidInputError, match="at least 16 bytes"):
+        create_app(mem, secret=b"short")
+    monkeypatch.setenv("REVERIE_SECRET", "short")
+    with pytest.raises(InvalidInputError, match="REVERIE_SECRET"):
+        serve(str(tmp_path / "never.db"), embedder="hash")
+    assert not (tmp_path / "never.db").exists()
 
 
 def test_csrf_token_issued_before_sign_in_is_refused_after_it(mem: Memory) -> None:

@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from reverie.errors import InvalidInputError
 from reverie.http import api, detail, docs, errors, page, server
 from reverie.http.scope_path import ScopeSegment
-from reverie.http.security import LOOPBACK_HOSTS, Guard, check_token, is_loopback, new_secret
+from reverie.http.security import LOOPBACK_HOSTS, Guard, check_secret, check_token, is_loopback, new_secret
 from reverie.limits import Limits
 from reverie.memory import Memory
 
@@ -54,8 +54,7 @@ def create_app(
     dream passes over every scope, only if this ``Memory`` has a ``dream`` method.
     """
     check_token(token)
-    if secret is not None and (not isinstance(secret, bytes) or len(secret) < 16):
-        raise InvalidInputError("secret must be at least 16 bytes (e.g. secrets.token_bytes(32)), or None")
+    check_secret(secret)
     key = secret if secret is not None else new_secret()
     max_body = getattr(mem, "limits", Limits()).max_request_bytes
 
@@ -171,7 +170,9 @@ def serve(
     """
     check_bind(host, token)
     check_token(token)  # before opening anything, like the bind check
-    key = secret if secret is not None else os.environ.get("REVERIE_SECRET")
+    text = secret if secret is not None else os.environ.get("REVERIE_SECRET")
+    key = text.encode("utf-8") if text else None
+    check_secret(key)
     import uvicorn
 
     mem = Memory(db_path, embedder=embedder)
@@ -181,7 +182,7 @@ def serve(
             token=token,
             allowed_hosts=[*LOOPBACK_HOSTS, host, *allowed_hosts],
             allowed_origins=allowed_origins,
-            secret=key.encode("utf-8") if key else None,
+            secret=key,
             dream_every=dream_every,
         )
         uvicorn.run(app, host=host, port=port, **server.options(request_timeout))

@@ -121,6 +121,15 @@ def new_secret() -> bytes:
     return secrets.token_bytes(32)
 
 
+def check_secret(secret: bytes | None) -> None:
+    """Refuse a secret too short to key an HMAC safely (None means: make a random one)."""
+    if secret is not None and (not isinstance(secret, bytes) or len(secret) < 16):
+        raise InvalidInputError(
+            "the secret (REVERIE_SECRET) must be at least 16 bytes, e.g. the output of "
+            "python -c 'import secrets; print(secrets.token_urlsafe(32))'; or leave it unset for a random one"
+        )
+
+
 def sign(secret: bytes, purpose: str, *parts: str) -> str:
     """HMAC-SHA256 of ``parts`` for one ``purpose``, URL-safe base64 (a cookie value needs no quoting)."""
     message = "\x00".join((purpose, *parts)).encode("utf-8", "surrogatepass")
