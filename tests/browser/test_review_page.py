@@ -32,6 +32,7 @@ import uvicorn
 
 from reverie import Memory
 from reverie.http import create_app
+from reverie.http.server import config as server_config
 
 HAVE_PLAYWRIGHT = importlib.util.find_spec("playwright") is not None
 if HAVE_PLAYWRIGHT:  # else every test skips (below); a broken install still fails loudly here
@@ -150,7 +151,7 @@ def running(app: Any) -> Iterator[str]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", server_header=False, proxy_headers=False))
+    srv = uvicorn.Server(server_config(app, log_level="warning"))  # as `reverie serve` runs it
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, name="uvicorn", daemon=True)
     thread.start()
     try:

@@ -27,7 +27,7 @@ def test_remember_and_get(client: TestClient) -> None:
     got = client.get(f"{V1}/items/{item['id']}").json()
     assert got["id"] == item["id"] and got["tags"] == ["health"]
     assert_error(client.post(f"{V1}/items", json={"text": ""}), 400, "invalid_input")
-    assert_error(client.post(f"{V1}/items", json={"text": "x", "source": "manual"}), 422, "invalid_input")
+    assert_error(client.post(f"{V1}/items", json={"text": "x", "source": "manual"}), 400, "invalid_input")
     assert_error(client.get(f"{V1}/items/{MISSING}"), 404, "not_found")
 
 
@@ -37,7 +37,7 @@ def test_get_as_of(client: TestClient, mem: Memory) -> None:
     then = client.get(f"{V1}/items/{item['id']}", params={"as_of": "2030-01-01T00:00:00Z"}).json()
     assert then["status"] == "forgotten"
     assert_error(client.get(f"{V1}/items/{item['id']}", params={"as_of": "2000-01-01T00:00:00Z"}), 404, "not_found")
-    assert_error(client.get(f"{V1}/items/{item['id']}", params={"as_of": "not a time"}), 422, "invalid_input")
+    assert_error(client.get(f"{V1}/items/{item['id']}", params={"as_of": "not a time"}), 400, "invalid_input")
 
 
 def test_list_filters_and_cursor(client: TestClient) -> None:
@@ -52,7 +52,7 @@ def test_list_filters_and_cursor(client: TestClient) -> None:
         len(client.get(f"{V1}/items", params={"tag": "t", "source": "observed", "tier": "active"}).json()["items"]) == 3
     )
     assert_error(client.get(f"{V1}/items", params={"limit": 0}), 400, "invalid_input")
-    assert_error(client.get(f"{V1}/items", params={"limit": "many"}), 422, "invalid_input")
+    assert_error(client.get(f"{V1}/items", params={"limit": "many"}), 400, "invalid_input")
 
 
 def test_history_and_revise(client: TestClient) -> None:
@@ -65,7 +65,7 @@ def test_history_and_revise(client: TestClient) -> None:
     assert_error(client.get(f"{V1}/items/{MISSING}/history"), 404, "not_found")
     stale = client.post(f"{V1}/items/{new.json()['id']}/revise", json={"text": "x", "expected_version": 99})
     assert_error(stale, 409, "version_conflict")
-    assert_error(client.post(f"{V1}/items/{item['id']}/revise", json={"text": "x", "bogus": 1}), 422)
+    assert_error(client.post(f"{V1}/items/{item['id']}/revise", json={"text": "x", "bogus": 1}), 400)
 
 
 def test_forget_and_dismiss(client: TestClient) -> None:
@@ -81,7 +81,7 @@ def test_link(client: TestClient) -> None:
     a, b = remember(client, "a claim"), remember(client, "a supporting claim")
     edge = client.post(f"{V1}/edges", json={"src": b["id"], "dst": a["id"], "type": "supports"})
     assert edge.status_code == 201 and edge.json()["type"] == "supports"
-    assert_error(client.post(f"{V1}/edges", json={"src": a["id"], "dst": b["id"], "type": "likes"}), 422)
+    assert_error(client.post(f"{V1}/edges", json={"src": a["id"], "dst": b["id"], "type": "likes"}), 400)
 
 
 def test_recall_and_context(client: TestClient) -> None:
@@ -109,7 +109,7 @@ def test_summary_and_learning_switch(client: TestClient) -> None:
     assert_error(client.post(f"{V1}/items", json={"text": "two"}), 409, "learning_paused")
     assert client.post(f"{V1}/learning/resume", json={}).json()["learning_paused"] is False
     assert_error(client.get("/v1/scopes/ /summary"), 400, "invalid_scope")
-    assert_error(client.post(f"{V1}/learning/pause", json={"reason": 5}), 422)
+    assert_error(client.post(f"{V1}/learning/pause", json={"reason": 5}), 400)
 
 
 def test_contradictions_and_resolve(client: TestClient, mem: Memory) -> None:
@@ -236,7 +236,7 @@ def test_forget_with_purge_erases_the_content_from_the_file(client: TestClient, 
     canary = "zq-http-canary-7731"
     item = remember(client, f"the door code is {canary}", tags=["secret"])
     plain = remember(client, "the door is green")
-    assert_error(client.post(f"{V1}/items/{item['id']}/forget", json={"purge": "yes"}), 422, "invalid_input")
+    assert_error(client.post(f"{V1}/items/{item['id']}/forget", json={"purge": "yes"}), 400, "invalid_input")
     assert canary.encode() in _disk_bytes(db_path)  # the scan below can fail
     done = client.post(f"{V1}/items/{item['id']}/forget", json={"purge": True, "reason": "leaked"})
     assert done.status_code == 200 and done.json()["text"] == "[purged]" and done.json()["tags"] == []

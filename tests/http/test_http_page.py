@@ -130,7 +130,7 @@ def test_detail_page_actions(client: TestClient, mem: Memory) -> None:
 
 def test_page_errors_use_the_error_shape(client: TestClient) -> None:
     assert_error(client.get("/items/00000000-0000-4000-8000-000000000000", params={"scope": SCOPE}), 404)
-    assert_error(client.get("/items/x"), 422, "invalid_input")  # scope missing
+    assert_error(client.get("/items/x"), 400, "invalid_input")  # scope missing
     assert_error(client.get("/static/nope.js"), 404)
     assert_error(client.post("/ui/dismiss", json={"id": "x"}), 415)
 
@@ -236,7 +236,7 @@ def test_the_list_filters_by_kind_source_and_tier(client: TestClient, mem: Memor
     assert "Kyoto" not in str(texts(q="green tea"))
     page = client.get("/", params={"scope": SCOPE, "kind": "trait"}).text
     assert '<option value="trait" selected>trait</option>' in page
-    assert_error(client.get("/", params={"scope": SCOPE, "tier": "lukewarm"}), 422, "invalid_input")  # a typo
+    assert_error(client.get("/", params={"scope": SCOPE, "tier": "lukewarm"}), 400, "invalid_input")  # a typo
 
 
 def test_an_unknown_tier_is_refused_alike_by_the_list_the_search_and_the_json_api(
@@ -245,16 +245,16 @@ def test_an_unknown_tier_is_refused_alike_by_the_list_the_search_and_the_json_ap
     """Regression: the page's search refused an unknown tier (400) while its list showed an empty
     table for the same filter, and the JSON list an empty page. The tiers are a closed set, so an
     unknown one is a typo, not an empty selection: every path now refuses it as the JSON API's
-    recall always did (422 ``invalid_input``, naming the tiers there are)."""
+    recall always did (400 ``invalid_input``, naming the tiers there are)."""
     mem.remember("Alice likes green tea", scope=SCOPE)
     v1 = f"/v1/scopes/{SCOPE}"
-    recall = assert_error(client.post(f"{v1}/recall", json={"query": "tea", "tiers": ["lukewarm"]}), 422)
+    recall = assert_error(client.post(f"{v1}/recall", json={"query": "tea", "tiers": ["lukewarm"]}), 400)
     for response in (
         client.get("/", params={"scope": SCOPE, "tier": "lukewarm"}),
         client.get("/", params={"scope": SCOPE, "tier": "lukewarm", "q": "green tea"}),
         client.get(f"{v1}/items", params={"tier": "lukewarm"}),
     ):
-        body = assert_error(response, 422, recall["code"])
+        body = assert_error(response, 400, recall["code"])
         assert "Input should be 'active', 'durable' or 'subconscious'" in body["error"], body
     # "any" (the empty choice of the select) and a real tier still list.
     assert client.get("/", params={"scope": SCOPE, "tier": ""}).status_code == 200

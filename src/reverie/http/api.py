@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 
 from reverie.errors import InvalidQueryError, ReverieError
 from reverie.http import schemas as s
@@ -27,10 +27,27 @@ from reverie.model.query import Filter, Q
 from reverie.model.query_json import FILTER_DESCRIPTION, parse_filter
 from reverie.recall.engine import Hit
 
+#: The error statuses every operation may answer, each in the one shape (``ErrorOut``).
+ERROR_STATUSES = {
+    400: "Bad input (code invalid_input, invalid_scope, invalid_query or limit_exceeded).",
+    401: "No valid bearer token (only when the server has one).",
+    403: "A cross-origin write from a browser (forbidden_origin).",
+    404: "No such item, edge or route in this scope.",
+    405: "The route exists but not with this method.",
+    409: "The write contradicts the current state (version_conflict, dismissed_value, learning_paused, ...).",
+    413: "The body is larger than Limits.max_request_bytes.",
+    415: "A write whose body is not JSON: send Content-Type: application/json.",
+    500: "A bug: the details are in the server log, never in the response.",
+    501: "This server has no such capability.",
+}
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": s.ErrorOut} for code in (400, 401, 403, 404, 405, 409, 413, 422, 500, 501)
+    code: {"model": s.ErrorOut, "description": text} for code, text in ERROR_STATUSES.items()
 }
 router = APIRouter(prefix="/v1/scopes/{scope}", responses=ERRORS)
+#: Routes above any one scope (``GET /v1/scopes``).
+top = APIRouter(prefix="/v1", responses=ERRORS)
+#: Where an HTTP write says it came from, unless the client names another origin.
+HTTP_ORIGIN = "http"
 
 
 class NotImplementedReverieError(ReverieError):
@@ -47,6 +64,13 @@ def memory(request: Request) -> Memory:
 Mem = Annotated[Memory, Depends(memory)]
 ScopeName = Annotated[str, Depends(scope_param)]
 """The ``{scope}`` path segment, percent-decoded once (see ``scope_path``)."""
+ItemId = Annotated[str, Path(description="The item's id (ItemOut.id).")]
+EdgeId = Annotated[str, Path(description="The contradicts edge's id (ContradictionOut.edge_id).")]
+AsOf = Annotated[datetime | None, Query(description="Read the state at this time (ISO-8601 with a timezone).")]
+Kinds = Annotated[list[str], Query(description="Only these kinds (repeat for OR).")]
+Sources = Annotated[list[str], Query(description="Only these sources (repeat for OR).")]
+Tags = Annotated[list[str], Query(description="Only items with any of these tags (repeat).")]
+Tiers = Annotated[list[s.Tier], Query(description="Only these tiers (repeat for OR); a typo is refused.")]
 
 
 def item_out(item: Item) -> s.ItemOut:
@@ -89,29 +113,56 @@ def simple_filter(
     return out
 
 
-@router.post("/items", status_code=201, response_model=s.ItemOut)
+@top.get("/scopes", response_model=s.ScopesOut, summary="List scopes")
+def scopes(mem: Mem) -> s.ScopesOut:
+    """Every scope that holds items, sorted: for operators and tools (an agent should know its own scope).
+
+    Each scope's routes live under ``/v1/scopes/{scope}/``, with the scope percent-encoded.
+    """
+    return s.ScopesOut(scopes=sorted(mem.scopes()))
+
+
+@router.post("/items", status_code=201, response_model=s.ItemOut, summary="Remember a claim")
 def remember(scope: ScopeName, body: s.RememberIn, mem: Mem) -> s.ItemOut:
+    """Store a new claim in the scope and return it (201).
+
+    A claim that repeats a current one reinforces it instead of duplicating it; one that contradicts
+    another is linked to it (see ``/contradictions``). ``provenance.origin`` is ``http`` unless given.
+    """
     fields = body.model_dump(exclude_none=True)
-    if body.provenance is not None:
-        fields["provenance"] = body.provenance.model_dump()
+    fields["provenance"] = provenance(body.provenance)
     text = fields.pop("text")
     return item_out(mem.remember(text, scope=scope, **fields))
 
 
-@router.get("/items", response_model=s.PageOut)
+def provenance(given: s.ProvenanceIn | None) -> dict[str, Any]:
+    """The provenance of an HTTP write: what the client said, with ``origin`` ``http`` by default.
+
+    Set here, in the HTTP layer: ``Memory`` cannot know which face a call came through.
+    """
+    fields = given.model_dump(exclude_none=True) if given is not None else {}
+    fields.setdefault("origin", HTTP_ORIGIN)
+    return fields
+
+
+@router.get("/items", response_model=s.PageOut, summary="List items")
 def list_items(
     scope: ScopeName,
     mem: Mem,
-    kind: Annotated[list[str], Query()] = [],  # noqa: B006 - FastAPI copies defaults
-    source: Annotated[list[str], Query()] = [],  # noqa: B006
-    tag: Annotated[list[str], Query()] = [],  # noqa: B006
-    tier: Annotated[list[s.Tier], Query()] = [],  # noqa: B006 - a closed set: a typo is refused, as by /recall
+    kind: Kinds = [],  # noqa: B006 - FastAPI copies defaults
+    source: Sources = [],  # noqa: B006
+    tag: Tags = [],  # noqa: B006
+    tier: Tiers = [],  # noqa: B006 - a closed set: a typo is refused, as by /recall
     where: Annotated[str | None, Query(description=FILTER_DESCRIPTION + " Sent as JSON text.")] = None,
     sort: Annotated[list[str], Query(description="Sort fields, '-' for descending (e.g. -importance).")] = [],  # noqa: B006
     limit: Annotated[int | None, Query(description=s.COUNT_DOC.format(default=50))] = None,
-    cursor: str | None = None,
-    include_closed: bool = False,
+    cursor: Annotated[str | None, Query(description="The next_cursor of the previous page.")] = None,
+    include_closed: Annotated[bool, Query(description="Also list forgotten, dismissed and superseded items.")] = False,
 ) -> s.PageOut:
+    """A page of the scope's items, filtered and sorted; follow ``next_cursor`` for the next page.
+
+    No ranking and no use is recorded: this is browsing, not recall.
+    """
     page = mem.list(
         scope=scope,
         where=simple_filter(kind, source, tag, tier, _json_filter(where)),
@@ -136,13 +187,15 @@ def _json_filter(text: str | None) -> dict[str, Any] | None:
     return doc
 
 
-@router.get("/items/{item_id}", response_model=s.ItemOut)
-def get_item(scope: ScopeName, item_id: str, mem: Mem, as_of: datetime | None = None) -> s.ItemOut:
+@router.get("/items/{item_id}", response_model=s.ItemOut, summary="Get an item")
+def get_item(scope: ScopeName, item_id: ItemId, mem: Mem, as_of: AsOf = None) -> s.ItemOut:
+    """One item as it is now (closed ones too), or as it was at ``as_of`` (404 if it did not exist then)."""
     return item_out(mem.get(item_id, scope=scope, as_of=as_of))
 
 
-@router.get("/items/{item_id}/history", response_model=s.HistoryOut)
-def history(scope: ScopeName, item_id: str, mem: Mem) -> s.HistoryOut:
+@router.get("/items/{item_id}/history", response_model=s.HistoryOut, summary="An item's history")
+def history(scope: ScopeName, item_id: ItemId, mem: Mem) -> s.HistoryOut:
+    """Every version of the claim, oldest first, and the events that made them, each with its reason."""
     h = mem.history(item_id, scope=scope)
     return s.HistoryOut(
         versions=[item_out(v) for v in h.versions],
@@ -150,8 +203,12 @@ def history(scope: ScopeName, item_id: str, mem: Mem) -> s.HistoryOut:
     )
 
 
-@router.post("/items/{item_id}/revise", response_model=s.ItemOut)
-def revise(scope: ScopeName, item_id: str, body: s.ReviseIn, mem: Mem) -> s.ItemOut:
+@router.post("/items/{item_id}/revise", response_model=s.ItemOut, summary="Revise a claim")
+def revise(scope: ScopeName, item_id: ItemId, body: s.ReviseIn, mem: Mem) -> s.ItemOut:
+    """Correct a claim: a new version supersedes the old one, which stays in the history.
+
+    Returns the new version (its id differs from ``item_id``).
+    """
     return item_out(
         mem.revise(
             item_id,
@@ -165,29 +222,50 @@ def revise(scope: ScopeName, item_id: str, body: s.ReviseIn, mem: Mem) -> s.Item
     )
 
 
-@router.post("/items/{item_id}/forget", response_model=s.ItemOut)
-def forget(scope: ScopeName, item_id: str, body: s.ForgetIn, mem: Mem) -> s.ItemOut:
+@router.post("/items/{item_id}/forget", response_model=s.ItemOut, summary="Forget a claim")
+def forget(scope: ScopeName, item_id: ItemId, body: s.ForgetIn, mem: Mem) -> s.ItemOut:
+    """Close the claim's validity: it leaves current truth but stays in the history (``purge`` erases it).
+
+    The same claim may be learned again later; to refuse that, dismiss it instead.
+    """
     forgotten = mem.forget(
         item_id, scope=scope, reason=body.reason, expected_version=body.expected_version, purge=body.purge
     )
     return item_out(forgotten)
 
 
-@router.post("/items/{item_id}/dismiss", response_model=s.ItemOut)
-def dismiss(scope: ScopeName, item_id: str, body: s.ReasonIn, mem: Mem) -> s.ItemOut:
+@router.post("/items/{item_id}/dismiss", response_model=s.ItemOut, summary="Dismiss a claim")
+def dismiss(scope: ScopeName, item_id: ItemId, body: s.ReasonIn, mem: Mem) -> s.ItemOut:
+    """Tombstone the claim's value: it leaves current truth and learning it again is refused (409
+    ``dismissed_value``) until ``POST /v1/scopes/{scope}/undismiss`` lifts the tombstone."""
     return item_out(mem.dismiss(item_id, scope=scope, reason=body.reason))
 
 
-@router.post("/edges", status_code=201, response_model=s.EdgeOut)
+@router.post("/undismiss", response_model=s.DoneOut, summary="Lift a dismissal")
+def undismiss(scope: ScopeName, body: s.UndismissIn, mem: Mem) -> s.DoneOut:
+    """Allow a dismissed value to be learned again: name it by its text, or by key and value.
+
+    404 if nothing dismissed in the scope matches.
+    """
+    mem.undismiss(body.text, scope=scope, key=body.key, value=body.value, reason=body.reason)
+    return s.DoneOut()
+
+
+@router.post("/edges", status_code=201, response_model=s.EdgeOut, summary="Link two items")
 def link(scope: ScopeName, body: s.LinkIn, mem: Mem) -> s.EdgeOut:
+    """Record a typed edge between two items of the scope (supports, contradicts, supersedes, ...) (201)."""
     edge = mem.link(
         body.src, body.dst, body.type, scope=scope, author=body.author, authority=body.authority, meta=body.meta
     )
     return s.EdgeOut.model_validate(edge.to_dict())
 
 
-@router.post("/recall", response_model=s.RecallOut)
+@router.post("/recall", response_model=s.RecallOut, summary="Recall")
 def recall(scope: ScopeName, body: s.RecallIn, mem: Mem) -> s.RecallOut:
+    """The items that best answer ``query``, ranked by full-text and vector search fused, times value.
+
+    Each hit says why it ranked and which items contradict it. Counts as a use unless ``record_use`` is false.
+    """
     hits = mem.recall(
         body.query,
         scope=scope,
@@ -204,59 +282,79 @@ def recall(scope: ScopeName, body: s.RecallIn, mem: Mem) -> s.RecallOut:
     return s.RecallOut(hits=[hit_out(h) for h in hits])
 
 
-@router.post("/context", response_model=s.ContextOut)
+@router.post("/context", response_model=s.ContextOut, summary="A prompt block")
 def context(scope: ScopeName, body: s.ContextIn, mem: Mem) -> s.ContextOut:
+    """Recall for ``query``, then pack the best memories into text of at most ``budget_tokens`` tokens."""
     return s.ContextOut(context=mem.context(body.query, scope=scope, budget_tokens=body.budget_tokens, k=body.k))
 
 
-@router.get("/summary", response_model=s.SummaryOut)
+@router.get("/summary", response_model=s.SummaryOut, summary="Counts of a scope")
 def summary(scope: ScopeName, mem: Mem) -> s.SummaryOut:
+    """How many items the scope holds, by tier, kind, source and status, and whether learning is paused."""
     return s.SummaryOut.model_validate(mem.summary(scope=scope))
 
 
-@router.post("/learning/pause", response_model=s.OkOut)
+@router.post("/learning/pause", response_model=s.OkOut, summary="Pause learning")
 def pause(scope: ScopeName, body: s.ReasonIn, mem: Mem) -> s.OkOut:
+    """Refuse learning writes (remember, revise) in the scope with 409 ``learning_paused`` until resumed.
+
+    Corrections (forget, dismiss, resolve) still work.
+    """
     mem.pause_learning(scope, reason=body.reason)
     return s.OkOut(learning_paused=True)
 
 
-@router.post("/learning/resume", response_model=s.OkOut)
+@router.post("/learning/resume", response_model=s.OkOut, summary="Resume learning")
 def resume(scope: ScopeName, body: s.ReasonIn, mem: Mem) -> s.OkOut:
+    """Allow learning writes in the scope again after ``/learning/pause``."""
     mem.resume_learning(scope, reason=body.reason)
     return s.OkOut(learning_paused=False)
 
 
-@router.get("/contradictions", response_model=s.ContradictionsOut)
+@router.get("/contradictions", response_model=s.ContradictionsOut, summary="Open contradictions")
 def contradictions(
     scope: ScopeName,
     mem: Mem,
-    alerts_only: bool = False,
+    alerts_only: Annotated[bool, Query(description="Only the ones worth a person's attention.")] = False,
     limit: Annotated[int | None, Query(description=s.COUNT_DOC.format(default=100))] = None,
 ) -> s.ContradictionsOut:
+    """Pairs of current items that contradict each other, with the axis, the reason and a confidence.
+
+    Resolve one with ``/contradictions/{edge_id}/resolve``.
+    """
     alerts = mem.contradictions(scope=scope, alerts_only=alerts_only, limit=limit)
     return s.ContradictionsOut(contradictions=[s.ContradictionOut.model_validate(a.to_dict()) for a in alerts])
 
 
-@router.post("/contradictions/{edge_id}/resolve", response_model=s.ItemOut)
-def resolve(scope: ScopeName, edge_id: str, body: s.ResolveIn, mem: Mem) -> s.ItemOut:
+@router.post("/contradictions/{edge_id}/resolve", response_model=s.ItemOut, summary="Resolve a contradiction")
+def resolve(scope: ScopeName, edge_id: EdgeId, body: s.ResolveIn, mem: Mem) -> s.ItemOut:
+    """Keep one side of a contradiction; the other is superseded by it. Returns the side kept."""
     return item_out(mem.resolve(edge_id, keep=body.keep, scope=scope, reason=body.reason))
 
 
-@router.post("/dream", response_model=s.DreamOut)
-def dream(scope: ScopeName, mem: Mem, dry_run: bool = False) -> s.DreamOut:
+@router.post("/dream", response_model=s.DreamOut, summary="Run a dream pass")
+def dream(
+    scope: ScopeName,
+    mem: Mem,
+    dry_run: Annotated[bool, Query(description="Plan and report, change nothing.")] = False,
+) -> s.DreamOut:
+    """Consolidate the scope now: merge duplicates, fade and demote cold items, detect contradictions.
+
+    The report lists every action with its reason (each is in the event log too). No body is needed.
+    """
     run = getattr(mem, "dream", None)
     if run is None:
         raise NotImplementedReverieError("this reverie has no dream pass yet")
     return s.DreamOut(report=jsonable(run(scope=scope, dry_run=True) if dry_run else run(scope=scope)))
 
 
-@router.get("/dream/runs", response_model=s.DreamRunsOut)
+@router.get("/dream/runs", response_model=s.DreamRunsOut, summary="Past dream passes")
 def dream_runs(
     scope: ScopeName,
     mem: Mem,
     limit: Annotated[int | None, Query(description=s.COUNT_DOC.format(default=20))] = None,
 ) -> s.DreamRunsOut:
-    """The scope's recorded dream passes, newest first, whichever process ran them."""
+    """The scope's recorded dream passes, newest first, whichever process ran them (summaries only)."""
     return s.DreamRunsOut(runs=mem.dream_runs(scope=scope, limit=limit))
 
 

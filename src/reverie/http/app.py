@@ -9,20 +9,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+import os
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
 from starlette.concurrency import run_in_threadpool
 
 from reverie.errors import InvalidInputError
-from reverie.http import api, detail, errors, page
+from reverie.http import api, detail, docs, errors, page, server
 from reverie.http.scope_path import ScopeSegment
-from reverie.http.security import LOOPBACK_HOSTS, Guard, is_loopback
+from reverie.http.security import LOOPBACK_HOSTS, Guard, check_secret, check_token, is_loopback, new_secret
 from reverie.limits import Limits
 from reverie.memory import Memory
 
 log = logging.getLogger("reverie.http")
+DESCRIPTION = (
+    "A belief-state memory for AI agents: every route is a thin adapter over reverie.Memory. "
+    "Routes of one scope live under /v1/scopes/{scope}/ with the scope percent-encoded ('team/alpha' is "
+    "team%2Falpha); GET /v1/scopes lists them. With a token, send 'Authorization: Bearer <token>'. "
+    "Writes take JSON (Content-Type: application/json). Every error is {code, error, status}: switch on code. "
+    "Interactive docs: /docs."
+)
 
 
 def create_app(
@@ -30,17 +39,23 @@ def create_app(
     token: str | None = None,
     allowed_hosts: Sequence[str] = LOOPBACK_HOSTS,
     *,
+    allowed_origins: Sequence[str] = (),
+    secret: bytes | None = None,
     dream_every: float | None = None,
 ) -> FastAPI:
     """The HTTP face over ``mem`` (which the caller opens and closes).
 
     ``token``: when set, every ``/v1`` route needs ``Authorization: Bearer <token>`` and the
-    review page needs the login cookie. ``allowed_hosts``: names the Host header may carry
-    (DNS-rebinding defence). ``dream_every``: seconds between background dream passes over
-    every scope, only if this ``Memory`` has a ``dream`` method.
+    review page needs the login cookie; printable ASCII only (``check_token``). ``allowed_hosts``:
+    names the Host header may carry (DNS-rebinding defence). ``allowed_origins``: browser origins
+    accepted for writes besides the server's own (``https://memory.lan`` behind a TLS proxy).
+    ``secret``: the key of the CSRF tokens and the sign-in cookie (at least 16 bytes); random per
+    app unless given, so a restart signs everyone out. ``dream_every``: seconds between background
+    dream passes over every scope, only if this ``Memory`` has a ``dream`` method.
     """
-    if token is not None and not token:
-        raise InvalidInputError("token must be a non-empty string (or None for no token)")
+    check_token(token)
+    check_secret(secret)
+    key = secret if secret is not None else new_secret()
     max_body = getattr(mem, "limits", Limits()).max_request_bytes
 
     @contextlib.asynccontextmanager
@@ -59,20 +74,50 @@ def create_app(
     app = FastAPI(
         title="reverie",
         version=_version(),
-        description="A belief-state memory for AI agents: every route is a thin adapter over reverie.Memory.",
-        docs_url=None,  # Swagger UI needs inline script and a CDN, which the CSP forbids
+        description=DESCRIPTION,
+        docs_url=None,  # Swagger UI needs inline script and a CDN, which the CSP forbids: see docs.py
         redoc_url=None,
         lifespan=lifespan,
     )
+    app.openapi = _openapi(app)  # type: ignore[method-assign]
     app.state.mem = mem
     app.state.token = token
+    app.state.secret = key
     errors.install(app)
+    app.include_router(api.top)
     app.include_router(api.router)
+    app.include_router(docs.router)
     app.include_router(page.router)
     app.include_router(detail.router)
     app.add_middleware(ScopeSegment)  # inside the guard: it only changes how /v1 paths are routed
-    app.add_middleware(Guard, allowed_hosts=allowed_hosts, token=token, max_body=max_body)
+    app.add_middleware(
+        Guard,
+        allowed_hosts=allowed_hosts,
+        token=token,
+        max_body=max_body,
+        secret=key,
+        allowed_origins=allowed_origins,
+    )
     return app
+
+
+def _openapi(app: FastAPI) -> Callable[[], dict[str, Any]]:
+    """FastAPI's document without its 422 ``HTTPValidationError``: this API answers bad input
+    with 400 in the one error shape (``errors._validation``), and documents that instead."""
+
+    def build() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+            for methods in doc.get("paths", {}).values():
+                for operation in methods.values():
+                    operation.get("responses", {}).pop("422", None)
+            schemas = doc.get("components", {}).get("schemas", {})
+            for name in ("HTTPValidationError", "ValidationError"):
+                schemas.pop(name, None)
+            app.openapi_schema = doc
+        return app.openapi_schema
+
+    return build
 
 
 async def _dream_loop(mem: Memory, every: float) -> None:
@@ -111,20 +156,35 @@ def serve(
     dream_every: float | None = None,
     *,
     allowed_hosts: Sequence[str] = (),
+    allowed_origins: Sequence[str] = (),
+    secret: str | None = None,
+    request_timeout: float = server.REQUEST_TIMEOUT,
 ) -> None:
     """Open the store at ``db_path`` and serve it until interrupted (blocking).
 
     ``allowed_hosts`` adds Host names beyond loopback and ``host`` (needed when binding
-    ``0.0.0.0`` and reaching the server by a machine name).
+    ``0.0.0.0`` and reaching the server by a machine name); ``allowed_origins`` adds browser
+    origins for writes (a TLS proxy's ``https://…``). ``secret`` (else ``$REVERIE_SECRET``, else
+    random per process) keys the CSRF tokens and sign-in cookies, so a restart with the same
+    secret keeps people signed in. ``request_timeout``: seconds a request may take to arrive.
     """
     check_bind(host, token)
+    check_token(token)  # before opening anything, like the bind check
+    text = secret if secret is not None else os.environ.get("REVERIE_SECRET")
+    key = text.encode("utf-8") if text else None
+    check_secret(key)
     import uvicorn
 
     mem = Memory(db_path, embedder=embedder)
     try:
         app = create_app(
-            mem, token=token, allowed_hosts=[*LOOPBACK_HOSTS, host, *allowed_hosts], dream_every=dream_every
+            mem,
+            token=token,
+            allowed_hosts=[*LOOPBACK_HOSTS, host, *allowed_hosts],
+            allowed_origins=allowed_origins,
+            secret=key,
+            dream_every=dream_every,
         )
-        uvicorn.run(app, host=host, port=port, server_header=False, proxy_headers=False)
+        uvicorn.run(app, host=host, port=port, **server.options(request_timeout))
     finally:
         mem.close()

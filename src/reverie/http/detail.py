@@ -6,13 +6,11 @@ the event log keeps to explain later why a person changed the agent's belief.
 
 from __future__ import annotations
 
-import secrets
-
 from fastapi import APIRouter, Request
 from starlette.responses import RedirectResponse, Response
 
 from reverie.http import render as r
-from reverie.http.page import _csrf, _mem, _needs_login, _page, _shown
+from reverie.http.page import _csrf_or_new, _mem, _needs_login, _page, _shown
 from reverie.memory import Memory
 from reverie.model.item import Item
 from reverie.model.query import Q
@@ -27,7 +25,7 @@ def item_page(request: Request, item_id: str, scope: str) -> Response:
     if _needs_login(request):
         return RedirectResponse("/login", status_code=303)
     mem = _mem(request)
-    csrf = _csrf(request) or secrets.token_urlsafe(32)
+    csrf = _csrf_or_new(request)
     item = mem.get(item_id, scope=scope)
     body = r.join(
         [

@@ -8,6 +8,7 @@ so clients switch on ``code`` and never parse prose or a framework's default HTM
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import unquote
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -23,6 +24,7 @@ from reverie.errors import (
     ReverieError,
     StorageError,
 )
+from reverie.http.messages import for_http
 
 #: Codes for framework-level HTTP errors (everything else comes from ``ReverieError.code``).
 HTTP_CODES = {
@@ -31,8 +33,9 @@ HTTP_CODES = {
     403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
+    408: "request_timeout",
     413: "limit_exceeded",
-    422: "invalid_input",
+    415: "unsupported_media_type",
 }
 
 
@@ -57,18 +60,25 @@ def status_for(exc: ReverieError) -> int:
     return 500
 
 
-async def _reverie(_: Request, exc: Exception) -> Response:
+async def _reverie(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ReverieError)
-    return error_response(status_for(exc), exc.code, exc.message)
+    scope = request.path_params.get("scope")
+    text = for_http(exc.code, exc.message, request.url.path, unquote(scope) if isinstance(scope, str) else None)
+    return error_response(status_for(exc), exc.code, text)
 
 
 async def _validation(_: Request, exc: Exception) -> Response:
+    """A request the schema refuses is bad input like any other: 400 ``invalid_input``.
+
+    FastAPI's default is 422, while ``Memory``'s own checks (an empty text, a scope) answer 400
+    with the same code: one status per code, so a client can switch on either.
+    """
     assert isinstance(exc, RequestValidationError)
     parts = []
     for err in exc.errors()[:5]:
         where = ".".join(str(p) for p in err.get("loc", ()))
         parts.append(f"{where}: {err.get('msg', 'invalid')}")
-    return error_response(422, "invalid_input", "; ".join(parts) or "invalid request")
+    return error_response(400, "invalid_input", "; ".join(parts) or "invalid request")
 
 
 #: The 404 of a ``/v1/scopes/…`` path that matches no route; the usual cause is a raw ``/`` in a scope.

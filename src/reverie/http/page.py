@@ -1,19 +1,20 @@
 """The review page: a person looks at what the agent believes and corrects it.
 
 Server-rendered (``render``), no build step; every change is an HTML form POST carrying a
-double-submit CSRF token (a random value in a ``SameSite=Strict`` cookie, echoed in a hidden
-field, compared in constant time). Browsing never records use: looking at memories is not
+double-submit CSRF token: a ``SameSite=Strict`` cookie echoed in a hidden field, and more than
+a random value — an HMAC under the server's secret, bound to the sign-in session
+(``security.issue_csrf``). A bare random value could be chosen by any page on another port of
+``localhost``, which may set cookies for this host. Browsing never records use: looking at memories is not
 the agent using them, so ``recall`` runs with ``record_use=False`` here.
 
 The filters are checked like the JSON API's: a tier is one of three words, so an unknown one is
-a typo and refused (422 ``invalid_input``), by the list and by the search alike — the list used to
+a typo and refused (400 ``invalid_input``), by the list and by the search alike — the list used to
 show an empty table for it while the search refused it.
 """
 
 from __future__ import annotations
 
 import hmac
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -29,13 +30,18 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from reverie.errors import InvalidInputError
 from reverie.http import render as r
 from reverie.http.schemas import Tier
-from reverie.http.security import AUTH_COOKIE, authorised
+from reverie.http.security import AUTH_COOKIE, auth_cookie_value, authorised, csrf_valid, issue_csrf
 from reverie.memory import Memory
 from reverie.model.query import Filter, Q
 
 router = APIRouter(include_in_schema=False)
 CSRF_COOKIE = "reverie_csrf"
-STATIC = {"review.js": "text/javascript; charset=utf-8", "review.css": "text/css; charset=utf-8"}
+STATIC = {
+    "review.js": "text/javascript; charset=utf-8",
+    "review.css": "text/css; charset=utf-8",
+    "docs.js": "text/javascript; charset=utf-8",
+    "docs.css": "text/css; charset=utf-8",
+}
 #: Rows the list shows per page and the search at most: never more than ``Limits.max_k``, which
 #: ``Memory`` would refuse (see ``_shown``).
 PAGE_ROWS = 50
@@ -49,9 +55,24 @@ def _mem(request: Request) -> Memory:
     return mem
 
 
+def _secret(request: Request) -> bytes:
+    secret: bytes = request.app.state.secret
+    return secret
+
+
+def _session(request: Request) -> str:
+    """The sign-in cookie as sent ("" if none): a CSRF token is valid only for the session it was issued to."""
+    return request.cookies.get(AUTH_COOKIE, "")
+
+
 def _csrf(request: Request) -> str:
+    """The request's CSRF cookie if this server issued it for this session, else ""."""
     token = request.cookies.get(CSRF_COOKIE, "")
-    return token if 20 <= len(token) <= 100 and token.replace("-", "").replace("_", "").isalnum() else ""
+    return token if csrf_valid(_secret(request), token, _session(request)) else ""
+
+
+def _csrf_or_new(request: Request) -> str:
+    return _csrf(request) or issue_csrf(_secret(request), _session(request))
 
 
 def _page(request: Request, html: str, csrf: str) -> HTMLResponse:
@@ -62,7 +83,8 @@ def _page(request: Request, html: str, csrf: str) -> HTMLResponse:
 
 def _needs_login(request: Request) -> bool:
     token: str | None = request.app.state.token
-    return token is not None and not authorised({k.lower(): v for k, v in request.headers.items()}, token)
+    headers = {k.lower(): v for k, v in request.headers.items()}
+    return token is not None and not authorised(headers, token, _secret(request))
 
 
 async def _form(request: Request) -> dict[str, str]:
@@ -104,7 +126,7 @@ def favicon() -> Response:
 
 @router.get("/login")
 def login_page(request: Request) -> Response:
-    csrf = _csrf(request) or secrets.token_urlsafe(32)
+    csrf = _csrf_or_new(request)
     body = r.fmt(
         '<h2>Sign in</h2><form method="post" action="/login">{hidden}'
         '<input type="password" name="token" placeholder="token" autocomplete="current-password"> '
@@ -121,7 +143,8 @@ async def login(request: Request) -> Response:
     if token is None or not hmac.compare_digest(form.get("token", "").encode(), token.encode()):
         raise HTTPException(401, "wrong token")
     response = RedirectResponse("/", status_code=303)
-    response.set_cookie(AUTH_COOKIE, token, httponly=True, samesite="strict", path="/")
+    cookie = auth_cookie_value(_secret(request), token)
+    response.set_cookie(AUTH_COOKIE, cookie, httponly=True, samesite="strict", path="/")
     return response
 
 
@@ -138,7 +161,7 @@ def index(
     if _needs_login(request):
         return RedirectResponse("/login", status_code=303)
     mem = _mem(request)
-    csrf = _csrf(request) or secrets.token_urlsafe(32)
+    csrf = _csrf_or_new(request)
     scopes = mem.scopes()
     scope = scope or (scopes[0] if scopes else None)
     if scope is None:

@@ -30,9 +30,9 @@ class _In(BaseModel):
 class ErrorOut(BaseModel):
     """The one error shape every failure path returns."""
 
-    code: str
-    error: str
-    status: int
+    code: str = Field(description="Stable machine-readable code (e.g. invalid_input, not_found): switch on this.")
+    error: str = Field(description="What was wrong and how to fix it, for people.")
+    status: int = Field(description="The HTTP status, repeated.")
 
 
 class ProvenanceModel(BaseModel):
@@ -175,8 +175,16 @@ class OkOut(BaseModel):
     learning_paused: bool
 
 
+class DoneOut(BaseModel):
+    ok: bool = True
+
+
 class DreamOut(BaseModel):
     report: Any = None
+
+
+class ScopesOut(BaseModel):
+    scopes: list[str] = Field(description="Every scope that holds items, sorted.")
 
 
 class DreamRunsOut(BaseModel):
@@ -186,36 +194,60 @@ class DreamRunsOut(BaseModel):
 
 
 # -- requests ------------------------------------------------------------------------------
+# Every field carries a description: /openapi.json and the /docs page are generated from them.
+SCORE_DOC = "In [0, 1]; leave it out for the default of this kind and source."
+REASON_DOC = "Why (kept in the event log and shown in the item's history)."
+VERSION_DOC = (
+    "The version you read (ItemOut.version): refused with 409 version_conflict if the item changed since. "
+    "Leave it out to skip the check."
+)
+
+
+class ProvenanceIn(_In):
+    """Where the claim came from. ``origin`` defaults to ``http`` for writes made through this API."""
+
+    origin: str | None = Field(
+        None,
+        description="The kind of source, e.g. conversation, document, tool, import; default 'http' (this API).",
+    )
+    ref: str | None = Field(None, description="Which one: a conversation id, a URL, a file name.")
+    locator: str | None = Field(None, description="A place inside it: a turn id, a line, a page.")
+
+
 class RememberIn(_In):
-    text: str
-    kind: str = "observation"
-    source: Literal["user_stated", "observed", "inferred"] = "observed"
-    key: str | None = None
-    value: Scalar = None
-    author: str | None = None
-    tags: list[str] = []
-    meta: dict[str, Any] | None = None
-    parents: list[str] = []
-    provenance: ProvenanceModel | None = None
-    authority: float | None = None
-    confidence: float | None = None
-    importance: float | None = None
-    durability: float | None = None
-    valid_from: datetime | None = None
-    valid_to: datetime | None = None
+    text: str = Field(description="The claim, in words (what recall searches).")
+    kind: str = Field("observation", description="What sort of claim: observation, preference, trait, event, ...")
+    source: Literal["user_stated", "observed", "inferred"] = Field(
+        "observed",
+        description="How it was learned: the person said it, the agent saw it, or the agent inferred it "
+        "('manual' comes only from a person's promotion on the review page).",
+    )
+    key: str | None = Field(None, description="A slot such as 'alice.drink': one key with two values conflicts.")
+    value: Scalar = Field(None, description="The value for key (string, number or null).")
+    author: str | None = Field(None, description="Who made the claim (a person or agent name).")
+    tags: list[str] = Field([], description="Free labels, filterable with tag=.")
+    meta: dict[str, Any] | None = Field(None, description="Any JSON object kept with the claim (not searched).")
+    parents: list[str] = Field([], description="Ids of the items this one was derived from.")
+    provenance: ProvenanceIn | None = Field(None, description="Where it came from (origin defaults to 'http').")
+    authority: float | None = Field(None, description="How much to trust the source. " + SCORE_DOC)
+    confidence: float | None = Field(None, description="How sure the claim is. " + SCORE_DOC)
+    importance: float | None = Field(None, description="How much it matters. " + SCORE_DOC)
+    durability: float | None = Field(None, description="How slowly it should fade. " + SCORE_DOC)
+    valid_from: datetime | None = Field(None, description="When it became true (ISO-8601 with a timezone).")
+    valid_to: datetime | None = Field(None, description="When it stops being true (ISO-8601 with a timezone).")
 
 
 class ReviseIn(_In):
-    text: str
-    reason: str = ""
-    key: str | None = None
-    value: Scalar = None
-    expected_version: int | None = None
+    text: str = Field(description="The corrected claim; the old version is kept in the history.")
+    reason: str = Field("", description=REASON_DOC)
+    key: str | None = Field(None, description="A new key (leave out to keep the old one).")
+    value: Scalar = Field(None, description="A new value for the key (leave out to keep the old one).")
+    expected_version: int | None = Field(None, description=VERSION_DOC)
 
 
 class ForgetIn(_In):
-    reason: str = ""
-    expected_version: int | None = None
+    reason: str = Field("", description=REASON_DOC)
+    expected_version: int | None = Field(None, description=VERSION_DOC)
     purge: StrictBool = Field(
         default=False,
         description="Erase the content from disk too (text, meta, tags, event payloads); only id and times remain.",
@@ -223,40 +255,56 @@ class ForgetIn(_In):
 
 
 class ReasonIn(_In):
-    reason: str = ""
+    reason: str = Field("", description=REASON_DOC)
+
+
+class UndismissIn(_In):
+    text: str | None = Field(None, description="The dismissed text, exactly as it was remembered.")
+    key: str | None = Field(None, description="Or the dismissed key (with value).")
+    value: Scalar = Field(None, description="The dismissed value of key.")
+    reason: str = Field("", description=REASON_DOC)
 
 
 class LinkIn(_In):
-    src: str
-    dst: str
-    type: Literal["supports", "contradicts", "supersedes", "alias", "derived_from", "about"]
-    author: str | None = None
-    authority: float = 0.5
-    meta: dict[str, Any] | None = None
+    src: str = Field(description="The id of the item the edge starts from.")
+    dst: str = Field(description="The id of the item it points to.")
+    type: Literal["supports", "contradicts", "supersedes", "alias", "derived_from", "about"] = Field(
+        description="What src says about dst."
+    )
+    author: str | None = Field(None, description="Who asserts the link.")
+    authority: float = Field(0.5, description="How much to trust the link, in [0, 1].")
+    meta: dict[str, Any] | None = Field(None, description="Any JSON object kept with the edge.")
 
 
 class RecallIn(_In):
-    query: str
+    query: str = Field(description="What to recall, in words.")
     k: int | None = Field(None, description=COUNT_DOC.format(default=10))
-    mode: Literal["hybrid", "lexical", "dense"] = "hybrid"
-    as_of: datetime | None = None
-    include_history: bool = False
-    tiers: list[Tier] = Field(default_factory=lambda: list[Tier](["active", "durable"]))
-    contradictions: Literal["surface", "filter"] = "surface"
-    min_authority: float = 0.0
-    record_use: bool = True
-    kind: list[str] = []
-    source: list[str] = []
-    tag: list[str] = []
+    mode: Literal["hybrid", "lexical", "dense"] = Field(
+        "hybrid", description="Full-text, vector, or both fused (the default)."
+    )
+    as_of: datetime | None = Field(None, description="Recall what was believed then (ISO-8601 with a timezone).")
+    include_history: bool = Field(False, description="Also return closed versions (forgotten, superseded).")
+    tiers: list[Tier] = Field(
+        default_factory=lambda: list[Tier](["active", "durable"]),
+        description="Tiers to search; add 'subconscious' to reach demoted items.",
+    )
+    contradictions: Literal["surface", "filter"] = Field(
+        "surface", description="Show contradicted hits with their opponents, or leave them out."
+    )
+    min_authority: float = Field(0.0, description="Skip items whose authority is below this, in [0, 1].")
+    record_use: bool = Field(True, description="Count this recall as a use (it reinforces the hits).")
+    kind: list[str] = Field([], description="Only these kinds (OR).")
+    source: list[str] = Field([], description="Only these sources (OR).")
+    tag: list[str] = Field([], description="Only items with any of these tags.")
     where: dict[str, Any] | None = Field(None, description=FILTER_DESCRIPTION + " AND-ed with kind / source / tag.")
 
 
 class ContextIn(_In):
-    query: str
-    budget_tokens: int = 800
+    query: str = Field(description="What the prompt is about, in words.")
+    budget_tokens: int = Field(800, description="The most tokens the packed block may use.")
     k: int | None = Field(None, description=COUNT_DOC.format(default=50))
 
 
 class ResolveIn(_In):
-    keep: str
-    reason: str = ""
+    keep: str = Field(description="The id of the side that stays true; the other is superseded.")
+    reason: str = Field("", description=REASON_DOC)

@@ -1,5 +1,17 @@
 """The guard in front of every request: Host, Origin, bearer token, body size, headers, 500s.
 
+Same-origin means scheme, host *and* port (RFC 6454): a check on host names alone let a page on
+``http://localhost:3000`` — any other program on the machine — write here. A state-changing
+request is refused when its ``Origin`` is not this server's own (or one configured for a proxy
+in front), when the browser's ``Sec-Fetch-Site`` says it came from another origin, and, on
+``/v1``, when it carries a body that is not JSON: ``text/plain``, form and multipart bodies are
+what a page can send cross-origin without a CORS preflight, and this server grants none.
+
+The CSRF token of the review page and the sign-in cookie are HMACs under a server secret
+(random per process unless configured): a page on another port can set a cookie for this host
+(cookies ignore ports) but cannot compute a token, and the sign-in cookie never carries the
+token itself to the other programs on ``localhost`` that receive it.
+
 It is one pure ASGI middleware rather than several Starlette ones because the checks must run
 in a fixed order *before* any route reads a byte, and because the body limit has to wrap the
 ``receive`` channel itself: bytes are counted as they arrive and the request is refused as
@@ -10,17 +22,21 @@ It is also the last line for unexpected exceptions: they become the ``internal``
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 import ipaddress
 import logging
+import secrets
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.exceptions import HTTPException
-from starlette.requests import cookie_parser
+from starlette.requests import ClientDisconnect, cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from reverie.errors import InvalidInputError
 from reverie.http.errors import error_response
 
 log = logging.getLogger("reverie.http")
@@ -44,6 +60,10 @@ SECURITY_HEADERS = [
 ]
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 AUTH_COOKIE = "reverie_auth"
+#: ``Sec-Fetch-Site`` values of a request a browser made from this origin (or typed by a person).
+SAME_ORIGIN_SITES = frozenset({"same-origin", "none"})
+DEFAULT_PORTS = {"http": 80, "https": 443}
+Origin = tuple[str, str, int]
 
 
 class BodyTooLargeError(HTTPException):
@@ -78,11 +98,93 @@ def normalise_hosts(hosts: Iterable[str]) -> frozenset[str]:
     return frozenset(h.strip("[]").lower() for h in hosts if h)
 
 
+def parse_origin(value: str) -> Origin | None:
+    """``scheme://host[:port]`` as (scheme, host, port) with the default port filled in; None if malformed."""
+    try:
+        parts = urlsplit(value)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme, host = parts.scheme.lower(), parts.hostname
+    if scheme not in DEFAULT_PORTS or not host or parts.path not in ("", "/") or parts.query or parts.username:
+        return None
+    return scheme, host, port if port is not None else DEFAULT_PORTS[scheme]
+
+
+def own_origin(scheme: str, host_header: str) -> Origin | None:
+    """The origin a browser names when it sends a page's request to ``scheme://<Host header>``."""
+    return parse_origin(f"{scheme}://{host_header}")
+
+
+def new_secret() -> bytes:
+    """A per-process secret: tokens signed with it die with the process (sign in again)."""
+    return secrets.token_bytes(32)
+
+
+def check_secret(secret: bytes | None) -> None:
+    """Refuse a secret too short to key an HMAC safely (None means: make a random one)."""
+    if secret is not None and (not isinstance(secret, bytes) or len(secret) < 16):
+        raise InvalidInputError(
+            "the secret (REVERIE_SECRET) must be at least 16 bytes, e.g. the output of "
+            "python -c 'import secrets; print(secrets.token_urlsafe(32))'; or leave it unset for a random one"
+        )
+
+
+def sign(secret: bytes, purpose: str, *parts: str) -> str:
+    """HMAC-SHA256 of ``parts`` for one ``purpose``, URL-safe base64 (a cookie value needs no quoting)."""
+    message = "\x00".join((purpose, *parts)).encode("utf-8", "surrogatepass")
+    digest = hmac.new(secret, message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def issue_csrf(secret: bytes, session: str) -> str:
+    """A fresh ``nonce.mac`` bound to this server's secret and to the sign-in ``session`` ("" if none)."""
+    nonce = secrets.token_urlsafe(18)
+    return f"{nonce}.{sign(secret, 'csrf', nonce, session)}"
+
+
+def csrf_valid(secret: bytes, value: str, session: str) -> bool:
+    """True only for a token ``issue_csrf`` made under this secret for this session (constant time)."""
+    nonce, dot, mac = value.partition(".")
+    if not dot or not nonce or len(value) > 200:
+        return False
+    return hmac.compare_digest(mac.encode("ascii", "replace"), sign(secret, "csrf", nonce, session).encode("ascii"))
+
+
+def auth_cookie_value(secret: bytes, token: str) -> str:
+    """What the sign-in cookie holds: proof of the token under the secret, never the token."""
+    return sign(secret, "auth", token)
+
+
 def token_matches(given: str | None, token: str) -> bool:
-    """Constant-time comparison, so response timing says nothing about how much matched."""
+    """Constant-time comparison, so response timing says nothing about how much matched.
+
+    Header values arrive as latin-1 text (one character per byte); ``check_token`` keeps the
+    token printable ASCII, so both sides are the same bytes whatever a client encodes.
+    """
     if given is None:
         return False
-    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), token.encode("utf-8", "surrogatepass"))
+    return hmac.compare_digest(given.encode("latin-1", "replace"), token.encode("ascii"))
+
+
+def check_token(token: str | None) -> None:
+    """Refuse a token no HTTP client can send intact: empty, or not printable ASCII without spaces.
+
+    A header is bytes; a token such as ``café`` is sent as UTF-8 by some clients, latin-1 by
+    others and refused by others still, so it could never match reliably. Refusing it at start-up
+    says so once, instead of a 401 forever.
+    """
+    if token is None:
+        return
+    if not token:
+        raise InvalidInputError("token must be a non-empty string (or None for no token)")
+    bad = next((c for c in token if not "!" <= c <= "~"), None)
+    if bad is not None:
+        raise InvalidInputError(
+            f"the token (REVERIE_TOKEN / --token) contains {bad!r}: an HTTP header cannot carry it reliably. "
+            "Use printable ASCII without spaces, e.g. the output of "
+            "python -c 'import secrets; print(secrets.token_urlsafe(32))'"
+        )
 
 
 def _headers(scope: Scope) -> dict[str, str]:
@@ -95,23 +197,43 @@ def _cookie(header: str | None, name: str) -> str | None:
     return cookie_parser(header or "").get(name)
 
 
-def authorised(headers: dict[str, str], token: str) -> bool:
+def authorised(headers: dict[str, str], token: str, secret: bytes) -> bool:
     """A bearer header, or (for the review page in a browser) the cookie set by ``/login``."""
     auth = headers.get("authorization", "")
     scheme, _, value = auth.partition(" ")
     if scheme.lower() == "bearer" and token_matches(value.strip(), token):
         return True
-    return token_matches(_cookie(headers.get("cookie"), AUTH_COOKIE), token)
+    return token_matches(_cookie(headers.get("cookie"), AUTH_COOKIE), auth_cookie_value(secret, token))
+
+
+def is_json(content_type: str) -> bool:
+    """``application/json`` or any ``+json`` media type (parameters such as charset ignored)."""
+    media = content_type.split(";")[0].strip().lower()
+    return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
+
+
+Refusal = tuple[int, str, str, dict[str, str]]
 
 
 class Guard:
-    """Host / Origin / token / body-size checks and security headers, in that order."""
+    """Host / Origin / body-size / token / media-type checks and security headers, in that order."""
 
-    def __init__(self, app: ASGIApp, *, allowed_hosts: Iterable[str], token: str | None, max_body: int) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        allowed_hosts: Iterable[str],
+        token: str | None,
+        max_body: int,
+        secret: bytes,
+        allowed_origins: Iterable[str] = (),
+    ) -> None:
         self.app = app
         self.allowed = normalise_hosts(allowed_hosts)
         self.token = token
         self.max_body = max_body
+        self.secret = secret
+        self.origins = frozenset(o for o in map(parse_origin, allowed_origins) if o is not None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -136,32 +258,50 @@ class Guard:
         except BodyTooLargeError as exc:
             if not started:
                 await error_response(413, "limit_exceeded", str(exc.detail))(scope, receive, send_secure)
+        except ClientDisconnect:
+            pass  # the client (or the server's request timeout) closed the connection: nobody to answer
         except Exception:
             log.exception("unexpected error serving %s %s", scope.get("method"), scope.get("path"))
             if not started:
                 await error_response(500, "internal", "internal server error")(scope, receive, send_secure)
 
-    def _refusal(self, scope: Scope) -> tuple[int, str, str, dict[str, str]] | None:
+    def _refusal(self, scope: Scope) -> Refusal | None:
         headers = _headers(scope)
         host = host_name(headers.get("host", ""))
         if host is None or host not in self.allowed:
             return 400, "invalid_host", "the Host header is not one this server answers to", {}
-        origin = headers.get("origin")
-        if origin is not None and scope["method"] in UNSAFE_METHODS:
-            origin_host = urlsplit(origin).hostname if origin != "null" else None
-            if origin_host is None or origin_host not in self.allowed:
-                return 403, "forbidden_origin", "cross-origin write refused", {}
+        unsafe = scope["method"] in UNSAFE_METHODS
+        if unsafe and not self._same_origin(scope.get("scheme", "http"), headers):
+            return 403, "forbidden_origin", "cross-origin write refused: send it from this server's own origin", {}
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             return 413, "limit_exceeded", f"request body is larger than {self.max_body} bytes", {}
-        if self.token is not None and scope["path"].startswith("/v1") and not authorised(headers, self.token):
+        api = scope["path"].startswith("/v1")
+        if self.token is not None and api and not authorised(headers, self.token, self.secret):
             return (
                 401,
                 "unauthorized",
                 "a valid 'Authorization: Bearer <token>' header is required",
                 {"WWW-Authenticate": "Bearer"},
             )
+        if api and unsafe:
+            return _not_json(headers)
         return None
+
+    def _same_origin(self, scheme: str, headers: dict[str, str]) -> bool:
+        """No browser said otherwise: ``Origin`` (if sent) is ours, ``Sec-Fetch-Site`` (if sent) agrees.
+
+        A request with neither header is not from a browser (curl, an SDK) and cannot be forged
+        by a web page, so it passes; a browser sends ``Origin`` on every POST.
+        """
+        site = headers.get("sec-fetch-site")
+        if site is not None and site.lower() not in SAME_ORIGIN_SITES:
+            return False
+        origin = headers.get("origin")
+        if origin is None:
+            return True
+        given = parse_origin(origin)  # "null" (sandboxed or privacy-stripped) parses to None
+        return given is not None and (given == own_origin(scheme, headers.get("host", "")) or given in self.origins)
 
     def _counting(self, receive: Receive) -> Receive:
         seen = 0
@@ -177,3 +317,16 @@ class Guard:
             return message
 
         return counted
+
+
+def _not_json(headers: dict[str, str]) -> Refusal | None:
+    """415 for a ``/v1`` write whose body is not JSON (a body-less POST such as ``/dream`` passes)."""
+    content_type = headers.get("content-type")
+    has_body = headers.get("content-length", "0") != "0" or "transfer-encoding" in headers
+    if content_type is None and not has_body:
+        return None
+    if content_type is not None and is_json(content_type):
+        return None
+    got = f"got Content-Type {content_type!r}" if content_type is not None else "no Content-Type was sent"
+    text = f"send JSON: this route reads an application/json body ({got}); set Content-Type: application/json"
+    return 415, "unsupported_media_type", text, {}
