@@ -224,6 +224,11 @@ def _live_match(
     return None
 
 
+#: A correction (revise, resolve) is a deliberate act: it counts as at least a user's statement,
+#: so an extractor's ``observed`` or ``inferred`` echo never outranks it whatever the claim's source.
+CORRECTION_FLOOR = "user_stated"
+
+
 def _strength(source: str) -> float:
     """How much a source is trusted (a person's word outranks inference): ``DEFAULT_AUTHORITY``."""
     return DEFAULT_AUTHORITY.get(source, 0.5)
@@ -240,7 +245,8 @@ def _echo(cmd: Remember, prints: Sequence[str], view: StateView, ctx: Context) -
 
     Why: an extractor that re-reads an old message would otherwise bring a corrected claim back
     as current truth. Two things may reopen it (None: stored as a new claim): a source stronger
-    than the one that corrected it (a person's ``remember_manual`` over an inferred revise), or
+    than the correction (its superseder's source, and never less than ``CORRECTION_FLOOR``: a
+    person's ``remember_manual``, or the system), or
     an explicit ``valid_from`` after the correction was recorded (the world changed since).
     """
     for fp in prints:
@@ -250,13 +256,14 @@ def _echo(cmd: Remember, prints: Sequence[str], view: StateView, ctx: Context) -
         corrector = _corrector(view, cmd.scope, old)
         if corrector is None:
             continue
-        if _strength(cmd.source) > _strength(corrector.source):
+        correction = max((corrector.source, CORRECTION_FLOOR), key=_strength)
+        if _strength(cmd.source) > _strength(correction):
             return None
         if cmd.valid_from is not None and old.closed_at is not None and cmd.valid_from > old.closed_at:
             return None
         reason = (
             f"echo of a corrected claim: {corrector.id} superseded it, and a {cmd.source!r} source does not "
-            f"outrank the correction's {corrector.source!r}; recorded as evidence on the superseded version"
+            f"outrank the correction ({correction!r}); recorded as evidence on the superseded version"
         )
         payload = {
             "id": old.id,
@@ -454,8 +461,13 @@ def _link(cmd: Link, view: StateView, ctx: Context) -> list[ev.Event]:
         raise InvalidInputError(f"edge type {cmd.type!r} is unknown; use one of {', '.join(EDGE_TYPES)}")
     if cmd.src == cmd.dst:
         raise InvalidInputError("an edge needs two different items (src == dst)")
-    _require(view, cmd.scope, cmd.src)
-    _require(view, cmd.scope, cmd.dst)
+    ends = (_require(view, cmd.scope, cmd.src), _require(view, cmd.scope, cmd.dst))
+    if cmd.type == "contradicts":
+        for end in ends:
+            if not end.is_current:
+                # A conflict needs two current claims: closing an item closes its contradictions,
+                # and an edge to a closed one would mark the other contested with nothing open.
+                raise AlreadyClosedError(f"cannot link a contradiction to item {end.id}: it is already {end.status}")
     for existing in view.edges_between(cmd.scope, cmd.src, cmd.dst):
         same_way = (existing.src, existing.dst) == (cmd.src, cmd.dst)
         if existing.is_current and existing.type == cmd.type and (same_way or cmd.type in SYMMETRIC_EDGES):
