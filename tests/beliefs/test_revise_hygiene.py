@@ -9,6 +9,8 @@ equalled another current claim made a twin instead of corroborating it.
 
 from __future__ import annotations
 
+import contextlib
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -113,10 +115,8 @@ def test_contradictions_and_recall_contradicted_by_always_agree(ops: list[tuple[
     clock = ManualClock(START)
     with Memory(store=ReferenceStore(), embedder="hash", clock=clock, seed=2) as mem:
         for op, i, j in ops:
-            try:
+            with contextlib.suppress(ReverieError):
                 _step(mem, clock, op, i, j)
-            except ReverieError:
-                pass
         open_pairs: dict[str, set[str]] = {}
         for alert in mem.contradictions(scope=S, limit=100):
             open_pairs.setdefault(alert.a.id, set()).add(alert.b.id)
