@@ -111,6 +111,7 @@ def list_items(
     limit: Annotated[int | None, Query(description=s.COUNT_DOC.format(default=50))] = None,
     cursor: str | None = None,
     include_closed: bool = False,
+    valid_at: Annotated[datetime | None, Query(description="Only what was true in the world then.")] = None,
 ) -> s.PageOut:
     page = mem.list(
         scope=scope,
@@ -119,6 +120,7 @@ def list_items(
         limit=limit,
         cursor=cursor,
         include_closed=include_closed,
+        valid_at=valid_at,
     )
     return s.PageOut(items=[item_out(i) for i in page.items], next_cursor=page.next_cursor)
 
@@ -137,8 +139,10 @@ def _json_filter(text: str | None) -> dict[str, Any] | None:
 
 
 @router.get("/items/{item_id}", response_model=s.ItemOut)
-def get_item(scope: ScopeName, item_id: str, mem: Mem, as_of: datetime | None = None) -> s.ItemOut:
-    return item_out(mem.get(item_id, scope=scope, as_of=as_of))
+def get_item(
+    scope: ScopeName, item_id: str, mem: Mem, as_of: datetime | None = None, valid_at: datetime | None = None
+) -> s.ItemOut:
+    return item_out(mem.get(item_id, scope=scope, as_of=as_of, valid_at=valid_at))
 
 
 @router.get("/items/{item_id}/history", response_model=s.HistoryOut)
@@ -161,6 +165,7 @@ def revise(scope: ScopeName, item_id: str, body: s.ReviseIn, mem: Mem) -> s.Item
             key=body.key,
             value=body.value,
             expected_version=body.expected_version,
+            valid_from=body.valid_from,
         )
     )
 
@@ -195,6 +200,7 @@ def recall(scope: ScopeName, body: s.RecallIn, mem: Mem) -> s.RecallOut:
         mode=body.mode,
         where=simple_filter(body.kind, body.source, body.tag, where=body.where),
         as_of=body.as_of,
+        valid_at=body.valid_at,
         include_history=body.include_history,
         tiers=list(body.tiers),
         contradictions=body.contradictions,

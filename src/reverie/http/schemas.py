@@ -211,6 +211,7 @@ class ReviseIn(_In):
     key: str | None = None
     value: Scalar = None
     expected_version: int | None = None
+    valid_from: datetime | None = Field(None, description="The world changed then (else: a correction).")
 
 
 class ForgetIn(_In):
@@ -240,6 +241,7 @@ class RecallIn(_In):
     k: int | None = Field(None, description=COUNT_DOC.format(default=10))
     mode: Literal["hybrid", "lexical", "dense"] = "hybrid"
     as_of: datetime | None = None
+    valid_at: datetime | None = Field(None, description="Only what was true in the world then (valid time).")
     include_history: bool = False
     tiers: list[Tier] = Field(default_factory=lambda: list[Tier](["active", "durable"]))
     contradictions: Literal["surface", "filter"] = "surface"
