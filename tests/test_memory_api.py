@@ -212,7 +212,9 @@ def test_claim_stays_corroborable_after_a_duplicate_version_is_forgotten(any_mem
     a duplicate of B) or re-pointed it only when B happened to change (reference store)."""
     a = any_mem.remember("Alice likes tea", scope=SCOPE)
     b = any_mem.remember("Bob likes coffee", scope=SCOPE)
-    a2 = any_mem.revise(a.id, "bob likes coffee", scope=SCOPE)
+    # A change in the world (valid_from) keeps a revise a new version even in B's words; a
+    # correction into them corroborates B instead (tests/beliefs/test_revise_hygiene.py).
+    a2 = any_mem.revise(a.id, "bob likes coffee", scope=SCOPE, valid_from=a.recorded_at)
     again = any_mem.remember("Bob likes coffee", scope=SCOPE)
     assert again.id == b.id  # the oldest live holder is corroborated
     any_mem.set_scores(b.id, scope=SCOPE, importance=0.9)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from reverie import ManualClock, Memory
-from reverie.dream import DreamConfig, DreamReport, dream
+from reverie.dream import DreamConfig, DreamReport
 
 S = "user:ops"
 _TEMPLATES = (
@@ -56,9 +56,9 @@ def _year_later(mem: Memory, clock: ManualClock, config: DreamConfig | None = No
     is held by every pass, which is what kept the tail active.
     """
     clock.advance(days=365)
-    first = dream(mem, scope=S, config=config)
+    first = mem.dream(scope=S, config=config)
     clock.advance(days=1)
-    return first, dream(mem, scope=S, config=config)
+    return first, mem.dream(scope=S, config=config)
 
 
 def test_log_tail_with_label_numbers_and_times_is_demoted_not_contested(mem: Memory, clock: ManualClock) -> None:

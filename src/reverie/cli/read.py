@@ -61,12 +61,20 @@ def _hit_table(hits: list[Any], why: bool) -> str:
 @click.option("--mode", type=click.Choice(["hybrid", "lexical", "dense"]), default="hybrid", show_default=True)
 @click.option("--why", is_flag=True, help="Show how each hit was scored (ranks per leg, decay, trust…).")
 @click.option("--as-of", help="What was believed at this ISO-8601 time (UTC if no offset).")
+@click.option("--valid-at", help="Only what was true in the world at this ISO-8601 time (valid time).")
 @click.option("--include-history", is_flag=True, help="Also closed (superseded, forgotten) versions.")
 @click.option("--tier", "tiers", multiple=True, help="Tiers to search (default active and durable; repeatable).")
 @scoped
 @json_option
 def recall(
-    query: str, k: int | None, mode: str, why: bool, as_of: str | None, include_history: bool, tiers: tuple[str, ...]
+    query: str,
+    k: int | None,
+    mode: str,
+    why: bool,
+    as_of: str | None,
+    valid_at: str | None,
+    include_history: bool,
+    tiers: tuple[str, ...],
 ) -> None:
     """The best current memories for QUERY, each with a score."""
     st = state()
@@ -77,6 +85,7 @@ def recall(
         k=k,
         mode=mode,
         as_of=iso_time(as_of, "--as-of"),
+        valid_at=iso_time(valid_at, "--valid-at"),
         include_history=include_history,
         tiers=tiers or ("active", "durable"),
     )
@@ -149,15 +158,16 @@ def _show_text(doc: dict[str, Any], item: Item, edges: list[Edge], texts: dict[s
 @click.command()
 @click.argument("id")
 @click.option("--as-of", help="The item as it stood at this ISO-8601 time (UTC if no offset).")
+@click.option("--valid-at", help="The version of the claim true in the world at this ISO-8601 time.")
 @click.option("--depth", type=click.IntRange(1, 10), default=3, show_default=True, help="Provenance tree depth.")
 @scoped
 @json_option
-def show(id: str, as_of: str | None, depth: int) -> None:
+def show(id: str, as_of: str | None, valid_at: str | None, depth: int) -> None:
     """One item: every field, its versions and events, its provenance tree and its edges."""
     st = state()
     scope = st.require_scope()
     mem = st.memory()
-    item = mem.get(id, scope=scope, as_of=iso_time(as_of, "--as-of"))
+    item = mem.get(id, scope=scope, as_of=iso_time(as_of, "--as-of"), valid_at=iso_time(valid_at, "--valid-at"))
     history = mem.history(item.id, scope=scope)
     edges = mem.edges(item.id, scope=scope, include_closed=True)
     texts = {i.id: i.text for i in history.versions}
@@ -206,6 +216,7 @@ def _score_bounds(f: F) -> F:
 @click.option("--limit", type=int, help="Page size (default 50, or Limits.max_k if lower).")
 @click.option("--cursor", help="next_cursor of the previous page.")
 @click.option("--include-closed", is_flag=True, help="Also forgotten, superseded and dismissed items.")
+@click.option("--valid-at", help="Only what was true in the world at this ISO-8601 time (valid time).")
 @scoped
 @json_option
 def list_items(
@@ -226,6 +237,7 @@ def list_items(
     limit: int | None,
     cursor: str | None,
     include_closed: bool,
+    valid_at: str | None,
     **bounds: float | None,
 ) -> None:
     """Items matching a filter, sorted and paged (values of one option OR-ed, options AND-ed)."""
@@ -249,7 +261,13 @@ def list_items(
     )
     closed = include_closed or bool(statuses)
     page = st.memory().list(
-        scope=scope, where=where, sort=list(sorts) or None, limit=limit, cursor=cursor, include_closed=closed
+        scope=scope,
+        where=where,
+        sort=list(sorts) or None,
+        limit=limit,
+        cursor=cursor,
+        include_closed=closed,
+        valid_at=iso_time(valid_at, "--valid-at"),
     )
     doc = {"items": [i.to_dict() for i in page.items], "next_cursor": page.next_cursor}
 

@@ -257,6 +257,8 @@ class Replayer:
             reason=p.get("reason", ""),
             key=it.get("key"),
             value=it.get("value"),
+            # a change in the world (the old version stays true until then), not a correction
+            valid_from=_time(it.get("valid_from")) if "old_valid_to" in p else None,
         )
         self.report.ids[it["id"]] = new.id
         self._parents[it["id"]] = tuple(it.get("parents") or ())
@@ -353,7 +355,21 @@ class Replayer:
         self._edge_ends[e["id"]] = (e["type"], e["src"], e["dst"])
 
     def _unlinked(self, event: Event) -> None:
-        self.mem.unlink(self._edge(event.payload["edge_id"]), scope=self.scope, reason=event.payload.get("reason", ""))
+        edge_id = self._edge(event.payload["edge_id"])
+        if self._closed_edge(event.payload["edge_id"], edge_id):
+            # Closing an item closes its contradictions in the same call (model.reducer): the
+            # replayed revise / forget / dismiss / resolve has already written this one.
+            return
+        self.mem.unlink(edge_id, scope=self.scope, reason=event.payload.get("reason", ""))
+
+    def _closed_edge(self, old_edge: str, edge_id: str) -> bool:
+        """Is the target's copy of the export's ``old_edge`` already closed? (Read through one end.)"""
+        ends = self._edge_ends.get(old_edge)
+        end = self.report.ids.get(ends[1]) if ends is not None else None
+        if end is None:
+            return False
+        found = [e for e in self.mem.edges(end, scope=self.scope, include_closed=True) if e.id == edge_id]
+        return bool(found) and not found[0].is_current
 
     # -- conflict resolution ----------------------------------------------------------------------
     def _resolution_length(self, events: list[Event], i: int) -> int:

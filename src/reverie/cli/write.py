@@ -93,14 +93,31 @@ def remember(
 @click.option("--key", help="New structured key.")
 @click.option("--value", help="New structured value.")
 @click.option("--expected-version", type=int, help="Refuse (version_conflict) unless the item is at this version.")
+@click.option("--valid-from", help="The world changed at this ISO-8601 time (else: a correction).")
 @scoped
 @json_option
-def revise(id: str, text: str, reason: str, key: str | None, value: str | None, expected_version: int | None) -> None:
-    """Replace a claim by a new version; the old one is closed and linked by `supersedes`."""
+def revise(
+    id: str,
+    text: str,
+    reason: str,
+    key: str | None,
+    value: str | None,
+    expected_version: int | None,
+    valid_from: str | None,
+) -> None:
+    """Replace a claim by a new version linked by `supersedes`: a correction closes the old one;
+    with --valid-from (a change in the world) the old one stays true until then."""
     st = state()
     scope = st.require_scope()
     new = st.memory().revise(
-        id, text, scope=scope, reason=reason, key=key, value=value, expected_version=expected_version
+        id,
+        text,
+        scope=scope,
+        reason=reason,
+        key=key,
+        value=value,
+        expected_version=expected_version,
+        valid_from=iso_time(valid_from, "--valid-from"),
     )
     doc = {"action": "revised", "old_id": id, "item": new.to_dict()}
     st.emit(doc, lambda: f"revised {id} -> {new.id} (version {new.version})")

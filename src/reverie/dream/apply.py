@@ -240,7 +240,8 @@ def _step(
         single = cmd.SetFlags(scope, first, add, remove, why, expected[0])
     if single is not None:
         out = b.run([single])
-        seen[first] = expected[0] + len(out[0].events)  # each event on an item bumps its version once
+        # each event on the item bumps its version once (a forget also unlinks its contradictions)
+        seen[first] = expected[0] + sum(1 for e in out[0].events if e.payload.get("id") == first)
         return Outcome("applied")
     if op == "detect_conflicts":
         return _recheck(mem, scope, action, expected[0], seen, cache, b)

@@ -158,6 +158,7 @@ def list_items(
     limit: Annotated[int | None, Query(description=s.COUNT_DOC.format(default=50))] = None,
     cursor: Annotated[str | None, Query(description="The next_cursor of the previous page.")] = None,
     include_closed: Annotated[bool, Query(description="Also list forgotten, dismissed and superseded items.")] = False,
+    valid_at: Annotated[datetime | None, Query(description="Only what was true in the world then.")] = None,
 ) -> s.PageOut:
     """A page of the scope's items, filtered and sorted; follow ``next_cursor`` for the next page.
 
@@ -170,6 +171,7 @@ def list_items(
         limit=limit,
         cursor=cursor,
         include_closed=include_closed,
+        valid_at=valid_at,
     )
     return s.PageOut(items=[item_out(i) for i in page.items], next_cursor=page.next_cursor)
 
@@ -188,9 +190,18 @@ def _json_filter(text: str | None) -> dict[str, Any] | None:
 
 
 @router.get("/items/{item_id}", response_model=s.ItemOut, summary="Get an item")
-def get_item(scope: ScopeName, item_id: ItemId, mem: Mem, as_of: AsOf = None) -> s.ItemOut:
-    """One item as it is now (closed ones too), or as it was at ``as_of`` (404 if it did not exist then)."""
-    return item_out(mem.get(item_id, scope=scope, as_of=as_of))
+def get_item(
+    scope: ScopeName,
+    item_id: ItemId,
+    mem: Mem,
+    as_of: AsOf = None,
+    valid_at: Annotated[
+        datetime | None, Query(description="The version that was true in the world then (combines with as_of).")
+    ] = None,
+) -> s.ItemOut:
+    """One item as it is now (closed ones too), or as it was at ``as_of`` (404 if it did not exist then);
+    ``valid_at`` picks the version of the claim that was true in the world at that time."""
+    return item_out(mem.get(item_id, scope=scope, as_of=as_of, valid_at=valid_at))
 
 
 @router.get("/items/{item_id}/history", response_model=s.HistoryOut, summary="An item's history")
@@ -218,6 +229,7 @@ def revise(scope: ScopeName, item_id: ItemId, body: s.ReviseIn, mem: Mem) -> s.I
             key=body.key,
             value=body.value,
             expected_version=body.expected_version,
+            valid_from=body.valid_from,
         )
     )
 
@@ -273,6 +285,7 @@ def recall(scope: ScopeName, body: s.RecallIn, mem: Mem) -> s.RecallOut:
         mode=body.mode,
         where=simple_filter(body.kind, body.source, body.tag, where=body.where),
         as_of=body.as_of,
+        valid_at=body.valid_at,
         include_history=body.include_history,
         tiers=list(body.tiers),
         contradictions=body.contradictions,

@@ -243,6 +243,10 @@ class ReviseIn(_In):
     key: str | None = Field(None, description="A new key (leave out to keep the old one).")
     value: Scalar = Field(None, description="A new value for the key (leave out to keep the old one).")
     expected_version: int | None = Field(None, description=VERSION_DOC)
+    valid_from: datetime | None = Field(
+        None,
+        description="The world changed then: the old version stays true until this time (leave out for a correction).",
+    )
 
 
 class ForgetIn(_In):
@@ -283,6 +287,7 @@ class RecallIn(_In):
         "hybrid", description="Full-text, vector, or both fused (the default)."
     )
     as_of: datetime | None = Field(None, description="Recall what was believed then (ISO-8601 with a timezone).")
+    valid_at: datetime | None = Field(None, description="Only what was true in the world then (valid time).")
     include_history: bool = Field(False, description="Also return closed versions (forgotten, superseded).")
     tiers: list[Tier] = Field(
         default_factory=lambda: list[Tier](["active", "durable"]),

@@ -178,6 +178,7 @@ SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType(
             kinds={**_STRINGS, "description": "Only items of these kinds."},
             tags={**_STRINGS, "description": "Only items with at least one of these tags."},
             as_of={**_TIME, "description": "What was believed at this time (ISO-8601 with offset)."},
+            valid_at={**_TIME, "description": "Only what was true in the world at this time (valid time)."},
             include_history={"type": "boolean", "description": "Also closed (forgotten, superseded) items."},
             contradictions={"type": "string", "enum": ["surface", "filter"]},
             min_authority=_score("Skip items trusted less than this."),
@@ -187,6 +188,7 @@ SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType(
             ("id",),
             id=_id("The item to read."),
             as_of={**_TIME, "description": "The item as it stood at this time (ISO-8601 with offset)."},
+            valid_at={**_TIME, "description": "The version of the claim true in the world at this time."},
         ),
         "history": _tool(("id",), id=_id("Any version of the claim.")),
         "list": _tool(
@@ -215,6 +217,7 @@ SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType(
             key=_KEY,
             value=_VALUE,
             expected_version=_VERSION,
+            valid_from={**_TIME, "description": "The world changed at this time (omit for a correction)."},
         ),
         "forget": _tool(
             ("id",),

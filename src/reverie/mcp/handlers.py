@@ -79,13 +79,15 @@ def recall(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
         scope=a["scope"],
         where=_recall_filter(a),
         as_of=_time(a, "as_of"),
+        valid_at=_time(a, "valid_at"),
         **_pick(a, "k", "mode", "include_history", "contradictions", "min_authority"),
     )
     return {"count": len(hits), "hits": [hit_data(h) for h in hits]}
 
 
 def get(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
-    return {"item": item_data(mem.get(a["id"], scope=a["scope"], as_of=_time(a, "as_of")))}
+    item = mem.get(a["id"], scope=a["scope"], as_of=_time(a, "as_of"), valid_at=_time(a, "valid_at"))
+    return {"item": item_data(item)}
 
 
 def history(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
@@ -111,7 +113,8 @@ def context(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
 
 def revise(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     fields = _pick(a, "reason", "key", "value", "expected_version")
-    return {"item": item_data(mem.revise(a["id"], a["new_text"], scope=a["scope"], **fields))}
+    when = _time(a, "valid_from")
+    return {"item": item_data(mem.revise(a["id"], a["new_text"], scope=a["scope"], valid_from=when, **fields))}
 
 
 def forget(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:

@@ -157,10 +157,8 @@ class Contradictions:
             raise InvalidInputError(f"keep must be one side of the conflict: {edge.src} or {edge.dst}")
         loser = edge.dst if keep_id == edge.src else edge.src
         why = check_reason(reason) or "conflict resolved"
-        commands: builtins.list[cmd.Command] = [
-            cmd.Supersede(s, loser, keep_id, why),
-            cmd.Unlink(s, edge.id, why),
-        ]
+        # Supersede closes the loser's contradicts edges itself, this one first (model.reducer).
+        commands: builtins.list[cmd.Command] = [cmd.Supersede(s, loser, keep_id, why)]
         derived = core.store.query(s, Q.parent(loser) & current(), parse_sort(None), limit=core.limits.max_batch)
         for d in derived:
             commands.append(cmd.SetFlags(s, d.id, ("stale_derived",), (), f"parent {loser} lost a conflict"))

@@ -46,18 +46,45 @@ class Reads:
     def __init__(self, core: Core) -> None:
         self._core = core
 
-    def get(self, id: str, *, scope: str, as_of: datetime | None = None) -> Item:
-        """The item by id, or as it stood at ``as_of`` (record time). ``NotFoundError`` if absent then."""
+    def get(self, id: str, *, scope: str, as_of: datetime | None = None, valid_at: datetime | None = None) -> Item:
+        """The item by id, or as it stood at ``as_of`` (record time: what we believed then).
+
+        ``valid_at=T`` asks valid time instead — what was true in the world at T: the version of
+        this claim (any version linked to it by ``supersedes``, as ``history`` finds them) that is
+        believed (now, or at ``as_of`` when given) and valid at T; ``id`` itself when it
+        qualifies, else the newest such version. ``NotFoundError`` if there is none.
+        """
         core = self._core
         s = core.scope(scope)
         item_id = check_id(id)
-        if as_of is None:
+        when = ensure_aware(as_of, "as_of") if as_of is not None else None
+        if valid_at is not None:
+            return self._valid_version(s, item_id, ensure_aware(valid_at, "valid_at"), when)
+        if when is None:
             return core.must_get(s, item_id)
-        when = ensure_aware(as_of, "as_of")
         state = self._item_at(s, item_id, when)
         if state is None:
             raise NotFoundError(f"no item {item_id} in scope {s!r} as of {when.isoformat()}")
         return state
+
+    def _valid_version(self, scope: str, item_id: str, valid_at: datetime, as_of: datetime | None) -> Item:
+        """``get(valid_at=...)``: the believed version of the claim that was true at ``valid_at``."""
+        start = self._core.must_get(scope, item_id)
+        ids = self._versions_of(scope, start.id)
+        if as_of is None:
+            states = builtins.list(self._core.store.get_many(scope, ids).values())
+        else:
+            states = [st for i in ids if (st := self._item_at(scope, i, as_of)) is not None]
+        test = Q.valid_at(valid_at)
+        fits = [st for st in states if st.is_current and test.matches(st)]
+        if not fits:
+            told = f" as believed at {as_of.isoformat()}" if as_of is not None else ""
+            raise NotFoundError(
+                f"no version of item {item_id} in scope {scope!r} was true at {valid_at.isoformat()}{told} "
+                "(valid time); history() lists every version with its valid_from / valid_to"
+            )
+        own = [st for st in fits if st.id == item_id]
+        return own[0] if own else max(fits, key=lambda st: (st.recorded_at, st.id))
 
     def _item_at(self, scope: str, item_id: str, when: datetime) -> Item | None:
         """Replay this item's events up to ``when`` through the projection: its state then."""
@@ -80,21 +107,26 @@ class Reads:
                     states[item_id] = change.moved(states[item_id]) or states[item_id]
         return states.get(item_id)
 
-    def history(self, id: str, *, scope: str) -> History:
-        """All versions of the claim (following ``supersedes`` both ways) and their events."""
-        core = self._core
-        s = core.scope(scope)
-        start = core.must_get(s, check_id(id))
-        seen = {start.id}
-        frontier = [start.id]
+    def _versions_of(self, scope: str, item_id: str) -> builtins.list[str]:
+        """Ids of every version of the claim: ``supersedes`` edges followed both ways, sorted."""
+        seen = {item_id}
+        frontier = [item_id]
         while frontier:
             current = frontier.pop()
-            for e in core.store.edges(s, current, include_closed=True):
+            for e in self._core.store.edges(scope, current, include_closed=True):
                 if e.type == "supersedes":
                     for other in (e.src, e.dst):
                         if other not in seen:
                             seen.add(other)
                             frontier.append(other)
+        return sorted(seen)
+
+    def history(self, id: str, *, scope: str) -> History:
+        """All versions of the claim (following ``supersedes`` both ways) and their events."""
+        core = self._core
+        s = core.scope(scope)
+        start = core.must_get(s, check_id(id))
+        seen = self._versions_of(s, start.id)
         versions = sorted(core.store.get_many(s, list(seen)).values(), key=lambda i: (i.recorded_at, i.id))
         events: builtins.list[Event] = []
         for v in versions:
@@ -112,19 +144,27 @@ class Reads:
         cursor: str | None = None,
         include_closed: bool = False,
         subscopes: bool = False,
+        valid_at: datetime | None = None,
     ) -> Page:
         """Items matching a query-algebra filter (``reverie.Q``), sorted, paged.
 
-        By default only current items; ``include_closed=True`` adds forgotten, superseded and
-        dismissed ones. ``subscopes=True`` also reads ``scope/…`` child scopes.
+        By default only current truth: believed now (not forgotten, superseded or dismissed) and
+        not over in the world (no ``valid_to`` at or before now). ``valid_at=T``: believed now and
+        true in the world at T (valid time). ``include_closed=True`` adds forgotten, superseded and
+        dismissed ones (and, without ``valid_at``, ended ones). ``subscopes=True`` also reads
+        ``scope/…`` child scopes.
         """
         core = self._core
         s = core.scope(scope)
         if where is not None and not isinstance(where, Filter):
             raise InvalidQueryError("where must be a filter built with reverie.Q")
         f: Filter = where or All()
+        if valid_at is not None:
+            f = f & Q.valid_at(valid_at)
         if not include_closed:
             f = f & Q.status("live")
+            if valid_at is None:
+                f = f & Q.ongoing(core.clock.now())
         limit = check_count(limit, "limit", default=50, limits=core.limits)
         offset = decode_cursor(cursor)
         items = core.store.query(s, f, parse_sort(sort), limit=limit + 1, offset=offset, subscopes=subscopes)

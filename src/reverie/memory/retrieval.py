@@ -47,17 +47,18 @@ class Retrieval:
         min_authority: float = 0.0,
         record_use: bool = True,
         options: RecallOptions | None = None,
+        valid_at: datetime | None = None,
     ) -> builtins.list[Hit]:
         """The best current memories for ``query``, each with ``score`` and ``why``.
 
-        Full-text (FTS5 bm25) and dense legs fused by Reciprocal Rank Fusion, then ranked by
-        relevance × value × per-kind decay. Current truth only unless ``as_of`` (what we
-        believed then) or ``include_history``; subconscious items only if ``tiers`` names them
-        (and recalling one promotes it back). ``contradictions="surface"`` flags both sides of
-        a conflict, ``"filter"`` keeps the better-supported one. ``diversity`` penalises hits
-        sharing an ``author`` or ``parent``. When the answer is weak, one corrective pass runs
-        (wider pool, no trust floor) and replaces it only if strictly better. Each hit records
-        this query as ``last_used_query`` unless ``record_use=False``.
+        Full-text (FTS5 bm25) and dense legs fused by Reciprocal Rank Fusion, then ranked by relevance × value ×
+        per-kind decay. Current truth only unless ``as_of`` (what we believed then) or ``include_history``;
+        ``valid_at=T`` keeps what was true in the world at T (valid time; combine with ``as_of`` for what we
+        believed then about T); subconscious items only if ``tiers`` names them (and recalling one promotes it
+        back). ``contradictions="surface"`` flags both sides of a conflict, ``"filter"`` keeps the
+        better-supported one. ``diversity`` penalises hits sharing an ``author`` or ``parent``. When the answer
+        is weak, one corrective pass runs (wider pool, no trust floor) and replaces it only if strictly better.
+        Each hit records this query as ``last_used_query`` unless ``record_use=False``.
         """
         core = self._core
         s = core.scope(scope)
@@ -78,6 +79,8 @@ class Retrieval:
             if options is None
             else self._checked_options(query, options)
         )
+        if valid_at is not None:
+            opts = replace(opts, valid_at=ensure_aware(valid_at, "valid_at"))
         qvec = None
         if opts.mode in ("hybrid", "dense"):
             qvec = core.checked_embedder().embed([query])[0]
@@ -110,7 +113,8 @@ class Retrieval:
             options.min_authority,
         )
         check_pool(options.pool, self._core.limits)
-        return replace(options, as_of=checked.as_of)
+        valid_at = ensure_aware(options.valid_at, "valid_at") if options.valid_at is not None else None
+        return replace(options, as_of=checked.as_of, valid_at=valid_at)
 
     def _options(
         self,

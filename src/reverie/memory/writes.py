@@ -20,6 +20,7 @@ from reverie.memory.candidates import build_remember, check_version
 from reverie.memory.contradictions import Contradictions
 from reverie.memory.core import CONFLICTS_UNCHECKED, Core
 from reverie.model import commands as cmd
+from reverie.model.clock import ensure_aware
 from reverie.model.item import CANDIDATE_SOURCES, EDGE_TYPES, SYMMETRIC_EDGES, Candidate, Edge, Item, Provenance
 from reverie.model.validate import (
     SCORE_NAMES,
@@ -174,11 +175,20 @@ class Writes:
         key: str | None = None,
         value: str | int | float | None = None,
         expected_version: int | None = None,
+        valid_from: datetime | None = None,
+        valid_to: datetime | None = None,
     ) -> Item:
-        """Replace a claim by a new version: the old one is closed and linked by ``supersedes``.
+        """Replace a claim by a new version, linked to the old one by ``supersedes``.
 
-        Returns the new version. With ``expected_version`` the revise succeeds only if the item
-        is still at that version (optimistic concurrency), else ``VersionConflictError``.
+        Without ``valid_from`` this is a *correction* (we were wrong): the old version is closed
+        (no longer believed; ``as_of`` still sees it) and the new one holds over the same valid
+        time. With ``valid_from=T`` it is a *change in the world* (it was true until T): the old
+        version stays believed with ``valid_to = T``, and the new one is valid from T (until
+        ``valid_to``, if given). A correction whose text equals another current claim
+        corroborates that claim and returns it, instead of making a twin. Without ``value`` the
+        old structured value is kept only if the new text still states it. Returns the new
+        version. With ``expected_version`` the revise succeeds only if the item is still at that
+        version (optimistic concurrency), else ``VersionConflictError``.
         """
         core = self._core
         s = core.scope(scope)
@@ -191,12 +201,17 @@ class Writes:
             key=check_key(key, core.limits),
             value=check_value(value, core.limits),
             expected_version=check_version(expected_version),
+            valid_from=ensure_aware(valid_from, "valid_from") if valid_from is not None else None,
+            valid_to=ensure_aware(valid_to, "valid_to") if valid_to is not None else None,
         )
         if not core.detect_conflicts and core.mark_unchecked_writes:
             # The new version is a new claim that write-time detection skipped, like a remember.
             command = replace(command, flags=(CONFLICTS_UNCHECKED,))
         out = core.run([command], [text])
         self._after_write(s, out)
+        for e in out[0].events:
+            if e.type == "memory.corroborated":  # corrected into another current claim's words
+                return core.must_get(s, str(e.payload["id"]))
         return self._outcome_item(s, out[0])
 
     def forget(

@@ -51,6 +51,12 @@ class Revise:
     expected_version: int | None = None
     #: Machine flags the new version gets on top of the old one's (e.g. ``conflicts_unchecked``).
     flags: tuple[str, ...] = ()
+    #: Set: the world changed at this time (the old version stays believed, valid until then,
+    #: and the new one starts here). None: a correction (we were wrong; valid time unchanged).
+    valid_from: datetime | None = None
+    #: The new version's end of validity when known; None keeps the old one's (a correction) or
+    #: leaves it open (a change).
+    valid_to: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,10 @@ from reverie.model.clock import from_iso, to_iso
 
 REMEMBERED = "memory.remembered"
 CORROBORATED = "memory.corroborated"
+#: A claim a correction superseded was remembered again by a source no stronger than the
+#: correction's: recorded as evidence on the superseded version, never as current truth.
+#: ``{"id", "evidence_count", "by_source", "corrected_by", "reason"}``.
+ECHOED = "memory.echoed"
 REVISED = "memory.revised"
 FORGOTTEN = "memory.forgotten"
 PURGED = "memory.purged"
@@ -31,6 +35,7 @@ LEARNING_RESUMED = "scope.learning_resumed"
 EVENT_TYPES = (
     REMEMBERED,
     CORROBORATED,
+    ECHOED,
     REVISED,
     FORGOTTEN,
     PURGED,

@@ -13,13 +13,15 @@ from datetime import datetime
 from reverie.model import events as ev
 from reverie.model.clock import from_iso
 from reverie.model.item import Edge, Item, Scores
-from reverie.model.redact import created_edge_meta, redact_item
+from reverie.model.redact import PURGED_FLAG, REDACTED, created_edge_meta, redact_item
 from reverie.model.validate import fingerprints
 
 #: Recall reinforcement: value moves this fraction of the way to 1 for a rank-1 hit.
 REINFORCE_RATE = 0.1
 #: An episodic memory used this many times has proven general: it graduates to semantic.
 GRADUATE_AFTER_USES = 3
+#: Flag on a superseded version that was remembered again after its correction (``memory.echoed``).
+ECHOED_FLAG = "echoed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +101,20 @@ class SetPaused:
 Change = PutItem | PutTiers | PutEdge | PutTombstone | DropTombstone | SetPaused | EraseContent
 
 
+#: Prefix of the fingerprints a store keeps for superseded versions (``StateView.superseded_by_fingerprint``).
+SUPERSEDED_PREFIX = "was:"
+
+
+def superseded_prints(item: Item) -> tuple[str, ...]:
+    """The fingerprints under which a store indexes ``item`` as a corrected value (none if it is not one).
+
+    Superseded and not purged: a purged version's content is gone, and so must its index rows be.
+    """
+    if item.status != "superseded" or PURGED_FLAG in item.flags or item.text == REDACTED:
+        return ()
+    return tuple(SUPERSEDED_PREFIX + fp for fp in fingerprints(item.text, item.key, item.value))
+
+
 class ProjectionView:
     """What projecting needs to read: the current item and edge rows."""
 
@@ -137,6 +153,17 @@ def _corroborated(event: ev.Event, view: ProjectionView) -> list[Change]:
     ]
 
 
+def _echoed(event: ev.Event, view: ProjectionView) -> list[Change]:
+    """More evidence for a superseded version (an echo of a corrected claim); it stays closed.
+
+    The ``echoed`` flag says, on the item the caller gets back, why it is not current truth.
+    """
+    item = _get(view, event)
+    flags = tuple(sorted({*item.flags, ECHOED_FLAG}))
+    changed = _touch(item, event, evidence_count=event.payload["evidence_count"], last_seen_at=event.at, flags=flags)
+    return [PutItem(changed, before=item)]
+
+
 def _supersedes_edge(event: ev.Event, winner: Item, loser: Item) -> PutEdge:
     """The ``winner supersedes loser`` edge both revise and conflict resolution record."""
     return PutEdge(
@@ -157,7 +184,11 @@ def _supersedes_edge(event: ev.Event, winner: Item, loser: Item) -> PutEdge:
 def _revised(event: ev.Event, view: ProjectionView) -> list[Change]:
     old = _get(view, event, "old_id")
     new = Item.from_dict(event.payload["item"])
-    closed = _touch(old, event, status="superseded", closed_at=event.at)
+    ends = event.payload.get("old_valid_to")
+    if ends is not None:  # a change in the world: still believed, true until the change
+        closed = _touch(old, event, valid_to=from_iso(ends))
+    else:  # a correction: no longer believed
+        closed = _touch(old, event, status="superseded", closed_at=event.at)
     return [PutItem(closed, before=old), PutItem(new, created=True), _supersedes_edge(event, new, old)]
 
 
@@ -295,6 +326,7 @@ def _resumed(event: ev.Event, view: ProjectionView) -> list[Change]:
 _HANDLERS: dict[str, Callable[[ev.Event, ProjectionView], list[Change]]] = {
     ev.REMEMBERED: _remembered,
     ev.CORROBORATED: _corroborated,
+    ev.ECHOED: _echoed,
     ev.REVISED: _revised,
     ev.FORGOTTEN: _forgotten,
     ev.PURGED: _purged,

@@ -136,6 +136,25 @@ class TimeRange(Filter):
 
 
 @dataclass(frozen=True, slots=True)
+class ValidAt(Filter):
+    """True in the world at ``at`` (valid time): ``valid_from`` unset or <= ``at``, and
+    ``valid_to`` unset or > ``at`` (intervals are half-open).
+
+    ``started=False`` checks only the end — not over by ``at`` — which is what current truth
+    means: a claim that starts later ("moves to Berlin in March") is believed now, one whose
+    validity has ended is not.
+    """
+
+    at: datetime
+    started: bool = True
+
+    def matches(self, item: Item) -> bool:
+        if self.started and item.valid_from is not None and item.valid_from > self.at:
+            return False
+        return item.valid_to is None or item.valid_to > self.at
+
+
+@dataclass(frozen=True, slots=True)
 class HasTag(Filter):
     tag: str
 
@@ -361,6 +380,16 @@ class Q:
     @staticmethod
     def valid(*, since: datetime | None = None, until: datetime | None = None) -> Filter:
         return Q.time("valid_from", since=since, until=until)
+
+    @staticmethod
+    def valid_at(when: datetime) -> Filter:
+        """Claims true in the world at ``when`` (valid time), whatever was recorded when."""
+        return ValidAt(ensure_aware(when, "valid_at"))
+
+    @staticmethod
+    def ongoing(when: datetime) -> Filter:
+        """Claims whose validity has not ended by ``when`` (started or not): current truth's test."""
+        return ValidAt(ensure_aware(when, "when"), started=False)
 
 
 Sort = tuple[tuple[str, bool], ...]  # (field, descending)

@@ -7,6 +7,7 @@ check has passed does it build an event, so a refused command emits nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -42,7 +43,9 @@ from reverie.model.commands import (
     Unlink,
 )
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SYMMETRIC_EDGES, TIERS, Edge, Item, Scores
-from reverie.model.validate import fingerprints
+from reverie.model.validate import fingerprints, normalise_text
+
+_WORDS = re.compile(r"\w+")
 
 
 class StateView(Protocol):
@@ -67,6 +70,15 @@ class StateView(Protocol):
 
     def revisions(self, scope: str, item_id: str) -> list[str]:
         """Ids of every version of the claim ``item_id`` belongs to (linked by revise), itself included."""
+        ...
+
+    def superseded_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
+        """The newest superseded (and not purged) item holding ``fingerprint``: a value a correction
+        replaced, so that remembering it again can be recognised as an echo."""
+        ...
+
+    def edges_of(self, scope: str, item_id: str) -> list[Edge]:
+        """The current edges touching ``item_id`` (either end), ordered by id."""
         ...
 
 
@@ -142,21 +154,13 @@ def _remember(cmd: Remember, view: StateView, ctx: Context) -> list[ev.Event]:
     _check_not_dismissed(view, cmd.scope, prints)
     for parent in cmd.parents:
         _require(view, cmd.scope, parent)
-    for fp in prints if cmd.corroborate else ():
-        existing = view.live_by_fingerprint(cmd.scope, fp)
+    if cmd.corroborate:
+        existing = _live_match(view, cmd.scope, prints, cmd.valid_from)
         if existing is not None:
-            return [
-                _event(
-                    ctx,
-                    ev.CORROBORATED,
-                    cmd.scope,
-                    {
-                        "id": existing.id,
-                        "evidence_count": existing.evidence_count + 1,
-                        "by_source": cmd.source,
-                    },
-                )
-            ]
+            return [_corroborated(ctx, cmd.scope, existing, cmd.source)]
+        echo = _echo(cmd, prints, view, ctx)
+        if echo is not None:
+            return [echo]
     scores = Scores(authority=DEFAULT_AUTHORITY.get(cmd.source, 0.5)).to_dict()
     scores.update(cmd.scores)
     item_id = ctx.new_id()
@@ -197,14 +201,118 @@ def _remember(cmd: Remember, view: StateView, ctx: Context) -> list[ev.Event]:
     ]
 
 
+def _corroborated(ctx: Context, scope: str, existing: Item, source: str) -> ev.Event:
+    payload = {"id": existing.id, "evidence_count": existing.evidence_count + 1, "by_source": source}
+    return _event(ctx, ev.CORROBORATED, scope, payload)
+
+
+def _live_match(
+    view: StateView, scope: str, prints: Sequence[str], valid_from: datetime | None, skip: str | None = None
+) -> Item | None:
+    """The current claim equal to one of ``prints`` that a new statement would corroborate.
+
+    A claim whose validity ended before the statement says it starts is a past period, not the
+    same claim: "lives in Paris" from 2027 does not corroborate "lives in Paris" until 2026.
+    """
+    for fp in prints:
+        existing = view.live_by_fingerprint(scope, fp)
+        if existing is None or existing.id == skip:
+            continue
+        if valid_from is not None and existing.valid_to is not None and valid_from >= existing.valid_to:
+            continue
+        return existing
+    return None
+
+
+#: A correction (revise, resolve) is a deliberate act: it counts as at least a user's statement,
+#: so an extractor's ``observed`` or ``inferred`` echo never outranks it whatever the claim's source.
+CORRECTION_FLOOR = "user_stated"
+
+
+def _strength(source: str) -> float:
+    """How much a source is trusted (a person's word outranks inference): ``DEFAULT_AUTHORITY``."""
+    return DEFAULT_AUTHORITY.get(source, 0.5)
+
+
+def _corrector(view: StateView, scope: str, old: Item) -> Item | None:
+    """The item that superseded ``old`` (the newest, if several did)."""
+    by = sorted(e.src for e in view.edges_of(scope, old.id) if e.type == "supersedes" and e.dst == old.id)
+    return view.item(scope, by[-1]) if by else None
+
+
+def _echo(cmd: Remember, prints: Sequence[str], view: StateView, ctx: Context) -> ev.Event | None:
+    """``cmd`` restates a value a correction replaced: evidence on the superseded version, or None.
+
+    Why: an extractor that re-reads an old message would otherwise bring a corrected claim back
+    as current truth. Two things may reopen it (None: stored as a new claim): a source stronger
+    than the correction (its superseder's source, and never less than ``CORRECTION_FLOOR``: a
+    person's ``remember_manual``, or the system), or
+    an explicit ``valid_from`` after the correction was recorded (the world changed since).
+    """
+    for fp in prints:
+        old = view.superseded_by_fingerprint(cmd.scope, fp)
+        if old is None:
+            continue
+        corrector = _corrector(view, cmd.scope, old)
+        if corrector is None:
+            continue
+        correction = max((corrector.source, CORRECTION_FLOOR), key=_strength)
+        if _strength(cmd.source) > _strength(correction):
+            return None
+        if cmd.valid_from is not None and old.closed_at is not None and cmd.valid_from > old.closed_at:
+            return None
+        reason = (
+            f"echo of a corrected claim: {corrector.id} superseded it, and a {cmd.source!r} source does not "
+            f"outrank the correction ({correction!r}); recorded as evidence on the superseded version"
+        )
+        payload = {
+            "id": old.id,
+            "evidence_count": old.evidence_count + 1,
+            "by_source": cmd.source,
+            "corrected_by": corrector.id,
+            "reason": reason,
+        }
+        return _event(ctx, ev.ECHOED, cmd.scope, payload)
+    return None
+
+
+def _close_contradictions(
+    view: StateView, ctx: Context, scope: str, item_id: str, why: str, first: str | None = None
+) -> list[ev.Event]:
+    """``edge.unlinked`` for every current ``contradicts`` edge of an item leaving current truth.
+
+    Why: a conflict with a claim nobody believes any more is not open, and recall must not mark
+    the survivor contested by it (``contradictions()`` and ``Hit.contradicted_by`` agree). Edges
+    to ``first`` (the winner of a resolution) come first, so an import can group the events.
+    """
+    edges = [e for e in view.edges_of(scope, item_id) if e.type == "contradicts"]
+    edges.sort(key=lambda e: (first not in (e.src, e.dst), e.id))
+    return [_event(ctx, ev.UNLINKED, scope, {"edge_id": e.id, "reason": why}) for e in edges]
+
+
 def _revise(cmd: Revise, view: StateView, ctx: Context) -> list[ev.Event]:
     _check_learning(view, cmd.scope)
     old = _require_current(view, cmd.scope, cmd.id, "revise")
     _check_version(old, cmd.expected_version)
     key = cmd.key if cmd.key is not None else old.key
-    value = cmd.value if cmd.value is not None else (old.value if cmd.key is None else None)
+    value = _revised_value(cmd, old)
     prints = fingerprints(cmd.text, key, value)
     _check_not_dismissed(view, cmd.scope, prints)
+    valid_from, valid_to = _revised_validity(cmd, old)
+    why = cmd.reason or f"{old.id} was revised"
+    if cmd.valid_from is None:
+        twin = _live_match(view, cmd.scope, prints, None, skip=old.id)
+        if twin is not None:  # the correction says what another current claim says: corroborate it
+            return [
+                _corroborated(ctx, cmd.scope, twin, old.source),
+                _event(
+                    ctx,
+                    ev.SUPERSEDED,
+                    cmd.scope,
+                    {"id": old.id, "by": twin.id, "edge_id": ctx.new_id(), "reason": cmd.reason},
+                ),
+                *_close_contradictions(view, ctx, cmd.scope, old.id, why, twin.id),
+            ]
     new = old.evolve(
         id=ctx.new_id(),
         text=cmd.text,
@@ -221,32 +329,85 @@ def _revise(cmd: Revise, view: StateView, ctx: Context) -> list[ev.Event]:
         last_used_at=None,
         last_used_query=None,
         use_count=0,
+        valid_from=valid_from,
+        valid_to=valid_to,
     )
     payload_item = new.to_dict()
     event_id = ctx.new_id()
     payload_item["provenance"] = {**old.provenance.to_dict(), "event_id": event_id}
-    return [
-        ev.Event(
-            id=event_id,
-            type=ev.REVISED,
-            scope=cmd.scope,
-            at=ctx.now,
-            cause=ctx.cause,
-            payload={
-                "old_id": old.id,
-                "item": payload_item,
-                "fingerprints": list(prints),
-                "edge_id": ctx.new_id(),
-                "reason": cmd.reason,
-            },
+    payload: dict[str, Any] = {
+        "old_id": old.id,
+        "item": payload_item,
+        "fingerprints": list(prints),
+        "edge_id": ctx.new_id(),
+        "reason": cmd.reason,
+    }
+    if cmd.valid_from is not None:
+        # A change in the world: the old version stays believed and is valid until then.
+        payload["old_valid_to"] = payload_item["valid_from"]
+    revised = ev.Event(id=event_id, type=ev.REVISED, scope=cmd.scope, at=ctx.now, cause=ctx.cause, payload=payload)
+    if cmd.valid_from is not None:
+        return [revised]
+    return [revised, *_close_contradictions(view, ctx, cmd.scope, old.id, why)]
+
+
+def _revised_value(cmd: Revise, old: Item) -> str | None:
+    """The new version's structured value: never one its text no longer states.
+
+    Given: used. A new key without a value: none (nothing is known about the new slot). Else the
+    old value is kept only if the new text still says it (its words, in order): "Alice lives in
+    Madrid" must not keep the value ``Paris``, or a later ``key=alice.city, value=Paris`` would
+    corroborate the Madrid claim.
+    """
+    if cmd.value is not None:
+        return cmd.value
+    if cmd.key is not None or old.value is None:
+        return None
+    return old.value if _states(cmd.text, old.value) else None
+
+
+def _states(text: str, value: str) -> bool:
+    words, want = _WORDS.findall(text.casefold()), _WORDS.findall(value.casefold())
+    if not want:
+        return normalise_text(value) in normalise_text(text)
+    return any(words[i : i + len(want)] == want for i in range(len(words) - len(want) + 1))
+
+
+def _revised_validity(cmd: Revise, old: Item) -> tuple[datetime | None, datetime | None]:
+    """Valid time of the new version. A correction (no ``valid_from``) keeps the old interval:
+    the claim was wrong over the same period. A change at ``valid_from`` starts there; it must
+    fall inside the old version's validity, which it ends."""
+    if cmd.valid_from is None:
+        valid_to = cmd.valid_to if cmd.valid_to is not None else old.valid_to
+        if valid_to is not None and old.valid_from is not None and valid_to <= old.valid_from:
+            raise InvalidInputError(
+                f"valid_to {valid_to.isoformat()} is not after the claim's valid_from {old.valid_from.isoformat()}"
+            )
+        return old.valid_from, valid_to
+    at = cmd.valid_from
+    if old.valid_from is not None and at <= old.valid_from:
+        raise InvalidInputError(
+            f"valid_from {at.isoformat()} is not after the old version's valid_from {old.valid_from.isoformat()}: "
+            "a change in the world starts inside the old validity; to say it was wrong, revise without valid_from"
         )
-    ]
+    if old.valid_to is not None and at >= old.valid_to:
+        raise InvalidInputError(
+            f"valid_from {at.isoformat()} is not before the old version's valid_to {old.valid_to.isoformat()}: "
+            "it had already stopped being true; remember the new claim instead"
+        )
+    if cmd.valid_to is not None and cmd.valid_to <= at:
+        raise InvalidInputError("valid_to must be after valid_from")
+    return at, cmd.valid_to
 
 
 def _forget(cmd: Forget, view: StateView, ctx: Context) -> list[ev.Event]:
     item = _require_current(view, cmd.scope, cmd.id, "forget")
     _check_version(item, cmd.expected_version)
-    return [_event(ctx, ev.FORGOTTEN, cmd.scope, {"id": item.id, "reason": cmd.reason})]
+    why = cmd.reason or f"{item.id} was forgotten"
+    return [
+        _event(ctx, ev.FORGOTTEN, cmd.scope, {"id": item.id, "reason": cmd.reason}),
+        *_close_contradictions(view, ctx, cmd.scope, item.id, why),
+    ]
 
 
 def _purge(cmd: Purge, view: StateView, ctx: Context) -> list[ev.Event]:
@@ -269,21 +430,23 @@ def _supersede(cmd: Supersede, view: StateView, ctx: Context) -> list[ev.Event]:
             ev.SUPERSEDED,
             cmd.scope,
             {"id": loser.id, "by": winner.id, "edge_id": ctx.new_id(), "reason": cmd.reason},
-        )
+        ),
+        *_close_contradictions(view, ctx, cmd.scope, loser.id, cmd.reason or f"{loser.id} was superseded", winner.id),
     ]
 
 
 def _dismiss(cmd: Dismiss, view: StateView, ctx: Context) -> list[ev.Event]:
     item = _require(view, cmd.scope, cmd.id)
     prints = list(fingerprints(item.text, item.key, item.value))
-    return [
-        _event(
-            ctx,
-            ev.DISMISSED,
-            cmd.scope,
-            {"id": item.id, "fingerprints": prints, "reason": cmd.reason, "was_current": item.is_current},
-        )
-    ]
+    dismissed = _event(
+        ctx,
+        ev.DISMISSED,
+        cmd.scope,
+        {"id": item.id, "fingerprints": prints, "reason": cmd.reason, "was_current": item.is_current},
+    )
+    if not item.is_current:
+        return [dismissed]
+    return [dismissed, *_close_contradictions(view, ctx, cmd.scope, item.id, cmd.reason or f"{item.id} was dismissed")]
 
 
 def _undismiss(cmd: Undismiss, view: StateView, ctx: Context) -> list[ev.Event]:
@@ -298,8 +461,13 @@ def _link(cmd: Link, view: StateView, ctx: Context) -> list[ev.Event]:
         raise InvalidInputError(f"edge type {cmd.type!r} is unknown; use one of {', '.join(EDGE_TYPES)}")
     if cmd.src == cmd.dst:
         raise InvalidInputError("an edge needs two different items (src == dst)")
-    _require(view, cmd.scope, cmd.src)
-    _require(view, cmd.scope, cmd.dst)
+    ends = (_require(view, cmd.scope, cmd.src), _require(view, cmd.scope, cmd.dst))
+    if cmd.type == "contradicts":
+        for end in ends:
+            if not end.is_current:
+                # A conflict needs two current claims: closing an item closes its contradictions,
+                # and an edge to a closed one would mark the other contested with nothing open.
+                raise AlreadyClosedError(f"cannot link a contradiction to item {end.id}: it is already {end.status}")
     for existing in view.edges_between(cmd.scope, cmd.src, cmd.dst):
         same_way = (existing.src, existing.dst) == (cmd.src, cmd.dst)
         if existing.is_current and existing.type == cmd.type and (same_way or cmd.type in SYMMETRIC_EDGES):

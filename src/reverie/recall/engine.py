@@ -19,7 +19,7 @@ import numpy as np
 from reverie.errors import InvalidInputError, LimitExceededError
 from reverie.limits import Limits
 from reverie.model.item import Item
-from reverie.model.query import Filter
+from reverie.model.query import Filter, ValidAt
 from reverie.recall.decay import DEFAULT_DECAY, DecayPolicy, decay_factor, effective_age_days, trust_factor
 from reverie.recall.fusion import FusedHit, rrf
 from reverie.recall.normalize import fts_query, tokenize
@@ -106,6 +106,9 @@ class RecallOptions:
     mode: Mode = "hybrid"
     where: Filter | None = None
     as_of: datetime | None = None
+    #: Valid time: only claims true in the world at this time (``ValidAt``); with ``as_of``, among
+    #: what was believed then, else among what is believed now.
+    valid_at: datetime | None = None
     include_history: bool = False
     tiers: tuple[str, ...] = ("active", "durable")
     contradictions: ContradictionMode = "surface"
@@ -416,20 +419,33 @@ def _top_dense(ids: Sequence[str], mat: np.ndarray, qvec: np.ndarray, n: int) ->
 
 
 def _visible(item: Item, opts: RecallOptions, now: datetime) -> bool:
-    """Current truth by default; a point in time with ``as_of``; everything with ``include_history``."""
+    """Current truth by default; a point in time with ``as_of``; everything with ``include_history``.
+
+    ``valid_at`` asks valid time on top: record time is then ``as_of`` (or now), and the item must
+    be valid at ``valid_at`` instead of at that record time.
+    """
     if opts.as_of is not None:
-        if not item.believed_at(opts.as_of):
+        if opts.valid_at is None and not item.believed_at(opts.as_of):
+            return False
+        if opts.valid_at is not None and not _recorded_by(item, opts.as_of):
             return False
     elif not opts.include_history:
         if not item.is_current:
             return False
-        if item.valid_to is not None and item.valid_to <= now:
+        if opts.valid_at is None and item.valid_to is not None and item.valid_to <= now:
             return False
+    if opts.valid_at is not None and not ValidAt(opts.valid_at).matches(item):
+        return False
     # Tiers describe where an item sits *now*; a point-in-time or history query is about what was
     # believed, so the current tier does not hide it.
     if item.tier not in opts.tiers and not opts.include_history and opts.as_of is None:
         return False
     return opts.where is None or opts.where.matches(item)
+
+
+def _recorded_by(item: Item, when: datetime) -> bool:
+    """Believed at ``when`` in record time alone: recorded by then and not yet closed."""
+    return item.recorded_at <= when and (item.closed_at is None or item.closed_at > when)
 
 
 def _score(
@@ -487,6 +503,8 @@ def _filters_passed(opts: RecallOptions) -> list[str]:
         out.append("as_of")
     elif not opts.include_history:
         out.append("current_truth")
+    if opts.valid_at is not None:
+        out.append("valid_at")
     out.append("tiers:" + ",".join(opts.tiers))
     if opts.where is not None:
         out.append("where")

@@ -142,3 +142,9 @@ class _ItemCache:
 
     def revisions(self, scope: str, item_id: str) -> list[str]:
         return self._backend.revisions(scope, item_id)
+
+    def superseded_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
+        return self._backend.superseded_by_fingerprint(scope, fingerprint)
+
+    def edges_of(self, scope: str, item_id: str) -> list[Edge]:
+        return self._backend.edges_of(scope, item_id)

@@ -26,6 +26,7 @@ from reverie.model.commands import Command, Purge
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.projection import (
+    SUPERSEDED_PREFIX,
     Change,
     DropTombstone,
     EraseContent,
@@ -34,6 +35,7 @@ from reverie.model.projection import (
     PutTiers,
     PutTombstone,
     SetPaused,
+    superseded_prints,
 )
 from reverie.model.query import Filter, Sort, sort_items
 from reverie.model.redact import REDACTED, plan_erasure, revision_chain
@@ -65,6 +67,8 @@ class ReferenceStore:
         self._items: dict[tuple[str, str], Item] = {}
         # (scope, fingerprint) -> every current item holding it; lookups take the oldest.
         self._fps: dict[tuple[str, str], set[str]] = {}
+        # (scope, "was:" + fingerprint) -> superseded versions holding it (projection.superseded_prints)
+        self._was: dict[tuple[str, str], set[str]] = {}
         self._tombs: dict[tuple[str, str], str] = {}
         self._paused: set[str] = set()
         self._edges: dict[tuple[str, str], Edge] = {}
@@ -117,6 +121,14 @@ class ReferenceStore:
         ]
         return revision_chain(pairs, item_id)
 
+    def superseded_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
+        holders = self._was.get((scope, SUPERSEDED_PREFIX + fingerprint))
+        return self._items[(scope, max(holders))] if holders else None
+
+    def edges_of(self, scope: str, item_id: str) -> list[Edge]:
+        found = (e for (s, _), e in self._edges.items() if s == scope and e.is_current and item_id in (e.src, e.dst))
+        return sorted(found, key=lambda e: e.id)
+
     # -- primitive writes -----------------------------------------------------------------
     def append_event(self, event: Event) -> Event:
         stored = Event(**{**event.to_dict(), "at": event.at, "seq": len(self._events) + 1})
@@ -136,6 +148,7 @@ class ReferenceStore:
             for fp in fingerprints(item.text, item.key, item.value):
                 holders = self._fps.setdefault((item.scope, fp), set())
                 (holders.add if item.is_current else holders.discard)(item.id)
+            self._index_superseded(self._items.get(key), item)
             self._items[key] = item
             if change.created and item.text in vectors:
                 self._vecs[key] = np.asarray(vectors[item.text], dtype=np.float32)
@@ -153,6 +166,14 @@ class ReferenceStore:
             self._tombs.pop((change.scope, change.fingerprint), None)
         elif isinstance(change, SetPaused):
             (self._paused.add if change.paused else self._paused.discard)(change.scope)
+
+    def _index_superseded(self, before: Item | None, item: Item) -> None:
+        """Keep ``_was`` equal to ``superseded_prints`` of every stored item (re-derived per write)."""
+        if before is not None:
+            for fp in superseded_prints(before):
+                self._was.get((before.scope, fp), set()).discard(before.id)
+        for fp in superseded_prints(item):
+            self._was.setdefault((item.scope, fp), set()).add(item.id)
 
     def _redact(self, item: Item, vectors: Mapping[str, np.ndarray]) -> None:
         """Before a purged version is stored: drop what was indexed under its old content."""

@@ -38,8 +38,10 @@ def check(c: sqlite3.Connection) -> DoctorReport:
     elif vec or vec_h:
         report.problems.append("vectors are stored but no embedder is recorded")
     bad_fp = c.execute(
+        # "was:" rows index superseded versions (a correction's echo guard); the rest, current items
         "SELECT count(*) FROM fingerprints f LEFT JOIN items i ON i.id = f.item_id "
-        "WHERE i.id IS NULL OR i.closed_at IS NOT NULL OR i.scope != f.scope"
+        "WHERE i.id IS NULL OR i.scope != f.scope OR CASE WHEN substr(f.fp, 1, 4) = 'was:' "
+        "THEN i.status != 'superseded' ELSE i.closed_at IS NOT NULL END"
     ).fetchone()[0]
     if bad_fp:
         report.problems.append(f"{bad_fp} fingerprint rows point at missing, closed or foreign-scope items")

@@ -32,6 +32,7 @@ from reverie.model.query import (
     Range,
     Sort,
     TimeRange,
+    ValidAt,
 )
 
 ITEM_COLUMNS = [
@@ -352,6 +353,14 @@ def compile_filter(f: Filter, params: list[Any]) -> str:
             parts.append(f"{f.field} < ?")
             params.append(to_iso(f.until))
         return "(" + " AND ".join(parts) + ")"
+    if isinstance(f, ValidAt):
+        at = to_iso(f.at)
+        params.append(at)
+        ended = "(valid_to IS NULL OR valid_to > ?)"
+        if not f.started:
+            return ended
+        params.append(at)
+        return f"({ended} AND (valid_from IS NULL OR valid_from <= ?))"
     if isinstance(f, HasTag | HasFlag):
         col = "tags" if isinstance(f, HasTag) else "flags"
         params.append(f.tag if isinstance(f, HasTag) else f.flag)

@@ -30,6 +30,7 @@ from reverie.model.commands import Command, Purge
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.projection import (
+    SUPERSEDED_PREFIX,
     Change,
     DropTombstone,
     EraseContent,
@@ -40,6 +41,7 @@ from reverie.model.projection import (
     PutTombstone,
     SetPaused,
     project,
+    superseded_prints,
 )
 from reverie.model.query import Filter, Sort
 from reverie.model.validate import fingerprints
@@ -301,6 +303,22 @@ class SQLiteStore:
     def revisions(self, scope: str, item_id: str) -> list[str]:
         return purge.revisions(self._conn, scope, item_id)
 
+    def superseded_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
+        row = self._conn.execute(
+            # the newest superseded holder (uuid7 ids sort by creation time)
+            "SELECT item_id FROM fingerprints WHERE scope = ? AND fp = ? ORDER BY item_id DESC LIMIT 1",
+            (scope, SUPERSEDED_PREFIX + fingerprint),
+        ).fetchone()
+        return self.item(scope, row[0]) if row else None
+
+    def edges_of(self, scope: str, item_id: str) -> list[Edge]:
+        rows = self._conn.execute(  # two (scope, end) probes, as in ``edges``
+            "SELECT * FROM edges WHERE ((scope = ? AND src = ?) OR (scope = ? AND dst = ?)) AND closed_at IS NULL "
+            "ORDER BY id",
+            (scope, item_id, scope, item_id),
+        )
+        return [row_to_edge(r) for r in rows]
+
     # -- primitive writes -----------------------------------------------------------------
     def append_event(self, event: Event) -> Event:
         d = event.to_dict()
@@ -376,11 +394,13 @@ class SQLiteStore:
             if change.before.is_current and not item.is_current:
                 n = self._conn.execute("SELECT n FROM items WHERE id = ?", (item.id,)).fetchone()[0]
                 self._retire(n, item)
+                self._index_superseded(item)
             return
         was = self._conn.execute("SELECT n, closed_at FROM items WHERE id = ?", (item.id,)).fetchone()
         self._x(_UPDATE_ITEM, (*item_to_row(item)[1:], item.id))
         if was is not None and was[1] is None and not item.is_current:
             self._retire(was[0], item)
+            self._index_superseded(item)
 
     def _update_changed(self, before: Item, item: Item) -> bool:
         """Write only the columns that differ from ``before``; False if the row is not ``before``.
@@ -404,6 +424,12 @@ class SQLiteStore:
             self._x("DELETE FROM vectors WHERE n = ?", (n,))
             self._bump(item.scope, "vec_removals")
         self._x("DELETE FROM fingerprints WHERE item_id = ?", (item.id,))
+
+    def _index_superseded(self, item: Item) -> None:
+        """A version a correction just closed: keep its fingerprints, prefixed, so a later echo of it
+        is recognised (``superseded_by_fingerprint``). A purge deletes them with the rest (by item)."""
+        for fp in superseded_prints(item):
+            self._x("INSERT OR IGNORE INTO fingerprints VALUES (?, ?, ?)", (item.scope, fp, item.id))
 
     def _bump(self, scope: str, column: str) -> None:
         self._x("INSERT OR IGNORE INTO scope_state (scope) VALUES (?)", (scope,))
