@@ -14,7 +14,7 @@ import click
 
 from reverie import InvalidInputError, Memory, ReverieError
 from reverie.cli.render import plural, snippet, table, when
-from reverie.cli.state import EXIT_FAILED, Progress, json_option, scoped, state, store_options
+from reverie.cli.state import EXIT_FAILED, CliError, Progress, json_option, scoped, state, store_options
 from reverie.cli.transfer import ImportReport, Replayer, export_events, read_events
 
 
@@ -73,6 +73,10 @@ def export(out: Path | None) -> None:
         with tmp.open("w", encoding="utf-8") as fh:
             count = export_events(mem, scope, fh.write)
         os.replace(tmp, out)  # a failed export never leaves a truncated file under the real name
+    except OSError as exc:
+        # Name the path the user gave: the temp file is ours, and its name only confuses.
+        reason = exc.strerror or type(exc).__name__
+        raise CliError("io", f"cannot write {out}: {reason} (does its folder exist, is it writable?)", st.json) from exc
     finally:
         tmp.unlink(missing_ok=True)
     doc = {"scope": scope, "events": count, "out": str(out)}

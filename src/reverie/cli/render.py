@@ -112,7 +112,8 @@ def item_fields(it: Item) -> str:
         ("kind", it.kind),
         ("source", it.source),
         ("author", it.author),
-        ("status", f"{it.status} (tier {it.tier}, version {it.version})"),
+        ("status", f"{it.status} (tier {it.tier})"),
+        ("revision", f"{it.version} (goes up with every change to this item; what --expected-version checks)"),
         ("key / value", f"{it.key} = {it.value}" if it.key is not None else "-"),
         (
             "scores",
