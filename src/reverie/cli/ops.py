@@ -334,9 +334,12 @@ def serve(host: str, port: int, token: str | None, dream_every: str | None) -> N
 def mcp(use_http: bool, port: int) -> None:
     """Run the MCP server (stdio by default; --http for streamable HTTP on 127.0.0.1)."""
     from reverie.mcp import run_http, run_stdio  # deferred: see `serve`
+    from reverie.mcp.__main__ import announce_http, check_port_free  # the same checks as python -m reverie.mcp
 
     st = state()
     if use_http:
+        check_port_free("127.0.0.1", port)
+        announce_http("127.0.0.1", port)
         run_http(st.db, port=port, embedder=st.embedder)
     else:
         run_stdio(st.db, embedder=st.embedder)
