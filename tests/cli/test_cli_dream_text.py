@@ -82,3 +82,12 @@ def test_dream_last_reads_as_one_paragraph_per_pass(dreamy: Cli) -> None:
     assert f"… and {more} more (--json shows the first {len(first['actions'])})" in oldest
     assert "spared by a protection (--json lists the first 2)" in oldest
     assert json.loads(dreamy.ok("--json", "dream", "--last").stdout)["runs"][0]["at"] == second["at"]
+
+
+def test_dream_says_it_started_before_the_first_bar(dreamy: Cli) -> None:
+    """A large scope takes seconds to read before planning reports anything: a line says so."""
+    result = dreamy.ok("dream", "--dry-run", "--progress")
+    assert result.stderr.startswith(f"dream: reading {SCOPE}…\n")
+    assert result.stderr.index("dream: reading") < result.stderr.index("dream: planning")
+    assert "reading" not in dreamy.ok("dream", "--dry-run").stderr  # not a terminal: silent
+    assert "reading" not in dreamy.ok("--json", "dream", "--dry-run").stderr

@@ -154,6 +154,7 @@ def dream(dry_run: bool, every: str | None, progress: bool | None, last: bool, l
     interval = parse_every(every)
     while True:
         bars = _DreamBars(st, progress)
+        bars.reading(scope)
         try:
             report = st.memory().dream(scope=scope, dry_run=dry_run, progress=bars.update)
         finally:
@@ -177,6 +178,12 @@ class _DreamBars:
     def __init__(self, st: Any, forced: bool | None) -> None:
         self.st, self.forced = st, forced
         self.bars: dict[str, Progress] = {}
+
+    def reading(self, scope: str) -> None:
+        """Say the pass has started: reading a large scope takes seconds before the first bar."""
+        probe = Progress.for_state(self.st, "") if self.forced is None else Progress("", self.forced)
+        if probe.enabled:
+            click.echo(f"dream: reading {scope}…", err=True)
 
     def update(self, phase: str, done: int, total: int) -> None:
         bar = self.bars.get(phase)
