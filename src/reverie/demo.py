@@ -97,7 +97,12 @@ def main(argv: list[str] | None = None) -> int:
         with Memory(args.db, embedder=args.embedder) as mem:
             scopes = mem.scopes()
         if scopes:
-            print(f"{args.db} already holds scopes {', '.join(scopes)}: keeping it (no tour).")
+            held = f"scope{'s' if len(scopes) > 1 else ''} {', '.join(scopes)}"
+            print(f"{args.db} already holds {held}: keeping it, so no tour this time.")
+            print(
+                f"  To see the tour again: bash scripts/demo --fresh (recreates {args.db}),\n"
+                f"  or python -m reverie.demo --db {args.db} (the same, without the server)."
+            )
             return 0
     return run(args.db, args.embedder)
 

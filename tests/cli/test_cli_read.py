@@ -61,7 +61,7 @@ def test_show_human_lists_fields_history_tree_and_edges(run: Cli, seeded: Seed) 
     out = run.ok("show", ids["allergy"]).stdout
     for expected in ("Alice is allergic to peanuts", "alice.allergy = peanuts", '{"lang": "en", "turn": 3}'):
         assert expected in out
-    assert "history (1 versions)" in out
+    assert "history (1 version)" in out
     derived = out.split("derived into\n")[1].split("\n\n")[0]
     assert ids["satay"] in derived and "Alice avoids satay" in derived
     edges = out.split("\nedges\n")[1]

