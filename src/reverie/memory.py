@@ -54,13 +54,16 @@ from reverie.model.validate import (
     check_key,
     check_kind,
     check_meta,
+    check_numbers,
     check_reason,
     check_scope,
     check_score,
+    check_seq,
     check_tags,
     check_text,
     check_unicode,
     check_value,
+    decode_cursor,
     fingerprints,
 )
 from reverie.recall.engine import Hit, RecallOptions, Weights, check_pool, default_pool
@@ -749,9 +752,7 @@ class Memory:
                 f"limit is {limit}; the limit is Limits.max_events ({bound}): read the log in pages "
                 "(pass the last seq you saw as after_seq) or raise Limits.max_events"
             )
-        if isinstance(after_seq, bool) or not isinstance(after_seq, int) or after_seq < 0:
-            raise InvalidInputError("after_seq must be a non-negative int (the seq of the last event you saw)")
-        return self.store.events(s, after_seq=after_seq, limit=limit)
+        return self.store.events(s, after_seq=check_seq(after_seq), limit=limit)
 
     def summary(self, *, scope: str) -> dict[str, Any]:
         """Counts by tier (subconscious separately), kind, source, and dismissed / forgotten, plus pause state."""
@@ -1112,7 +1113,7 @@ class Memory:
             include_history=bool(include_history),
             tiers=tuple(tiers),
             contradictions=contradictions,
-            weights=weights or Weights(),
+            weights=check_numbers(weights, Weights, "weights"),
             pool=default_pool(k),
             min_authority=check_score("min_authority", min_authority),
             diversity_author=check_score("diversity author", div.get("author", 0.0)),
@@ -1238,14 +1239,4 @@ def _encode_cursor(offset: int) -> str:
 
 
 def _decode_cursor(cursor: str | None) -> int:
-    if cursor is None:
-        return 0
-    if not isinstance(cursor, str):
-        raise InvalidInputError("cursor is not one this store issued; pass next_cursor back unchanged")
-    try:
-        offset = json.loads(base64.urlsafe_b64decode(cursor.encode()))["o"]
-        if isinstance(offset, int) and offset >= 0:
-            return offset
-    except (ValueError, KeyError, TypeError):
-        pass
-    raise InvalidInputError("cursor is not one this store issued; pass next_cursor back unchanged")
+    return decode_cursor(cursor)

@@ -62,7 +62,7 @@ def read_events(lines: Iterable[str]) -> list[Event]:
             if not isinstance(data, dict):
                 raise TypeError(f"a JSON {type(data).__name__}, not an object")
             events.append(Event.from_dict(data))
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, RecursionError) as exc:  # RecursionError: JSON nested 1000s deep
             raise InvalidInputError(
                 f"line {number} is not a reverie event ({type(exc).__name__}: {exc}); "
                 "import reads the JSON lines `reverie export` writes"

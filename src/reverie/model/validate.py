@@ -7,12 +7,15 @@ store untouched.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import dataclasses
 import json
 import math
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from reverie.errors import InvalidInputError, InvalidScopeError, LimitExceededError
 from reverie.limits import Limits
@@ -24,6 +27,9 @@ SCOPE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@/\-]*")
 KEY_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:\-/]*")
 KIND_RE = re.compile(r"[a-z][a-z0-9_\-]{0,39}")
 SCORE_NAMES = ("authority", "confidence", "importance", "durability", "value")
+INT64_MAX = 2**63 - 1
+"""The largest integer SQLite stores or binds; a larger Python int raised ``OverflowError`` there."""
+_T = TypeVar("_T")
 
 
 def check_text(text: object, limits: Limits, field: str = "text") -> str:
@@ -106,11 +112,27 @@ def check_value(value: object, limits: Limits) -> str | None:
         return None
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise InvalidInputError(f"value must be a string or number, got {type(value).__name__}")
-    text = str(value)
+    text = _int_text(value, limits) if isinstance(value, int) else str(value)
     check_unicode(text, "value")
     if len(text) > limits.max_text_chars:
         raise LimitExceededError(f"value is longer than Limits.max_text_chars ({limits.max_text_chars})")
     return text
+
+
+def _int_text(value: int, limits: Limits) -> str:
+    """``str(value)``, refused when too long: a d-digit int has fewer than 4·d bits, so the bit test
+    refuses before the (quadratic) conversion, and ``str`` itself refuses past Python's
+    ``sys.get_int_max_str_digits()`` (4300 by default) with a bare ``ValueError``."""
+    too_long = LimitExceededError(
+        f"value is an integer too long to store as text (over Limits.max_text_chars = {limits.max_text_chars} "
+        "digits, or Python's int_max_str_digits); pass it as a string"
+    )
+    if value.bit_length() > 4 * limits.max_text_chars:
+        raise too_long
+    try:
+        return str(value)
+    except ValueError:
+        raise too_long from None
 
 
 def check_count(value: object, field: str, *, default: int, limits: Limits) -> int:
@@ -136,7 +158,10 @@ def check_count(value: object, field: str, *, default: int, limits: Limits) -> i
 def check_score(name: str, score: object) -> float:
     if isinstance(score, bool) or not isinstance(score, int | float):
         raise InvalidInputError(f"{name} must be a number in [0, 1], got {type(score).__name__}")
-    f = float(score)
+    try:
+        f = float(score)
+    except OverflowError:  # an int such as 10**5000: no float holds it
+        raise InvalidInputError(f"{name} must be in [0, 1], got an integer too large for a float") from None
     if math.isnan(f) or not 0.0 <= f <= 1.0:
         raise InvalidInputError(f"{name} must be in [0, 1], got {score!r}")
     return f
@@ -215,6 +240,86 @@ def check_reason(reason: object) -> str:
     if len(reason) > 2000:
         raise LimitExceededError("reason is longer than 2000 characters")
     return reason
+
+
+def load_json(text: str, what: str, error: type[InvalidInputError] = LimitExceededError) -> Any:
+    """``json.loads`` that refuses nesting past the interpreter's recursion limit with ``error``.
+
+    ``json.loads("[" * 3000)`` raises ``RecursionError``, which is no ``ValueError``, so every
+    caller's "not valid JSON" handler let it through as a crash (issue #14). Syntax errors stay
+    ``ValueError`` for the caller to word. Why not count the brackets first: that is a pass in
+    Python over every byte of every import line, for a case the decoder already detects.
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise error(
+            f"{what} is JSON nested too deeply to read (thousands of levels); "
+            "real data nests a few levels (meta at most Limits.max_meta_depth)"
+        ) from None
+
+
+def check_seq(seq: object, field: str = "after_seq") -> int:
+    """A position in the event log: a non-negative int SQLite can compare with (at most 2**63 - 1)."""
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= INT64_MAX:
+        raise InvalidInputError(
+            f"{field} must be a non-negative int of at most 2**63 - 1 (the seq of the last event you saw), "
+            f"got {str(seq)[:40]!r}"
+        )
+    return seq
+
+
+_BAD_CURSOR = "cursor is not one this store issued; pass next_cursor back unchanged"
+
+
+def encode_cursor(offset: int) -> str:
+    """The opaque ``next_cursor`` of a page: the offset of the next one."""
+    return base64.urlsafe_b64encode(json.dumps({"o": offset}).encode()).decode()
+
+
+def decode_cursor(cursor: object) -> int:
+    """The offset inside a cursor ``encode_cursor`` made; ``InvalidInputError`` for anything else.
+
+    A cursor comes back from the caller, so it is untrusted: a forged offset of 2**63 overflowed
+    SQLite's ``OFFSET`` and a forged payload nested 3000 deep overflowed the JSON decoder.
+    """
+    if cursor is None:
+        return 0
+    if not isinstance(cursor, str):
+        raise InvalidInputError(_BAD_CURSOR)
+    try:
+        doc = load_json(base64.urlsafe_b64decode(cursor.encode()).decode(), "cursor", InvalidInputError)
+        offset = doc["o"] if isinstance(doc, dict) else None
+    except (ValueError, binascii.Error, KeyError):  # UnicodeError and InvalidInputError are ValueErrors
+        offset = None
+    if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= INT64_MAX:
+        raise InvalidInputError(_BAD_CURSOR)
+    return offset
+
+
+def check_numbers(value: object, cls: type[_T], field: str) -> _T:
+    """An options dataclass (``Weights``) whose every field is a finite real number; ``None`` is ``cls()``.
+
+    Why: ``recall(weights={"trust": 0.5})`` died with ``AttributeError`` deep in scoring, and a
+    NaN weight silently made every score NaN. Taking ``cls`` keeps the model free of recall's types.
+    """
+    if value is None:
+        return cls()
+    if not isinstance(value, cls):
+        hint = f" (build one from it: {cls.__name__}(**that_dict))" if isinstance(value, Mapping) else ""
+        raise InvalidInputError(f"{field} must be a reverie.{cls.__name__}, got {type(value).__name__}{hint}")
+    for f in dataclasses.fields(value):  # type: ignore[arg-type]
+        v = getattr(value, f.name)
+        if isinstance(v, bool) or not isinstance(v, int | float) or not _finite(v):
+            raise InvalidInputError(f"{field}.{f.name} must be a finite number, got {str(v)[:40]!r}")
+    return value
+
+
+def _finite(v: int | float) -> bool:
+    try:
+        return math.isfinite(v)
+    except OverflowError:  # an int beyond every float
+        return False
 
 
 def normalise_text(text: str) -> str:
