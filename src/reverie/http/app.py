@@ -21,6 +21,7 @@ from reverie.http.scope_path import ScopeSegment
 from reverie.http.security import LOOPBACK_HOSTS, Guard, is_loopback
 from reverie.limits import Limits
 from reverie.memory import Memory
+from reverie.model.validate import check_interval
 
 log = logging.getLogger("reverie.http")
 
@@ -42,12 +43,13 @@ def create_app(
     if token is not None and not token:
         raise InvalidInputError("token must be a non-empty string (or None for no token)")
     max_body = getattr(mem, "limits", Limits()).max_request_bytes
+    every = check_interval(dream_every, "dream_every") if dream_every is not None else None  # 1 s .. 365 d
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         task = None
-        if dream_every is not None and hasattr(mem, "dream"):
-            task = asyncio.create_task(_dream_loop(mem, float(dream_every)))
+        if every is not None and hasattr(mem, "dream"):
+            task = asyncio.create_task(_dream_loop(mem, every))
         try:
             yield
         finally:

@@ -315,6 +315,26 @@ def check_numbers(value: object, cls: type[_T], field: str) -> _T:
     return value
 
 
+MIN_INTERVAL_SECONDS = 1.0
+"""The shortest schedule for repeated dream passes: below it a pass loop spins (``--every 1e-9s``
+ran 892 passes in 6 s), and no consolidation needs to run more than once a second."""
+MAX_INTERVAL_SECONDS = 365 * 86400.0
+"""The longest: a year. Longer is no schedule, and ``inf`` or 10**17 days overflowed ``sleep``."""
+
+
+def check_interval(seconds: object, field: str = "interval") -> float:
+    """Seconds between scheduled passes, within ``MIN_INTERVAL_SECONDS`` .. ``MAX_INTERVAL_SECONDS``."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        raise InvalidInputError(f"{field} must be a number of seconds, got {type(seconds).__name__}")
+    value = float(seconds) if _finite(seconds) else math.inf
+    if not MIN_INTERVAL_SECONDS <= value <= MAX_INTERVAL_SECONDS:  # False for NaN too
+        raise InvalidInputError(
+            f"{field} is {str(seconds)[:40]} seconds; give between {MIN_INTERVAL_SECONDS:g} s and "
+            f"{MAX_INTERVAL_SECONDS:g} s (1s to 365d)"
+        )
+    return value
+
+
 def _finite(v: int | float) -> bool:
     try:
         return math.isfinite(v)
