@@ -297,11 +297,14 @@ def decode_cursor(cursor: object) -> int:
     return offset
 
 
-def check_numbers(value: object, cls: type[_T], field: str) -> _T:
-    """An options dataclass (``Weights``) whose every field is a finite real number; ``None`` is ``cls()``.
+def check_numbers(value: object, cls: type[_T], field: str, bound: float = 64.0) -> _T:
+    """An options dataclass (``Weights``) whose every field is a number within ±``bound``; ``None`` is ``cls()``.
 
-    Why: ``recall(weights={"trust": 0.5})`` died with ``AttributeError`` deep in scoring, and a
-    NaN weight silently made every score NaN. Taking ``cls`` keeps the model free of recall's types.
+    Why: ``recall(weights={"trust": 0.5})`` died with ``AttributeError`` deep in scoring, a NaN
+    weight silently made every score NaN, and ``sharpness=-400`` overflowed ``relevance ** sharpness``
+    (found by tests/security/test_input_properties.py). ±64 is far past any useful weight (the
+    defaults are at most 8) and keeps every score finite. Taking ``cls`` keeps the model free of
+    recall's types.
     """
     if value is None:
         return cls()
@@ -310,8 +313,8 @@ def check_numbers(value: object, cls: type[_T], field: str) -> _T:
         raise InvalidInputError(f"{field} must be a reverie.{cls.__name__}, got {type(value).__name__}{hint}")
     for f in dataclasses.fields(value):  # type: ignore[arg-type]
         v = getattr(value, f.name)
-        if isinstance(v, bool) or not isinstance(v, int | float) or not _finite(v):
-            raise InvalidInputError(f"{field}.{f.name} must be a finite number, got {str(v)[:40]!r}")
+        if isinstance(v, bool) or not isinstance(v, int | float) or not _finite(v) or not -bound <= v <= bound:
+            raise InvalidInputError(f"{field}.{f.name} must be a number within ±{bound:g}, got {str(v)[:40]!r}")
     return value
 
 
