@@ -172,3 +172,37 @@ def test_an_empty_file_still_becomes_a_new_store(tmp_path: Path) -> None:
     sqlite3.connect(path).close()
     with Memory(path, embedder="hash") as mem:
         assert mem.remember("Alice likes tea", scope=SCOPE).text == "Alice likes tea"
+
+
+# -- import lines of the right shape with fields of the wrong type -----------------------------
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("scores", "high"), ("provenance", 5), ("scores", [1])],
+    ids=["scores-str", "prov-int", "scores-list"],
+)
+def test_an_import_line_with_a_wrongly_typed_item_field_fails_that_event_not_the_import(
+    tmp_path: Path, field: str, value: object
+) -> None:
+    db = tmp_path / "cli.db"
+    run_cli(db, "remember", "Alice likes tea")
+    line = json.loads(run_cli(db, "export").stdout.splitlines()[0])
+    line["payload"]["item"][field] = value
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    result = run_cli(db, "--json", "import", str(dump))
+    assert result.exit_code == 1 and "error[internal]" not in result.stderr, result.stderr
+    failed = json.loads(result.stdout)["failed"]
+    assert [f["code"] for f in failed] == ["invalid_input"] and "malformed payload" in failed[0]["error"]
+
+
+@pytest.mark.parametrize("field", ["type", "id", "scope", "cause"])
+def test_an_import_line_whose_envelope_field_is_not_a_string_is_refused_before_anything_is_written(
+    tmp_path: Path, field: str
+) -> None:
+    db = tmp_path / "cli.db"
+    run_cli(db, "remember", "Alice likes tea")
+    line = json.loads(run_cli(db, "export").stdout.splitlines()[0])
+    line[field] = ["memory.remembered"]
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    assert "line 1" in cli_refuses(db, "import", str(dump), code="invalid_input")

@@ -305,3 +305,49 @@ def test_a_refusal_is_never_a_bare_value_error_for_the_cases_that_used_to_crash(
         assert not isinstance(exc, InvalidInputError)
     else:
         raise AssertionError("refused_or swallowed a non-reverie error")
+
+
+def _exported_lines(tmp_path: Path, memories: Any) -> list[dict[str, Any]]:
+    """Every event type a busy scope writes, as `reverie export` writes them."""
+    src: Memory = memories.open(tmp_path / "src.db")
+    tea = src.remember("Alice likes tea", scope=SCOPE, key="alice.drink", value="tea", tags=["food"])
+    cake = src.remember("Alice likes cake", scope=SCOPE, meta={"turn": 1})
+    green = src.revise(tea.id, "Alice likes green tea", scope=SCOPE)
+    src.link(cake.id, green.id, "about", scope=SCOPE)
+    src.set_scores(cake.id, scope=SCOPE, importance=0.9)
+    src.forget(cake.id, scope=SCOPE, reason="changed her mind")
+    src.dismiss(src.remember("Alice hates tea", scope=SCOPE).id, scope=SCOPE)
+    src.pause_learning(SCOPE)
+    src.resume_learning(SCOPE)
+    return [e.to_dict() for e in src.events(scope=SCOPE)]
+
+
+def test_any_mistyped_field_in_an_import_line_fails_that_event_or_the_file_cleanly(
+    tmp_path: Path, memories: Any
+) -> None:
+    from reverie.cli.transfer import Replayer, read_events
+
+    lines = _exported_lines(tmp_path, memories)
+    target: Memory = memories.open(tmp_path / "target.db")
+
+    @STORE
+    @given(
+        index=st.integers(0, len(lines) - 1),
+        level=st.sampled_from(["event", "payload", "item"]),
+        key=st.text(max_size=10) | st.sampled_from(["seq", "at", "item", "scores", "text", "valid_from", "meta"]),
+        value=json_values,
+    )
+    def run(index: int, level: str, key: str, value: object) -> None:
+        doc = json.loads(json.dumps(lines[index]))
+        holder = {"event": doc, "payload": doc["payload"], "item": doc["payload"].get("item")}[level]
+        holder = holder if isinstance(holder, dict) and holder else doc["payload"]
+        holder[key if key in holder else sorted(holder)[len(key) % len(holder)]] = value  # mostly a real field
+        ok, events = refused_or(lambda: read_events([json.dumps(doc)]), "import file")
+        if ok:
+            report = Replayer(target, SCOPE).run(events, lambda done, total: None)
+            assert report.events == 1 and all(f["code"] != "internal" for f in report.failed), report.failed
+            TALLY["import event " + ("refused" if report.failed else "accepted")] += 1
+
+    run()
+    both_seen("import file")
+    both_seen("import event")
