@@ -31,7 +31,7 @@ from reverie.model.query import NUMBER_FIELDS, TIME_FIELDS
 from reverie.model.query_json import KEYS, parse_filter
 from reverie.model.validate import MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, decode_cursor, encode_cursor
 
-PURE = settings(max_examples=400, deadline=None, derandomize=True)
+PURE = settings(max_examples=300, deadline=None, derandomize=True)
 STORE = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 EDGE_TIMES = [
@@ -351,3 +351,55 @@ def test_any_mistyped_field_in_an_import_line_fails_that_event_or_the_file_clean
     run()
     both_seen("import file")
     both_seen("import event")
+
+
+def test_any_where_cursor_or_as_of_over_http_is_a_4xx_or_an_answer(tmp_path: Path, memories: Any) -> None:
+    from input_faces import http
+
+    mem = _store(tmp_path, memories)
+    item = mem.list(scope=SCOPE).items[0]
+    base = f"/v1/scopes/{SCOPE}"
+
+    @settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        where=st.one_of(filters.map(json.dumps), st.text(max_size=20)),
+        cursor=st.one_of(st.none(), cursors),
+        as_of=time_texts,
+        body_where=st.one_of(st.none(), filters),
+    )
+    def run(where: str, cursor: str | None, as_of: str, body_where: object) -> None:
+        sent = [
+            client.get(f"{base}/items", params={"where": where, **({"cursor": cursor} if cursor else {})}),
+            client.get(f"{base}/items/{item.id}", params={"as_of": as_of}),
+            client.post(  # json.dumps writes NaN / Infinity, which the server's JSON reader accepts
+                f"{base}/recall",
+                content=json.dumps({"query": "tea", "as_of": as_of, "where": body_where}),
+                headers={"content-type": "application/json"},
+            ),
+        ]
+        for response in sent:
+            assert response.status_code < 500, (response.request.url, response.text)
+            TALLY["http " + ("accepted" if response.status_code < 400 else "refused")] += 1
+
+    with http(mem) as client:
+        run()
+    both_seen("http")
+
+
+def test_any_where_or_as_of_through_mcp_is_a_reverie_error_or_an_answer(tmp_path: Path, memories: Any) -> None:
+    from input_faces import mcp_call
+
+    mem = _store(tmp_path, memories)
+
+    @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+    @given(where=filters, as_of=time_texts)
+    def run(where: dict[str, Any], as_of: str) -> None:
+        for is_error, payload in (
+            mcp_call(mem, "list", scope=SCOPE, where=where),
+            mcp_call(mem, "recall", scope=SCOPE, query="tea", as_of=as_of, where=where),
+        ):
+            assert not is_error or payload["code"] != "internal", payload
+            TALLY["mcp " + ("refused" if is_error else "accepted")] += 1
+
+    run()
+    both_seen("mcp")
