@@ -206,3 +206,14 @@ def test_an_import_line_whose_envelope_field_is_not_a_string_is_refused_before_a
     dump = tmp_path / "dump.jsonl"
     dump.write_text(json.dumps(line) + "\n", encoding="utf-8")
     assert "line 1" in cli_refuses(db, "import", str(dump), code="invalid_input")
+
+
+@pytest.mark.parametrize("sharpness", [-2000.0, 65.0, -64.5])
+def test_recall_refuses_a_weight_beyond_64_which_overflowed_relevance(mem: Memory, sharpness: float) -> None:
+    # Found by test_input_properties.py: a hit only the dense leg finds has relevance ~0.5 of the
+    # best, and 0.5 ** -2000 raised OverflowError inside recall.
+    for text in ("Alice likes tea", "Bob likes coffee", "Bob owns a red car"):
+        mem.remember(text, scope=SCOPE)
+    exc = api_refuses(lambda: mem.recall("likes", scope=SCOPE, weights=Weights(sharpness=sharpness)))
+    assert "weights.sharpness" in exc.message and "64" in exc.message
+    assert mem.recall("likes", scope=SCOPE, weights=Weights(sharpness=-64.0), record_use=False)  # the bound itself

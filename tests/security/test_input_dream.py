@@ -26,7 +26,7 @@ from input_faces import SCOPE, api_refuses, cli_refuses, run_cli
 from reverie import ManualClock, Memory
 from reverie.cli.ops import parse_every
 from reverie.dream import dream
-from reverie.dream.lease import holder_is_dead, new_owner
+from reverie.dream.lease import ScopeLease, holder_is_dead, new_owner
 from reverie.http import create_app
 from reverie.model.clock import to_iso
 from reverie.model.validate import MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS
@@ -154,3 +154,17 @@ def test_a_holder_this_pass_cannot_judge_is_waited_out_until_expiry(
     clock.advance(seconds=301)
     report = dream(mem, scope=SCOPE)
     assert report.skipped is None and not any("took over" in n for n in report.notes)
+
+
+def test_of_two_passes_finding_the_same_dead_holder_only_the_first_takes_the_lease(
+    mem: Memory, clock: ManualClock
+) -> None:
+    dead = f"{socket.gethostname()} pid {os.getpid()} start 1 pass 1"  # our pid, another start: dead
+    mem.store.take_lease(SCOPE, dead, now=clock.now(), expires_at=clock.now() + timedelta(seconds=300))
+    first, second = ScopeLease(mem, SCOPE), ScopeLease(mem, SCOPE)
+    try:
+        assert first.held and first.took_over is not None and dead in first.took_over
+        assert not second.held and second.row.owner == first.owner  # the new holder is alive: not taken
+        assert second.took_over is None and second.notes() == []
+    finally:
+        first.release()
