@@ -65,6 +65,7 @@ from reverie.model.validate import (
     check_value,
     decode_cursor,
     fingerprints,
+    shown,
 )
 from reverie.recall.engine import Hit, RecallOptions, Weights, check_pool, default_pool
 from reverie.recall.engine import recall as run_recall
@@ -746,10 +747,10 @@ class Memory:
         if limit is None:
             limit = min(1000, bound)
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise InvalidInputError(f"limit must be a positive int (at most {bound}), got {limit!r}")
+            raise InvalidInputError(f"limit must be a positive int (at most {bound}), got {shown(limit)}")
         if limit > bound:
             raise LimitExceededError(
-                f"limit is {limit}; the limit is Limits.max_events ({bound}): read the log in pages "
+                f"limit is {shown(limit)}; the limit is Limits.max_events ({bound}): read the log in pages "
                 "(pass the last seq you saw as after_seq) or raise Limits.max_events"
             )
         return self.store.events(s, after_seq=check_seq(after_seq), limit=limit)

@@ -217,3 +217,12 @@ def test_recall_refuses_a_weight_beyond_64_which_overflowed_relevance(mem: Memor
     exc = api_refuses(lambda: mem.recall("likes", scope=SCOPE, weights=Weights(sharpness=sharpness)))
     assert "weights.sharpness" in exc.message and "64" in exc.message
     assert mem.recall("likes", scope=SCOPE, weights=Weights(sharpness=-64.0), record_use=False)  # the bound itself
+
+
+def test_counts_and_seqs_too_long_to_print_are_refused_with_a_message(mem: Memory) -> None:
+    # The refusal's own message did str(10**5000), which raises ValueError past 4300 digits.
+    mem.remember("Alice likes tea", scope=SCOPE)
+    assert "k " in api_refuses(lambda: mem.recall("tea", scope=SCOPE, k=10**5000), code="limit_exceeded").message
+    api_refuses(lambda: mem.list(scope=SCOPE, limit=-(10**5000)), code="invalid_input")
+    api_refuses(lambda: mem.events(scope=SCOPE, after_seq=10**5000), code="invalid_input")
+    api_refuses(lambda: mem.events(scope=SCOPE, limit=10**5000), code="limit_exceeded")

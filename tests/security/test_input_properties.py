@@ -54,6 +54,9 @@ aware_times = st.builds(
 )
 time_texts = st.one_of(st.sampled_from(EDGE_TIMES), aware_times.map(datetime.isoformat), st.text(max_size=30))
 numbers = st.one_of(st.integers(), st.sampled_from(HUGE_INTS), st.floats(allow_nan=True, allow_infinity=True))
+unprintable = st.integers(4301, 4400).map(lambda digits: 10**digits)
+"""Ints ``str()`` refuses (over 4300 digits): only for Python-API arguments, as JSON cannot be written for them."""
+api_numbers = st.one_of(numbers, unprintable)
 scalars = st.one_of(st.none(), st.booleans(), numbers, st.text(max_size=12), time_texts)
 json_values = st.recursive(
     scalars,
@@ -241,8 +244,13 @@ def test_any_claim_value_score_or_after_seq_is_refused_or_stored(tmp_path: Path,
     mem = _store(tmp_path, memories)
 
     @STORE
-    @given(value=scalars, score=st.one_of(st.floats(0, 1), numbers), after=st.one_of(numbers, st.none()))
-    def run(value: object, score: object, after: object) -> None:
+    @given(
+        value=st.one_of(scalars, unprintable),
+        score=st.one_of(st.floats(0, 1), api_numbers),
+        after=st.one_of(api_numbers, st.none()),
+        k=st.one_of(st.none(), api_numbers),
+    )
+    def run(value: object, score: object, after: object, k: object) -> None:
         ok, item = refused_or(
             lambda: mem.remember("Carol is tall", scope=SCOPE, key="carol.height", value=value, importance=score),
             "value and score",
@@ -250,15 +258,17 @@ def test_any_claim_value_score_or_after_seq_is_refused_or_stored(tmp_path: Path,
         if ok:  # accepted: it reads back, as text
             assert mem.get(item.id, scope=SCOPE).value == (None if value is None else item.value)
         refused_or(lambda: mem.events(scope=SCOPE, after_seq=after, limit=1), "after_seq")  # type: ignore[arg-type]
+        refused_or(lambda: mem.list(scope=SCOPE, limit=k), "list limit")  # type: ignore[arg-type]
 
     run()
     both_seen("value and score")
     both_seen("after_seq")
+    both_seen("list limit")
 
 
 def test_any_weights_are_refused_or_give_finite_scores(tmp_path: Path, memories: Any) -> None:
     mem = _store(tmp_path, memories)
-    weight = st.one_of(numbers, st.floats(min_value=0, max_value=1), st.text(max_size=3))
+    weight = st.one_of(api_numbers, st.floats(min_value=0, max_value=1), st.text(max_size=3))
 
     @STORE
     @given(

@@ -32,6 +32,19 @@ INT64_MAX = 2**63 - 1
 _T = TypeVar("_T")
 
 
+def shown(value: object, width: int = 60) -> str:
+    """``repr(value)`` cut to ``width`` characters, for refusal messages.
+
+    Why not ``repr`` or ``str``: both raise ``ValueError`` for an int past 4300 digits, so the
+    message refusing ``k=10**5000`` crashed while being written (issue #14). Such an int is
+    described by its size instead.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * width:
+        return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def check_text(text: object, limits: Limits, field: str = "text") -> str:
     """Non-empty, well-formed Unicode, no NUL, within the size limit. Returned unchanged."""
     if not isinstance(text, str):
@@ -77,7 +90,7 @@ def check_scope(scope: object, limits: Limits) -> str:
 
 def check_id(item_id: object, field: str = "id") -> str:
     if not is_id(item_id):
-        raise InvalidInputError(f"{field} {str(item_id)[:60]!r} is not a reverie id (a lower-case UUID string)")
+        raise InvalidInputError(f"{field} {shown(item_id)} is not a reverie id (a lower-case UUID string)")
     assert isinstance(item_id, str)
     return item_id
 
@@ -85,7 +98,7 @@ def check_id(item_id: object, field: str = "id") -> str:
 def check_kind(kind: object) -> str:
     if not isinstance(kind, str) or not KIND_RE.fullmatch(kind):
         raise InvalidInputError(
-            f"kind {kind!r} is malformed: lower-case letters, digits, _ or -, up to 40 characters "
+            f"kind {shown(kind)} is malformed: lower-case letters, digits, _ or -, up to 40 characters "
             "(known kinds: observation, assertion, hypothesis, policy, trait, episodic, semantic, …)"
         )
     return kind
@@ -101,7 +114,7 @@ def check_key(key: object, limits: Limits) -> str | None:
         )
     if not isinstance(key, str) or not key or not KEY_RE.fullmatch(key):
         raise InvalidInputError(
-            f"key {str(key)[:60]!r} is malformed: a dotted subject such as 'alice.allergy' "
+            f"key {shown(key)} is malformed: a dotted subject such as 'alice.allergy' "
             f"(letters, digits, _ . : - /, up to {limits.max_key_chars} characters)"
         )
     return key
@@ -146,10 +159,10 @@ def check_count(value: object, field: str, *, default: int, limits: Limits) -> i
     if value is None:
         return min(default, limits.max_k)
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInputError(f"{field} must be a positive int (at most {limits.max_k}), got {value!r}")
+        raise InvalidInputError(f"{field} must be a positive int (at most {limits.max_k}), got {shown(value)}")
     if value > limits.max_k:
         raise LimitExceededError(
-            f"{field} is {value}; the limit is Limits.max_k ({limits.max_k}): ask for fewer "
+            f"{field} is {shown(value)}; the limit is Limits.max_k ({limits.max_k}): ask for fewer "
             "(list pages on with its cursor) or raise Limits.max_k"
         )
     return value
@@ -177,7 +190,7 @@ def check_tags(tags: object, limits: Limits, field: str = "tags") -> tuple[str, 
     out: dict[str, None] = {}  # ordered set: O(1) de-duplication, first occurrence wins
     for tag in tags:
         if not isinstance(tag, str) or not tag.strip():
-            raise InvalidInputError(f"each {one} must be a non-blank string, got {tag!r}")
+            raise InvalidInputError(f"each {one} must be a non-blank string, got {shown(tag)}")
         check_unicode(tag, one)
         if len(tag) > limits.max_tag_chars:
             raise LimitExceededError(
@@ -216,7 +229,7 @@ def _check_json(value: object, limits: Limits, depth: int, path: str) -> None:
     if isinstance(value, Mapping):
         for k, v in value.items():
             if not isinstance(k, str):
-                raise InvalidInputError(f"{path} has a non-string key {k!r}; JSON object keys must be strings")
+                raise InvalidInputError(f"{path} has a non-string key {shown(k)}; JSON object keys must be strings")
             check_unicode(k, f"{path} key")
             _check_json(v, limits, depth + 1, f"{path}.{k}")
     elif isinstance(value, list | tuple):
@@ -264,7 +277,7 @@ def check_seq(seq: object, field: str = "after_seq") -> int:
     if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= INT64_MAX:
         raise InvalidInputError(
             f"{field} must be a non-negative int of at most 2**63 - 1 (the seq of the last event you saw), "
-            f"got {str(seq)[:40]!r}"
+            f"got {shown(seq, 40)}"
         )
     return seq
 
@@ -314,7 +327,7 @@ def check_numbers(value: object, cls: type[_T], field: str, bound: float = 64.0)
     for f in dataclasses.fields(value):  # type: ignore[arg-type]
         v = getattr(value, f.name)
         if isinstance(v, bool) or not isinstance(v, int | float) or not _finite(v) or not -bound <= v <= bound:
-            raise InvalidInputError(f"{field}.{f.name} must be a number within ±{bound:g}, got {str(v)[:40]!r}")
+            raise InvalidInputError(f"{field}.{f.name} must be a number within ±{bound:g}, got {shown(v, 40)}")
     return value
 
 
@@ -332,7 +345,7 @@ def check_interval(seconds: object, field: str = "interval") -> float:
     value = float(seconds) if _finite(seconds) else math.inf
     if not MIN_INTERVAL_SECONDS <= value <= MAX_INTERVAL_SECONDS:  # False for NaN too
         raise InvalidInputError(
-            f"{field} is {str(seconds)[:40]} seconds; give between {MIN_INTERVAL_SECONDS:g} s and "
+            f"{field} is {shown(seconds, 40)} seconds; give between {MIN_INTERVAL_SECONDS:g} s and "
             f"{MAX_INTERVAL_SECONDS:g} s (1s to 365d)"
         )
     return value
