@@ -792,7 +792,7 @@ class Memory:
         item = self._must_get(s, check_id(id))
         if not item.is_current:
             return []
-        commands = self._conflict_links(item, candidates)
+        commands = self._conflict_links(item, check_count(candidates, "candidates", default=10, limits=self.limits))
         if not commands:
             return []
         out = self.store.execute(commands, now=self.clock.now(), new_id=self._new_id, vectors={})

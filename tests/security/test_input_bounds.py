@@ -226,3 +226,13 @@ def test_counts_and_seqs_too_long_to_print_are_refused_with_a_message(mem: Memor
     api_refuses(lambda: mem.list(scope=SCOPE, limit=-(10**5000)), code="invalid_input")
     api_refuses(lambda: mem.events(scope=SCOPE, after_seq=10**5000), code="invalid_input")
     api_refuses(lambda: mem.events(scope=SCOPE, limit=10**5000), code="limit_exceeded")
+
+
+@pytest.mark.parametrize("candidates", [2**63, 10**30, 0, -1, True, "10"])
+def test_detect_conflicts_refuses_a_candidate_count_that_is_no_bounded_positive_int(
+    mem: Memory, candidates: object
+) -> None:
+    # 2**63 reached SQLite's LIMIT and raised OverflowError, like list's forged cursor offset.
+    item = mem.remember("Alice likes tea", scope=SCOPE)
+    api_refuses(lambda: mem.detect_conflicts(item.id, scope=SCOPE, candidates=candidates))  # type: ignore[arg-type]
+    assert mem.detect_conflicts(item.id, scope=SCOPE, candidates=3) == []
