@@ -16,6 +16,7 @@ from reverie import InvalidInputError, Memory, ReverieError
 from reverie.cli.render import plural, snippet, table, when
 from reverie.cli.state import EXIT_FAILED, CliError, Progress, json_option, scoped, state, store_options
 from reverie.cli.transfer import ImportReport, Replayer, export_events, read_events
+from reverie.model.validate import check_interval
 
 
 @click.command()
@@ -134,7 +135,7 @@ def import_(file: str) -> None:
 @scoped
 @json_option
 @click.option("--dry-run", is_flag=True, help="Show the plan with reasons; change nothing.")
-@click.option("--every", default=None, help="Repeat on a schedule (e.g. 30m, 1h) until interrupted.")
+@click.option("--every", default=None, help="Repeat on a schedule (e.g. 30m, 1h; from 1s to 365d) until interrupted.")
 @click.option(
     "--progress/--no-progress",
     default=None,
@@ -326,7 +327,9 @@ def _spared_text(spared: list[dict[str, Any]], labels: ItemLabels) -> str:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Bind address (non-loopback needs --token).")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--token", envvar="REVERIE_TOKEN", default=None, help="Bearer token (env REVERIE_TOKEN).")
-@click.option("--dream-every", default=None, help="Run the dream pass on every scope this often (e.g. 3600, 30m, 1h).")
+@click.option(
+    "--dream-every", default=None, help="Run the dream pass on every scope this often (e.g. 3600, 30m, 1h; 1s to 365d)."
+)
 @store_options
 def serve(host: str, port: int, token: str | None, dream_every: str | None) -> None:
     """Serve the HTTP API and the web review page on the store."""
@@ -335,7 +338,14 @@ def serve(host: str, port: int, token: str | None, dream_every: str | None) -> N
     from reverie.http import serve as serve_http
 
     st = state()
-    serve_http(st.db, host=host, port=port, token=token, embedder=st.embedder, dream_every=parse_every(dream_every))
+    serve_http(
+        st.db,
+        host=host,
+        port=port,
+        token=token,
+        embedder=st.embedder,
+        dream_every=parse_every(dream_every, "--dream-every"),
+    )
 
 
 @click.command()
@@ -356,8 +366,12 @@ def mcp(use_http: bool, port: int) -> None:
         run_stdio(st.db, embedder=st.embedder)
 
 
-def parse_every(text: str | None) -> float | None:
-    """'90' (seconds), '30s', '15m', '1h', '1d' → seconds; None stays None."""
+def parse_every(text: str | None, option: str = "--every") -> float | None:
+    """'90' (seconds), '30s', '15m', '1h', '1d' → seconds, from 1s to 365d; None stays None.
+
+    The bounds (``MIN_INTERVAL_SECONDS``, ``MAX_INTERVAL_SECONDS``) are checked here, before
+    the first pass runs: ``inf`` used to run one pass and then crash in ``time.sleep``.
+    """
     if text is None:
         return None
     units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -367,10 +381,8 @@ def parse_every(text: str | None) -> float | None:
     try:
         seconds = float(number) * (scale or 1)
     except ValueError:
-        raise InvalidInputError(f"interval {text!r} is malformed: use e.g. 90, 30m, 1h or 1d") from None
-    if not seconds > 0:
-        raise InvalidInputError("interval must be positive")
-    return seconds
+        raise InvalidInputError(f"{option} {text[:40]!r} is malformed: use e.g. 90, 30m, 1h or 1d") from None
+    return check_interval(seconds, f"{option} {text.strip()[:40]!r}")
 
 
 COMMANDS = (doctor, reindex, export, import_, dream, serve, mcp)
