@@ -64,16 +64,18 @@ def _chunks(values: Sequence[str]) -> list[Sequence[str]]:
 def _candidates(c: sqlite3.Connection, change: EraseContent) -> list[Event]:
     """A superset of the events the plan may rewrite: cheap substring and type prefilters.
 
-    ``instr`` finds every event quoting a purged id (the plan decides which are really about
-    it); dismiss / undismiss events are all read because a fingerprint is JSON-escaped text a
-    substring match could miss; usage events are fetched again by the queries they share.
+    ``instr`` finds every event quoting a purged id or the id of an edge touching one (the plan
+    decides which are really about it): ``edge.unlinked`` names only its edge, and the reason of
+    unlinking (or resolving) an edge of the purged claim is that claim's content too. Dismiss /
+    undismiss events are all read because a fingerprint is JSON-escaped text a substring match
+    could miss; usage events are fetched again by the queries they share.
     """
     found: dict[int, Event] = {}
     base = f"SELECT {_EVENT_COLUMNS} FROM events WHERE scope = ? AND seq < ?"  # nosec B608 # constant column list
     params: list[Any] = [change.scope, change.before_seq]
     for r in c.execute(base + " AND type IN ('memory.dismissed', 'memory.undismissed')", params):
         found[r[0]] = _event(r)
-    for chunk in _chunks(list(change.ids)):
+    for chunk in _chunks([*change.ids, *_edges_touching(c, change)]):
         cond = " OR ".join("instr(payload, ?) > 0" for _ in chunk)
         for r in c.execute(f"{base} AND ({cond})", [*params, *chunk]):
             found[r[0]] = _event(r)
@@ -84,6 +86,16 @@ def _candidates(c: sqlite3.Connection, change: EraseContent) -> list[Event]:
         for r in c.execute(sql, [*params, *chunk]):
             found[r[0]] = _event(r)
     return [found[k] for k in sorted(found)]
+
+
+def _edges_touching(c: sqlite3.Connection, change: EraseContent) -> list[str]:
+    """Ids of the scope's edges (open or closed) with a purged version at either end, sorted."""
+    found: set[str] = set()
+    for chunk in _chunks(list(change.ids)):
+        marks = ", ".join("?" * len(chunk))
+        sql = f"SELECT id FROM edges WHERE scope = ? AND (src IN ({marks}) OR dst IN ({marks}))"  # nosec B608 # only ? marks
+        found.update(str(r[0]) for r in c.execute(sql, (change.scope, *chunk, *chunk)))
+    return sorted(found)
 
 
 def erase_log(x: Exec, c: sqlite3.Connection, change: EraseContent) -> None:
