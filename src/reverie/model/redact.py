@@ -14,8 +14,11 @@ rebuild still works — but every field that carried the purged claim's content 
 - bulk tier events: the ``reason`` of each change naming a purged version becomes ``REDACTED``;
 - usage events: a query that retrieved a purged version may quote it, so that query is
   erased from *every* usage event and every item's ``last_used_query`` in the scope;
-- tombstones and undismiss events: a fingerprint is the claim's normalised text, so the
-  purged versions' fingerprints are dropped (the value may then be learned again).
+- tombstones, dismiss and undismiss events: a fingerprint is the claim's normalised text, so
+  each purged version's fingerprint is replaced by its *seal* (a SHA-256 digest, ``seal``) in
+  every one of them. A purge never changes which values are dismissed: the sealed tombstone
+  still refuses the value (``dismissal_keys``), and an undismiss that lifted it still lifts it.
+  An undismiss of a purged value is about the purged claim, so its reason is erased too.
 
 Everything here is pure: the stores fetch the events, call ``plan_erasure`` and write back
 what it returns, so the in-memory reference store and SQLite erase exactly the same things,
@@ -24,6 +27,7 @@ and replaying the rewritten log gives exactly the live state.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +39,38 @@ from reverie.model.item import Item
 REDACTED = "[purged]"
 #: Flag set on every purged version, so lists and the review page can say what happened.
 PURGED_FLAG = "purged"
+
+
+#: Prefix of a sealed fingerprint; plain ones start with ``t:`` or ``kv:`` (``validate.fingerprints``).
+SEALED_PREFIX = "sealed:"
+
+
+def seal(fingerprint: str) -> str:
+    """The tombstone key that stands for ``fingerprint`` once its claim is purged.
+
+    A digest, not the text: the file no longer holds the value, yet remembering it again
+    still finds the tombstone. What it cannot hide is a guess: whoever can write to the scope
+    (or hash a candidate) can test whether a given value was dismissed, which is what keeping
+    the dismissal means. Unsalted, so both backends and a rebuild compute the same key.
+    """
+    if fingerprint.startswith(SEALED_PREFIX):
+        return fingerprint
+    return SEALED_PREFIX + hashlib.sha256(fingerprint.encode("utf-8")).hexdigest()
+
+
+def dismissal_keys(fingerprint: str) -> tuple[str, str]:
+    """Both keys a tombstone of ``fingerprint`` may be stored under: as written, and sealed."""
+    return fingerprint, seal(fingerprint)
+
+
+def _sealed(prints: Iterable[object], fps: frozenset[str]) -> list[object]:
+    """``prints`` with each purged fingerprint replaced by its seal, duplicates dropped, order kept."""
+    out: list[object] = []
+    for fp in prints:
+        key = seal(fp) if isinstance(fp, str) and fp in fps else fp
+        if key not in out:
+            out.append(key)
+    return out
 
 
 def redact_item(item: Item) -> Item:
@@ -107,9 +143,14 @@ def _redact_payload(
         if p.get("query") in queries:
             p["query"] = REDACTED
         return p
-    if event.type == ev.UNDISMISSED:
-        p["fingerprints"] = [fp for fp in p.get("fingerprints", []) if fp not in fps]
+    if event.type == ev.UNDISMISSED:  # about a value: about the purged claim if it lifts its value
+        prints = list(p.get("fingerprints", []))
+        p["fingerprints"] = _sealed(prints, fps)
+        if any(fp in fps for fp in prints):
+            p["reason"] = _reason(p.get("reason"))
         return p
+    if event.type == ev.DISMISSED:  # sealed even if another claim's: the key must be the same everywhere
+        p["fingerprints"] = _sealed(p.get("fingerprints", []), fps)
     if event.type == ev.TIERS_SET:  # many items: only the purged ones' reasons are erased
         p["changes"] = [
             {**c, "reason": _reason(c.get("reason"))} if c.get("id") in ids else c for c in p.get("changes", [])
@@ -119,8 +160,8 @@ def _redact_payload(
         return p  # a purge's own reason is what the log must keep saying
     if isinstance(p.get("item"), dict) and p["item"].get("id") in ids:
         p["item"] = _redact_item_dict(p["item"])
-    if "fingerprints" in p:
-        p["fingerprints"] = []
+    if "fingerprints" in p and event.type != ev.DISMISSED:
+        p["fingerprints"] = []  # remember / revise: the item's own prints, rebuilt from its text
     if "reason" in p:
         p["reason"] = _reason(p["reason"])
     if event.type == ev.LINKED:
@@ -135,7 +176,8 @@ class ErasurePlan:
     events: list[ev.Event] = field(default_factory=list)
     edge_meta: dict[str, dict[str, Any]] = field(default_factory=dict)
     queries: set[str] = field(default_factory=set)
-    #: For each purged fingerprint: the item whose tombstone holds it after the rewrite, or None.
+    #: Tombstone key -> the item holding it after the rewrite, or None (no row): every purged
+    #: fingerprint as written (always None: no rewritten event names it) and sealed.
     tombstones: dict[str, str | None] = field(default_factory=dict)
 
 
@@ -146,7 +188,8 @@ def plan_erasure(events: Sequence[ev.Event], ids: Iterable[str], fps: Iterable[s
     returned. ``fps`` are the purged versions' fingerprints, computed before redaction.
     """
     id_set, fp_set = frozenset(ids), frozenset(fps)
-    plan = ErasurePlan(queries=used_queries(events, id_set), tombstones=dict.fromkeys(sorted(fp_set)))
+    keys = sorted({k for fp in fp_set for k in dismissal_keys(fp)})
+    plan = ErasurePlan(queries=used_queries(events, id_set), tombstones=dict.fromkeys(keys))
     edge_ids: set[str] = set()
     for event in sorted(events, key=lambda e: e.seq):
         made = created_edge_meta(event)

@@ -42,6 +42,7 @@ from reverie.model.commands import (
     Unlink,
 )
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SYMMETRIC_EDGES, TIERS, Edge, Item, Scores
+from reverie.model.redact import dismissal_keys
 from reverie.model.validate import fingerprints
 
 
@@ -126,8 +127,9 @@ def _check_learning(view: StateView, scope: str) -> None:
 
 
 def _check_not_dismissed(view: StateView, scope: str, prints: tuple[str, ...]) -> None:
-    for fp in prints:
-        by = view.tombstone(scope, fp)
+    # A purge seals the tombstones of its values (``redact.seal``): they refuse the value still.
+    for key in (k for fp in prints for k in dismissal_keys(fp)):
+        by = view.tombstone(scope, key)
         if by is not None:
             raise DismissedValueError(
                 f"this value was dismissed in scope {scope!r} (tombstone from item {by}); "
@@ -287,7 +289,9 @@ def _dismiss(cmd: Dismiss, view: StateView, ctx: Context) -> list[ev.Event]:
 
 
 def _undismiss(cmd: Undismiss, view: StateView, ctx: Context) -> list[ev.Event]:
-    present = [fp for fp in cmd.fingerprints if view.tombstone(cmd.scope, fp) is not None]
+    # The keys actually held: a sealed one is lifted by its seal, so the event names no plain value.
+    keys = dict.fromkeys(k for fp in cmd.fingerprints for k in dismissal_keys(fp))
+    present = [k for k in keys if view.tombstone(cmd.scope, k) is not None]
     if not present:
         raise NotFoundError(f"no dismissed value matches in scope {cmd.scope!r}")
     return [_event(ctx, ev.UNDISMISSED, cmd.scope, {"fingerprints": present, "reason": cmd.reason})]
