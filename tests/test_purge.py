@@ -112,6 +112,8 @@ def test_purge_erases_the_content_from_every_read(any_mem: Memory, clock: Manual
     assert purge_events[0].payload == {
         "id": purged.id,
         "ids": sorted([seeded["first"].id, purged.id]),
+        "copies": [],
+        "kept": [],
         "reason": "GDPR erasure request",
     }
     # every earlier event keeps its place, id and type (the log's shape survives)

@@ -28,7 +28,7 @@ and replaying the rewritten log gives exactly the live state.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -247,3 +247,72 @@ def revision_chain(pairs: Iterable[tuple[str, str]], item_id: str) -> list[str]:
                 seen.add(other)
                 frontier.append(other)
     return sorted(seen)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def quotes(text: str, sources: Iterable[str]) -> bool:
+    """Whether ``text`` copies one of ``sources`` (case and spacing aside), or is copied by it.
+
+    Both directions, because a dream gist is its representative's text cut to the length limit:
+    the gist is then a prefix of the source, not the other way round.
+    """
+    mine = _norm(text)
+    return (
+        bool(mine)
+        and mine != _norm(REDACTED)
+        and any(src and (src in mine or mine in src) for src in map(_norm, sources))
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PurgeSet:
+    """What one purge erases (``ids``: the claim's versions and the system's copies of them) and
+    the derived items it leaves alone (``kept``), all sorted."""
+
+    ids: list[str]
+    copies: list[str]
+    kept: list[str]
+
+
+def _is_content(item: Item) -> bool:
+    return item.text != REDACTED and PURGED_FLAG not in item.flags
+
+
+def purge_set(
+    versions: Sequence[Item],
+    derived: Callable[[Sequence[str]], Sequence[Item]],
+    claim: Callable[[str], Sequence[Item]],
+) -> PurgeSet:
+    """The claim's ``versions`` plus every system copy of their content, transitively.
+
+    A copy is an item reverie itself wrote (``source == "system"``: a dream gist, a system
+    fact) that lists an erased item among its parents and quotes its text: the system made it
+    from the purged content, so it is that content, and so is every version of the copy
+    (``claim(id)``: its revisions), whatever their text. An item a caller wrote (any other
+    source), or a system item in its own words, is the caller's or its own claim: it stays and
+    is listed in ``kept``, so the caller can decide. ``derived(ids)`` returns the items whose
+    parents include any of ``ids``.
+    """
+    erased = {v.id for v in versions}
+    texts = [v.text for v in versions if _is_content(v)]
+    copies: set[str] = set()
+    seen: set[str] = set()
+    frontier = sorted(erased)
+    while frontier:
+        found = sorted((c for c in derived(frontier) if c.id not in erased), key=lambda c: c.id)
+        frontier = []
+        for child in found:
+            seen.add(child.id)
+            if child.id in erased or not (child.source == "system" and _is_content(child)):
+                continue
+            if quotes(child.text, texts):
+                for version in claim(child.id):
+                    if version.id not in erased:
+                        erased.add(version.id)
+                        copies.add(version.id)
+                        texts += [version.text] if _is_content(version) else []
+                        frontier.append(version.id)
+    return PurgeSet(ids=sorted(erased), copies=sorted(copies), kept=sorted(seen - erased))

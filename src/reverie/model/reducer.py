@@ -42,7 +42,7 @@ from reverie.model.commands import (
     Unlink,
 )
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SYMMETRIC_EDGES, TIERS, Edge, Item, Scores
-from reverie.model.redact import dismissal_keys
+from reverie.model.redact import dismissal_keys, purge_set
 from reverie.model.validate import fingerprints
 
 
@@ -68,6 +68,13 @@ class StateView(Protocol):
 
     def revisions(self, scope: str, item_id: str) -> list[str]:
         """Ids of every version of the claim ``item_id`` belongs to (linked by revise), itself included."""
+        ...
+
+    def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
+        """Every item (open or closed) whose parents include one of ``parent_ids``, sorted by id.
+
+        Read by a purge only (``redact.purge_set``): the system's copies of purged content go with it.
+        """
         ...
 
 
@@ -256,8 +263,13 @@ def _purge(cmd: Purge, view: StateView, ctx: Context) -> list[ev.Event]:
     # Learning pause does not apply: erasure is not learning.
     item = _require(view, cmd.scope, cmd.id)
     _check_version(item, cmd.expected_version)
-    ids = view.revisions(cmd.scope, item.id)
-    return [_event(ctx, ev.PURGED, cmd.scope, {"id": item.id, "ids": ids, "reason": cmd.reason})]
+
+    def claim(item_id: str) -> list[Item]:
+        return [v for i in view.revisions(cmd.scope, item_id) if (v := view.item(cmd.scope, i)) is not None]
+
+    found = purge_set(claim(item.id), lambda ids: view.derived(cmd.scope, ids), claim)
+    payload = {"id": item.id, "ids": found.ids, "copies": found.copies, "kept": found.kept, "reason": cmd.reason}
+    return [_event(ctx, ev.PURGED, cmd.scope, payload)]
 
 
 def _supersede(cmd: Supersede, view: StateView, ctx: Context) -> list[ev.Event]:

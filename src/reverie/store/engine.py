@@ -142,3 +142,6 @@ class _ItemCache:
 
     def revisions(self, scope: str, item_id: str) -> list[str]:
         return self._backend.revisions(scope, item_id)
+
+    def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
+        return self._backend.derived(scope, parent_ids)

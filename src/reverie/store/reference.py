@@ -117,6 +117,11 @@ class ReferenceStore:
         ]
         return revision_chain(pairs, item_id)
 
+    def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
+        wanted = set(parent_ids)
+        found = [it for (s, _), it in self._items.items() if s == scope and wanted.intersection(it.parents)]
+        return sorted(found, key=lambda it: it.id)
+
     # -- primitive writes -----------------------------------------------------------------
     def append_event(self, event: Event) -> Event:
         stored = Event(**{**event.to_dict(), "at": event.at, "seq": len(self._events) + 1})

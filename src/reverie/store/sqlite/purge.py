@@ -35,6 +35,7 @@ from reverie.model.item import Item
 from reverie.model.projection import EraseContent
 from reverie.model.redact import REDACTED, plan_erasure, revision_chain, used_queries
 from reverie.model.validate import fingerprints
+from reverie.store.sqlite.sql import SELECT_ITEM
 
 Exec = Callable[..., sqlite3.Cursor]
 _EVENT_COLUMNS = "seq, id, type, scope, at, cause, payload"
@@ -49,6 +50,23 @@ def revisions(c: sqlite3.Connection, scope: str, item_id: str) -> list[str]:
         (scope,),
     ).fetchall()
     return revision_chain(((str(a), str(b)) for a, b in rows), item_id)
+
+
+def derived_rows(c: sqlite3.Connection, scope: str, parent_ids: Sequence[str]) -> list[tuple[Any, ...]]:
+    """Item rows of ``scope`` listing one of ``parent_ids`` as a parent, by id.
+
+    Scans the scope's items with parents (no index on them): a purge rewrites the whole file
+    anyway, and nothing else asks this.
+    """
+    rows: dict[str, Any] = {}
+    for chunk in _chunks(list(parent_ids)):
+        marks = ", ".join("?" * len(chunk))
+        sql = (
+            f"{SELECT_ITEM} WHERE scope = ? AND parents != '[]' AND EXISTS "  # nosec B608 # only ? marks
+            f"(SELECT 1 FROM json_each(items.parents) WHERE json_each.value IN ({marks}))"
+        )
+        rows.update((r[0], r) for r in c.execute(sql, (scope, *chunk)))
+    return [rows[k] for k in sorted(rows)]
 
 
 def _event(r: Sequence[Any]) -> Event:

@@ -301,6 +301,9 @@ class SQLiteStore:
     def revisions(self, scope: str, item_id: str) -> list[str]:
         return purge.revisions(self._conn, scope, item_id)
 
+    def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
+        return [row_to_item(r) for r in purge.derived_rows(self._conn, scope, parent_ids)]
+
     # -- primitive writes -----------------------------------------------------------------
     def append_event(self, event: Event) -> Event:
         d = event.to_dict()
