@@ -183,12 +183,29 @@ def optimize_fts(x: Exec) -> None:
         x(f"INSERT INTO {table} ({table}) VALUES ('optimize')")  # nosec B608 # table: fts or fts_history
 
 
+#: Settings key written in a purge's own transaction and deleted once its file scrub is done:
+#: a process killed in between leaves it, and the next open finishes the scrub (``SQLiteStore``).
+SCRUB_PENDING = "purge_scrub_pending"
+
+
+def mark_scrub_pending(x: Exec) -> None:
+    """Inside the purge's transaction: the file still holds erased bytes until ``scrub_file`` ends."""
+    x("INSERT OR REPLACE INTO settings VALUES (?, '1')", (SCRUB_PENDING,))
+
+
+def scrub_pending(c: sqlite3.Connection) -> bool:
+    """Whether a committed purge has not finished scrubbing the file yet."""
+    return c.execute("SELECT 1 FROM settings WHERE k = ?", (SCRUB_PENDING,)).fetchone() is not None
+
+
 def scrub_file(c: sqlite3.Connection, path: str) -> None:
-    """After the purge commits: rewrite the file from its live rows and empty the WAL.
+    """After the purge commits: rewrite the file from its live rows, empty the WAL, clear the marker.
 
     Runs outside any transaction (VACUUM cannot run inside one). The purge is already
-    durable, so a failure here says so: the content is gone from every read, and running the
-    purge again (it is allowed on a purged item) retries the scrubbing.
+    durable, so a failure here says so: the content is gone from every read, the marker stays,
+    and running the purge again (it is allowed on a purged item) or reopening the store retries
+    the scrubbing. The marker is cleared only once the WAL was emptied *after* the VACUUM: from
+    then on the WAL holds only frames of clean pages, so the last checkpoint may be refused.
     """
     if path == ":memory:":
         return  # nothing on disk
@@ -196,6 +213,9 @@ def scrub_file(c: sqlite3.Connection, path: str) -> None:
         c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()  # VACUUM's frames then start at 0
         c.execute("VACUUM")
         busy = c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        if not busy:
+            c.execute("DELETE FROM settings WHERE k = ?", (SCRUB_PENDING,))
+            c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()  # the marker's frame: clean pages only
     except sqlite3.Error as exc:
         raise StorageError(
             f"the purge is committed (no read returns the content) but scrubbing the file failed ({exc}); "
