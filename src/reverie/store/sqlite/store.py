@@ -160,25 +160,37 @@ class SQLiteStore:
         self._vectors = VectorCache()
         # Large scopes search an IVF index instead of the exact scan (``ann.py``); ``ann`` sets when.
         self._ann = AnnManager(self.path, ann or AnnConfig())
-        self._finish_pending_scrub()
+        try:
+            self._finish_pending_scrub()
+        except BaseException:
+            self._conn.close()
+            raise
 
     def _finish_pending_scrub(self) -> None:
         """A purge committed but its process died before scrubbing the file: scrub it now.
 
         Best effort: if other connections keep the WAL busy the open still succeeds, the marker
-        stays (``doctor`` reports it) and the next purge or open tries again.
+        stays (``doctor`` reports it) and the next purge or open tries again. A reader holding a
+        snapshot would make each TRUNCATE checkpoint wait the whole busy timeout (2 x 30 s by
+        default) inside the constructor, so this waits 250 ms instead.
         """
         if self.path == ":memory:":
             return
         with self._lock:
+            c = self._conn
             try:
-                pending = purge.scrub_pending(self._conn)
+                if not purge.scrub_pending(c):
+                    return
+                self._ann.clear(drop_files=True)  # as the purge itself: a sidecar may hold a purged vector
+                timeout = int(c.execute("PRAGMA busy_timeout").fetchone()[0])
+                c.execute("PRAGMA busy_timeout = 250")
+                try:
+                    with contextlib.suppress(StorageError):
+                        self._scrub()
+                finally:
+                    c.execute(f"PRAGMA busy_timeout = {timeout}")
             except sqlite3.Error as exc:
                 raise _storage_error(exc) from None
-            if pending:
-                self._ann.clear(drop_files=True)  # as the purge itself: a sidecar may hold a purged vector
-                with contextlib.suppress(StorageError):
-                    self._scrub()
 
     def _scrub(self) -> None:
         """``purge.scrub_file`` with ``secure_delete`` on, restored afterwards."""
