@@ -2,13 +2,17 @@
 
 Purging is the one exception to "never delete" (a GDPR erasure, a leaked secret). The log
 keeps its shape — every event, id, type, time and cause stays, so provenance survives and a
-rebuild still works — but every field that carried the purged claim's content is replaced:
+rebuild still works — but every field that carried the purged claim's content is replaced.
+What is erased is decided once, by the reducer, with ``purge_set``: every version of the
+claim, plus the system's own copies of it (a dream gist quoting it), with their versions.
 
-- an item (each version of the claim): ``text`` becomes ``REDACTED``; ``key``, ``value``,
+- an item (each erased version): ``text`` becomes ``REDACTED``; ``key``, ``value``,
   ``tags`` and ``meta`` are emptied; a recorded ``last_used_query`` becomes ``REDACTED``.
   Id, scope, kind, source, author, provenance, scores and times stay.
 - events *about* a purged version: the embedded item is redacted as above, its fingerprints
-  (normalised text) dropped, and any free-text ``reason`` becomes ``REDACTED``;
+  (normalised text) dropped, and any free-text ``reason`` becomes ``REDACTED``. "About"
+  includes the unlink of any edge touching it (the event names only the edge) and both sides
+  of a conflict resolution: a reason given on an operation about the claim is its content;
 - edges touching a purged version: their ``meta`` (a link's annotations, a revise's reason)
   is redacted in the event that created them, so the edge row follows on replay;
 - bulk tier events: the ``reason`` of each change naming a purged version becomes ``REDACTED``;
