@@ -230,12 +230,17 @@ class Writes:
         of it (its revisions) wherever reverie stored it — the item rows (text, key, value, tags,
         meta become ``"[purged]"`` / empty; id, scope, kind, source, author, provenance, scores
         and times stay), the full-text and vector indexes, every event payload that carried it,
-        the queries that retrieved it, the meta of edges touching it and its tombstones — and
-        appends a ``memory.purged`` event (the reason, no content). On SQLite it then rewrites
+        the queries that retrieved it, the meta of edges touching it, the reasons of operations
+        about it (an unlink of its edges, a resolve it took part in included), and its fingerprints
+        in tombstones and dismiss / undismiss events (sealed as a digest: a dismissed value stays
+        dismissed) — and appends a ``memory.purged`` event (the reason, no content). On SQLite it then rewrites
         the file (``secure_delete``, FTS merge, ``VACUUM``, WAL truncated) so the old bytes are
         gone from disk too; that costs time proportional to the file, so use it for erasure,
-        not routine forgetting. Works on an already closed claim. Items *derived* from it (a
-        dream gist, a child) keep their own text: purge those ids too if they quote it.
+        not routine forgetting. Works on an already closed claim. The system's own copies of it
+        (a dream gist or other ``source="system"`` item that lists a purged version as a parent
+        and quotes its text) are purged with it; items a caller derived from it keep their text
+        and are listed in the ``memory.purged`` event's ``kept``: purge those ids too if they
+        quote it.
         Backups and exports made earlier are outside its reach. Returns the redacted item.
         """
         core = self._core
