@@ -55,7 +55,7 @@ from reverie.store.protocol import (
     dream_run,
     dream_summary_json,
 )
-from reverie.store.sqlite import fts_budget, purge
+from reverie.store.sqlite import fts_budget, fts_scope, purge, reindex
 from reverie.store.sqlite.ann import AnnConfig, AnnManager, ScopeIndex
 from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, PROJECTION_TABLES, migrate
 from reverie.store.sqlite.sql import (
@@ -84,6 +84,10 @@ _ABOUT_ITEM = (
     "(SELECT 1 FROM json_each(payload, '$.uses') WHERE json_extract(json_each.value, '$[0]') = ?)) "
     "OR (type = 'memory.tiers_set' AND EXISTS "
     "(SELECT 1 FROM json_each(payload, '$.changes') WHERE json_extract(json_each.value, '$.id') = ?))"
+)
+#: A vector row is tagged with the embedder recorded when it is written (``made_by``, schema 4).
+_INSERT_VECTOR = (
+    "INSERT INTO vectors (n, scope, vec, made_by) VALUES (?, ?, ?, (SELECT v FROM settings WHERE k = 'embedder'))"
 )
 _UPDATE_ITEM = "UPDATE items SET " + ", ".join(f"{c} = ?" for c in ITEM_COLUMNS[1:]) + " WHERE id = ?"  # nosec B608 # constant columns
 
@@ -355,11 +359,13 @@ class SQLiteStore:
         item = change.item
         if change.created:
             n = self._x(_INSERT_ITEM, item_to_row(item)).lastrowid
+            assert n is not None
             self._x("INSERT INTO fts (rowid, text, extra) VALUES (?, ?, ?)", (n, item.text, _extra(item)))
+            fts_scope.count(self._x, self._conn, "fts", item.scope, n, 1)
             vec = vectors.get(item.text)
             if vec is not None:
                 blob = np.asarray(vec, dtype=np.float32).tobytes()
-                self._x("INSERT INTO vectors (n, scope, vec) VALUES (?, ?, ?)", (n, item.scope, blob))
+                self._x(_INSERT_VECTOR, (n, item.scope, blob))
                 self._bump(item.scope, "vec_appends")
             for fp in fingerprints(item.text, item.key, item.value):
                 self._x("INSERT OR IGNORE INTO fingerprints VALUES (?, ?, ?)", (item.scope, fp, item.id))
@@ -397,8 +403,10 @@ class SQLiteStore:
 
     def _retire(self, n: int, item: Item) -> None:
         """Move a newly closed item's index rows to the history twins (current indexes stay live-only)."""
+        fts_scope.count(self._x, self._conn, "fts", item.scope, n, -1)
         self._x("DELETE FROM fts WHERE rowid = ?", (n,))
         self._x("INSERT INTO fts_history (rowid, text, extra) VALUES (?, ?, ?)", (n, item.text, _extra(item)))
+        fts_scope.count(self._x, self._conn, "fts_history", item.scope, n, 1)
         moved = self._x("INSERT INTO vectors_history SELECT * FROM vectors WHERE n = ?", (n,)).rowcount
         if moved:
             self._x("DELETE FROM vectors WHERE n = ?", (n,))
@@ -608,16 +616,12 @@ class SQLiteStore:
             return [(r[0], r[1]) for r in rows]
 
     def lexical(self, scope: str, match: str, *, limit: int, current_only: bool = True) -> list[tuple[str, float]]:
+        """Ranked by bm25 over ``scope``'s own statistics, whatever other scopes hold (``fts_scope``)."""
         tables = ["fts"] if current_only else ["fts", "fts_history"]
         out: list[tuple[str, float]] = []
         with self._read() as c:
-            # Terms in a large share of the store would make bm25 score most of it (fts_budget.py).
-            split = fts_budget.plan(c, match)
             for table in tables:
-                if split is not None and table == "fts":
-                    out += _lexical_split(c, split, scope, limit)
-                else:
-                    out += _lexical_in(c, table, match, scope, limit)
+                out += _lexical_table(c, table, match, scope, limit)
         out.sort(key=lambda p: (-p[1], p[0]))
         return out[:limit]
 
@@ -628,6 +632,7 @@ class SQLiteStore:
         if embedder is None:
             return None
         with self._read() as c:
+            reindex.check_served(c, "vectors", scope, embedder[0])
             hits = self._ann.nearest(c, scope, query, limit, embedder)
         return None if hits is None else [item_id for item_id, _ in hits]
 
@@ -670,11 +675,15 @@ class SQLiteStore:
             raise _storage_error(exc) from None
 
     def vectors(self, scope: str, *, current_only: bool = True) -> tuple[list[str], np.ndarray]:
-        dim = (self.embedder() or ("", 0))[1]
+        name, dim = self.embedder() or ("", 0)
         with self._read() as c:
-            ids, mat = self._vectors.get(c, scope, "vectors", dim)
+            if name:
+                reindex.check_served(c, "vectors", scope, name)
+            ids, mat = self._vectors.get(c, scope, "vectors", dim, name)
             if current_only:
                 return ids, mat
+            if name:
+                reindex.check_served(c, "vectors_history", scope, name)
             hids, hmat = self._vectors.get(c, scope, "vectors_history", dim)
             return ids + hids, np.concatenate([mat, hmat]) if hids else mat
 
@@ -691,22 +700,10 @@ class SQLiteStore:
             c.execute("INSERT OR REPLACE INTO settings VALUES ('embedder_dim', ?)", (str(dim),))
 
     def reindex(self, embed: Embed, *, batch: int = 256, progress: Callable[[int, int], None] | None = None) -> int:
-        """Recompute every stored vector with ``embed`` (after a change of embedder)."""
-        with self._read() as c:
-            rows = c.execute("SELECT n, scope, text, closed_at IS NULL FROM items ORDER BY n").fetchall()
-        done = 0
-        for start in range(0, len(rows), batch):
-            chunk = rows[start : start + batch]
-            vecs = embed([r[2] for r in chunk])
-            with self._write() as c:
-                for r, v in zip(chunk, vecs, strict=True):
-                    table = "vectors" if r[3] else "vectors_history"
-                    blob = np.asarray(v, dtype=np.float32).tobytes()
-                    c.execute(f"INSERT OR REPLACE INTO {table} (n, scope, vec) VALUES (?, ?, ?)", (r[0], r[1], blob))
-                c.execute("UPDATE scope_state SET vec_removals = vec_removals + 1")
-            done += len(chunk)
-            if progress:
-                progress(done, len(rows))
+        """Recompute every stored vector with ``embed`` under the recorded embedder, built aside and
+        swapped in with one transaction (``reindex.py``): never a mix, safe beside other writers."""
+        self._check_open()
+        done = reindex.run(self._read, self._write, embed, batch=batch, progress=progress)
         self._vectors.clear()
         self._ann.clear(drop_files=True)
         return done
@@ -788,6 +785,22 @@ class SQLiteStore:
 
     def now_iso(self, when: datetime) -> str:
         return to_iso(when)
+
+
+def _lexical_table(c: sqlite3.Connection, table: str, match: str, scope: str, limit: int) -> list[tuple[str, float]]:
+    """One full-text table's best ``limit`` for ``scope``: FTS5's own ranking when the scope holds the
+    whole table (its statistics are then the scope's), else bm25 from the scope's numbers."""
+    stats = fts_scope.stats(c, table, scope)
+    if not fts_scope.owns_table(c, table, stats):
+        scoped = fts_scope.lexical(c, table, match, scope, limit, stats)
+        if scoped is not None:
+            return scoped
+    elif table == "fts":
+        # Terms in a large share of the scope would make bm25 score most of it (fts_budget.py).
+        split = fts_budget.plan(c, match)
+        if split is not None:
+            return _lexical_split(c, split, scope, limit)
+    return _lexical_in(c, table, match, scope, limit)
 
 
 def _lexical_in(c: sqlite3.Connection, table: str, match: str, scope: str, limit: int) -> list[tuple[str, float]]:
