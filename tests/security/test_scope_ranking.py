@@ -147,3 +147,25 @@ def test_other_scopes_common_words_neither_split_nor_rescore_a_scopes_query(monk
         before = _lexical_for(mem, "tea jazz")
         mem.remember_many([{"text": f"tea row {i}"} for i in range(SMALL_BUDGET + 100)], scope=B)
         assert _lexical_for(mem, "tea jazz") == before
+
+
+def test_purge_keeps_a_scopes_full_text_counters_exact() -> None:
+    """A purge rewrites (and closes) a row outside the ordinary paths: the scope's counters must
+    follow it, or a one-scope store would leave FTS5's path and rank with a wrong row count."""
+    from reverie.store.sqlite import fts_scope
+
+    with store() as mem:
+        items = mem.remember_many(
+            [{"text": t} for t in ["green tea at noon", "a long note on jazz and chess"]], scope=A
+        )
+        mem.remember("rain", scope=B)
+        mem.forget(items[1].id, scope=A, reason="erase", purge=True)
+        c = mem.store._conn  # type: ignore[attr-defined]
+        kept = c.execute("SELECT * FROM scope_state ORDER BY scope").fetchall()
+        c.execute("BEGIN")
+        try:
+            fts_scope.fill_counters(c)  # a count from scratch
+            recounted = c.execute("SELECT * FROM scope_state ORDER BY scope").fetchall()
+        finally:
+            c.execute("ROLLBACK")
+        assert kept == recounted

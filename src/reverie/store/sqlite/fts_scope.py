@@ -28,8 +28,9 @@ Cost: the scoped path is linear in the scope's matching rows (plus FTS5's scan o
 matches), where FTS5 alone stops at the top ``limit``; it reads term counts by tokenizing the
 matching rows, exactly as FTS5 does for ASCII text under the default tokenizer (``fts_budget.
 _tokens``; other text or a custom tokenizer can differ on rare characters, which moves scores, not
-which scope they come from). Known gap: a purge rewrites a row's text without this module, so the
-scope's token total keeps the old length until ``rebuild`` recounts it.
+which scope they come from). A purge rewrites and moves rows in its own code (``purge.py``); the
+store takes the row's ``shares`` before and ``follow``s the difference after, in the same
+transaction.
 """
 
 from __future__ import annotations
@@ -79,6 +80,48 @@ def count(x: Exec, c: sqlite3.Connection, table: str, scope: str, n: int, sign: 
         f"UPDATE scope_state SET {docs} = {docs} + ?, {tokens} = {tokens} + ? WHERE scope = ?",  # nosec B608 # constant column names
         (sign, sign * size, scope),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Shares:
+    """Where one item's row sits in the full-text tables, and its tokens (None: not in that table)."""
+
+    n: int
+    sizes: dict[str, int | None]
+
+
+def shares(c: sqlite3.Connection, item_id: str) -> Shares | None:
+    row = c.execute("SELECT n FROM items WHERE id = ?", (item_id,)).fetchone()
+    if row is None:
+        return None
+    return _shares(c, int(row[0]))
+
+
+def _shares(c: sqlite3.Connection, n: int) -> Shares:
+    sizes: dict[str, int | None] = {}
+    for table in _COUNTERS:
+        found = c.execute(f"SELECT sz FROM {table}_docsize WHERE id = ?", (n,)).fetchone()  # nosec B608 # constants
+        sizes[table] = None if found is None else _size(found[0])
+    return Shares(n, sizes)
+
+
+def follow(x: Exec, c: sqlite3.Connection, scope: str, before: Shares | None) -> None:
+    """Move the scope's counters by what a rewrite of the row did (the purge code writes the tables
+    itself, moving a row between them and changing its length): the difference of two ``shares``."""
+    if before is None:
+        return
+    after = _shares(c, before.n)
+    x("INSERT OR IGNORE INTO scope_state (scope) VALUES (?)", (scope,))
+    for table, (docs, tokens) in _COUNTERS.items():
+        old, new = before.sizes[table], after.sizes[table]
+        if old == new:
+            continue
+        d_docs = (new is not None) - (old is not None)
+        d_tokens = (new or 0) - (old or 0)
+        x(
+            f"UPDATE scope_state SET {docs} = {docs} + ?, {tokens} = {tokens} + ? WHERE scope = ?",  # nosec B608 # constant columns
+            (d_docs, d_tokens, scope),
+        )
 
 
 def fill_counters(c: sqlite3.Connection) -> None:

@@ -372,8 +372,10 @@ class SQLiteStore:
             return
         if change.redact:
             # A purged version: every index row of the old content is replaced, then the row.
+            shares = fts_scope.shares(self._conn, item.id)  # the scope's counters follow the rewrite
             rewritten = purge.reindex_redacted(self._x, self._conn, item, vectors, _extra)
             if rewritten is not None:
+                fts_scope.follow(self._x, self._conn, item.scope, shares)
                 if rewritten:
                     self._bump(item.scope, "vec_removals")
                 self._x(_UPDATE_ITEM, (*item_to_row(item)[1:], item.id))
