@@ -13,7 +13,7 @@ import pytest
 from reverie import ManualClock, Memory
 from reverie.recall.normalize import fts_query, tokenize
 from reverie.store.sqlite import SQLiteStore, fts_budget
-from reverie.store.sqlite.store import _lexical_split
+from reverie.store.sqlite.lexical import ranked_split as _lexical_split
 
 S = "user:fts"
 WORDS = [f"w{i}" for i in range(300)]

@@ -15,7 +15,7 @@ shared and the scope's statistics are kept beside them:
   own ``*_docsize`` records, so they are FTS5's numbers, not an approximation.
 - **Fast path**: when the scope holds every row of the table (the common case: one scope per
   file, every LoCoMo conversation, ``bench/scale.py``), the table's statistics *are* the scope's,
-  and FTS5 ranks as before (``_lexical_in`` / ``_lexical_split`` in ``store.py``).
+  and FTS5 ranks as before (``lexical.ranked_in`` / ``lexical.ranked_split``).
 - **Scoped path**: otherwise every row of the scope that matches a term is read (FTS5 finds them,
   the join keeps the scope's), and bm25 is computed here with FTS5's formula, operation for
   operation, from the scope's row count, token total and per-term document frequency (counted
