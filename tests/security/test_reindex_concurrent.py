@@ -59,3 +59,27 @@ def test_reindex_beside_a_writer_keeps_closed_items_out_of_the_current_index(tmp
         assert purged_text not in {text for text, _ in history.values()}
     finally:
         con.close()
+
+
+def test_reindex_swaps_nothing_when_the_embedder_changes_under_it(tmp_path: Path) -> None:
+    """Another writer records a different embedder between two batches: the staged vectors are of
+    a model the store no longer names, so the reindex refuses the swap and changes no vector."""
+    import pytest
+
+    from reverie import EmbedderMismatchError
+
+    db = tmp_path / "store.db"
+    with Memory(db, embedder=HashEmbedder(), durability="fast") as mem:
+        mem.remember_many([{"text": f"note {i}"} for i in range(300)], scope=SCOPE)
+    before = vector_rows(db)
+    with Memory(db, embedder=new_embedder()) as mem:
+
+        def progress(done: int, total: int) -> None:
+            other = sqlite3.connect(db)  # a second connection: another writer of the file
+            with other:
+                other.execute("UPDATE settings SET v = 'someone-else/1' WHERE k = 'embedder'")
+            other.close()
+
+        with pytest.raises(EmbedderMismatchError, match="changed to 'someone-else/1'"):
+            mem.reindex(progress=progress)
+    assert vector_rows(db) == before
