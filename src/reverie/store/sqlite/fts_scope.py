@@ -25,12 +25,15 @@ shared and the scope's statistics are kept beside them:
   from the same scoped numbers.
 
 Cost: the scoped path is linear in the scope's matching rows (plus FTS5's scan of every scope's
-matches), where FTS5 alone stops at the top ``limit``; it reads term counts by tokenizing the
-matching rows, exactly as FTS5 does for ASCII text under the default tokenizer (``fts_budget.
-_tokens``; other text or a custom tokenizer can differ on rare characters, which moves scores, not
-which scope they come from). A purge rewrites and moves rows in its own code (``purge.py``); the
-store takes the row's ``shares`` before and ``follow``s the difference after, in the same
-transaction.
+matches), where FTS5 alone stops at the top ``limit``: measured on a 100k-item scope beside a
+100-item one, LoCoMo questions took p50 235 ms / p95 729 ms (load ~6 on 2 cores), against tens of
+milliseconds for FTS5's path on the same file. Large scopes that share a file need a cheaper
+scoped candidate path (a per-scope term-frequency table, or per-scope FTS5 tables above a size).
+Term counts come from tokenizing the matching rows, exactly as FTS5 does for ASCII text under the
+default tokenizer (``fts_budget._tokens``; other text or a custom tokenizer can differ on rare
+characters, which moves scores, not which scope they come from). A purge rewrites and moves rows
+in its own code (``purge.py``); the store takes the row's ``shares`` before and ``follow``s the
+difference after, in the same transaction.
 """
 
 from __future__ import annotations
@@ -198,9 +201,11 @@ def _matching_rows(c: sqlite3.Connection, table: str, terms: list[str], scope: s
     """Every row of ``scope`` in ``table`` holding any term, with FTS5's length and the term counts."""
     any_term = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
     phrases = [fts_budget.tokens(t) for t in terms]
+    # CROSS JOIN keeps FTS5 the outer loop: with a plain JOIN the planner walked the scope's items
+    # and ran the MATCH once per item (8-53 s per question at 100k items instead of milliseconds).
     sql = (
         f"SELECT {table}.rowid, {table}.text, {table}.extra, d.sz FROM {table} "  # nosec B608 # table: fts or fts_history
-        f"JOIN items ON items.n = {table}.rowid JOIN {table}_docsize d ON d.id = {table}.rowid "
+        f"CROSS JOIN items ON items.n = {table}.rowid CROSS JOIN {table}_docsize d ON d.id = {table}.rowid "
         f"WHERE {table} MATCH ? AND items.scope = ?"
     )
     out = []
@@ -216,7 +221,7 @@ def _matching_rows(c: sqlite3.Connection, table: str, terms: list[str], scope: s
 
 def _token_df(c: sqlite3.Connection, table: str, token: str, scope: str) -> int:
     sql = (
-        f"SELECT count(*) FROM {table} JOIN items ON items.n = {table}.rowid "  # nosec B608 # table: fts or fts_history
+        f"SELECT count(*) FROM {table} CROSS JOIN items ON items.n = {table}.rowid "  # nosec B608 # table: fts or fts_history
         f"WHERE {table} MATCH ? AND items.scope = ?"
     )
     return int(c.execute(sql, ('"' + token.replace('"', '""') + '"', scope)).fetchone()[0])
