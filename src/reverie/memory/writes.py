@@ -15,6 +15,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from reverie.dream.upkeep import IMPORTANCE_STATED
 from reverie.errors import InvalidInputError, LimitExceededError
 from reverie.memory.candidates import build_remember, check_version
 from reverie.memory.contradictions import Contradictions
@@ -320,7 +321,12 @@ class Writes:
             if name not in SCORE_NAMES:
                 raise InvalidInputError(f"unknown score {name!r}; scores are {', '.join(SCORE_NAMES)}")
             checked[name] = check_score(name, v)
-        core.run([cmd.SetScores(s, check_id(id), checked, check_reason(reason), check_version(expected_version))])
+        item_id, why = check_id(id), check_reason(reason)
+        commands: list[cmd.Command] = [cmd.SetScores(s, item_id, checked, why, check_version(expected_version))]
+        if "importance" in checked and IMPORTANCE_STATED not in core.must_get(s, item_id).flags:
+            # A person set it: the dream pass never settles it below this (dream.upkeep.settle).
+            commands.append(cmd.SetFlags(s, item_id, add=(IMPORTANCE_STATED,), reason="importance set by set_scores"))
+        core.run(commands)
         return core.must_get(s, id)
 
     def set_tier(
