@@ -3,6 +3,7 @@ once, and replaces the answer only when it is strictly more confident (``reverie
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -70,6 +71,18 @@ def test_a_weak_answer_the_corrective_pass_cannot_beat_is_kept(mem: Memory) -> N
     assert confidence([h.why for h in first]) < RecallOptions().weak_strength
     assert hits[0].why["passes"] == 2 and hits[0].why["answer_from"] == "first"
     assert [(h.item.id, h.score) for h in hits] == [(h.item.id, h.score) for h in first]
+
+
+@pytest.mark.parametrize("bad", [-0.1, float("nan"), float("inf"), True])
+def test_a_bad_weak_strength_is_refused(bad: float) -> None:
+    with pytest.raises(ValueError, match="weak_strength"):
+        RecallOptions(weak_strength=bad)
+
+
+def test_weak_strength_zero_turns_the_confidence_trigger_off(mem: Memory) -> None:
+    answer = _scope_with_a_subconscious_answer(mem)
+    hits = mem.recall(QUERY, scope=S, options=RecallOptions(k=5, weak_strength=0.0), record_use=False)
+    assert hits[0].why["passes"] == 1 and answer not in [h.item.id for h in hits]
 
 
 WORDS = ["key", "desk", "tea", "printer", "floor", "backup", "night", "office", "lunch", "deploy"]

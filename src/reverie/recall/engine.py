@@ -144,6 +144,7 @@ class RecallOptions:
 
     def __post_init__(self) -> None:
         _check_weight("RecallOptions.author_boost", self.author_boost)
+        _check_weight("RecallOptions.weak_strength", self.weak_strength)
 
 
 def _check_weight(name: str, value: float) -> None:
