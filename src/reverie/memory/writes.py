@@ -15,6 +15,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from reverie.dream.upkeep import IMPORTANCE_STATED, stated_importance
 from reverie.errors import InvalidInputError, LimitExceededError
 from reverie.memory.candidates import build_remember, check_version
 from reverie.memory.contradictions import Contradictions
@@ -333,7 +334,11 @@ class Writes:
     def set_scores(
         self, /, id: str, *, scope: str, reason: str = "", expected_version: int | None = None, **scores: float
     ) -> Item:
-        """Set any of authority / confidence / importance / durability / value (each in [0, 1])."""
+        """Set any of authority / confidence / importance / durability / value (each in [0, 1]).
+
+        Setting ``importance`` states it: the item is flagged ``importance_stated`` in the same
+        transaction (unless its source already states it), and the dream pass never settles it.
+        """
         core = self._core
         s = core.scope(scope)
         if not scores:
@@ -343,7 +348,13 @@ class Writes:
             if name not in SCORE_NAMES:
                 raise InvalidInputError(f"unknown score {name!r}; scores are {', '.join(SCORE_NAMES)}")
             checked[name] = check_score(name, v)
-        core.run([cmd.SetScores(s, check_id(id), checked, check_reason(reason), check_version(expected_version))])
+        item_id, why = check_id(id), check_reason(reason)
+        commands: list[cmd.Command] = [cmd.SetScores(s, item_id, checked, why, check_version(expected_version))]
+        current = core.must_get(s, item_id) if "importance" in checked else None
+        if current is not None and stated_importance(current) is None:
+            # A person set it: the dream pass never settles it below this (dream.upkeep.settle).
+            commands.append(cmd.SetFlags(s, item_id, add=(IMPORTANCE_STATED,), reason="importance set by set_scores"))
+        core.run(commands)
         return core.must_get(s, id)
 
     def set_tier(
