@@ -18,6 +18,7 @@ from reverie.memory.usage import Usage
 from reverie.model.clock import ensure_aware
 from reverie.model.query import Filter
 from reverie.model.validate import check_count, check_score, check_text
+from reverie.recall.conversational import conversation_default
 from reverie.recall.engine import Hit, RecallOptions, Weights, check_pool, default_pool
 from reverie.recall.engine import recall as run_recall
 from reverie.recall.packing import PackCandidate, estimate_tokens, pack, render_context, render_line
@@ -78,10 +79,13 @@ class Retrieval:
             if options is None
             else self._checked_options(query, options)
         )
+        search = query
+        if options is None:  # conversation-aware default (h-conv): only on a scope that holds conversations
+            search, opts = conversation_default(core.store, s, query, opts)
         qvec = None
         if opts.mode in ("hybrid", "dense"):
-            qvec = core.checked_embedder().embed([query])[0]
-        hits, trace = run_recall(core.store, s, query, qvec, opts, core.clock.now())
+            qvec = core.checked_embedder().embed([search])[0]
+        hits, trace = run_recall(core.store, s, search, qvec, opts, core.clock.now())
         hits = [replace(h, why={**h.why, "passes": trace["passes"], "answer_from": trace["used"]}) for h in hits]
         if record_use and hits:
             top = hits[0].score or 1.0

@@ -41,6 +41,8 @@ from reverie.model.commands import (
     Undismiss,
     Unlink,
 )
+from reverie.model.conversation import ConversationState, Entry
+from reverie.model.conversation_rules import HANDLERS as _CONVERSATION_HANDLERS
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SYMMETRIC_EDGES, TIERS, Edge, Item, Scores
 from reverie.model.validate import fingerprints
 
@@ -67,6 +69,14 @@ class StateView(Protocol):
 
     def revisions(self, scope: str, item_id: str) -> list[str]:
         """Ids of every version of the claim ``item_id`` belongs to (linked by revise), itself included."""
+        ...
+
+    def conversation_state(self, scope: str, conversation: str) -> ConversationState | None:
+        """Where the conversation stands (``model/conversation.py``), or None if it was never opened."""
+        ...
+
+    def conversation_entry(self, scope: str, entry_id: str) -> Entry | None:
+        """One entry (message, tool call, summary, recap) of any conversation of the scope."""
         ...
 
 
@@ -418,4 +428,5 @@ _HANDLERS: dict[type, Callable[[Any, StateView, Context], list[ev.Event]]] = {
     RecordUse: _record_use,
     PauseLearning: _pause,
     ResumeLearning: _resume,
+    **_CONVERSATION_HANDLERS,
 }
