@@ -42,6 +42,8 @@ def history(writer: Writer, state: ConversationState, entries: Sequence[Entry], 
         used += len(e.text)
     keep.reverse()
     dropped = [e for e in tail if e.position < keep[0].position]
+    if not dropped:  # one entry larger than the threshold: it is the newest, and it is shown whole
+        return ([last] if last else []) + tail
     text = extractive_summary(([last] if last else []) + dropped, summary_budget(threshold))
     meta = {"from": state.session_start, "upto": dropped[-1].position}
     summary = writer.add_entry(state, "summary", text or "(nothing to summarise)", dropped[-1].at, meta)
