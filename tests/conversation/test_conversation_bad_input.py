@@ -89,7 +89,9 @@ def test_other_bad_input_is_refused(mem: Memory, conv: Any, snapshot: Any, call:
 
 def test_bad_conversation_ids_and_settings_are_refused(mem: Memory, snapshot: Any) -> None:
     _refused(mem, snapshot, lambda: mem.conversation("a\x00b", scope=SCOPE), InvalidInputError, "NUL")
-    _refused(mem, snapshot, lambda: mem.conversation("c", scope=SCOPE, idle_after=timedelta(0)), InvalidInputError, "idle")
+    _refused(
+        mem, snapshot, lambda: mem.conversation("c", scope=SCOPE, idle_after=timedelta(0)), InvalidInputError, "idle"
+    )
     _refused(mem, snapshot, lambda: mem.archive_search("?!", scope=SCOPE), InvalidInputError, "no words")
 
 

@@ -51,7 +51,9 @@ def test_the_default_threshold_is_60000_characters(mem: Memory) -> None:
 
 
 @settings(max_examples=15, deadline=None)
-@given(sizes=st.lists(st.integers(min_value=1, max_value=300), min_size=1, max_size=25), threshold=st.integers(100, 900))
+@given(
+    sizes=st.lists(st.integers(min_value=1, max_value=300), min_size=1, max_size=25), threshold=st.integers(100, 900)
+)
 def test_history_never_shows_more_than_the_threshold_plus_one_summary(sizes: list[int], threshold: int) -> None:
     mem = Memory(":memory:", embedder="hash", clock=ManualClock(), seed=0)
     conv = mem.conversation("c", scope=SCOPE, history_chars=threshold)
