@@ -91,3 +91,14 @@ def test_a_file_without_conversation_tables_gains_them_in_place(tmp_path: Path, 
         mem.conversation("c", scope=SCOPE).add("new message", speaker="A", at=clock.now() + timedelta(0))
         assert [h.quote for h in mem.archive_search("new message", scope=SCOPE)] == ["new message"]
         assert mem.doctor().ok
+
+
+def test_doctor_sees_an_archive_index_that_disagrees_and_rebuild_fixes_it(mem: Memory, clock: ManualClock) -> None:
+    _chat(mem, clock)
+    store: Any = mem.store
+    with store._write() as c:  # damage the projection by hand: one message dropped from the index
+        c.execute("DELETE FROM conv_fts WHERE rowid = (SELECT min(n) FROM conv_entries WHERE kind = 'message')")
+    report = mem.doctor()
+    assert not report.ok and "conversation archive index" in " ".join(report.problems)
+    mem.rebuild()
+    assert mem.doctor().ok and mem.doctor().counts["messages"] == 13
