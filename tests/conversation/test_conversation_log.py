@@ -102,3 +102,18 @@ def test_doctor_sees_an_archive_index_that_disagrees_and_rebuild_fixes_it(mem: M
     assert not report.ok and "conversation archive index" in " ".join(report.problems)
     mem.rebuild()
     assert mem.doctor().ok and mem.doctor().counts["messages"] == 13
+
+
+def test_both_backends_implement_the_conversation_reads_scope_first() -> None:
+    import inspect
+
+    from reverie.conversation.host import ConversationStore
+    from reverie.store.sqlite import SQLiteStore
+
+    names = sorted(n for n, v in vars(ConversationStore).items() if callable(v) and not n.startswith("_"))
+    assert len(names) == 6
+    for cls in (SQLiteStore, ReferenceStore):
+        for name in names:
+            want = [p.name for p in inspect.signature(getattr(ConversationStore, name)).parameters.values()]
+            got = [p.name for p in inspect.signature(getattr(cls, name)).parameters.values()]
+            assert got == want and got[1] == "scope", f"{cls.__name__}.{name}"
