@@ -99,3 +99,10 @@ def test_every_error_has_a_stable_code(mem: Memory, conv: Any) -> None:
     with pytest.raises(ReverieError) as info:
         conv.add("hi", speaker="A\x07")
     assert info.value.code == "invalid_input"
+
+
+def test_a_paused_scope_refuses_messages_and_stores_nothing(mem: Memory, conv: Any, snapshot: Any) -> None:
+    from reverie.errors import LearningPausedError
+
+    mem.pause_learning(SCOPE)
+    _refused(mem, snapshot, lambda: conv.add("remember this", speaker="Alice"), LearningPausedError, "paused")

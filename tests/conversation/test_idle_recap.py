@@ -89,3 +89,12 @@ def test_tool_calls_keep_a_conversation_active(mem: Memory, clock: ManualClock) 
     conv.tool_call("report")
     clock.advance(minutes=20)
     assert not conv.state().released
+
+
+def test_release_now_writes_the_recap_without_waiting(mem: Memory) -> None:
+    conv = mem.conversation("c", scope=SCOPE)
+    conv.add("we chose the blue tiles", speaker="Alice")
+    recap = conv.release()
+    assert recap is not None and recap.kind == "recap" and "blue tiles" in recap.text
+    assert conv.release() is None  # already released: nothing more to write
+    assert conv.history() == []
