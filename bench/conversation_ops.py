@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchutil import machine, pct
 from reverie import ManualClock, Memory
 from reverie.model.conversation import Entry, OpenConversation, RecordEntry
+from reverie.model.ids import IdFactory
 
 START = datetime(2025, 1, 1, tzinfo=UTC)
 WORDS = tuple(
@@ -97,8 +98,13 @@ def archive(tmp: Path, n: int, queries: int) -> dict[str, float]:
     clock = ManualClock(START)
     with Memory(tmp / "archive.db", embedder="hash", clock=clock, durability="fast", seed=0) as mem:
         store = mem.store
+        ids = IdFactory(0)
+
+        def new_id() -> str:
+            return ids.new(START)
+
         convs = [f"conv-{c}" for c in range(100)]
-        store.execute([OpenConversation("s", c) for c in convs], now=START, new_id=mem._core.new_id, vectors={})
+        store.execute([OpenConversation("s", c) for c in convs], now=START, new_id=new_id, vectors={})
         position = dict.fromkeys(convs, 0)
         start = time.perf_counter()
         texts: list[str] = []
@@ -108,11 +114,11 @@ def archive(tmp: Path, n: int, queries: int) -> dict[str, float]:
                 c = convs[i % len(convs)]
                 text = sentence(rng, i)
                 texts.append(text)
-                entry = Entry(id=mem._core.new_id(), scope="s", conversation=c, kind="message", text=text,
+                entry = Entry(id=new_id(), scope="s", conversation=c, kind="message", text=text,
                               at=START, speaker="Alice", role="user")  # fmt: skip
                 commands.append(RecordEntry("s", entry, position[c]))
                 position[c] += 1
-            store.execute(commands, now=START, new_id=mem._core.new_id, vectors={})
+            store.execute(commands, now=START, new_id=new_id, vectors={})
         fill_s = time.perf_counter() - start
         times: list[float] = []
         for _ in range(queries):
