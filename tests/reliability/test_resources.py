@@ -83,9 +83,11 @@ def test_close_is_idempotent_and_context_manager_closes(tmp_path: Path) -> None:
 
 ID = str(uuid.UUID(int=1))
 CALLS: dict[str, Callable[[Memory], Any]] = {
+    "archive_search": lambda m: m.archive_search("q", scope="s"),
     "backup": lambda m: m.backup("/tmp/never-written.db"),
     "cascade_retract": lambda m: m.cascade_retract(ID, scope="s"),
     "context": lambda m: m.context("q", scope="s"),
+    "conversation": lambda m: m.conversation("c", scope="s"),
     "contradictions": lambda m: m.contradictions(scope="s"),
     "detect_conflicts": lambda m: m.detect_conflicts(ID, scope="s"),
     "dismiss": lambda m: m.dismiss(ID, scope="s"),
@@ -103,10 +105,12 @@ CALLS: dict[str, Callable[[Memory], Any]] = {
     "pause_learning": lambda m: m.pause_learning("s"),
     "promote": lambda m: m.promote(ID, scope="s"),
     "rebuild": lambda m: m.rebuild(),
+    "recap": lambda m: m.recap(scope="s"),
     "recall": lambda m: m.recall("q", scope="s"),
     "record_use": lambda m: m.record_use("s", [(ID, 1.0)], "q"),
     "reindex": lambda m: m.reindex(),
     "remember": lambda m: m.remember("x", scope="s"),
+    "remember_imported": lambda m: m.remember_imported("x", scope="s", original_source="observed"),
     "remember_manual": lambda m: m.remember_manual("x", scope="s"),
     "remember_many": lambda m: m.remember_many(["x"], scope="s"),
     "remember_system": lambda m: m.remember_system("x", scope="s"),
