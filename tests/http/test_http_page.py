@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from http_helpers import SCOPE, assert_error, open_conflict
 
 from reverie import ManualClock, Memory
+from reverie.model.clock import from_iso
 
 XSS = "<script>alert(1)</script>"
 
@@ -187,8 +188,9 @@ def test_the_dream_panel_counts_the_spared_items_and_quotes_the_first_reasons(
     assert "Spared by a protection (3)" in html_text
     for entry in report.spared:
         assert html_lib.escape(entry["reason"]) in html_text
-        assert entry["id"][:8] in html_text
-    assert policy.id[:8] in html_text and "<billing>" not in html_text
+        assert html_lib.escape(mem.get(entry["id"], scope=SCOPE).text) in html_text  # named by its text
+    assert "Never deploy &lt;billing&gt; on Fridays" in html_text and "<billing>" not in html_text
+    assert policy.id in html_text  # as the link to its page
 
 
 def test_a_scope_with_a_slash_works_through_the_pages_own_links_and_forms(client: TestClient, mem: Memory) -> None:
@@ -206,7 +208,7 @@ def test_a_scope_with_a_slash_works_through_the_pages_own_links_and_forms(client
     r = client.post(
         "/ui/dismiss", data={"csrf": csrf_of(detail.text), "scope": scope, "id": item.id}, follow_redirects=False
     )
-    assert r.status_code == 303 and r.headers["location"] == f"/items/{item.id}?scope=team%2Falpha"
+    assert r.status_code == 303 and r.headers["location"] == f"/items/{item.id}?scope=team%2Falpha&done=dismiss"
     assert mem.get(item.id, scope=scope).status == "dismissed"
     # The parent scope neither showed nor lost anything, and cannot open the child's item.
     assert mem.summary(scope="team")["current"] == 1
@@ -223,7 +225,10 @@ def test_the_list_filters_by_kind_source_and_tier(client: TestClient, mem: Memor
     def texts(**params: str) -> list[str]:
         html = client.get("/", params={"scope": SCOPE, **params}).text
         section = html.split('<section class="list">')[1].split("</section>")[0]
-        return sorted(html_lib.unescape(t) for t in re.findall(r'<td><a href="/items/[^"]+">([^<]+)</a>', section))
+        return sorted(
+            html_lib.unescape(t)
+            for t in re.findall(r'<td class="text" data-label="memory"><a href="/items/[^"]+">([^<]+)</a>', section)
+        )
 
     assert texts() == ["Alice drank green tea on Monday", "Alice likes green tea", "Alice once had green tea in Kyoto"]
     assert texts(kind="episodic") == ["Alice drank green tea on Monday", "Alice once had green tea in Kyoto"]
@@ -277,7 +282,9 @@ def test_a_pass_run_by_another_memory_on_the_file_shows_in_the_panel(
     assert newest.actions and mem.last_dream_report is None
     html_text = client.get("/", params={"scope": SCOPE}).text
     panel = html_text[html_text.index('<section class="dream">') :]
-    assert "Last dream pass" in panel and newest.at in panel and older.at not in panel
+    shown = re.findall(r'<p class="dream-summary">Ran <time datetime="([^"]+)"', panel)
+    assert "Last dream pass" in panel and shown == [from_iso(newest.at).isoformat(timespec="seconds")]
+    assert from_iso(older.at).isoformat(timespec="seconds") not in panel
     assert html_lib.escape(newest.actions[0].reason) in panel
     assert f"Actions ({len(newest.actions)})" in panel
 
