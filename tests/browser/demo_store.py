@@ -7,6 +7,7 @@ screenshots taken from it are comparable run to run; ``docs/review-page.png`` is
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from reverie import ManualClock, Memory
 from reverie.model.item import Item
@@ -66,6 +67,8 @@ def populate(mem: Memory, clock: ManualClock, scope: str = SCOPE) -> Demo:
     dismissed = mem.remember("Alice hates jazz", scope=scope, source="inferred")
     mem.dismiss(dismissed.id, scope=scope, reason="a joke she made, not a preference")
     mem.remember("Alice asked for vegetarian options at the offsite", scope=scope, kind="episodic")
+    mem.promote(allergy.id, scope=scope, to="durable", reason="a health fact: never let it fade")
+    mem.remember("Alice works at Acme", scope=scope, kind="assertion", valid_from=clock.now() - timedelta(days=200))
     clock.advance(days=9)
     for query in ("what is Alice allergic to", "where does Alice live", "Alice flights", "Alice tea"):
         mem.recall(query, scope=scope, k=2)  # the agent uses some memories: they stay active

@@ -237,7 +237,7 @@ def test_page_shows_counts_items_and_switches_scope(server: str, page: Page, mem
     ]
     summary = mem.summary(scope=SCOPE)
     assert count(page, "status", "current") == "3" == str(summary["current"])
-    assert count(page, "by source", "user_stated") == "2"
+    assert count(page, "by source", "user stated") == "2"
     assert count(page, "by source", "inferred") == "1"
     for kind, n in summary["by_kind"].items():
         assert count(page, "by kind", kind) == str(n)

@@ -77,13 +77,16 @@ def test_scope_page_fits_both_widths_and_speaks_in_words(server: str, page: Page
         text = visible_text(page)
         assert not RAW_ISO.search(text), f"a raw ISO time is shown at {label}"
         assert "— → —" not in text and "{'" not in text
-        assert "ago" in text and "always" in text
+        assert "ago" in text and "always" in text and "true since" in text
         # The laptop table shows every column inside the viewport; nothing is cut off.
         if label == "laptop":
             right = page.locator("table.items").evaluate("t => t.getBoundingClientRect().right")
             assert right <= 1280
             headers = page.locator("table.items thead th").all_inner_texts()
             assert headers == ["memory", "tier", "scores", "valid", "recorded", "last used"]  # no empty score column
+    # The first screen, as the README shows it (docs/review-page.png is a copy of this file).
+    page.goto(f"{server}/?scope={SCOPE}")
+    page.screenshot(path=str(SCREENSHOTS / "scope-first-screen-laptop.png"))
     # The exact time is one hover away.
     first = page.locator("table.items time").first
     assert re.fullmatch(r"\d{1,2} \w{3} \d{4}, \d\d:\d\d UTC", first.get_attribute("title") or "")

@@ -298,14 +298,15 @@ def _timeline_items(mem: Memory, scope: str) -> tuple[list[Item], bool]:
 
 
 def _summary(summary: dict[str, Any]) -> r.Safe:
-    tiers = {k: v for k, v in summary["by_tier"].items() if k != "subconscious"}
+    """The scope's counts, four small tables (one for the tiers, subconscious included)."""
+    tiers = {t: summary["by_tier"].get(t, 0) for t in ("active", "durable", "subconscious")}
     status = {k: summary[k] for k in ("current", "dismissed", "forgotten", "superseded", "tombstones")}
+    sources = {k.replace("_", " "): v for k, v in summary["by_source"].items()}
     return r.fmt(
-        '<section class="summary">{a}{sub}{b}{c}{d}</section>',
+        '<section class="summary">{a}{b}{c}{d}</section>',
         a=r.counts("by tier", tiers),
-        sub=r.counts("subconscious", {"subconscious": summary["subconscious"]}),
         b=r.counts("by kind", summary["by_kind"]),
-        c=r.counts("by source", summary["by_source"]),
+        c=r.counts("by source", sources),
         d=r.counts("status", status),
     )
 
