@@ -32,7 +32,10 @@ DERIVED_ROWS = 100
 CLOSERS = {"memory.forgotten": "forgotten", "memory.dismissed": "dismissed"}
 #: Where a claim came from, in words (``Provenance.origin``); another origin reads "from <origin>".
 ORIGINS = {
-    "api": "through the API",
+    "api": "through the Python API",
+    "http": "over HTTP",
+    "mcp": "by an MCP client",
+    "cli": "from the command line",
     "conversation": "from a conversation",
     "document": "from a document",
     "tool": "from a tool",
