@@ -11,33 +11,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
+from browser_kit import HAVE_PLAYWRIGHT, SCREENSHOTS, XSS, Watch, button, item_texts, open_scope, pytestmark, running
 from demo_store import SCOPE, Demo, populate
-from test_review_page import (  # the fixtures and helpers of the page's first browser tests
-    SCREENSHOTS,
-    XSS,
-    Watch,
-    browser,
-    button,
-    item_texts,
-    open_scope,
-    page,
-    pytestmark,
-    running,
-    server,
-    watched,
-)
 
 from reverie import ManualClock, Memory
 from reverie.http import create_app
 
-__all__ = ["browser", "page", "pytestmark", "server", "watched"]  # fixtures, used by name
-HAVE = True
-try:
+__all__ = ["pytestmark"]  # the skip mark, applied to this module by name
+if HAVE_PLAYWRIGHT:  # else the kit's pytestmark skips every test
     from playwright.sync_api import Page, expect
-except ImportError:  # pragma: no cover - the module is skipped by pytestmark then
-    HAVE = False
 
 WIDTHS = {"laptop": 1280, "phone": 390}
 #: A raw ISO time with microseconds, as the page used to print them.
@@ -102,8 +87,6 @@ def test_search_adds_the_relevance_column_only_while_searching(server: str, page
 
 
 def test_validity_in_words(server: str, page: Page, mem: Memory, clock: ManualClock) -> None:
-    from datetime import timedelta
-
     now = clock.now()
     mem.remember("Alice works at Acme", scope=SCOPE, valid_from=now - timedelta(days=30))
     old = mem.remember("Alice rented a flat in Rome", scope=SCOPE, valid_from=now - timedelta(days=400))
@@ -300,6 +283,7 @@ def test_dream_preview_then_run(server: str, page: Page, mem: Memory, clock: Man
         page.get_by_role("link", name="preview a dream pass (dry run)").click()
     expect(page.locator("section.preview h3")).to_have_text("If a dream pass ran now")
     expect(page.locator(".dream-summary")).to_contain_text("a dry run: nothing was changed")
+    assert page.locator("details.actions").get_attribute("open") is not None  # the plan is the page: unfolded
     assert mem.dream_runs(scope=SCOPE) == []  # the preview wrote nothing
     for _ in at_both_widths(page, page.url, "dream-preview"):
         pass

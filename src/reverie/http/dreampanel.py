@@ -139,7 +139,9 @@ def _item_links(ids: Iterable[str], texts: Mapping[str, str], scope: str) -> r.S
     )
 
 
-def _actions(actions: list[dict[str, Any]], total: int, texts: Mapping[str, str], scope: str) -> r.Safe:
+def _actions(
+    actions: list[dict[str, Any]], total: int, texts: Mapping[str, str], scope: str, *, unfolded: bool = False
+) -> r.Safe:
     """The first actions with the memories they touched and why (every reason is in the log)."""
     rows = [
         r.fmt(
@@ -153,7 +155,8 @@ def _actions(actions: list[dict[str, Any]], total: int, texts: Mapping[str, str]
         )
         for a in actions
     ]
-    return _folded("actions", f"Actions ({total})", rows, total, " (each in the event log with its reason)")
+    note = " (each in the event log with its reason)"
+    return _folded("actions", f"Actions ({total})", rows, total, note, unfolded=unfolded)
 
 
 def _spared(spared: list[dict[str, Any]], total: int, texts: Mapping[str, str], scope: str) -> r.Safe:
@@ -190,15 +193,16 @@ def _more(n: int) -> r.Safe:
     return r.fmt('<span class="hint">and {n} more</span>', n=n) if n > 0 else r.EMPTY
 
 
-def _folded(css: str, title: str, rows: list[r.Safe], total: int, more_note: str) -> r.Safe:
+def _folded(css: str, title: str, rows: list[r.Safe], total: int, more_note: str, *, unfolded: bool = False) -> r.Safe:
     """A folded list of the first ``rows`` of ``total``, ending with how many more there are."""
     if not rows:
         return r.EMPTY
     more = total - len(rows)
     tail = r.fmt("<li>… and {n} more{note}</li>", n=more, note=more_note) if more > 0 else r.EMPTY
     return r.fmt(
-        '<details class="{css}"><summary>{title}</summary><ul>{rows}{tail}</ul></details>',
+        '<details class="{css}"{open}><summary>{title}</summary><ul>{rows}{tail}</ul></details>',
         css=css,
+        open=r.Safe(" open" if unfolded else ""),
         title=title,
         rows=r.join(rows),
         tail=tail,
@@ -282,7 +286,7 @@ def preview(mem: Memory, scope: str, plan: Mapping[str, Any], csrf: str, now: da
         "{note}{summary}{actions}{spared}{attention}{numbers}{form}",
         note=note,
         summary=summary(run, now),
-        actions=_actions(run["first_actions"], len(actions), texts, scope),
+        actions=_actions(run["first_actions"], len(actions), texts, scope, unfolded=True),
         spared=_spared(run.get("spared") or [], int(run["spared_total"]), texts, scope),
         attention=_attention(plan.get("attention") or [], scope),
         numbers=_numbers(run),
