@@ -254,21 +254,23 @@ def _edges(edges: Sequence[Edge], item: Item, others: dict[str, Item], scope: st
             r.fmt(
                 '<tr class="{cls}"><td data-label="link">{rel}</td><td data-label="other memory">'
                 '<a href="{href}">{text}</a></td><td data-label="trust">{auth}</td>'
-                '<td data-label="since">{since}</td><td data-label="closed">{closed}</td></tr>',
+                '<td data-label="since">{since}</td><td data-label="state">{state}</td></tr>',
                 cls=r.Safe("current" if e.is_current else "closed"),
                 rel=relation,
                 href=r.url(f"/items/{other_id}", scope=scope),
                 text=other.text if other else f"memory {other_id[:8]}",
-                auth=h.bar("trust", e.authority),
+                auth=h.bar("trust", e.authority, labelled=False),
                 since=h.time(e.recorded_at, now),
-                closed=h.time(e.closed_at, now, never="still linked"),
+                state=r.Safe('<span class="badge current">linked</span>')
+                if e.is_current
+                else r.fmt('<span class="badge ended">unlinked</span> {t}', t=h.time(e.closed_at, now)),
             )
         )
     if not out:
         return r.Safe('<section class="edges"><h3>Links</h3><p class="empty">no links</p></section>')
     return r.fmt(
         '<section class="edges"><h3>Links</h3><table class="edges"><thead><tr><th>link</th><th>other memory</th>'
-        "<th>trust</th><th>since</th><th>closed</th></tr></thead><tbody>{rows}</tbody></table></section>",
+        "<th>trust</th><th>since</th><th>state</th></tr></thead><tbody>{rows}</tbody></table></section>",
         rows=r.join(out),
     )
 

@@ -84,12 +84,13 @@ def status(item: Item) -> str:
     )
 
 
-def bar(label: str, value: float) -> r.Safe:
-    """A labelled score: a native ``<meter>`` (no inline style, which the CSP forbids) and its number."""
+def bar(label: str, value: float, *, labelled: bool = True) -> r.Safe:
+    """A labelled score: a native ``<meter>`` (no inline style, which the CSP forbids) and its
+    number; ``labelled=False`` under a column that already names it."""
     return r.fmt(
-        '<span class="score"><span class="score-label">{label}</span>'
-        '<meter min="0" max="1" value="{v}" title="{label} {n}">{n}</meter>'
+        '<span class="score">{shown}<meter min="0" max="1" value="{v}" title="{label} {n}">{n}</meter>'
         '<span class="score-n">{n}</span></span>',
+        shown=r.fmt('<span class="score-label">{label}</span>', label=label) if labelled else r.EMPTY,
         label=label,
         v=f"{value:.3f}",
         n=f"{value:.2f}",
