@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from xml.etree import ElementTree
 
+import pytest
 from fastapi.testclient import TestClient
 from http_helpers import SCOPE, assert_error, open_conflict
 from hypothesis import given, settings
@@ -459,3 +460,16 @@ def test_times_and_validity_read_as_words() -> None:
     assert humane.validity(_item("x", valid_from=may, valid_to=march), now) == "true 3 May 2024 – 1 Mar 2026 (ended)"
     assert humane.validity(_item("x", valid_from=now + timedelta(days=3)), now) == "true from 4 Mar 2026 (not yet)"
     assert str(humane.time(None, now)) == '<span class="never">never</span>'
+
+
+def test_the_tier_chart_reads_a_bounded_number_of_items_and_says_so(
+    client: TestClient, mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reverie.http import charts
+
+    for text in ("Alice likes tea", "Alice likes jazz", "Alice likes trains"):
+        mem.remember(text, scope=SCOPE)
+    assert "the newest" not in client.get("/", params={"scope": SCOPE}).text
+    monkeypatch.setattr(charts, "TIMELINE_ITEMS", 2)
+    html = client.get("/", params={"scope": SCOPE}).text
+    assert "by tier (each in its tier today); the newest 2 only" in html
