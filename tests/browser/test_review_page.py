@@ -169,6 +169,7 @@ def test_contradiction_is_listed_and_resolved_with_one_click(server: str, page: 
 
     with page.expect_navigation():
         button(conflict, "keep A").click()
+    expect(page.locator("p.flash")).to_have_text("Resolved: the memory you kept stays, the other one is replaced.")
     expect(section.locator("h3")).to_have_text("Contradictions (0)")
     expect(section.locator("li.conflict")).to_have_count(0)
     assert mem.contradictions(scope=SCOPE) == []
