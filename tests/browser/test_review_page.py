@@ -15,205 +15,33 @@ binary at ``$REVERIE_CHROMIUM`` (default ``/usr/bin/chromium``).
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import re
-import socket
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-import uvicorn
+from browser_kit import (
+    HAVE_PLAYWRIGHT,
+    SCOPE,
+    XSS,
+    Watch,
+    button,
+    count,
+    item_texts,
+    open_scope,
+    pytestmark,
+    running,
+    search,
+    shot,
+)
 
 from reverie import Memory
 from reverie.http import create_app
-from reverie.http.server import config as server_config
 
-HAVE_PLAYWRIGHT = importlib.util.find_spec("playwright") is not None
-if HAVE_PLAYWRIGHT:  # else every test skips (below); a broken install still fails loudly here
-    from playwright.sync_api import BrowserContext, ConsoleMessage, Dialog, Locator, Page, expect, sync_playwright
+if HAVE_PLAYWRIGHT:  # else the kit's pytestmark skips every test
+    from playwright.sync_api import Page, expect
 
-CHROMIUM = Path(os.environ.get("REVERIE_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-SCOPE = "user:alice"
-XSS = "<script>window.__pwned=1</script>"
-
-_missing = []
-if not HAVE_PLAYWRIGHT:
-    _missing.append("the Python package 'playwright' is not installed (pip install playwright)")
-if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
-    _missing.append(f"no Chromium executable at {CHROMIUM} (apt-get install chromium, or set REVERIE_CHROMIUM)")
-if _missing and os.environ.get("CI") == "true":
-    # CI installs Chromium (scripts/bootstrap): a missing browser there is a broken install, not a skip.
-    raise RuntimeError("browser tests cannot run in CI: " + "; ".join(_missing))
-pytestmark = pytest.mark.skipif(bool(_missing), reason="; ".join(_missing) or "browser available")
-
-
-# -- fixtures ------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserContext]:
-    """Debian's Chromium with a fresh, empty profile directory; closed after the module."""
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(profile),
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport={"width": 1400, "height": 900},
-        )
-        context.set_default_timeout(10_000)
-        try:
-            yield context
-        finally:
-            context.close()
-
-
-@dataclass
-class Watch:
-    """What a page reported: console errors, uncaught exceptions, CSP violations, dialogs."""
-
-    console_errors: list[str] = field(default_factory=list)
-    page_errors: list[str] = field(default_factory=list)
-    csp: list[str] = field(default_factory=list)
-    dialogs: list[str] = field(default_factory=list)
-    accept_dialogs: bool = True
-
-    def problems(self) -> list[str]:
-        return [*self.console_errors, *self.page_errors, *(f"CSP violation: {v}" for v in self.csp)]
-
-    def clear(self) -> None:
-        self.console_errors.clear()
-        self.page_errors.clear()
-        self.csp.clear()
-
-
-# Runs in every document before its own scripts. Playwright injects it over CDP, so the page's
-# CSP does not apply to it; it forwards each violation to Python through an exposed binding.
-CSP_LISTENER = """
-document.addEventListener("securitypolicyviolation", (e) => {
-  window.__reportCsp(`${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`);
-});
-"""
-
-
-@pytest.fixture
-def watched(browser: BrowserContext) -> Iterator[tuple[Page, Watch]]:
-    """A fresh page (no cookies) whose errors fail the test; confirm dialogs are accepted
-    unless the test sets ``watch.accept_dialogs = False``."""
-    browser.clear_cookies()
-    watch = Watch()
-    page = browser.new_page()
-
-    def on_console(msg: ConsoleMessage) -> None:
-        if msg.type == "error":
-            watch.console_errors.append(f"console error: {msg.text} ({msg.location.get('url')})")
-
-    def on_dialog(dialog: Dialog) -> None:
-        watch.dialogs.append(dialog.message)
-        if watch.accept_dialogs:
-            dialog.accept()
-        else:
-            dialog.dismiss()
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda exc: watch.page_errors.append(f"uncaught: {exc}"))
-    page.on("dialog", on_dialog)
-    page.expose_function("__reportCsp", lambda violation: watch.csp.append(violation))
-    page.add_init_script(CSP_LISTENER)
-    try:
-        yield page, watch
-        assert watch.problems() == [], "the browser reported problems"
-    finally:
-        page.close()
-
-
-@contextmanager
-def running(app: Any) -> Iterator[str]:
-    """``app`` in uvicorn on a free loopback port (a background thread); yields its base URL."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(server_config(app, log_level="warning"))  # as `reverie serve` runs it
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, name="uvicorn", daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 10
-        while not srv.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.01)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
-        assert not thread.is_alive(), "uvicorn did not stop"
-
-
-@pytest.fixture
-def server(mem: Memory) -> Iterator[str]:
-    """The real app over ``mem`` (no token), served over real HTTP."""
-    with running(create_app(mem)) as base:
-        yield base
-
-
-@pytest.fixture
-def page(watched: tuple[Page, Watch]) -> Page:
-    return watched[0]
-
-
-# -- helpers -------------------------------------------------------------------------------
-
-
-def shot(page: Page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
-
-
-def open_scope(page: Page, base: str, scope: str = SCOPE) -> None:
-    page.goto(f"{base}/?scope={scope}")
-    expect(page.locator("main h2")).to_have_text(scope)
-
-
-def count(page: Page, table: str, key: str) -> str:
-    """The number in the summary table captioned ``table`` on the row ``key``."""
-    box = page.get_by_role("table", name=table, exact=True)
-    row = box.locator("tr").filter(has=page.locator("td:first-child", has_text=re.compile(f"^{re.escape(key)}$")))
-    return row.locator("td").nth(1).inner_text()
-
-
-def item_texts(page: Page) -> list[str]:
-    """The text column of the memories table, top to bottom (empty if it says nothing here)."""
-    return page.locator("section.list table.items tr td:first-child").all_inner_texts()
-
-
-def search(page: Page, query: str) -> None:
-    """Type into the search box and press Enter, as a person would."""
-    box = page.get_by_placeholder("recall…")
-    box.fill(query)
-    with page.expect_navigation():
-        box.press("Enter")
-
-
-def button(scope: Page | Locator, label: str) -> Locator:
-    return scope.get_by_role("button", name=label, exact=True)
+__all__ = ["pytestmark"]  # the skip mark, applied to this module by name
 
 
 # -- tests ---------------------------------------------------------------------------------
@@ -234,7 +62,7 @@ def test_page_shows_counts_items_and_switches_scope(server: str, page: Page, mem
     ]
     summary = mem.summary(scope=SCOPE)
     assert count(page, "status", "current") == "3" == str(summary["current"])
-    assert count(page, "by source", "user_stated") == "2"
+    assert count(page, "by source", "user stated") == "2"
     assert count(page, "by source", "inferred") == "1"
     for kind, n in summary["by_kind"].items():
         assert count(page, "by kind", kind) == str(n)
@@ -265,7 +93,7 @@ def test_search_shows_the_matching_item_first(server: str, page: Page, mem: Memo
     assert "q=which+food" in page.url
     rows = item_texts(page)
     assert rows and rows[0] == "Alice is allergic to peanuts", rows
-    score = page.locator("section.list table.items tr:nth-child(2) td:nth-child(2)").inner_text()
+    score = page.locator("section.list table.items tbody tr").first.locator("td[data-label=relevance]").inner_text()
     assert 0 < float(score) <= 1.0  # search results carry the recall score
     assert page.get_by_placeholder("recall…").input_value() == "which food is Alice allergic to"
     shot(page, "review-search")
@@ -341,6 +169,7 @@ def test_contradiction_is_listed_and_resolved_with_one_click(server: str, page: 
 
     with page.expect_navigation():
         button(conflict, "keep A").click()
+    expect(page.locator("p.flash")).to_have_text("Resolved: the memory you kept stays, the other one is replaced.")
     expect(section.locator("h3")).to_have_text("Contradictions (0)")
     expect(section.locator("li.conflict")).to_have_count(0)
     assert mem.contradictions(scope=SCOPE) == []
@@ -478,7 +307,7 @@ def test_a_scope_with_a_slash_through_the_picker_links_and_forms(server: str, pa
     with page.expect_navigation():
         button(form, "forget").click()
     expect(page.locator("p.closed")).to_have_text("This version is forgotten; it can no longer be changed.")
-    assert page.url == f"{server}/items/{item.id}?scope=team%2Falpha"
+    assert page.url == f"{server}/items/{item.id}?scope=team%2Falpha&done=forget"
     assert mem.get(item.id, scope=scope).status == "forgotten"
     assert mem.summary(scope="team")["current"] == 1  # the parent scope is untouched
 
@@ -496,7 +325,7 @@ def test_last_dream_pass_is_shown_with_its_reasons(server: str, page: Page, mem:
     ):
         mem.remember(text, scope=SCOPE)
     open_scope(page, server)
-    expect(page.locator("section.dream")).to_have_count(0)
+    expect(page.locator("section.dream h3")).to_have_text("Dreaming")  # no pass yet: only the buttons
     report = mem.dream(scope=SCOPE).to_dict()
     assert report["actions"], "the population should give the pass something to do"
     open_scope(page, server)

@@ -5,11 +5,19 @@ from __future__ import annotations
 import html as html_lib
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from xml.etree import ElementTree
 
+import pytest
 from fastapi.testclient import TestClient
 from http_helpers import SCOPE, assert_error, open_conflict
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reverie import ManualClock, Memory
+from reverie.http import graph, humane
+from reverie.model.clock import from_iso
+from reverie.model.item import Item
 
 XSS = "<script>alert(1)</script>"
 
@@ -187,8 +195,9 @@ def test_the_dream_panel_counts_the_spared_items_and_quotes_the_first_reasons(
     assert "Spared by a protection (3)" in html_text
     for entry in report.spared:
         assert html_lib.escape(entry["reason"]) in html_text
-        assert entry["id"][:8] in html_text
-    assert policy.id[:8] in html_text and "<billing>" not in html_text
+        assert html_lib.escape(mem.get(entry["id"], scope=SCOPE).text) in html_text  # named by its text
+    assert "Never deploy &lt;billing&gt; on Fridays" in html_text and "<billing>" not in html_text
+    assert policy.id in html_text  # as the link to its page
 
 
 def test_a_scope_with_a_slash_works_through_the_pages_own_links_and_forms(client: TestClient, mem: Memory) -> None:
@@ -206,7 +215,7 @@ def test_a_scope_with_a_slash_works_through_the_pages_own_links_and_forms(client
     r = client.post(
         "/ui/dismiss", data={"csrf": csrf_of(detail.text), "scope": scope, "id": item.id}, follow_redirects=False
     )
-    assert r.status_code == 303 and r.headers["location"] == f"/items/{item.id}?scope=team%2Falpha"
+    assert r.status_code == 303 and r.headers["location"] == f"/items/{item.id}?scope=team%2Falpha&done=dismiss"
     assert mem.get(item.id, scope=scope).status == "dismissed"
     # The parent scope neither showed nor lost anything, and cannot open the child's item.
     assert mem.summary(scope="team")["current"] == 1
@@ -223,7 +232,10 @@ def test_the_list_filters_by_kind_source_and_tier(client: TestClient, mem: Memor
     def texts(**params: str) -> list[str]:
         html = client.get("/", params={"scope": SCOPE, **params}).text
         section = html.split('<section class="list">')[1].split("</section>")[0]
-        return sorted(html_lib.unescape(t) for t in re.findall(r'<td><a href="/items/[^"]+">([^<]+)</a>', section))
+        return sorted(
+            html_lib.unescape(t)
+            for t in re.findall(r'<td class="text" data-label="memory"><a href="/items/[^"]+">([^<]+)</a>', section)
+        )
 
     assert texts() == ["Alice drank green tea on Monday", "Alice likes green tea", "Alice once had green tea in Kyoto"]
     assert texts(kind="episodic") == ["Alice drank green tea on Monday", "Alice once had green tea in Kyoto"]
@@ -277,7 +289,9 @@ def test_a_pass_run_by_another_memory_on_the_file_shows_in_the_panel(
     assert newest.actions and mem.last_dream_report is None
     html_text = client.get("/", params={"scope": SCOPE}).text
     panel = html_text[html_text.index('<section class="dream">') :]
-    assert "Last dream pass" in panel and newest.at in panel and older.at not in panel
+    shown = re.findall(r'<p class="dream-summary">Ran <time datetime="([^"]+)"', panel)
+    assert "Last dream pass" in panel and shown == [from_iso(newest.at).isoformat(timespec="seconds")]
+    assert from_iso(older.at).isoformat(timespec="seconds") not in panel
     assert html_lib.escape(newest.actions[0].reason) in panel
     assert f"Actions ({len(newest.actions)})" in panel
 
@@ -294,3 +308,168 @@ def test_the_last_dream_report_is_shown_only_for_its_own_scope(client: TestClien
     assert "Last dream pass" in client.get("/", params={"scope": "team/alpha"}).text
     other = client.get("/", params={"scope": "team"}).text
     assert "Last dream pass" not in other and "green tea" not in other
+
+
+# -- issue #20: the page for people (items 4-8 at the HTTP level; the browser tests show them) --
+
+HTML = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+
+
+def test_a_bad_scope_shows_the_pages_own_error_to_a_browser_and_json_to_a_client(client: TestClient) -> None:
+    """Regression: ``/?scope=<malformed>`` answered a person with raw JSON. A browser (it asks
+    for text/html) now gets the page with the message; a client keeps the one JSON shape."""
+    page = client.get("/", params={"scope": "not a scope!"}, headers=HTML)
+    assert page.status_code == 400 and page.headers["content-type"].startswith("text/html")
+    assert "That did not work" in page.text and "is malformed" in page.text and "invalid_scope" in page.text
+    assert "<header>" in page.text  # the page's own frame
+    assert_error(client.get("/", params={"scope": "not a scope!"}), 400, "invalid_scope")
+    missing = client.get("/items/00000000-0000-4000-8000-000000000000", params={"scope": SCOPE}, headers=HTML)
+    assert missing.status_code == 404 and "That did not work" in missing.text
+
+
+def test_a_failed_action_shows_the_pages_own_error_to_a_browser(client: TestClient, mem: Memory) -> None:
+    item = mem.remember("Alice likes tea", scope=SCOPE)
+    page = client.get(f"/items/{item.id}", params={"scope": SCOPE}).text
+    data = {"csrf": csrf_of(page), "scope": SCOPE, "id": item.id, "value": "lots"}
+    r = client.post("/ui/scores", data=data, headers=HTML, follow_redirects=False)
+    assert r.status_code == 400 and "value must be a number" in r.text and "<header>" in r.text
+    assert mem.get(item.id, scope=SCOPE).scores.value == item.scores.value  # nothing changed
+
+
+def test_only_known_confirmations_are_shown(client: TestClient, mem: Memory) -> None:
+    mem.remember("Alice likes tea", scope=SCOPE)
+    assert "Learning resumed." in client.get("/", params={"scope": SCOPE, "done": "learning-resume"}).text
+    forged = client.get("/", params={"scope": SCOPE, "done": "Your account is locked, call 555-0100"}).text
+    assert 'class="flash"' not in forged and "555-0100" not in forged.split("<main>")[1]
+
+
+def test_undismiss_via_the_form_lets_the_value_be_learned_again(client: TestClient, mem: Memory) -> None:
+    item = mem.remember("Alice hates jazz", scope=SCOPE, key="alice.music", value="no jazz")
+    mem.dismiss(item.id, scope=SCOPE, reason="a joke")
+    page = client.get(f"/items/{item.id}", params={"scope": SCOPE}).text
+    assert 'action="/ui/undismiss"' in page
+    r = post_form(client, "undismiss", page, id=item.id, reason="she meant it")
+    assert r.headers["location"] == f"/items/{item.id}?scope=user%3Aalice&done=undismiss"  # type: ignore[attr-defined]
+    assert mem.remember("Alice hates jazz", scope=SCOPE).is_current  # no longer refused
+    live = mem.remember("x", scope=SCOPE)
+    r = post_form(client, "undismiss", page, id=live.id)
+    assert_error(r, 400, "invalid_input")  # only a dismissed item can be undismissed
+
+
+def test_correct_it_changes_the_structured_value(client: TestClient, mem: Memory) -> None:
+    item = mem.remember("Alice lives in Paris", scope=SCOPE, key="alice.city", value="Paris")
+    page = client.get(f"/items/{item.id}", params={"scope": SCOPE}).text
+    assert 'name="key" value="alice.city"' in page and 'name="value" value="Paris"' in page
+    r = post_form(client, "revise", page, id=item.id, text="Alice lives in Lyon", key="alice.city", value="Lyon")
+    new_id = r.headers["location"].split("/items/")[1].split("?")[0]  # type: ignore[attr-defined]
+    new = mem.get(new_id, scope=SCOPE)
+    assert (new.text, new.key, new.value) == ("Alice lives in Lyon", "alice.city", "Lyon")
+    detail = client.get(f"/items/{new.id}", params={"scope": SCOPE, "done": "revise"}).text
+    assert "current · version 2 of 2" in detail and "alice.city = Lyon" in detail and "Corrected:" in detail
+
+
+def test_the_status_filter_lists_closed_items(client: TestClient, mem: Memory) -> None:
+    gone = mem.remember("Alice hated jazz", scope=SCOPE)
+    mem.forget(gone.id, scope=SCOPE)
+    mem.remember("Alice likes tea", scope=SCOPE)
+    assert "Alice hated jazz" not in client.get("/", params={"scope": SCOPE}).text
+    for status in ("forgotten", "all"):
+        assert "Alice hated jazz" in client.get("/", params={"scope": SCOPE, "status": status}).text
+    assert "Alice hated jazz" not in client.get("/", params={"scope": SCOPE, "status": "dismissed"}).text
+    assert "Alice hated jazz" in client.get("/", params={"scope": SCOPE, "status": "all", "q": "jazz"}).text
+    assert_error(client.get("/", params={"scope": SCOPE, "status": "gone"}), 400, "invalid_input")
+
+
+def test_dream_preview_writes_nothing_and_the_run_button_records_a_pass(client: TestClient, mem: Memory) -> None:
+    for text in ("Alice drinks green tea", "Alice drinks green tea at home", "Every day Alice drinks green tea"):
+        mem.remember(text, scope=SCOPE)
+    before = len(mem.events(scope=SCOPE))
+    preview = client.get("/dream", params={"scope": SCOPE})
+    assert preview.status_code == 200 and "If a dream pass ran now" in preview.text
+    assert "a dry run: nothing was changed" in preview.text
+    assert len(mem.events(scope=SCOPE)) == before and mem.dream_runs(scope=SCOPE) == []
+    r = post_form(client, "dream", preview.text)
+    assert r.headers["location"] == "/?scope=user%3Aalice&done=dream"  # type: ignore[attr-defined]
+    assert len(mem.dream_runs(scope=SCOPE)) == 1
+
+
+def test_the_item_page_shows_no_python_reprs_or_raw_times(client: TestClient, mem: Memory) -> None:
+    parent = mem.remember("Alice is allergic to peanuts", scope=SCOPE)
+    child = mem.remember("Alice avoids satay", scope=SCOPE, parents=[parent.id], source="inferred")
+    mem.link(child.id, parent.id, "supports", scope=SCOPE)
+    html = client.get(f"/items/{parent.id}", params={"scope": SCOPE}).text
+    main = re.sub(r"<[^>]+>", " ", html.split("<main>")[1])  # the text a person reads
+    for repr_ in ("{&#x27;", "[]", "None", "— → —"):
+        assert repr_ not in main, repr_
+    assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+", main)
+    assert child.id not in main and "Alice avoids satay" in main  # links name the other item by its text
+
+
+def _item(text: str, n: int = 0, **fields: object) -> Item:
+    at = datetime(2025, 5, 3, 9, tzinfo=UTC)
+    return Item(
+        id=f"00000000-0000-4000-8000-{n:012d}",
+        scope=SCOPE,
+        text=text,
+        kind="assertion",
+        source="observed",
+        recorded_at=at,
+        updated_at=at,
+        **fields,
+    )  # type: ignore[arg-type]
+
+
+SVG_TAGS = {"svg", "g", "a", "rect", "line", "text", "title"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=80), min_size=1, max_size=5))
+def test_the_neighbourhood_svg_is_well_formed_whatever_the_texts(texts: list[str]) -> None:
+    """Item text is attacker-controlled: whatever it holds, both pictures parse as XML, hold
+    only the elements the layout draws, no event-handler attribute, and the text as text."""
+    texts = [t for t in texts if t.strip() and "\x00" not in t and all(ord(c) >= 32 or c in "\t\n" for c in t)]
+    if not texts:
+        return
+    centre, *rest = [_item(t, n) for n, t in enumerate(texts)]
+    around = [graph.Neighbour(("supports",), other) for other in rest]
+    figure = graph.svg(centre, around, SCOPE)
+    for picture in re.findall(r"<svg .*?</svg>", figure, flags=re.S):
+        root = ElementTree.fromstring(picture)
+        tags = {el.tag.split("}")[-1] for el in root.iter()}
+        assert tags <= SVG_TAGS, tags
+        assert not [a for el in root.iter() for a in el.attrib if a.lower().startswith("on")]
+        titles = [el.text for el in root.iter() if el.tag.endswith("title")]
+        flat = re.sub(r"[\t\n]", " ", centre.text)  # XML normalises whitespace in attribute values
+        assert root.attrib["aria-label"] == f"Neighbourhood of: {flat}"
+        for other in rest:
+            assert other.text in titles  # the full text is the tooltip, exactly as stored
+
+
+def test_times_and_validity_read_as_words() -> None:
+    now = datetime(2026, 3, 1, 12, tzinfo=UTC)
+    assert humane.ago(now, now) == "just now"
+    assert humane.ago(now - timedelta(minutes=5), now) == "5 minutes ago"
+    assert humane.ago(now - timedelta(days=1), now) == "1 day ago"
+    assert humane.ago(now - timedelta(days=45), now) == "1 month ago"
+    assert humane.ago(now + timedelta(days=14), now) == "in 2 weeks"
+    assert humane.exact(datetime(2024, 5, 3, 14, 5, 7, 123456, tzinfo=UTC)) == "3 May 2024, 14:05 UTC"
+    may, march = datetime(2024, 5, 3, tzinfo=UTC), datetime(2026, 3, 1, tzinfo=UTC)
+    assert humane.validity(_item("x"), now) == "always"
+    assert humane.validity(_item("x", valid_from=may), now) == "true since 3 May 2024"
+    assert humane.validity(_item("x", valid_to=march), now) == "true until 1 Mar 2026 (ended)"
+    assert humane.validity(_item("x", valid_from=may, valid_to=march), now) == "true 3 May 2024 – 1 Mar 2026 (ended)"
+    assert humane.validity(_item("x", valid_from=now + timedelta(days=3)), now) == "true from 4 Mar 2026 (not yet)"
+    assert str(humane.time(None, now)) == '<span class="never">never</span>'
+
+
+def test_the_tier_chart_reads_a_bounded_number_of_items_and_says_so(
+    client: TestClient, mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reverie.http import charts
+
+    for text in ("Alice likes tea", "Alice likes jazz", "Alice likes trains"):
+        mem.remember(text, scope=SCOPE)
+    assert "the newest" not in client.get("/", params={"scope": SCOPE}).text
+    monkeypatch.setattr(charts, "TIMELINE_ITEMS", 2)
+    html = client.get("/", params={"scope": SCOPE}).text
+    assert "by tier (each in its tier today); the newest 2 only" in html

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from importlib import resources
 from typing import Annotated, Any
 from urllib.parse import parse_qs
@@ -27,11 +28,15 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from reverie.errors import InvalidInputError
+from reverie.errors import InvalidInputError, ReverieError
+from reverie.http import charts, dreampanel, rows
 from reverie.http import render as r
+from reverie.http.errors import status_for
+from reverie.http.messages import for_http
 from reverie.http.schemas import Tier
 from reverie.http.security import AUTH_COOKIE, auth_cookie_value, authorised, csrf_valid, issue_csrf
 from reverie.memory import Memory
+from reverie.model.item import Item
 from reverie.model.query import Filter, Q
 
 router = APIRouter(include_in_schema=False)
@@ -148,6 +153,84 @@ async def login(request: Request) -> Response:
     return response
 
 
+def _wants_html(request: Request) -> bool:
+    """A browser asks for HTML (``Accept: text/html,…``); a script or the test client does not,
+    and keeps getting the one JSON error shape (``errors.py``) that clients switch on."""
+    return "text/html" in request.headers.get("accept", "")
+
+
+def _error_page(request: Request, exc: ReverieError, scope: str | None) -> Response:
+    """The page's own error for a person: what was wrong and a way back, with the JSON
+    shape's status. The scope named may be the bad one, so the links lead to the first page."""
+    mem = _mem(request)
+    text = for_http(exc.code, exc.message, request.url.path, scope)
+    body = r.fmt(
+        '<section class="error" role="alert"><h2>That did not work</h2><p>{text}</p>'
+        '<p class="hint">({code})</p><p><a href="/">Back to the first scope</a></p></section>',
+        text=text,
+        code=exc.code,
+    )
+    csrf = _csrf_or_new(request)
+    response = _page(request, r.layout("reverie — error", None, _safe_scopes(mem), body), csrf)
+    response.status_code = status_for(exc)
+    return response
+
+
+def _safe_scopes(mem: Memory) -> list[str]:
+    try:
+        return mem.scopes()
+    except ReverieError:  # the error page must render even when the store itself is the trouble
+        return []
+
+
+def html_errors(request: Request, scope: str | None, build: Callable[[], Response]) -> Response:
+    """``build()``, or for a browser the page's own error when it raises a ``ReverieError``."""
+    try:
+        return build()
+    except ReverieError as exc:
+        if not _wants_html(request):
+            raise
+        return _error_page(request, exc, scope)
+
+
+#: The confirmation shown after each action (``?done=`` names one; anything else shows nothing,
+#: so a link cannot make the page say what it did not do).
+DONE = {
+    "dismiss": "Dismissed: it is no longer believed, and will not be learned again.",
+    "undismiss": "Undismissed: this value may be learned again.",
+    "forget": "Forgotten: it is no longer believed (its history is kept).",
+    "revise": "Corrected: this is the new version; the old one is kept in its history.",
+    "promote-manual": "Promoted: it now carries your authority (source manual).",
+    "promote-durable": "Pinned: it stays in the durable tier.",
+    "scores": "Scores saved.",
+    "learning-pause": "Learning is paused: nothing new is learned in this scope until you resume it.",
+    "learning-resume": "Learning resumed.",
+    "resolve": "Resolved: the memory you kept stays, the other one is replaced.",
+    "dream": "Dream pass done: see what it did below.",
+}
+
+
+def flash(done: str | None) -> r.Safe:
+    message = DONE.get(done or "")
+    return r.fmt('<p class="flash" role="status">{m}</p>', m=message) if message else r.EMPTY
+
+
+#: The list's status filter: "" is current truth; the others include closed items.
+STATUS_CHOICES = {
+    "": "current",
+    "all": "everything",
+    "superseded": "replaced",
+    "forgotten": "forgotten",
+    "dismissed": "dismissed",
+}
+
+
+def _status_choice(value: str | None) -> str:
+    if value and value not in STATUS_CHOICES:
+        raise InvalidInputError(f"status must be one of {', '.join(repr(k) for k in STATUS_CHOICES if k)} or empty")
+    return value or ""
+
+
 @router.get("/")
 def index(
     request: Request,
@@ -157,9 +240,18 @@ def index(
     kind: str | None = None,
     source: str | None = None,
     tier: TierChoice = None,
+    status: str | None = None,
+    done: str | None = None,
 ) -> Response:
     if _needs_login(request):
         return RedirectResponse("/login", status_code=303)
+    filters = Filters(kind or None, source or None, tier, _status_choice(status))
+    return html_errors(request, scope, lambda: _index(request, scope, q, cursor, filters, done))
+
+
+def _index(
+    request: Request, scope: str | None, q: str | None, cursor: str | None, filters: Filters, done: str | None
+) -> Response:
     mem = _mem(request)
     csrf = _csrf_or_new(request)
     scopes = mem.scopes()
@@ -168,28 +260,53 @@ def index(
         body = r.Safe('<p class="empty">No scopes yet: nothing has been remembered.</p>')
         return _page(request, r.layout("reverie", None, scopes, body), csrf)
     summary = mem.summary(scope=scope)
+    now = mem.clock.now()
     body = r.join(
         [
+            flash(done),
             r.fmt("<h2>{scope}</h2>", scope=scope),
-            _summary(summary),
+            _overview(mem, scope, summary, now),
             _learning(scope, summary["learning_paused"], csrf),
-            _items(mem, scope, q, cursor, Filters(kind or None, source or None, tier), summary),
+            _items(mem, scope, q, cursor, filters, summary, now),
             _contradictions(mem, scope, csrf),
-            _dream(mem, scope),
+            dreampanel.panel(mem, scope, csrf, now),
         ]
     )
     return _page(request, r.layout(f"reverie — {scope}", scope, scopes, body), csrf)
 
 
+def _overview(mem: Memory, scope: str, summary: dict[str, Any], now: datetime) -> r.Safe:
+    """The counts, and beside them the picture of how the scope grew."""
+    items, partial = _timeline_items(mem, scope)
+    chart = charts.tiers_chart(charts.timeline(items, now), partial=partial)
+    return r.fmt('<div class="overview">{s}{chart}</div>', s=_summary(summary), chart=chart)
+
+
+def _timeline_items(mem: Memory, scope: str) -> tuple[list[Item], bool]:
+    """The newest ``charts.TIMELINE_ITEMS`` items, closed ones too (a bounded read), and whether
+    there were more."""
+    out: list[Item] = []
+    cursor: str | None = None
+    while len(out) < charts.TIMELINE_ITEMS:
+        limit = min(mem.limits.max_k, charts.TIMELINE_ITEMS - len(out))
+        page = mem.list(scope=scope, include_closed=True, sort="-recorded_at", limit=limit, cursor=cursor)
+        out += page.items
+        cursor = page.next_cursor
+        if cursor is None:
+            return out, False
+    return out, True
+
+
 def _summary(summary: dict[str, Any]) -> r.Safe:
-    tiers = {k: v for k, v in summary["by_tier"].items() if k != "subconscious"}
+    """The scope's counts, four small tables (one for the tiers, subconscious included)."""
+    tiers = {t: summary["by_tier"].get(t, 0) for t in ("active", "durable", "subconscious")}
     status = {k: summary[k] for k in ("current", "dismissed", "forgotten", "superseded", "tombstones")}
+    sources = {k.replace("_", " "): v for k, v in summary["by_source"].items()}
     return r.fmt(
-        '<section class="summary">{a}{sub}{b}{c}{d}</section>',
+        '<section class="summary">{a}{b}{c}{d}</section>',
         a=r.counts("by tier", tiers),
-        sub=r.counts("subconscious", {"subconscious": summary["subconscious"]}),
         b=r.counts("by kind", summary["by_kind"]),
-        c=r.counts("by source", summary["by_source"]),
+        c=r.counts("by source", sources),
         d=r.counts("status", status),
     )
 
@@ -205,11 +322,13 @@ def _learning(scope: str, paused: bool, csrf: str) -> r.Safe:
 
 @dataclass(frozen=True)
 class Filters:
-    """The list's filter selects (empty = any); the same ``Q`` filter for the list and for search."""
+    """The list's filter selects (empty = any); the same ``Q`` filter for the list and for search.
+    ``status`` empty = current truth only; else closed items are included (all, or one status)."""
 
     kind: str | None = None
     source: str | None = None
     tier: str | None = None
+    status: str = ""
 
     def where(self) -> Filter | None:
         parts = [
@@ -217,6 +336,8 @@ class Filters:
             for builder, value in ((Q.kind, self.kind), (Q.source, self.source), (Q.tier, self.tier))
             if value
         ]
+        if self.status not in ("", "all"):
+            parts.append(Q.status(self.status))
         if not parts:
             return None
         out = parts[0]
@@ -225,51 +346,83 @@ class Filters:
         return out
 
     def params(self) -> dict[str, str | None]:
-        return {"kind": self.kind, "source": self.source, "tier": self.tier}
+        return {"kind": self.kind, "source": self.source, "tier": self.tier, "status": self.status or None}
 
 
-def _select(name: str, values: list[str], chosen: str | None) -> r.Safe:
+def _select(name: str, values: list[str], chosen: str | None, labels: dict[str, str] | None = None) -> r.Safe:
+    words = labels or {}
     options = r.join(
-        r.fmt('<option value="{v}"{sel}>{v}</option>', v=v, sel=r.Safe(" selected" if v == chosen else ""))
-        for v in sorted({*values, *([chosen] if chosen else [])})
+        r.fmt(
+            '<option value="{v}"{sel}>{label}</option>',
+            v=v,
+            label=words.get(v, v),
+            sel=r.Safe(" selected" if v == chosen else ""),
+        )
+        for v in (list(words) if labels else sorted({*values, *([chosen] if chosen else [])}))
     )
+    first = r.EMPTY if labels else r.Safe('<option value="">any</option>')
     return r.fmt(
-        '<label>{name} <select name="{name}"><option value="">any</option>{options}</select></label> ',
+        '<label>{name} <select name="{name}">{first}{options}</select></label> ',
         name=name,
+        first=first,
         options=options,
     )
 
 
 def _items(
-    mem: Memory, scope: str, q: str | None, cursor: str | None, filters: Filters, summary: dict[str, Any]
+    mem: Memory,
+    scope: str,
+    q: str | None,
+    cursor: str | None,
+    filters: Filters,
+    summary: dict[str, Any],
+    now: datetime,
 ) -> r.Safe:
     search = r.fmt(
         '<form method="get" action="/" class="search"><input type="hidden" name="scope" value="{scope}">'
-        '<input type="search" name="q" value="{q}" placeholder="recall…"> {kind}{source}{tier}'
-        "<button>search</button></form>",
+        '<input type="search" name="q" value="{q}" placeholder="recall…" aria-label="recall"> '
+        '<span class="filters">{kind}{source}{tier}{status}</span><button>search</button></form>',
         scope=scope,
         q=q or "",
         kind=_select("kind", list(summary["by_kind"]), filters.kind),
         source=_select("source", list(summary["by_source"]), filters.source),
         tier=_select("tier", ["active", "durable", "subconscious"], filters.tier),
+        status=_select("status", [], filters.status, STATUS_CHOICES),
     )
     more = r.Safe("")
     where = filters.where()
     if q:
         # A tier chosen in the filter is searched even when recall would skip it (subconscious).
         tiers = [filters.tier] if filters.tier else ["active", "durable"]
-        hits = mem.recall(q, scope=scope, k=_shown(mem, PAGE_ROWS), where=where, tiers=tiers, record_use=False)
-        rows = [r.item_row(h.item, scope, h.score) for h in hits]
+        hits = mem.recall(
+            q,
+            scope=scope,
+            k=_shown(mem, PAGE_ROWS),
+            where=where,
+            tiers=tiers,
+            record_use=False,
+            include_history=bool(filters.status),
+        )
+        table = rows.item_table(
+            (rows.item_row(x.item, scope, now, x.score, searching=True) for x in hits), searching=True
+        )
     else:
-        page = mem.list(scope=scope, where=where, limit=_shown(mem, PAGE_ROWS), cursor=cursor, sort="-recorded_at")
-        rows = [r.item_row(i, scope) for i in page.items]
+        page = mem.list(
+            scope=scope,
+            where=where,
+            limit=_shown(mem, PAGE_ROWS),
+            cursor=cursor,
+            sort="-recorded_at",
+            include_closed=bool(filters.status),
+        )
+        table = rows.item_table(rows.item_row(i, scope, now) for i in page.items)
         if page.next_cursor:
             href = r.url("/", scope=scope, cursor=page.next_cursor, **filters.params())
             more = r.fmt('<p><a href="{href}">more…</a></p>', href=href)
     return r.fmt(
         '<section class="list"><h3>Memories</h3>{search}{table}{more}</section>',
         search=search,
-        table=r.item_table(rows),
+        table=table,
         more=more,
     )
 
@@ -288,14 +441,14 @@ def _contradictions(mem: Memory, scope: str, csrf: str) -> r.Safe:
         keep_b = r.action_form("resolve", "keep B", csrf, scope=scope, edge_id=a.edge_id, keep=a.b.id)
         rows.append(
             r.fmt(
-                '<li class="conflict{hot}"><p>A: {ta} <small>({sa}, auth {aa})</small></p>'
-                "<p>B: {tb} <small>({sb}, auth {ab})</small></p><p>{axis}: {reason}</p>{ka}{kb}</li>",
+                '<li class="conflict{hot}"><p>A: {ta} <small>({sa}, trust {aa})</small></p>'
+                "<p>B: {tb} <small>({sb}, trust {ab})</small></p><p>{axis}: {reason}</p>{ka}{kb}</li>",
                 hot=r.Safe(" alert" if a.alert else ""),
                 ta=a.a.text,
-                sa=a.a.source,
+                sa=a.a.source.replace("_", " "),
                 aa=f"{a.a.scores.authority:.2f}",
                 tb=a.b.text,
-                sb=a.b.source,
+                sb=a.b.source.replace("_", " "),
                 ab=f"{a.b.scores.authority:.2f}",
                 axis=a.axis,
                 reason=a.reason,
@@ -310,77 +463,26 @@ def _contradictions(mem: Memory, scope: str, csrf: str) -> r.Safe:
     )
 
 
-def _dream(mem: Memory, scope: str) -> r.Safe:
-    """The newest recorded dream pass over *this* scope (``Memory.dream_runs``), whichever process ran it.
+@router.get("/dream")
+def dream_preview(request: Request, scope: str) -> Response:
+    """What a pass would do now (a dry run: nothing is written), with a button to run it."""
+    if _needs_login(request):
+        return RedirectResponse("/login", status_code=303)
+    return html_errors(request, scope, lambda: _dream_preview(request, scope))
 
-    Read from the store, not from this ``Memory``: a pass run by ``reverie dream`` from cron, by
-    another process sharing the file, or before a restart shows here too. ``dream_runs`` reads
-    only this scope's runs, and a summary names items and quotes reasons, so a pass over another
-    scope is never shown here.
-    """
-    runs = mem.dream_runs(scope=scope, limit=1)
-    if not runs:
-        return r.Safe("")
-    run = runs[0]
-    shown = {k: v for k, v in run.items() if k not in ("scope", "first_actions", "spared", "spared_total", "config")}
-    counts = run.get("counts") or {}
-    return r.fmt(
-        '<section class="dream"><h3>Last dream pass</h3>{f}{actions}{spared}</section>',
-        f=r.fields_list(shown),
-        actions=_first_actions(run.get("first_actions") or [], int(counts.get("actions", 0))),
-        spared=_spared(run.get("spared") or [], int(run.get("spared_total", 0))),
+
+def _dream_preview(request: Request, scope: str) -> Response:
+    mem = _mem(request)
+    csrf = _csrf_or_new(request)
+    report = mem.dream(scope=scope, dry_run=True)
+    body = r.fmt(
+        '<h2>{scope}</h2><section class="dream preview"><h3>If a dream pass ran now</h3>{plan}'
+        '<p><a href="{back}">back</a></p></section>',
+        scope=scope,
+        plan=dreampanel.preview(mem, scope, report.to_dict(), csrf, mem.clock.now()),
+        back=r.url("/", scope=scope),
     )
-
-
-def _first_actions(actions: list[dict[str, Any]], total: int) -> r.Safe:
-    """The pass's first actions with their status and reason (the summary keeps a few; every
-    reason is in the event log, and an item's history page shows the ones about it)."""
-    rows = [
-        r.fmt(
-            "<li><code>{step}</code> {op} ({status}): {reason}</li>",
-            step=a.get("step"),
-            op=a.get("op"),
-            status=a.get("status"),
-            reason=a.get("reason"),
-        )
-        for a in actions
-    ]
-    return _capped("actions", "Actions", rows, total, " (each in the event log with its reason)")
-
-
-#: Spared items listed in the panel; the JSON report (``reverie dream --json``) has them all.
-SPARED_SHOWN = 5
-
-
-def _spared(spared: list[dict[str, Any]], total: int) -> r.Safe:
-    """The count of items a protection kept from being forgotten or demoted, and the first reasons:
-    the answer to "why is this cold item still here?", which the list of actions cannot give."""
-    rows = [
-        r.fmt(
-            "<li><code>{step}</code> {id}: {reason}</li>",
-            step=s.get("step"),
-            id=str(s.get("id"))[:8],
-            reason=s.get("reason"),
-        )
-        for s in spared[:SPARED_SHOWN]
-    ]
-    return _capped("spared", "Spared by a protection", rows, max(total, len(spared)), "")
-
-
-def _capped(css: str, title: str, rows: list[r.Safe], total: int, more_note: str) -> r.Safe:
-    """A titled list of the first ``rows`` of ``total``, ending with how many more there are."""
-    if not rows:
-        return r.Safe("")
-    more = total - len(rows)
-    tail = r.fmt("<li>… and {n} more{note}</li>", n=more, note=more_note) if more > 0 else r.Safe("")
-    return r.fmt(
-        '<div class="{css}"><h4>{title} ({n})</h4><ul>{rows}{tail}</ul></div>',
-        css=css,
-        title=title,
-        n=total,
-        rows=r.join(rows),
-        tail=tail,
-    )
+    return _page(request, r.layout(f"reverie — dream preview — {scope}", scope, mem.scopes(), body), csrf)
 
 
 ACTIONS: dict[str, Callable[[Memory, dict[str, str], str], str | None]] = {}
@@ -404,9 +506,31 @@ def _forget(mem: Memory, f: dict[str, str], scope: str) -> str | None:
     return mem.forget(_field(f, "id"), scope=scope, reason=f.get("reason", "")).id
 
 
+@_action("undismiss")
+def _undismiss(mem: Memory, f: dict[str, str], scope: str) -> str | None:
+    """Lift the tombstone of the dismissed item ``id`` (by its text, and its key and value if it
+    has them), then show that item again."""
+    item = mem.get(_field(f, "id"), scope=scope)
+    if item.status != "dismissed":
+        raise InvalidInputError(f"this memory is {item.status}, not dismissed: there is nothing to undismiss")
+    value = item.value if item.key else None
+    mem.undismiss(item.text, scope=scope, key=item.key, value=value, reason=f.get("reason", ""))
+    return item.id
+
+
 @_action("revise")
 def _revise(mem: Memory, f: dict[str, str], scope: str) -> str | None:
-    return mem.revise(_field(f, "id"), _field(f, "text"), scope=scope, reason=f.get("reason", "")).id
+    """Correct the text and, when given, the structured key and value (empty fields keep the
+    default: the old value stays only if the new text still states it)."""
+    key, value = f.get("key", "").strip() or None, f.get("value", "").strip() or None
+    item_id, text, reason = _field(f, "id"), _field(f, "text"), f.get("reason", "")
+    return mem.revise(item_id, text, scope=scope, reason=reason, key=key, value=value).id
+
+
+@_action("dream")
+def _dream_now(mem: Memory, f: dict[str, str], scope: str) -> str | None:
+    mem.dream(scope=scope)
+    return None
 
 
 @_action("promote")
@@ -453,6 +577,20 @@ async def act(request: Request, action: str) -> Response:
         raise HTTPException(404, f"no action {action!r}")
     form = await _form(request)
     scope = _field(form, "scope")
-    item_id = await run_in_threadpool(fn, _mem(request), form, scope)
-    target = r.url(f"/items/{item_id}", scope=scope) if item_id else r.url("/", scope=scope)
+    try:
+        item_id = await run_in_threadpool(fn, _mem(request), form, scope)
+    except ReverieError as exc:
+        if not _wants_html(request):
+            raise
+        return await run_in_threadpool(_error_page, request, exc, scope)
+    done = _done(action, form)
+    target = r.url(f"/items/{item_id}", scope=scope, done=done) if item_id else r.url("/", scope=scope, done=done)
     return RedirectResponse(target, status_code=303)
+
+
+def _done(action: str, form: dict[str, str]) -> str:
+    """The ``DONE`` message this action earned (``promote-manual``, ``learning-pause``, …)."""
+    for qualifier in ("to", "state"):
+        if f"{action}-{form.get(qualifier, '')}" in DONE:
+            return f"{action}-{form[qualifier]}"
+    return action

@@ -13,8 +13,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlencode
 
-from reverie.model.item import Item
-
 
 class Safe(str):
     """A fragment already rendered by this module; ``fmt`` inserts it as is."""
@@ -92,54 +90,8 @@ def counts(title: str, data: Mapping[str, Any]) -> Safe:
     return fmt('<table class="counts"><caption>{t}</caption>{rows}</table>', t=title, rows=rows or "—")
 
 
-def scores(item: Item) -> Safe:
-    sc = item.scores
-    return fmt(
-        '<span class="scores">auth {a} · conf {c} · imp {i} · dur {d} · value {v}</span>',
-        a=f"{sc.authority:.2f}",
-        c=f"{sc.confidence:.2f}",
-        i=f"{sc.importance:.2f}",
-        d=f"{sc.durability:.2f}",
-        v=f"{sc.value:.2f}",
-    )
-
-
 def when(value: object) -> str:
     return "—" if value is None else str(value)
-
-
-def item_row(item: Item, scope: str, score: float | None = None) -> Safe:
-    d = item.to_dict()
-    return fmt(
-        '<tr><td><a href="{href}">{text}</a></td><td>{score}</td><td>{kind}</td><td>{source}</td><td>{tier}</td>'
-        "<td>{scores}</td><td>{evidence}</td><td>{vf} → {vt}</td><td>{rec}</td><td>{used}</td><td>{query}</td></tr>",
-        href=url(f"/items/{item.id}", scope=scope),
-        text=item.text,
-        score="" if score is None else f"{score:.3f}",
-        kind=item.kind,
-        source=item.source,
-        tier=item.tier,
-        scores=scores(item),
-        evidence=item.evidence_count,
-        vf=when(d["valid_from"]),
-        vt=when(d["valid_to"]),
-        rec=d["recorded_at"],
-        used=when(d["last_used_at"]),
-        query=when(item.last_used_query),
-    )
-
-
-ITEM_HEAD = Safe(
-    "<tr><th>text</th><th>score</th><th>kind</th><th>source</th><th>tier</th><th>scores</th><th>evidence</th>"
-    "<th>valid</th><th>recorded</th><th>last used</th><th>last query</th></tr>"
-)
-
-
-def item_table(rows: Iterable[Safe]) -> Safe:
-    body = join(rows)
-    if not body:
-        return Safe('<p class="empty">nothing here</p>')
-    return fmt('<table class="items">{head}{body}</table>', head=ITEM_HEAD, body=body)
 
 
 def fields_list(data: Mapping[str, Any]) -> Safe:
