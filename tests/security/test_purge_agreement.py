@@ -105,6 +105,8 @@ def _step(mem: Memory, w: World, op: str, i: int, j: int, n: int) -> None:
     elif op == "flag":
         mem.flag(a, scope=SCOPE, add=["hub"], reason=f"{ca} is a hub")
     elif op == "promote":
+        if a in w.copies:  # a person vouching for a system copy makes it theirs: a purge keeps it, names it
+            return  # in ``kept`` (test_purge_system_copies.py), and its quote of the canary rightly stays
         mem.promote(a, scope=SCOPE, reason=f"{ca} vouched")
     elif op == "copy":  # what a dream gist is: a system item quoting its parent
         text = f"{w.text[a]} (consolidated {n})"

@@ -92,6 +92,19 @@ def test_purge_keeps_a_callers_child_that_quotes_it_and_names_it_in_the_event(
         assert _purged_event(mem)["kept"] == sorted([child.id, own.id])
 
 
+def test_a_system_copy_a_person_vouched_for_is_theirs_kept_and_named(
+    open_mem: Callable[..., Memory], tmp_path: Path
+) -> None:
+    """Promoted to manual, a copy is a person's claim: like a caller's child it is kept and listed."""
+    for mem in (open_mem(tmp_path / "vouched.db"), open_mem(reference=True)):
+        parent = mem.remember(f"the wifi password is {KEY}", scope=SCOPE)
+        copy = mem.remember_system(f"the wifi password is {KEY} (consolidated)", scope=SCOPE, parents=[parent.id])
+        mem.promote(copy.id, scope=SCOPE, reason="checked it")
+        mem.forget(parent.id, scope=SCOPE, purge=True)
+        assert KEY in mem.get(copy.id, scope=SCOPE).text
+        assert copy.id in _purged_event(mem)["kept"]
+
+
 def test_purge_follows_a_copy_of_a_copy(open_mem: Callable[..., Memory], tmp_path: Path) -> None:
     db = tmp_path / "chain.db"
     for mem in (open_mem(db), open_mem(reference=True)):
