@@ -15,7 +15,7 @@ class SwitchableEmbedder:
     """The hash embedder, raising ``EmbedderError`` while ``down`` (a model whose files vanished)."""
 
     def __init__(self) -> None:
-        self._inner = HashEmbedder(dim=64)
+        self._inner = HashEmbedder()
         self.down = False
         self.calls = 0
 

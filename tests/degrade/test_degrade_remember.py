@@ -185,3 +185,27 @@ def test_a_bug_in_the_embedder_is_not_hidden(tmp_path: Path) -> None:
         with pytest.raises(ZeroDivisionError):
             mem.remember("alice prefers green tea", scope="s")
         assert mem.summary(scope="s")["current"] == 0
+
+
+TEA = (
+    "Alice prefers green tea in the morning",
+    "In the morning Alice prefers green tea",
+    "Alice prefers green tea every morning",
+)
+
+
+@BACKENDS
+def test_dream_pass_with_embedder_down_stores_gist_with_vector_pending(
+    kind: str, tmp_path: Path, switchable: SwitchableEmbedder
+) -> None:
+    with _open(kind, tmp_path, switchable) as mem:
+        for t in TEA:
+            mem.remember(t, scope="s", kind="episodic")
+        switchable.down = True
+        report = mem.dream(scope="s")
+        created = [o.created for o in report.outcomes if o.created]
+        assert len(created) == 1
+        gist = mem.get(str(created[0]), scope="s")
+        assert VECTOR_PENDING in gist.flags
+        assert mem.summary(scope="s")["vectors_pending"] == 1
+        assert mem.doctor().ok
