@@ -209,3 +209,29 @@ def test_dream_pass_with_embedder_down_stores_gist_with_vector_pending(
         assert VECTOR_PENDING in gist.flags
         assert mem.summary(scope="s")["vectors_pending"] == 1
         assert mem.doctor().ok
+
+
+@BACKENDS
+def test_revise_with_embedder_down_stores_new_version_with_vector_pending(
+    kind: str, tmp_path: Path, switchable: SwitchableEmbedder
+) -> None:
+    with _open(kind, tmp_path, switchable) as mem:
+        old = mem.remember("alice prefers green tea", scope="s")
+        switchable.down = True
+        new = mem.revise(old.id, "alice prefers black tea", scope="s")
+        assert VECTOR_PENDING in new.flags and new.text == "alice prefers black tea"
+        assert [h.item.id for h in mem.recall("black tea", scope="s", record_use=False)][:1] == [new.id]
+        assert mem.doctor().ok
+
+
+@BACKENDS
+def test_purge_with_embedder_down_refuses_and_changes_nothing(
+    kind: str, tmp_path: Path, switchable: SwitchableEmbedder
+) -> None:
+    """A purge's redacted version must replace the old vector: it waits for a working embedder."""
+    with _open(kind, tmp_path, switchable) as mem:
+        item = mem.remember("alice's phone number is 555-0100", scope="s")
+        switchable.down = True
+        with pytest.raises(EmbedderError):
+            mem.forget(item.id, scope="s", purge=True)
+        assert mem.get(item.id, scope="s").text == "alice's phone number is 555-0100"
