@@ -47,3 +47,19 @@ def test_stopped_endpoint_degrades_writes_and_recall_then_backfills(tmp_path: Pa
             assert mem.doctor().ok
     finally:
         back.stop()
+
+
+def test_damaged_local_model_file_degrades_instead_of_failing(tmp_path: Path) -> None:
+    """The local MiniLM with its model file damaged (a real load failure, not a patched one)."""
+    from reverie.embed.minilm import MiniLMEmbedder
+
+    model = tmp_path / "model.onnx"
+    model.write_bytes(b"not an onnx file")
+    embedder = MiniLMEmbedder(model_path=model, threads=1)
+    with Memory(tmp_path / "m.db", embedder=embedder, clock=ManualClock(EPOCH), seed=5) as mem:
+        item = mem.remember("alice prefers green tea", scope="s")
+        assert "vector_pending" in item.flags
+        hits = mem.recall("green tea", scope="s", record_use=False)
+        assert hits[0].item.id == item.id
+        assert hits[0].why["dense"].startswith("unavailable: could not load MiniLM")
+        assert mem.doctor().ok
