@@ -668,6 +668,7 @@ def test_summary_counts_by_tier_kind_source_and_status(any_mem: Memory) -> None:
         "superseded": 1,
         "tombstones": 1,
         "learning_paused": False,
+        "vectors_pending": 0,
     }
 
 

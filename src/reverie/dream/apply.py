@@ -25,6 +25,8 @@ from reverie.errors import (
     AlreadyClosedError,
     ClosedError,
     ConflictError,
+    EmbedderError,
+    EmbedderMismatchError,
     InvalidInputError,
     LearningPausedError,
     NotFoundError,
@@ -35,7 +37,7 @@ from reverie.errors import (
 from reverie.model import commands as cmd
 from reverie.model.item import Item, Provenance
 from reverie.recall.normalize import fts_query
-from reverie.store.protocol import Batch
+from reverie.store.protocol import VECTOR_PENDING, Batch
 
 if TYPE_CHECKING:
     from reverie.dream.host import DreamHost
@@ -95,7 +97,13 @@ def _apply_batch(mem: DreamHost, scope: str, chunk: Sequence[Action], seen: dict
     """
     prepared = [_prepare(mem, scope, a) for a in chunk]
     texts = [p.text for p in prepared if isinstance(p, cmd.Remember)]
-    vectors = mem.embed_texts(texts)
+    try:
+        vectors = mem.embed_texts(texts)
+    except EmbedderMismatchError:
+        raise
+    except EmbedderError:  # the embedder is down: gists are stored with their vector pending (#13.7)
+        prepared = [_pending(p) for p in prepared]
+        vectors = {}
     cache: dict[str, Any] = {}  # per batch: the scope's alias groups, read once for all rechecks
     steps: list[Callable[[Batch], Any]] = []
     sizes: list[int] = []  # actions per step
@@ -167,6 +175,13 @@ def _outcome(result: Any) -> Outcome:
         return Outcome("skipped", f"{type(result).__name__}: {result}")
     assert isinstance(result, ReverieError)  # a plan the store refuses is a bug: report it, go on
     return Outcome("failed", f"{type(result).__name__}: {result}")
+
+
+def _pending(p: cmd.Remember | ReverieError | None) -> cmd.Remember | ReverieError | None:
+    """A gist command flagged ``VECTOR_PENDING`` (a later write, pass or reindex fills its vector)."""
+    if isinstance(p, cmd.Remember) and VECTOR_PENDING not in p.flags:
+        return replace(p, flags=(*p.flags, VECTOR_PENDING))
+    return p
 
 
 def _prepare(mem: DreamHost, scope: str, action: Action) -> cmd.Remember | ReverieError | None:

@@ -10,25 +10,38 @@ a slow model never holds the store's write lock.
 from __future__ import annotations
 
 import builtins
+import logging
 import threading
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from reverie.embed import Embedder
-from reverie.errors import EmbedderMismatchError, InvalidInputError, NotFoundError
+from reverie.errors import EmbedderError, EmbedderMismatchError, InvalidInputError, NotFoundError, ReverieError
 from reverie.limits import Limits
 from reverie.model import commands as cmd
 from reverie.model.clock import Clock
 from reverie.model.ids import IdFactory
 from reverie.model.item import Item
+from reverie.model.query import Q
 from reverie.model.validate import check_scope
-from reverie.store.protocol import Outcome, Store
+from reverie.store.protocol import VECTOR_PENDING, Outcome, Store
 
 #: Flag on an item whose write-time conflict detection did not run (``detect_conflicts=False``,
 #: or a detection that failed after the write committed): the next dream pass checks it and
 #: clears the flag.
 CONFLICTS_UNCHECKED = "conflicts_unchecked"
+
+# ``VECTOR_PENDING`` (store.protocol) flags an item stored while the embedder was failing (graceful
+# degradation, issue #13.7): it has no vector row yet. Set in the same write that stores the claim;
+# cleared (and the vector written, in one transaction) by ``Core.backfill_vectors`` — after a later
+# successful write, in the dream pass, or by ``reindex``.
+
+#: How many pending items a later successful write backfills (bounded: a write stays cheap).
+BACKFILL_PER_WRITE = 16
+
+_log = logging.getLogger("reverie")
 
 
 class Core:
@@ -55,6 +68,9 @@ class Core:
         self._embedder_spec = embedder
         self._embedder: Embedder | None = embedder if not isinstance(embedder, str | None) else None
         self._embed_lock = threading.Lock()
+        # Whether this process may hold pending vectors: checked once on the first successful
+        # write (another process may have left some), then only after a degraded write.
+        self._maybe_pending = True
 
     # -- embedding ------------------------------------------------------------------------
     @property
@@ -101,9 +117,58 @@ class Core:
 
     # -- writing and reading --------------------------------------------------------------
     def run(self, commands: Sequence[cmd.Command], texts: Sequence[str] = ()) -> builtins.list[Outcome]:
-        """Embed ``texts`` first, then apply ``commands`` in one store transaction."""
-        vectors = self.embed_texts(texts)
-        return self.store.execute(commands, now=self.clock.now(), new_id=self.new_id, vectors=vectors)
+        """Embed ``texts`` first, then apply ``commands`` in one store transaction.
+
+        If the embedder fails (``EmbedderError``: endpoint down, model missing) the claims are
+        stored anyway, flagged ``VECTOR_PENDING`` ("still answers, just remembers less"); a
+        mismatch of embedders is a configuration error and still refuses the write.
+        """
+        try:
+            vectors = self.embed_texts(texts)
+        except EmbedderMismatchError:
+            raise
+        except EmbedderError as exc:
+            commands = _pending(commands, exc)
+            vectors = {}
+            self._maybe_pending = True
+        out = self.store.execute(commands, now=self.clock.now(), new_id=self.new_id, vectors=vectors)
+        if vectors and self._maybe_pending:
+            self._backfill_after_write(commands)
+        return out
+
+    def _backfill_after_write(self, commands: Sequence[cmd.Command]) -> None:
+        """A write that embedded fine: the embedder is back, so fill a few pending vectors.
+
+        Never raises a ``ReverieError``: the caller's write has committed, and a failed backfill
+        leaves the items pending for the next write, the dream pass or ``reindex``.
+        """
+        scope = getattr(commands[0], "scope", None) if commands else None
+        if not isinstance(scope, str):
+            return
+        try:
+            done = self.backfill_vectors(scope, limit=BACKFILL_PER_WRITE)
+        except ReverieError as exc:
+            _log.warning("backfilling pending vectors in scope %r failed (%s); they stay pending", scope, exc)
+            return
+        if done < BACKFILL_PER_WRITE:
+            self._maybe_pending = False
+
+    def backfill_vectors(self, scope: str, *, limit: int) -> int:
+        """Embed up to ``limit`` current ``VECTOR_PENDING`` items (oldest first), write their vectors
+        and clear the flag in one transaction; returns how many. Raises ``EmbedderError`` if the
+        embedder still fails, or ``ConflictError`` if one of them changed meanwhile (retry later)."""
+        where = Q.status("live") & Q.flag(VECTOR_PENDING)
+        items = self.store.query(scope, where, (("id", False),), limit=limit)
+        if not items:
+            return 0
+        vectors = self.embed_texts([i.text for i in items])
+        clear = [cmd.SetFlags(scope, i.id, (), (VECTOR_PENDING,), "vector backfilled", i.version) for i in items]
+        self.store.execute(clear, now=self.clock.now(), new_id=self.new_id, vectors=vectors)
+        return len(items)
+
+    def pending_vectors(self, scope: str) -> int:
+        """How many current items of ``scope`` still wait for their vector."""
+        return self.store.count(scope, Q.status("live") & Q.flag(VECTOR_PENDING))
 
     def new_id(self) -> str:
         """A fresh time-ordered id (reproducible with a seed and an injected clock)."""
@@ -119,3 +184,20 @@ class Core:
         if item is None:
             raise NotFoundError(f"no item {id} in scope {scope!r}")
         return item
+
+
+def _pending(commands: Sequence[cmd.Command], exc: EmbedderError) -> builtins.list[cmd.Command]:
+    """``commands`` with every new claim flagged ``VECTOR_PENDING``; the failure is logged.
+
+    A purge is not degraded: its redacted version must replace the old vector, so it waits for
+    a working embedder rather than leave a row ``doctor`` could not explain.
+    """
+    if any(isinstance(c, cmd.Purge) for c in commands):
+        raise exc
+    _log.warning("the embedder failed (%s); storing without vectors, flagged %s", exc, VECTOR_PENDING)
+    out: builtins.list[cmd.Command] = []
+    for c in commands:
+        if isinstance(c, cmd.Remember | cmd.Revise) and VECTOR_PENDING not in c.flags:
+            c = replace(c, flags=(*c.flags, VECTOR_PENDING))
+        out.append(c)
+    return out

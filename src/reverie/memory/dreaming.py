@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from reverie.conflict.entity import Aliases
+from reverie.errors import ConflictError, EmbedderError
 from reverie.limits import Limits
 from reverie.memory.candidates import build_remember
 from reverie.memory.contradictions import Contradictions
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
 
 #: Seconds ``close()`` waits for a running dream pass to stop between two batches.
 DREAM_STOP_WAIT = 4.0
+
+
+#: Pending vectors one dream pass fills at most (``Dreaming._backfill``).
+DREAM_BACKFILL = 512
 
 
 class Dreaming:
@@ -67,10 +72,26 @@ class Dreaming:
         """
         from reverie.dream import dream as run_dream
 
-        report = run_dream(self, scope=self._core.scope(scope), dry_run=dry_run, config=config, progress=progress)
+        s = self._core.scope(scope)
+        backfill = None if dry_run else self._backfill(s)
+        report = run_dream(self, scope=s, dry_run=dry_run, config=config, progress=progress)
+        if backfill is not None:
+            report.notes.append(backfill)
         if not dry_run:
             self.last_report = report
         return report
+
+    def _backfill(self, scope: str) -> str | None:
+        """Before the pass: fill vectors the embedder could not make at write time (``VECTOR_PENDING``).
+
+        At most ``DREAM_BACKFILL`` per pass, so a long outage does not make one pass unbounded;
+        an embedder still failing leaves them pending and says so (the pass itself goes on).
+        """
+        try:
+            done = self._core.backfill_vectors(scope, limit=DREAM_BACKFILL)
+        except (EmbedderError, ConflictError) as exc:
+            return f"vectors still pending ({type(exc).__name__}: {exc})"[:500]
+        return f"backfilled {done} pending vector(s)" if done else None
 
     def dream_runs(self, *, scope: str, limit: int | None = None) -> builtins.list[dict[str, Any]]:
         """The scope's recent dream passes as the store recorded them, newest first — including

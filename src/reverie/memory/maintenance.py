@@ -10,7 +10,11 @@ from typing import Any
 
 from reverie.errors import InvalidInputError
 from reverie.memory.core import Core
-from reverie.store.protocol import DoctorReport
+from reverie.model import commands as cmd
+from reverie.model.query import Q
+from reverie.store.protocol import VECTOR_PENDING, DoctorReport
+
+_CLEAR_BATCH = 500
 
 
 class Maintenance:
@@ -24,7 +28,18 @@ class Maintenance:
         core = self._core
         emb = core.embedder
         core.store.set_embedder(emb.name, emb.dim)
-        return core.store.reindex(emb.embed, progress=progress)
+        done = core.store.reindex(emb.embed, progress=progress)
+        self._clear_pending()
+        return done
+
+    def _clear_pending(self) -> None:
+        """After a reindex every item has its vector: drop every ``VECTOR_PENDING`` flag (all scopes,
+        closed items too), in batches, so ``doctor`` and ``summary`` stop counting them."""
+        store = self._core.store
+        for scope in store.scopes():
+            while items := store.query(scope, Q.flag(VECTOR_PENDING), (("id", False),), limit=_CLEAR_BATCH):
+                clear = [cmd.SetFlags(scope, i.id, (), (VECTOR_PENDING,), "vector rebuilt by reindex") for i in items]
+                store.execute(clear, now=self._core.clock.now(), new_id=self._core.new_id, vectors={})
 
     def doctor(self) -> DoctorReport:
         """Check every projection against the record store; ``report.ok`` is True when all agree."""
@@ -42,6 +57,7 @@ class Maintenance:
         emb = core.embedder
         core.store.set_embedder(emb.name, emb.dim)
         core.store.rebuild(emb.embed)
+        self._clear_pending()  # the replay re-embedded every text, pending ones too
 
     def backup(self, target: str | Path) -> None:
         """Write a consistent copy of the store to ``target`` with SQLite's backup API."""

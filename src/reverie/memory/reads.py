@@ -216,6 +216,8 @@ class Reads:
             "superseded": by["status"].get("superseded", 0),
             "tombstones": len(core.store.tombstones(s)),
             "learning_paused": core.store.paused(s),
+            # stored while the embedder was down; found by full-text only until backfilled
+            "vectors_pending": core.pending_vectors(s),
         }
 
     def scopes(self) -> builtins.list[str]:

@@ -13,7 +13,15 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from reverie.errors import InvalidInputError, InvalidQueryError, LimitExceededError
+import numpy as np
+
+from reverie.errors import (
+    EmbedderError,
+    EmbedderMismatchError,
+    InvalidInputError,
+    InvalidQueryError,
+    LimitExceededError,
+)
 from reverie.memory.core import Core
 from reverie.memory.usage import Usage
 from reverie.model.clock import ensure_aware
@@ -87,14 +95,36 @@ class Retrieval:
         search = query
         if options is None:  # conversation-aware default (h-conv): only on a scope that holds conversations
             search, opts = conversation_default(core.store, s, query, opts)
-        qvec = None
-        if opts.mode in ("hybrid", "dense"):
-            qvec = core.checked_embedder().embed([search])[0]
+        qvec, opts, down = self._query_vector(search, opts)
         hits, trace = run_recall(core.store, s, search, qvec, opts, core.clock.now())
-        hits = [replace(h, why={**h.why, "passes": trace["passes"], "answer_from": trace["used"]}) for h in hits]
+        extra: dict[str, Any] = {"passes": trace["passes"], "answer_from": trace["used"]}
+        if down is not None:
+            extra["dense"] = f"unavailable: {down}"
+        hits = [replace(h, why={**h.why, **extra}) for h in hits]
         if record_use:
             self._record(s, hits, hits, query)
         return hits
+
+    def _query_vector(self, search: str, opts: RecallOptions) -> tuple[np.ndarray | None, RecallOptions, str | None]:
+        """The query's vector, or — in hybrid mode, when the embedder fails — none and the lexical leg alone.
+
+        Graceful degradation (issue #13.7): recall still answers from full text, and each hit's
+        ``why["dense"]`` says why the dense leg is missing. ``mode="dense"`` has no other leg, so
+        it raises ``EmbedderError``; so does a mismatch of embedders (a configuration error).
+        """
+        if opts.mode not in ("hybrid", "dense"):
+            return None, opts, None
+        try:
+            return self._core.checked_embedder().embed([search])[0], opts, None
+        except EmbedderMismatchError:
+            raise
+        except EmbedderError as exc:
+            if opts.mode == "dense":
+                raise EmbedderError(
+                    f"dense recall needs the embedder, which failed: {exc}; use mode='hybrid' (falls back to "
+                    "full text) or mode='lexical'"
+                ) from exc
+            return None, replace(opts, mode="lexical"), str(exc)[:300]
 
     def _record(self, scope: str, answer: Sequence[Hit], chosen: Sequence[Hit], query: str) -> None:
         """Record use of the ``chosen`` hits that count as used (``why["counts_as_use"]``).

@@ -42,6 +42,12 @@ class Outcome:
         return None
 
 
+#: Flag on an item stored while the embedder was failing: it has no vector row yet, and
+#: ``doctor`` counts it (``counts["vectors_pending"]``) instead of calling it a missing vector.
+#: Declared here, beside the stores that honour it; ``reverie.memory.core`` sets and clears it.
+VECTOR_PENDING = "vector_pending"
+
+
 @dataclass(slots=True)
 class DoctorReport:
     """Projection health: empty ``problems`` means every index agrees with the record store."""

@@ -53,6 +53,7 @@ from reverie.model.validate import fingerprints
 from reverie.store.engine import batch_runner, run_commands
 from reverie.store.protocol import (
     DREAM_RUNS_KEPT,
+    VECTOR_PENDING,
     Batch,
     DoctorReport,
     Embed,
@@ -183,7 +184,10 @@ class ReferenceStore:
                 (holders.add if item.is_current else holders.discard)(item.id)
             self._index_superseded(self._items.get(key), item)
             self._items[key] = item
-            if change.created and item.text in vectors:
+            # created: its vector; an existing current item without one (stored while the embedder
+            # was down): filled, as the SQLite store does (``_fill_vector``)
+            fill = change.created or (item.is_current and not change.redact and key not in self._vecs)
+            if fill and item.text in vectors:
                 self._vecs[key] = np.asarray(vectors[item.text], dtype=np.float32)
         elif isinstance(change, PutTiers):
             for item_id, _ in change.tiers:
@@ -491,9 +495,11 @@ class ReferenceStore:
     def doctor(self) -> DoctorReport:
         self._check_open()
         report = DoctorReport(counts={"items": len(self._items), "events": len(self._events)})
-        missing = [k for k in self._items if k not in self._vecs]
+        pending = {k for k, i in self._items.items() if VECTOR_PENDING in i.flags}
+        missing = [k for k in self._items if k not in self._vecs and k not in pending]
         if self._embedder and missing:
             report.problems.append(f"{len(missing)} items have no vector")
+        report.counts["vectors_pending"] = sum(1 for k in pending if self._items[k].is_current)
         return report
 
     def rebuild(self, embed: Embed) -> None:

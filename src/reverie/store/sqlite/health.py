@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import sqlite3
 
-from reverie.store.protocol import DoctorReport
+from reverie.store.protocol import VECTOR_PENDING, DoctorReport
+
+# Items stored while the embedder was down (``VECTOR_PENDING``): no vector row yet, and not damage.
+_PENDING = (
+    "SELECT n FROM items WHERE flags != '[]' AND EXISTS "
+    "(SELECT 1 FROM json_each(items.flags) WHERE json_each.value = ?)"
+)
 
 
 def _ids(c: sqlite3.Connection, sql: str) -> set[int]:
@@ -23,18 +29,21 @@ def check(c: sqlite3.Connection) -> DoctorReport:
     vec = _ids(c, "SELECT n FROM vectors")
     vec_h = _ids(c, "SELECT n FROM vectors_history")
     embedder = c.execute("SELECT v FROM settings WHERE k = 'embedder'").fetchone()
+    pending = {r[0] for r in c.execute(_PENDING, (VECTOR_PENDING,))}
     report.counts = {
         "items": len(live) + len(closed),
         "current": len(live),
         "closed": len(closed),
         "events": int(c.execute("SELECT count(*) FROM events").fetchone()[0]),
         "edges": int(c.execute("SELECT count(*) FROM edges").fetchone()[0]),
+        "vectors_pending": len(pending & live),
     }
     _diff(report, "full-text index", live, fts)
     _diff(report, "full-text history index", closed, fts_h)
     if embedder is not None:
-        _diff(report, "vector index", live, vec)
-        _diff(report, "vector history index", closed, vec_h)
+        # a pending item counts as indexed: it is expected to lack its row until the backfill
+        _diff(report, "vector index", live, vec | (pending & live))
+        _diff(report, "vector history index", closed, vec_h | (pending & closed))
         _makers(c, report, str(embedder[0]))
     elif vec or vec_h:
         report.problems.append("vectors are stored but no embedder is recorded")

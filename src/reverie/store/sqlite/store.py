@@ -100,6 +100,13 @@ _INSERT_VECTOR = (
 _UPDATE_ITEM = "UPDATE items SET " + ", ".join(f"{c} = ?" for c in ITEM_COLUMNS[1:]) + " WHERE id = ?"  # nosec B608 # constant columns
 
 
+_FILL_VECTOR = (
+    "INSERT INTO vectors (n, scope, vec, made_by) "
+    "SELECT i.n, i.scope, ?, (SELECT v FROM settings WHERE k = 'embedder') "
+    "FROM items i WHERE i.id = ? AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.n = i.n)"
+)
+
+
 def _storage_error(exc: sqlite3.Error) -> ReverieError:
     """Translate a driver error into the stable tree, saying what happened and what to do.
 
@@ -488,6 +495,8 @@ class SQLiteStore:
             for fp in fingerprints(item.text, item.key, item.value):
                 self._x("INSERT OR IGNORE INTO fingerprints VALUES (?, ?, ?)", (item.scope, fp, item.id))
             return
+        if not change.redact and item.is_current and item.text in vectors:
+            self._fill_vector(item, vectors[item.text])
         if change.redact:
             # A purged version: every index row of the old content is replaced, then the row.
             shares = fts_scope.shares(self._conn, item.id)  # the scope's counters follow the rewrite
@@ -509,6 +518,14 @@ class SQLiteStore:
         if was is not None and was[1] is None and not item.is_current:
             self._retire(was[0], item)
             self._index_superseded(item)
+
+    def _fill_vector(self, item: Item, vec: np.ndarray) -> None:
+        """A current item stored while the embedder was down gets its vector (a backfill); an
+        item that has one keeps it (graceful degradation, ``reverie.memory.core.VECTOR_PENDING``)."""
+        blob = np.asarray(vec, dtype=np.float32).tobytes()
+        added = self._x(_FILL_VECTOR, (blob, item.id)).rowcount
+        if added:
+            self._bump(item.scope, "vec_appends")
 
     def _update_changed(self, before: Item, item: Item) -> bool:
         """Write only the columns that differ from ``before``; False if the row is not ``before``.
