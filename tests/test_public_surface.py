@@ -27,6 +27,7 @@ EXPECTED_ALL = [
     "Clock",
     "ClosedError",
     "ConflictError",
+    "Contradiction",
     "CorruptStoreError",
     "DismissedValueError",
     "DoctorReport",
@@ -50,6 +51,7 @@ EXPECTED_ALL = [
     "Page",
     "Provenance",
     "Q",
+    "ReadOnlyError",
     "RecallOptions",
     "ReverieError",
     "Scores",
@@ -57,6 +59,7 @@ EXPECTED_ALL = [
     "SystemClock",
     "VersionConflictError",
     "Weights",
+    "WriteResult",
     "__version__",
 ]
 

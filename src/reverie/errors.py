@@ -19,6 +19,7 @@ releases; the message says what was wrong and how to fix it. No bare ``sqlite3``
     │   └── EmbedderMismatchError     embedder_mismatch    store holds another model's vectors
     ├── StorageError                  storage              disk full, I/O error, locked too long
     │   └── CorruptStoreError         corrupt_store        schema or projection damage
+    ├── ReadOnlyError                 read_only            a write to a store opened read-only
     └── ClosedError                   closed               the Memory was closed
 """
 
@@ -95,6 +96,16 @@ class CorruptStoreError(StorageError):
     code = "corrupt_store"
 
 
+class ReadOnlyError(ReverieError):
+    """A write (or an upkeep that writes) on a store opened with ``read_only=True``.
+
+    Its own branch, not a ``StorageError``: the store is healthy and nothing failed; the caller
+    asked for inspection only, and reopening without ``read_only`` is the fix.
+    """
+
+    code = "read_only"
+
+
 class ClosedError(ReverieError):
     code = "closed"
 
@@ -113,6 +124,7 @@ __all__ = [
     "LearningPausedError",
     "LimitExceededError",
     "NotFoundError",
+    "ReadOnlyError",
     "ReverieError",
     "StorageError",
     "VersionConflictError",

@@ -58,7 +58,8 @@ class Retrieval:
         back). ``contradictions="surface"`` flags both sides of a conflict, ``"filter"`` keeps the
         better-supported one. ``diversity`` penalises hits sharing an ``author`` or ``parent``. When the answer
         is weak, one corrective pass runs (wider pool, no trust floor) and replaces it only if strictly better.
-        Each hit records this query as ``last_used_query`` unless ``record_use=False``.
+        Each hit records this query as ``last_used_query`` unless ``record_use=False`` (or the store
+        is open read-only: there a read never writes).
         """
         core = self._core
         s = core.scope(scope)
@@ -86,7 +87,7 @@ class Retrieval:
             qvec = core.checked_embedder().embed([query])[0]
         hits, trace = run_recall(core.store, s, query, qvec, opts, core.clock.now())
         hits = [replace(h, why={**h.why, "passes": trace["passes"], "answer_from": trace["used"]}) for h in hits]
-        if record_use and hits:
+        if record_use and hits and not core.read_only:  # inspection: a read never writes
             top = hits[0].score or 1.0
             self._usage.record_use(s, [(h.item.id, max(0.01, min(1.0, h.score / top))) for h in hits], query)
         return hits
