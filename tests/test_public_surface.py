@@ -49,6 +49,7 @@ EXPECTED_ALL = [
     "Memory",
     "NotFoundError",
     "Page",
+    "PortInUseError",
     "Provenance",
     "Q",
     "ReadOnlyError",

@@ -8,7 +8,8 @@ releases; the message says what was wrong and how to fix it. No bare ``sqlite3``
     ├── InvalidInputError             invalid_input        bad argument at the boundary
     │   ├── InvalidScopeError         invalid_scope
     │   ├── LimitExceededError        limit_exceeded       a Limits bound was crossed
-    │   └── InvalidQueryError         invalid_query        a malformed filter / sort
+    │   ├── InvalidQueryError         invalid_query        a malformed filter / sort
+    │   └── PortInUseError            port_in_use          a server's port is taken (pass --port)
     ├── NotFoundError                 not_found            unknown id in this scope
     ├── ConflictError                 conflict             the write contradicts state
     │   ├── VersionConflictError      version_conflict     expected_version mismatch
@@ -54,6 +55,16 @@ class LimitExceededError(InvalidInputError):
 
 class InvalidQueryError(InvalidInputError):
     code = "invalid_query"
+
+
+class PortInUseError(InvalidInputError):
+    """A server (``reverie serve``, ``reverie mcp --http``) was asked for a port another one holds.
+
+    Bad input, like any other argument that cannot be used (the fix is another ``--port``), with
+    its own code so a script can tell it from a malformed option and retry on another port.
+    """
+
+    code = "port_in_use"
 
 
 class NotFoundError(ReverieError, LookupError):
@@ -124,6 +135,7 @@ __all__ = [
     "LearningPausedError",
     "LimitExceededError",
     "NotFoundError",
+    "PortInUseError",
     "ReadOnlyError",
     "ReverieError",
     "StorageError",

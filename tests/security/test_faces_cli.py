@@ -21,9 +21,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "cli"))  # the CLI suite's runner (tests/ has no packages)
 
-from cli_support import SCOPE, Cli  # noqa: E402
+from cli_support import SCOPE, Cli
 
-from reverie import Memory  # noqa: E402
+from reverie import Memory
 
 #: A Python call inside a message: ``name(`` after a word boundary, or ``Memory.`` / ``mem.``.
 PYTHON = re.compile(r"\b[a-z_]+[a-z]\(|\bMemory\.|\bmem\.|remember_manual|remember_system")

@@ -166,8 +166,13 @@ def _set_embedder(ctx: click.Context, _param: click.Parameter, value: str | None
         ctx.ensure_object(State).embedder = value
 
 
+def _set_read_only(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.ensure_object(State).read_only = True
+
+
 def store_options(f: F) -> F:
-    """Adds ``--db`` and ``--embedder`` after the command name, for the long-running servers.
+    """Adds ``--db``, ``--embedder`` and ``--read-only`` after the command name, for the servers.
 
     An MCP client's configuration lists one argument vector (``["mcp", "--db", PATH]``); the
     natural spelling puts the store after the command, so these accept it there too (it wins).
@@ -182,7 +187,14 @@ def store_options(f: F) -> F:
         callback=_set_embedder,
         help="Embedding model (overrides the global --embedder).",
     )
-    return db(embedder(f))
+    read_only = click.option(
+        "--read-only",
+        is_flag=True,
+        expose_value=False,
+        callback=_set_read_only,
+        help="Serve the store for inspection: every write is refused (read_only).",
+    )
+    return db(embedder(read_only(f)))
 
 
 def json_option(f: F) -> F:
