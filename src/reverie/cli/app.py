@@ -20,8 +20,8 @@ from reverie.cli import ops, read, write
 from reverie.cli.state import EXIT_FAILED, CliError, CliUsageError, State
 
 _EPILOG = """\b
-Exit codes: 0 ok; 1 could not be done (not found, conflict, doctor not ok, I/O);
-2 bad usage or input. Errors print `error[<code>]: <message>` on stderr.
+Exit codes: 0 ok; 1 could not be done (not found, conflict, read_only, doctor not ok, I/O);
+2 bad usage or input (also port_in_use: pass another --port). Errors print `error[<code>]: <message>` on stderr.
 Environment: REVERIE_DB, REVERIE_SCOPE, REVERIE_EMBEDDER (options win over them).
 """
 
