@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -189,3 +191,24 @@ def test_http_on_a_read_only_store_answers_403_read_only_and_changes_nothing(tmp
         assert c.get(f"{V1}/summary").json()["current"] == 1
     with Memory(db, embedder="hash") as m:
         assert m.get(tea.id, scope=SCOPE).use_count == 0 and m.summary(scope=SCOPE)["current"] == 1
+
+
+# -- property ---------------------------------------------------------------------------------
+
+CITIES = ("Paris", "Lyon", "Rome", "Oslo")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(("alice", "bob")), st.sampled_from(CITIES)), min_size=1, max_size=6))
+def test_a_write_result_names_exactly_the_contradicts_edges_the_write_added(claims: list[tuple[str, str]]) -> None:
+    """Invariant: ``conflicts`` == the ``contradicts`` edges on the new item that did not exist before."""
+    with Memory(":memory:", embedder="hash", clock=ManualClock(), seed=5) as m:
+        for who, city in claims:
+            before = {e.id for e in m.edges(scope=SCOPE) if e.type == "contradicts"}
+            result = m.remember_checked(f"{who.title()} lives in {city}", scope=SCOPE, key=f"{who}.city", value=city)
+            after = [e for e in m.edges(scope=SCOPE) if e.type == "contradicts" and e.id not in before]
+            assert {c.edge_id for c in result.conflicts} == {e.id for e in after}
+            for c in result.conflicts:
+                edge = next(e for e in after if e.id == c.edge_id)
+                assert result.item.id in (edge.src, edge.dst) and c.other_id in (edge.src, edge.dst)
+                assert c.other_id != result.item.id and c.axis == edge.meta["axis"]
