@@ -75,7 +75,8 @@ def test_mcp_create_makes_a_new_store(tmp_path: Path) -> None:
     assert new.exists()
 
 
-def test_serve_on_a_busy_port_says_error_port_in_use_with_the_port_hint(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", [["serve"], ["mcp", "--http"]])
+def test_a_server_on_a_busy_port_says_error_port_in_use_with_the_port_hint(tmp_path: Path, command: list[str]) -> None:
     db = tmp_path / "s.db"
     with Memory(db, embedder="hash") as mem:
         mem.remember("Alice likes tea", scope=SCOPE)
@@ -83,12 +84,12 @@ def test_serve_on_a_busy_port_says_error_port_in_use_with_the_port_hint(tmp_path
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        result = run([REVERIE, "--db", str(db), "serve", "--port", str(port)], 30)
+        result = run([REVERIE, "--db", str(db), *command, "--port", str(port)], 30)
     assert result.returncode == 2, result.stderr
     line = error_line(result.stderr)
     assert line.startswith(f"error[port_in_use]: port {port} on 127.0.0.1 is already in use"), result.stderr
     assert "pass --port N" in line
-    assert "Started server process" not in result.stderr
+    assert "Started server process" not in result.stderr and "streamable HTTP) on" not in result.stderr
 
 
 def test_serve_read_only_answers_reads_and_refuses_writes(tmp_path: Path) -> None:
