@@ -223,7 +223,7 @@ def test_background_dream_runs_on_schedule(mem: Memory) -> None:
     dreamer = Dreaming(":memory:", embedder="hash")
     try:
         dreamer.remember("x", scope=SCOPE)
-        with TC(create_app(dreamer, dream_every=0.01), base_url="http://127.0.0.1"):
+        with TC(create_app(dreamer, dream_every=1.0), base_url="http://127.0.0.1"):
             deadline = time.monotonic() + 5
             while not calls and time.monotonic() < deadline:
                 time.sleep(0.01)

@@ -242,3 +242,30 @@ def test_storage_error_is_not_the_read_only_branch() -> None:
     """A refused write on a read-only store is not a storage failure: nothing failed."""
     assert not issubclass(ReadOnlyError, StorageError)
     assert ReadOnlyError("x").to_dict() == {"code": "read_only", "error": "x"}
+
+
+def test_a_damaged_schema_version_is_refused_read_only_as_on_a_writable_open(tmp_path: Path) -> None:
+    import sqlite3
+
+    from reverie import CorruptStoreError
+
+    db = tmp_path / "damaged.db"
+    Memory(db, embedder="hash").close()
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE settings SET v = 'abc' WHERE k = 'schema_version'")
+    conn.close()
+    with pytest.raises(CorruptStoreError, match="no positive integer"):
+        Memory(db, embedder="hash", read_only=True)
+
+
+def test_a_file_that_is_not_a_reverie_store_is_refused_read_only(tmp_path: Path) -> None:
+    import sqlite3
+
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE notes (x TEXT)")
+    conn.close()
+    before = other.read_bytes()
+    with pytest.raises(StorageError, match="not a current reverie store"):
+        Memory(other, embedder="hash", read_only=True)
+    assert other.read_bytes() == before

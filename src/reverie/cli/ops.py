@@ -16,6 +16,7 @@ from reverie import InvalidInputError, Memory, ReverieError
 from reverie.cli.render import plural, snippet, table, when
 from reverie.cli.state import EXIT_FAILED, CliError, Progress, json_option, scoped, state
 from reverie.cli.transfer import ImportReport, Replayer, export_events, read_events
+from reverie.model.validate import check_interval
 
 
 @click.command()
@@ -134,7 +135,7 @@ def import_(file: str) -> None:
 @scoped
 @json_option
 @click.option("--dry-run", is_flag=True, help="Show the plan with reasons; change nothing.")
-@click.option("--every", default=None, help="Repeat on a schedule (e.g. 30m, 1h) until interrupted.")
+@click.option("--every", default=None, help="Repeat on a schedule (e.g. 30m, 1h; from 1s to 365d) until interrupted.")
 @click.option(
     "--progress/--no-progress",
     default=None,
@@ -322,8 +323,12 @@ def _spared_text(spared: list[dict[str, Any]], labels: ItemLabels) -> str:
     return "\n".join(lines)
 
 
-def parse_every(text: str | None) -> float | None:
-    """'90' (seconds), '30s', '15m', '1h', '1d' → seconds; None stays None."""
+def parse_every(text: str | None, option: str = "--every") -> float | None:
+    """'90' (seconds), '30s', '15m', '1h', '1d' → seconds, from 1s to 365d; None stays None.
+
+    The bounds (``MIN_INTERVAL_SECONDS``, ``MAX_INTERVAL_SECONDS``) are checked here, before
+    the first pass runs: ``inf`` used to run one pass and then crash in ``time.sleep``.
+    """
     if text is None:
         return None
     units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -333,10 +338,8 @@ def parse_every(text: str | None) -> float | None:
     try:
         seconds = float(number) * (scale or 1)
     except ValueError:
-        raise InvalidInputError(f"interval {text!r} is malformed: use e.g. 90, 30m, 1h or 1d") from None
-    if not seconds > 0:
-        raise InvalidInputError("interval must be positive")
-    return seconds
+        raise InvalidInputError(f"{option} {text[:40]!r} is malformed: use e.g. 90, 30m, 1h or 1d") from None
+    return check_interval(seconds, f"{option} {text.strip()[:40]!r}")
 
 
 from reverie.cli.servers import mcp, serve  # noqa: E402 - after parse_every, which servers imports

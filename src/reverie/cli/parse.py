@@ -7,12 +7,12 @@ Parsing here raises ``InvalidInputError`` / ``InvalidQueryError`` rather than cl
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from reverie import Filter, InvalidInputError, InvalidQueryError, Q
+from reverie import Filter, InvalidInputError, InvalidQueryError, LimitExceededError, Q
+from reverie.model.validate import load_json
 
 #: Scores a ``list`` can bound with --min-NAME / --max-NAME (the API's score fields).
 SCORE_NAMES = ("authority", "confidence", "importance", "durability", "value")
@@ -25,7 +25,9 @@ def meta_object(text: str | None) -> dict[str, Any] | None:
     if text is None:
         return None
     try:
-        value = json.loads(text)
+        value = load_json(text, "--meta")
+    except LimitExceededError:
+        raise
     except ValueError as exc:
         raise InvalidInputError(f"--meta is not valid JSON ({exc}); pass an object such as '{{\"turn\": 3}}'") from None
     if not isinstance(value, dict):
@@ -55,7 +57,9 @@ def meta_condition(spec: str) -> tuple[str, Scalar]:
     if not sep or not path:
         raise InvalidQueryError(f"--meta {spec[:60]!r} must be PATH=VALUE, e.g. source.turn=3 or lang=en")
     try:
-        value = json.loads(raw)
+        value = load_json(raw, f"--meta {path}=…", InvalidQueryError)
+    except InvalidQueryError:
+        raise  # nested past the decoder's limit: no scalar, and no text anyone meant
     except ValueError:
         return path, raw
     if isinstance(value, dict | list):

@@ -32,7 +32,9 @@ def _prepare(st: State, create: bool, command: str) -> str:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Bind address (non-loopback needs --token).")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--token", envvar="REVERIE_TOKEN", default=None, help="Bearer token (env REVERIE_TOKEN).")
-@click.option("--dream-every", default=None, help="Run the dream pass on every scope this often (e.g. 3600, 30m, 1h).")
+@click.option(
+    "--dream-every", default=None, help="Run the dream pass on every scope this often (e.g. 3600, 30m, 1h; 1s to 365d)."
+)
 @_create_option
 @store_options
 def serve(host: str, port: int, token: str | None, dream_every: str | None, create: bool) -> None:
@@ -45,7 +47,7 @@ def serve(host: str, port: int, token: str | None, dream_every: str | None, crea
     from reverie.mcp.__main__ import check_port_free
 
     st = state()
-    every = parse_every(dream_every)
+    every = parse_every(dream_every, "--dream-every")
     check_bind(host, token)  # the checks serve_http makes, first: none of them needs the store
     check_token(token)
     embedder = _prepare(st, create, "serve")

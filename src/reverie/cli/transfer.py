@@ -61,8 +61,10 @@ def read_events(lines: Iterable[str]) -> list[Event]:
             data = json.loads(line)
             if not isinstance(data, dict):
                 raise TypeError(f"a JSON {type(data).__name__}, not an object")
+            if not all(isinstance(data.get(k), str) for k in ("id", "type", "scope", "cause")):
+                raise TypeError("its id, type, scope and cause must be strings")  # a list type crashed replay
             events.append(Event.from_dict(data))
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, RecursionError) as exc:  # RecursionError: JSON nested 1000s deep
             raise InvalidInputError(
                 f"line {number} is not a reverie event ({type(exc).__name__}: {exc}); "
                 "import reads the JSON lines `reverie export` writes"
@@ -164,7 +166,7 @@ class Replayer:
             apply()
         except ReverieError as err:
             self.report.failed.append({"seq": event.seq, "type": event.type, "code": err.code, "error": err.message})
-        except (KeyError, TypeError, ValueError) as exc:  # a hand-edited payload missing a field
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:  # hand-edited: a field missing or mistyped
             error = f"malformed payload ({type(exc).__name__}: {exc})"
             self.report.failed.append({"seq": event.seq, "type": event.type, "code": "invalid_input", "error": error})
         else:

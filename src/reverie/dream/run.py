@@ -88,6 +88,7 @@ def apply(mem: DreamHost, report: DreamReport, *, progress: Progress | None = No
         if not lease:
             report.skipped = lease.busy_reason()
             return report
+        report.notes += lease.notes()
         _apply_held(mem, report, lease, progress)
         record(mem, report)  # under the lease: runs of a scope are recorded in the order they ran
     return report
@@ -156,6 +157,7 @@ def dream(
                 at = to_iso(mem.clock.now())
                 return DreamReport(s, at, dry_run=False, config=cfg.to_dict(), skipped=lease.busy_reason())
             report = plan(mem, scope=s, config=cfg, progress=progress, cancelled=mem.cancelled)
+            report.notes += lease.notes()
             if report.interrupted is None:
                 _apply_held(mem, report, lease, progress)
             else:

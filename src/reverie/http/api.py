@@ -11,7 +11,6 @@ count to ``Memory`` and was refused under a smaller ``max_k``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any
@@ -25,6 +24,7 @@ from reverie.memory import Memory, WriteResult
 from reverie.model.item import Item
 from reverie.model.query import Filter, Q
 from reverie.model.query_json import FILTER_DESCRIPTION, parse_filter
+from reverie.model.validate import load_json
 from reverie.recall.engine import Hit
 
 #: The error statuses every operation may answer, each in the one shape (``ErrorOut``).
@@ -189,7 +189,9 @@ def _json_filter(text: str | None) -> dict[str, Any] | None:
     if text is None:
         return None
     try:
-        doc = json.loads(text)
+        doc = load_json(text, "where", InvalidQueryError)
+    except InvalidQueryError:
+        raise
     except ValueError:
         raise InvalidQueryError(f'where {text[:60]!r} is not JSON; send a filter such as {{"kind": "trait"}}') from None
     if not isinstance(doc, dict):

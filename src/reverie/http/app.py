@@ -23,6 +23,7 @@ from reverie.http.scope_path import ScopeSegment
 from reverie.http.security import LOOPBACK_HOSTS, Guard, check_secret, check_token, is_loopback, new_secret
 from reverie.limits import Limits
 from reverie.memory import Memory
+from reverie.model.validate import check_interval
 
 log = logging.getLogger("reverie.http")
 DESCRIPTION = (
@@ -57,12 +58,13 @@ def create_app(
     check_secret(secret)
     key = secret if secret is not None else new_secret()
     max_body = getattr(mem, "limits", Limits()).max_request_bytes
+    every = check_interval(dream_every, "dream_every") if dream_every is not None else None  # 1 s .. 365 d
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         task = None
-        if dream_every is not None and hasattr(mem, "dream"):
-            task = asyncio.create_task(_dream_loop(mem, float(dream_every)))
+        if every is not None and hasattr(mem, "dream"):
+            task = asyncio.create_task(_dream_loop(mem, every))
         try:
             yield
         finally:

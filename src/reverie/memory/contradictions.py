@@ -44,7 +44,7 @@ class Contradictions:
         item = core.must_get(s, check_id(id))
         if not item.is_current:
             return []
-        commands = self.conflict_links(item, candidates)
+        commands = self.conflict_links(item, check_count(candidates, "candidates", default=10, limits=core.limits))
         if not commands:
             return []
         out = core.store.execute(commands, now=core.clock.now(), new_id=core.new_id, vectors={})

@@ -16,12 +16,13 @@ from typing import Any
 
 from reverie.errors import InvalidInputError, InvalidQueryError, LimitExceededError, NotFoundError
 from reverie.memory.core import Core
+from reverie.model import validate
 from reverie.model.clock import ensure_aware
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.projection import ProjectionView, PutItem, PutTiers, project
 from reverie.model.query import All, Filter, Q, parse_sort
-from reverie.model.validate import check_count, check_id
+from reverie.model.validate import check_count, check_id, check_seq, shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,15 +190,13 @@ class Reads:
         if limit is None:
             limit = min(1000, bound)
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise InvalidInputError(f"limit must be a positive int (at most {bound}), got {limit!r}")
+            raise InvalidInputError(f"limit must be a positive int (at most {bound}), got {shown(limit)}")
         if limit > bound:
             raise LimitExceededError(
-                f"limit is {limit}; the limit is Limits.max_events ({bound}): read the log in pages "
+                f"limit is {shown(limit)}; the limit is Limits.max_events ({bound}): read the log in pages "
                 "(pass the last seq you saw as after_seq) or raise Limits.max_events"
             )
-        if isinstance(after_seq, bool) or not isinstance(after_seq, int) or after_seq < 0:
-            raise InvalidInputError("after_seq must be a non-negative int (the seq of the last event you saw)")
-        return core.store.events(s, after_seq=after_seq, limit=limit)
+        return core.store.events(s, after_seq=check_seq(after_seq), limit=limit)
 
     def summary(self, *, scope: str) -> dict[str, Any]:
         """Counts by tier (subconscious separately), kind, source, and dismissed / forgotten, plus pause state."""
@@ -230,15 +229,5 @@ def encode_cursor(offset: int) -> str:
 
 
 def decode_cursor(cursor: str | None) -> int:
-    """The offset inside a cursor this store issued; anything else is refused."""
-    if cursor is None:
-        return 0
-    if not isinstance(cursor, str):
-        raise InvalidInputError("cursor is not one this store issued; pass next_cursor back unchanged")
-    try:
-        offset = json.loads(base64.urlsafe_b64decode(cursor.encode()))["o"]
-        if isinstance(offset, int) and offset >= 0:
-            return offset
-    except (ValueError, KeyError, TypeError):
-        pass
-    raise InvalidInputError("cursor is not one this store issued; pass next_cursor back unchanged")
+    """The offset inside a cursor this store issued; anything else is refused (``model.validate``)."""
+    return validate.decode_cursor(cursor)

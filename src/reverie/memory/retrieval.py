@@ -17,7 +17,7 @@ from reverie.memory.core import Core
 from reverie.memory.usage import Usage
 from reverie.model.clock import ensure_aware
 from reverie.model.query import Filter
-from reverie.model.validate import check_count, check_score, check_text
+from reverie.model.validate import check_count, check_numbers, check_score, check_text
 from reverie.recall.engine import Hit, RecallOptions, Weights, check_pool, default_pool
 from reverie.recall.engine import recall as run_recall
 from reverie.recall.packing import PackCandidate, estimate_tokens, pack, render_context, render_line
@@ -157,7 +157,7 @@ class Retrieval:
             include_history=bool(include_history),
             tiers=tuple(tiers),
             contradictions=contradictions,
-            weights=weights or Weights(),
+            weights=check_numbers(weights, Weights, "weights"),
             pool=default_pool(k),
             min_authority=check_score("min_authority", min_authority),
             diversity_author=check_score("diversity author", div.get("author", 0.0)),

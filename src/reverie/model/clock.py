@@ -61,12 +61,30 @@ def from_iso(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
+#: The times reverie accepts, once converted to UTC: all a UTC ``datetime`` can hold.
+MIN_TIME = datetime.min.replace(tzinfo=UTC)
+MAX_TIME = datetime.max.replace(tzinfo=UTC)
+
+
 def ensure_aware(when: datetime, name: str = "time") -> datetime:
-    """Refuse naive datetimes: a naive time silently shifts by the local offset."""
+    """Refuse naive datetimes (a naive time silently shifts by the local offset) and times the UTC
+    calendar cannot hold; return the time in UTC.
+
+    Why the range check lives here: every time a caller gives (``as_of``, ``valid_from``,
+    ``valid_to``, filter bounds, from every face) passes through this function, and
+    ``0001-01-01T00:00:00+14:00`` is year 0 in UTC, so converting it raised ``OverflowError``
+    wherever it went (issue #14). The accepted range is ``MIN_TIME`` .. ``MAX_TIME`` in UTC.
+    """
     from reverie.errors import InvalidInputError
 
     if not isinstance(when, datetime):
         raise InvalidInputError(f"{name} must be a datetime, got {type(when).__name__}")
     if when.tzinfo is None or when.tzinfo.utcoffset(when) is None:
         raise InvalidInputError(f"{name} must be timezone-aware (e.g. datetime.now(UTC)); got a naive datetime")
-    return when.astimezone(UTC)
+    try:
+        return when.astimezone(UTC)
+    except OverflowError:
+        raise InvalidInputError(
+            f"{name} {when.isoformat()} is outside the times reverie can store once converted to UTC "
+            f"({to_iso(MIN_TIME)} to {to_iso(MAX_TIME)}); give a time within that range"
+        ) from None

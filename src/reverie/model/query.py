@@ -21,6 +21,7 @@ from typing import Any
 from reverie.errors import InvalidQueryError
 from reverie.model.clock import ensure_aware
 from reverie.model.item import SOURCES, STATUSES, TIERS, Item
+from reverie.model.validate import shown
 
 SCORE_FIELDS = ("authority", "confidence", "importance", "durability", "value")
 NUMBER_FIELDS = (*SCORE_FIELDS, "evidence_count", "use_count", "version")
@@ -233,7 +234,7 @@ def _path(path: str) -> tuple[str, ...]:
     segs = tuple(path.split(".")) if isinstance(path, str) else ()
     if not segs or not all(_PATH_SEG.fullmatch(s) for s in segs):
         raise InvalidQueryError(
-            f"meta path {path!r} is malformed: dot-separated names of letters, digits, _ or - (e.g. 'source.turn')"
+            f"meta path {shown(path)} is malformed: dot-separated names of letters, digits, _ or - (e.g. 'source.turn')"
         )
     return segs
 
@@ -331,7 +332,7 @@ class Q:
         lt: float | None = None,
     ) -> Filter:
         if name not in NUMBER_FIELDS:
-            raise InvalidQueryError(f"cannot range over {name!r}; use one of {', '.join(NUMBER_FIELDS)}")
+            raise InvalidQueryError(f"cannot range over {shown(name)}; use one of {', '.join(NUMBER_FIELDS)}")
         what = f"range bound on {name}"
         return Range(name, _bound(what, ge), _bound(what, le), _bound(what, gt), _bound(what, lt))
 
@@ -366,7 +367,7 @@ class Q:
     @staticmethod
     def time(field: str, *, since: datetime | None = None, until: datetime | None = None) -> Filter:
         if field not in TIME_FIELDS:
-            raise InvalidQueryError(f"cannot range over time field {field!r}; use one of {', '.join(TIME_FIELDS)}")
+            raise InvalidQueryError(f"cannot range over time field {shown(field)}; use one of {', '.join(TIME_FIELDS)}")
         return TimeRange(
             field,
             ensure_aware(since, "since") if since is not None else None,

@@ -29,6 +29,7 @@ from typing import Any
 
 from reverie.errors import InvalidInputError, InvalidQueryError
 from reverie.model.query import NUMBER_FIELDS, TIME_FIELDS, Filter, Q
+from reverie.model.validate import shown
 
 MAX_DEPTH = 16
 """Deepest nesting of ``and`` / ``or`` / ``not`` accepted (a real filter is a few levels)."""
@@ -150,7 +151,7 @@ def _build(key: str, value: object, path: str, depth: int, counter: list[int]) -
         fields = _object(value, path, ("name", *_BOUNDS), required=("name",))
         name = fields.pop("name")
         if name not in NUMBER_FIELDS:
-            raise _fail(f"{path}.name", f"must be one of {', '.join(NUMBER_FIELDS)}, got {name!r}")
+            raise _fail(f"{path}.name", f"must be one of {', '.join(NUMBER_FIELDS)}, got {shown(name)}")
         return Q.score(name, **fields)
     if key in ("evidence", "parents_count"):
         fields = _object(value, path, ("ge", "le"))
@@ -159,7 +160,7 @@ def _build(key: str, value: object, path: str, depth: int, counter: list[int]) -
         fields = _object(value, path, ("field", "since", "until"), required=("field",))
         name = fields["field"]
         if name not in TIME_FIELDS:
-            raise _fail(f"{path}.field", f"must be one of {', '.join(TIME_FIELDS)}, got {name!r}")
+            raise _fail(f"{path}.field", f"must be one of {', '.join(TIME_FIELDS)}, got {shown(name)}")
         since, until = (_time(fields.get(b), f"{path}.{b}") for b in ("since", "until"))
         return Q.time(name, since=since, until=until)
     # key == "meta" (KEYS is closed, checked in _node)

@@ -7,12 +7,15 @@ store untouched.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import dataclasses
 import json
 import math
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from reverie.errors import InvalidInputError, InvalidScopeError, LimitExceededError
 from reverie.limits import Limits
@@ -24,6 +27,22 @@ SCOPE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@/\-]*")
 KEY_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:\-/]*")
 KIND_RE = re.compile(r"[a-z][a-z0-9_\-]{0,39}")
 SCORE_NAMES = ("authority", "confidence", "importance", "durability", "value")
+INT64_MAX = 2**63 - 1
+"""The largest integer SQLite stores or binds; a larger Python int raised ``OverflowError`` there."""
+_T = TypeVar("_T")
+
+
+def shown(value: object, width: int = 60) -> str:
+    """``repr(value)`` cut to ``width`` characters, for refusal messages.
+
+    Why not ``repr`` or ``str``: both raise ``ValueError`` for an int past 4300 digits, so the
+    message refusing ``k=10**5000`` crashed while being written (issue #14). Such an int is
+    described by its size instead.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * width:
+        return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def check_text(text: object, limits: Limits, field: str = "text") -> str:
@@ -71,7 +90,7 @@ def check_scope(scope: object, limits: Limits) -> str:
 
 def check_id(item_id: object, field: str = "id") -> str:
     if not is_id(item_id):
-        raise InvalidInputError(f"{field} {str(item_id)[:60]!r} is not a reverie id (a lower-case UUID string)")
+        raise InvalidInputError(f"{field} {shown(item_id)} is not a reverie id (a lower-case UUID string)")
     assert isinstance(item_id, str)
     return item_id
 
@@ -79,7 +98,7 @@ def check_id(item_id: object, field: str = "id") -> str:
 def check_kind(kind: object) -> str:
     if not isinstance(kind, str) or not KIND_RE.fullmatch(kind):
         raise InvalidInputError(
-            f"kind {kind!r} is malformed: lower-case letters, digits, _ or -, up to 40 characters "
+            f"kind {shown(kind)} is malformed: lower-case letters, digits, _ or -, up to 40 characters "
             "(known kinds: observation, assertion, hypothesis, policy, trait, episodic, semantic, …)"
         )
     return kind
@@ -95,7 +114,7 @@ def check_key(key: object, limits: Limits) -> str | None:
         )
     if not isinstance(key, str) or not key or not KEY_RE.fullmatch(key):
         raise InvalidInputError(
-            f"key {str(key)[:60]!r} is malformed: a dotted subject such as 'alice.allergy' "
+            f"key {shown(key)} is malformed: a dotted subject such as 'alice.allergy' "
             f"(letters, digits, _ . : - /, up to {limits.max_key_chars} characters)"
         )
     return key
@@ -106,11 +125,27 @@ def check_value(value: object, limits: Limits) -> str | None:
         return None
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise InvalidInputError(f"value must be a string or number, got {type(value).__name__}")
-    text = str(value)
+    text = _int_text(value, limits) if isinstance(value, int) else str(value)
     check_unicode(text, "value")
     if len(text) > limits.max_text_chars:
         raise LimitExceededError(f"value is longer than Limits.max_text_chars ({limits.max_text_chars})")
     return text
+
+
+def _int_text(value: int, limits: Limits) -> str:
+    """``str(value)``, refused when too long: a d-digit int has fewer than 4·d bits, so the bit test
+    refuses before the (quadratic) conversion, and ``str`` itself refuses past Python's
+    ``sys.get_int_max_str_digits()`` (4300 by default) with a bare ``ValueError``."""
+    too_long = LimitExceededError(
+        f"value is an integer too long to store as text (over Limits.max_text_chars = {limits.max_text_chars} "
+        "digits, or Python's int_max_str_digits); pass it as a string"
+    )
+    if value.bit_length() > 4 * limits.max_text_chars:
+        raise too_long
+    try:
+        return str(value)
+    except ValueError:
+        raise too_long from None
 
 
 def check_count(value: object, field: str, *, default: int, limits: Limits) -> int:
@@ -124,10 +159,10 @@ def check_count(value: object, field: str, *, default: int, limits: Limits) -> i
     if value is None:
         return min(default, limits.max_k)
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInputError(f"{field} must be a positive int (at most {limits.max_k}), got {value!r}")
+        raise InvalidInputError(f"{field} must be a positive int (at most {limits.max_k}), got {shown(value)}")
     if value > limits.max_k:
         raise LimitExceededError(
-            f"{field} is {value}; the limit is Limits.max_k ({limits.max_k}): ask for fewer "
+            f"{field} is {shown(value)}; the limit is Limits.max_k ({limits.max_k}): ask for fewer "
             "(list pages on with its cursor) or raise Limits.max_k"
         )
     return value
@@ -136,7 +171,10 @@ def check_count(value: object, field: str, *, default: int, limits: Limits) -> i
 def check_score(name: str, score: object) -> float:
     if isinstance(score, bool) or not isinstance(score, int | float):
         raise InvalidInputError(f"{name} must be a number in [0, 1], got {type(score).__name__}")
-    f = float(score)
+    try:
+        f = float(score)
+    except OverflowError:  # an int such as 10**5000: no float holds it
+        raise InvalidInputError(f"{name} must be in [0, 1], got an integer too large for a float") from None
     if math.isnan(f) or not 0.0 <= f <= 1.0:
         raise InvalidInputError(f"{name} must be in [0, 1], got {score!r}")
     return f
@@ -152,7 +190,7 @@ def check_tags(tags: object, limits: Limits, field: str = "tags") -> tuple[str, 
     out: dict[str, None] = {}  # ordered set: O(1) de-duplication, first occurrence wins
     for tag in tags:
         if not isinstance(tag, str) or not tag.strip():
-            raise InvalidInputError(f"each {one} must be a non-blank string, got {tag!r}")
+            raise InvalidInputError(f"each {one} must be a non-blank string, got {shown(tag)}")
         check_unicode(tag, one)
         if len(tag) > limits.max_tag_chars:
             raise LimitExceededError(
@@ -191,7 +229,7 @@ def _check_json(value: object, limits: Limits, depth: int, path: str) -> None:
     if isinstance(value, Mapping):
         for k, v in value.items():
             if not isinstance(k, str):
-                raise InvalidInputError(f"{path} has a non-string key {k!r}; JSON object keys must be strings")
+                raise InvalidInputError(f"{path} has a non-string key {shown(k)}; JSON object keys must be strings")
             check_unicode(k, f"{path} key")
             _check_json(v, limits, depth + 1, f"{path}.{k}")
     elif isinstance(value, list | tuple):
@@ -215,6 +253,109 @@ def check_reason(reason: object) -> str:
     if len(reason) > 2000:
         raise LimitExceededError("reason is longer than 2000 characters")
     return reason
+
+
+def load_json(text: str, what: str, error: type[InvalidInputError] = LimitExceededError) -> Any:
+    """``json.loads`` that refuses nesting past the interpreter's recursion limit with ``error``.
+
+    ``json.loads("[" * 3000)`` raises ``RecursionError``, which is no ``ValueError``, so every
+    caller's "not valid JSON" handler let it through as a crash (issue #14). Syntax errors stay
+    ``ValueError`` for the caller to word. Why not count the brackets first: that is a pass in
+    Python over every byte of every import line, for a case the decoder already detects.
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise error(
+            f"{what} is JSON nested too deeply to read (thousands of levels); "
+            "real data nests a few levels (meta at most Limits.max_meta_depth)"
+        ) from None
+
+
+def check_seq(seq: object, field: str = "after_seq") -> int:
+    """A position in the event log: a non-negative int SQLite can compare with (at most 2**63 - 1)."""
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= INT64_MAX:
+        raise InvalidInputError(
+            f"{field} must be a non-negative int of at most 2**63 - 1 (the seq of the last event you saw), "
+            f"got {shown(seq, 40)}"
+        )
+    return seq
+
+
+_BAD_CURSOR = "cursor is not one this store issued; pass next_cursor back unchanged"
+
+
+def encode_cursor(offset: int) -> str:
+    """The opaque ``next_cursor`` of a page: the offset of the next one."""
+    return base64.urlsafe_b64encode(json.dumps({"o": offset}).encode()).decode()
+
+
+def decode_cursor(cursor: object) -> int:
+    """The offset inside a cursor ``encode_cursor`` made; ``InvalidInputError`` for anything else.
+
+    A cursor comes back from the caller, so it is untrusted: a forged offset of 2**63 overflowed
+    SQLite's ``OFFSET`` and a forged payload nested 3000 deep overflowed the JSON decoder.
+    """
+    if cursor is None:
+        return 0
+    if not isinstance(cursor, str):
+        raise InvalidInputError(_BAD_CURSOR)
+    try:
+        doc = load_json(base64.urlsafe_b64decode(cursor.encode()).decode(), "cursor", InvalidInputError)
+        offset = doc["o"] if isinstance(doc, dict) else None
+    except (ValueError, binascii.Error, KeyError):  # UnicodeError and InvalidInputError are ValueErrors
+        offset = None
+    if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= INT64_MAX:
+        raise InvalidInputError(_BAD_CURSOR)
+    return offset
+
+
+def check_numbers(value: object, cls: type[_T], field: str, bound: float = 64.0) -> _T:
+    """An options dataclass (``Weights``) whose every field is a number within ±``bound``; ``None`` is ``cls()``.
+
+    Why: ``recall(weights={"trust": 0.5})`` died with ``AttributeError`` deep in scoring, a NaN
+    weight silently made every score NaN, and ``sharpness=-400`` overflowed ``relevance ** sharpness``
+    (found by tests/security/test_input_properties.py). ±64 is far past any useful weight (the
+    defaults are at most 8) and keeps every score finite. Taking ``cls`` keeps the model free of
+    recall's types.
+    """
+    if value is None:
+        return cls()
+    if not isinstance(value, cls):
+        hint = f" (build one from it: {cls.__name__}(**that_dict))" if isinstance(value, Mapping) else ""
+        raise InvalidInputError(f"{field} must be a reverie.{cls.__name__}, got {type(value).__name__}{hint}")
+    for f in dataclasses.fields(value):  # type: ignore[arg-type]
+        v = getattr(value, f.name)
+        if isinstance(v, bool) or not isinstance(v, int | float) or not _finite(v) or not -bound <= v <= bound:
+            raise InvalidInputError(f"{field}.{f.name} must be a number within ±{bound:g}, got {shown(v, 40)}")
+    return value
+
+
+MIN_INTERVAL_SECONDS = 1.0
+"""The shortest schedule for repeated dream passes: below it a pass loop spins (``--every 1e-9s``
+ran 892 passes in 6 s), and no consolidation needs to run more than once a second."""
+MAX_INTERVAL_SECONDS = 365 * 86400.0
+"""The longest: a year. Longer is no schedule, and ``inf`` or 10**17 days overflowed ``sleep``."""
+
+
+def check_interval(seconds: object, field: str = "interval") -> float:
+    """Seconds between scheduled passes, within ``MIN_INTERVAL_SECONDS`` .. ``MAX_INTERVAL_SECONDS``."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        raise InvalidInputError(f"{field} must be a number of seconds, got {type(seconds).__name__}")
+    value = float(seconds) if _finite(seconds) else math.inf
+    if not MIN_INTERVAL_SECONDS <= value <= MAX_INTERVAL_SECONDS:  # False for NaN too
+        raise InvalidInputError(
+            f"{field} is {shown(seconds, 40)} seconds; give between {MIN_INTERVAL_SECONDS:g} s and "
+            f"{MAX_INTERVAL_SECONDS:g} s (1s to 365d)"
+        )
+    return value
+
+
+def _finite(v: int | float) -> bool:
+    try:
+        return math.isfinite(v)
+    except OverflowError:  # an int beyond every float
+        return False
 
 
 def normalise_text(text: str) -> str:

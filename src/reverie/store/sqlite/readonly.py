@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 
 from reverie.errors import CorruptStoreError, NotFoundError, ReadOnlyError, StorageError
-from reverie.store.sqlite.schema import SCHEMA_VERSION
+from reverie.store.sqlite.schema import SCHEMA_VERSION, read_schema_version
 
 
 def connect(path: str, timeout: float) -> sqlite3.Connection:
@@ -47,8 +47,7 @@ def _check_schema(conn: sqlite3.Connection, path: str, busy_timeout_ms: int) -> 
     conn.execute("PRAGMA query_only = ON")
     conn.execute("PRAGMA foreign_keys = ON")
     has_settings = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'settings'").fetchone()
-    row = conn.execute("SELECT v FROM settings WHERE k = 'schema_version'").fetchone() if has_settings else None
-    found = int(row[0]) if row else 0
+    found = read_schema_version(conn) if has_settings else 0  # a damaged version row: CorruptStoreError
     if found > SCHEMA_VERSION:
         raise CorruptStoreError(
             f"this store was written by a newer reverie (schema {found} > {SCHEMA_VERSION}); upgrade reverie"

@@ -131,11 +131,41 @@ def _v3() -> list[str]:
     ]
 
 
+def read_schema_version(conn: sqlite3.Connection) -> int:
+    """The version the file says it has: 0 for a file reverie has never written to.
+
+    Refuses, with ``CorruptStoreError`` naming the file, a version row that is not a positive
+    integer (``'abc'`` raised a bare ``ValueError``) and a missing row in a file that already
+    holds reverie's tables (read as 0, migration then failed on "table events already exists",
+    which named neither the file nor the problem). Nothing is written, so the damage stays for
+    a person to inspect.
+    """
+    rows = conn.execute("SELECT v FROM settings WHERE k = 'schema_version'").fetchall()
+    if not rows:
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").fetchone() is None:
+            return 0
+        raise _corrupt(conn, "has reverie's tables but no schema_version row in its settings table")
+    text = str(rows[0][0])
+    if not (text.isascii() and text.isdigit() and int(text) >= 1):
+        raise _corrupt(conn, f"has schema_version {text[:40]!r} in its settings table, which is no positive integer")
+    return int(text)
+
+
+def _corrupt(conn: sqlite3.Connection, problem: str) -> Exception:
+    from reverie.errors import CorruptStoreError
+
+    row = conn.execute("PRAGMA database_list").fetchone()  # (seq, name, file) of "main"
+    name = str(row[2]) if row and row[2] else "the in-memory store"
+    return CorruptStoreError(
+        f"{name} {problem}: it is damaged or was not written by reverie; nothing was changed. "
+        "Restore it from a backup, or open another file"
+    )
+
+
 def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> int:
     """Bring the file to ``SCHEMA_VERSION`` inside one transaction; returns the version found."""
     conn.execute("CREATE TABLE IF NOT EXISTS settings (k TEXT PRIMARY KEY, v TEXT NOT NULL)")
-    row = conn.execute("SELECT v FROM settings WHERE k = 'schema_version'").fetchone()
-    found = int(row[0]) if row else 0
+    found = read_schema_version(conn)
     if found > SCHEMA_VERSION:
         from reverie.errors import CorruptStoreError
 
