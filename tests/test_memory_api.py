@@ -347,6 +347,7 @@ def test_history_events_are_those_that_touched_the_claim(any_mem: Memory, clock:
         "memory.used",
         "memory.revised",
         "memory.scores_set",
+        "memory.flags_set",  # importance set by a person: flagged importance_stated (it never settles)
     ]
 
 
@@ -770,7 +771,10 @@ def test_set_scores_changes_only_named_scores(any_mem: Memory, clock: ManualCloc
     clock.advance(seconds=10)
     updated = any_mem.set_scores(item.id, scope=SCOPE, importance=0.95, value=0.0, reason="matters")
     assert updated.scores.to_dict() == {**item.scores.to_dict(), "importance": 0.95, "value": 0.0}
-    assert updated.version == item.version + 1 and updated.updated_at == clock.now()
+    # + 2: the scores, and the importance_stated flag a person's importance gets (the dream pass
+    # never settles it), in the same transaction
+    assert updated.version == item.version + 2 and updated.updated_at == clock.now()
+    assert updated.flags == ("importance_stated",)
     assert updated.recorded_at == item.recorded_at
 
 

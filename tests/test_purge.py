@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reverie import (
+    DismissedValueError,
     InvalidInputError,
     ManualClock,
     Memory,
@@ -111,6 +112,8 @@ def test_purge_erases_the_content_from_every_read(any_mem: Memory, clock: Manual
     assert purge_events[0].payload == {
         "id": purged.id,
         "ids": sorted([seeded["first"].id, purged.id]),
+        "copies": [],
+        "kept": [],
         "reason": "GDPR erasure request",
     }
     # every earlier event keeps its place, id and type (the log's shape survives)
@@ -209,14 +212,17 @@ def test_purge_works_while_learning_is_paused(any_mem: Memory) -> None:
     assert any_mem.forget(item.id, scope=SCOPE, purge=True).text == REDACTED
 
 
-def test_purging_a_dismissed_item_drops_its_tombstone(any_mem: Memory) -> None:
-    """A tombstone is the value's normalised text: keeping it would keep the content."""
+def test_purging_a_dismissed_item_seals_its_tombstone(any_mem: Memory) -> None:
+    """A tombstone is the value's normalised text: it becomes a digest, and still refuses the value."""
     item = any_mem.remember(f"token {CANARY}", scope=SCOPE)
     any_mem.dismiss(item.id, scope=SCOPE, reason=f"wrong {CANARY}")
     assert CANARY.lower() in _dump(any_mem.store.tombstones(SCOPE))
     any_mem.forget(item.id, scope=SCOPE, purge=True)
-    assert any_mem.store.tombstones(SCOPE) == []
+    assert [(fp.startswith("sealed:"), holder) for fp, holder in any_mem.store.tombstones(SCOPE)] == [(True, item.id)]
+    assert CANARY.lower() not in _dump(any_mem.store.tombstones(SCOPE))
     assert CANARY.lower() not in _dump([e.to_dict() for e in any_mem.events(scope=SCOPE)])
+    with pytest.raises(DismissedValueError):
+        any_mem.remember(f"token {CANARY}", scope=SCOPE)
 
 
 def test_items_derived_from_a_purged_item_keep_their_own_text(any_mem: Memory) -> None:

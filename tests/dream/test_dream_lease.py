@@ -35,10 +35,10 @@ def test_a_v1_file_made_by_the_v1_ddl_upgrades_in_place(tmp_path: Path, open_db:
     conn.commit()
     conn.close()
     mem = open_db("old")
-    assert SCHEMA_VERSION == 3  # v1 -> v3 in one step: the lease table and the dream-run table
+    assert SCHEMA_VERSION == 4  # v1 -> v4 in one step: leases, dream runs, vector tags and full-text counters
     raw = sqlite3.connect(path)
     try:
-        assert raw.execute("SELECT v FROM settings WHERE k = 'schema_version'").fetchone() == ("3",)
+        assert raw.execute("SELECT v FROM settings WHERE k = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
         assert raw.execute("SELECT count(*) FROM leases").fetchone() == (0,)
         assert raw.execute("SELECT count(*) FROM dream_runs").fetchone() == (0,)
     finally:

@@ -13,7 +13,7 @@ import pytest
 from reverie import ManualClock, Memory
 from reverie.recall.normalize import fts_query, tokenize
 from reverie.store.sqlite import SQLiteStore, fts_budget
-from reverie.store.sqlite.store import _lexical_split
+from reverie.store.sqlite.lexical import ranked_split as _lexical_split
 
 S = "user:fts"
 WORDS = [f"w{i}" for i in range(300)]
@@ -101,7 +101,7 @@ def test_the_split_answer_never_leaves_the_scope(mem: Memory) -> None:
 
 def test_row_count_and_mean_length_come_from_the_fts_averages_record(mem: Memory) -> None:
     c = conn(mem)
-    stats = fts_budget._averages(c)
+    stats = fts_budget.averages(c)
     assert stats is not None
     rows, avgdl = stats
     assert rows == c.execute("SELECT count(*) FROM fts").fetchone()[0]

@@ -120,13 +120,17 @@ def test_decay_is_computed_at_query_time_and_never_rewrites_scores(mem: Memory, 
 
 def test_recall_records_usage_and_reinforces_bullseye_more(mem: Memory) -> None:
     top = mem.remember("The API rate limit is 100 requests per minute", scope=S)
-    other = mem.remember("Requests to the billing API need a token", scope=S)
+    other = mem.remember("The billing API rate limit is 20 requests per minute", scope=S)
+    # Shares two words with the query: returned, but below half of each leg's best, so not a use
+    # (reverie.recall.signals); it used to be reinforced like every returned hit.
+    weak = mem.remember("Requests to the billing API need a token", scope=S)
     hits = mem.recall("API rate limit requests per minute", scope=S, k=5)
-    assert hits[0].item.id == top.id
-    a, b = mem.get(top.id, scope=S), mem.get(other.id, scope=S)
+    assert hits[0].item.id == top.id and weak.id in [h.item.id for h in hits]
+    a, b, c = (mem.get(i.id, scope=S) for i in (top, other, weak))
     assert a.last_used_query == "API rate limit requests per minute"
     assert a.last_used_at is not None and a.use_count == 1
     assert a.scores.value - 0.5 > b.scores.value - 0.5 > 0
+    assert (c.use_count, c.scores.value, c.last_used_at) == (0, 0.5, None)
 
 
 def test_episodic_recalled_repeatedly_graduates_to_semantic(mem: Memory) -> None:

@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from http_sec_helpers import SCOPE, V1, assert_error, open_client
 
 from reverie import Memory
 from reverie.http.security import CSP
+
+from .http_sec_helpers import SCOPE, V1, assert_error, open_client
 
 
 @pytest.fixture

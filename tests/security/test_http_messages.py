@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from http_sec_helpers import SCOPE, V1, assert_error, open_client
 
 from reverie import Memory
+
+from .http_sec_helpers import SCOPE, V1, assert_error, open_client
 
 #: What a Python call looks like inside a message: ``name(`` after a word boundary, or a
 #: ``Memory.`` / ``mem.`` / ``reverie.`` attribute.

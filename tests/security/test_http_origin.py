@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from http_sec_helpers import SCOPE, V1, assert_error, open_client
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +21,8 @@ from reverie import InvalidInputError, Memory
 from reverie.http import create_app, serve
 from reverie.http.page import CSRF_COOKIE
 from reverie.http.security import AUTH_COOKIE, csrf_valid, issue_csrf, own_origin, parse_origin
+
+from .http_sec_helpers import SCOPE, V1, assert_error, open_client
 
 HOST = "localhost:8765"
 

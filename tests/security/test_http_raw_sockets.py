@@ -21,11 +21,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from http_sec_helpers import V1, serving
 
 from reverie import Memory
 from reverie.http import create_app
 from reverie.http.security import CSP
+
+from .http_sec_helpers import V1, serving
 
 TIMEOUT = 0.5  # the server's request timeout in these tests (the default is 30 s)
 #: How long the client waits before calling the server stuck: many times the timeout, so a slow

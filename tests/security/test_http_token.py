@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from http_sec_helpers import V1, assert_error, open_client, serving
 
 from reverie import InvalidInputError, Memory
 from reverie.cli import cli
 from reverie.http import create_app, serve
+
+from .http_sec_helpers import V1, assert_error, open_client, serving
 
 
 @pytest.mark.parametrize("token", ["café", "pass word", "tab\there", "line\nbreak", "snow☃man", "\x7f"])

@@ -15,11 +15,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from input_faces import SCOPE, api_refuses, cli_refuses, http, http_refuses, mcp_refuses, run_cli
 
 from reverie import CorruptStoreError, Memory, Weights
 from reverie.limits import DEFAULT_LIMITS
 from reverie.model.validate import check_meta
+
+from .input_faces import SCOPE, api_refuses, cli_refuses, http, http_refuses, mcp_refuses, run_cli
 
 DEEP = "[" * 3000 + "]" * 3000
 """Nested far past Python's recursion limit: ``json.loads`` raises ``RecursionError`` on it."""

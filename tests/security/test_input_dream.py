@@ -21,7 +21,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from input_faces import SCOPE, api_refuses, cli_refuses, run_cli
 
 from reverie import ManualClock, Memory
 from reverie.cli.ops import parse_every
@@ -29,6 +28,8 @@ from reverie.dream.lease import ScopeLease, holder_is_dead, new_owner
 from reverie.http import create_app
 from reverie.model.clock import to_iso
 from reverie.model.validate import MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS
+
+from .input_faces import SCOPE, api_refuses, cli_refuses, run_cli
 
 BAD_EVERY = ["inf", "99999999999999999d", "1e-9s", "0.5", "1e400", "-inf", "nan", "367d", ""]
 

@@ -21,7 +21,6 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from input_faces import SCOPE
 
 from reverie import InvalidInputError, Memory, Q, ReverieError, Weights
 from reverie.cli.ops import parse_every
@@ -30,6 +29,8 @@ from reverie.model.clock import MAX_TIME, MIN_TIME, ensure_aware
 from reverie.model.query import NUMBER_FIELDS, TIME_FIELDS
 from reverie.model.query_json import KEYS, parse_filter
 from reverie.model.validate import MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, decode_cursor, encode_cursor
+
+from .input_faces import SCOPE
 
 PURE = settings(max_examples=300, deadline=None, derandomize=True)
 STORE = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -364,7 +365,7 @@ def test_any_mistyped_field_in_an_import_line_fails_that_event_or_the_file_clean
 
 
 def test_any_where_cursor_or_as_of_over_http_is_a_4xx_or_an_answer(tmp_path: Path, memories: Any) -> None:
-    from input_faces import http
+    from .input_faces import http
 
     mem = _store(tmp_path, memories)
     item = mem.list(scope=SCOPE).items[0]
@@ -397,7 +398,7 @@ def test_any_where_cursor_or_as_of_over_http_is_a_4xx_or_an_answer(tmp_path: Pat
 
 
 def test_any_where_or_as_of_through_mcp_is_a_reverie_error_or_an_answer(tmp_path: Path, memories: Any) -> None:
-    from input_faces import mcp_call
+    from .input_faces import mcp_call
 
     mem = _store(tmp_path, memories)
 

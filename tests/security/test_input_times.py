@@ -14,11 +14,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from input_faces import SCOPE, api_refuses, cli_refuses, http, http_refuses, mcp_refuses, run_cli
 
 from reverie import InvalidInputError, Memory, Q
 from reverie.model.clock import ensure_aware
 from reverie.model.query_json import parse_filter
+
+from .input_faces import SCOPE, api_refuses, cli_refuses, http, http_refuses, mcp_refuses, run_cli
 
 EDGES = ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"]
 edge = pytest.mark.parametrize("text", EDGES, ids=["year-0-in-utc", "year-10000-in-utc"])

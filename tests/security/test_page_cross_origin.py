@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from http_sec_helpers import SCOPE, chromium, needs_browser, serving
 
 from reverie import Memory
 from reverie.http import create_app
 from reverie.http.page import CSRF_COOKIE
+
+from .http_sec_helpers import SCOPE, chromium, needs_browser, serving
 
 pytestmark = needs_browser
 FORGED = "A" * 43

@@ -12,10 +12,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from http_sec_helpers import SCOPE, chromium, needs_browser, serving
 
 from reverie import Memory
 from reverie.http import create_app
+
+from .http_sec_helpers import SCOPE, chromium, needs_browser, serving
 
 pytestmark = needs_browser
 

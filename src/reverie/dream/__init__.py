@@ -15,7 +15,8 @@ cross-process lease on the scope (``lease``):
 6. stale, low-use, unprotected items demoted to ``subconscious``
 7. consolidation only for clusters of at least ``cluster_min_size``
 8. derived items whose parents were retracted or contradicted: ``stale_derived``, demoted
-9. importance of processed items settles (× factor, floored), so newer items get attention
+9. importance of processed items settles with time (halves per half-life since the item last
+   changed, floored; importance a person stated never settles), so newer items get attention
 
     from reverie.dream import dream, DreamConfig
     report = dream(mem, scope="user:alice", dry_run=True)

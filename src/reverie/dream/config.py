@@ -85,9 +85,14 @@ class DreamConfig:
     stale_after_days: float = 30.0
     low_use_max: int = 1
     # -- importance settling (step 9) -------------------------------------------------------
-    #: Importance of each processed item is multiplied by this, once per pass ...
-    settle_factor: float = 0.9
-    #: ... and never taken below this floor.
+    #: A processed item's importance halves every this many days since the item last changed
+    #: (its ``updated_at``, which a settle also sets): it settles with time, not with the number
+    #: of passes — seven passes in a minute settle it exactly as much as one pass after it.
+    settle_half_life_days: float = 30.0
+    #: A settle is written only once it lowers importance by at least this much; until then the
+    #: item is left as it is and its time keeps counting (no event per pass for a 1e-5 change).
+    settle_min_step: float = 0.005
+    #: Settling never takes importance below this floor (nor below a stated importance: step 9).
     importance_floor: float = 0.1
     #: The report lists this many items from the top of the thinking queue ...
     attention_k: int = 10
@@ -95,7 +100,7 @@ class DreamConfig:
     settle_attended: bool = True
 
     def __post_init__(self) -> None:
-        unit = ("dup_dense", "dup_lexical", "hub_share", "protect_salience", "settle_factor", "importance_floor")
+        unit = ("dup_dense", "dup_lexical", "hub_share", "protect_salience", "settle_min_step", "importance_floor")
         for name in unit:
             _check_unit(name, getattr(self, name))
         for name in ("keep_weight_value", "keep_weight_salience", "keep_weight_recency"):
@@ -124,7 +129,7 @@ class DreamConfig:
             raise InvalidInputError("DreamConfig.cluster_min_size must be >= 2: a cluster of one is not a duplicate")
         if self.keep_budget is not None:
             _check_int("keep_budget", self.keep_budget, minimum=0)
-        for name in ("recency_half_life_days", "stale_after_days", "lease_seconds"):
+        for name in ("recency_half_life_days", "stale_after_days", "lease_seconds", "settle_half_life_days"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
                 raise InvalidInputError(f"DreamConfig.{name} must be a positive number of days, got {value!r}")

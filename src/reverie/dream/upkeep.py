@@ -9,6 +9,8 @@ only because of it is listed in the report's ``spared`` with the reason.
 
 from __future__ import annotations
 
+import math
+
 from reverie.dream.hubs import find_hubs
 from reverie.dream.plan import Planner
 from reverie.dream.queue import attention
@@ -19,6 +21,8 @@ from reverie.store.protocol import Store
 HUB = "hub"
 STALE_DERIVED = "stale_derived"
 SUBCONSCIOUS = "subconscious"
+#: Flag ``Memory.set_scores`` puts on an item whose importance a person set: it never settles.
+IMPORTANCE_STATED = "importance_stated"
 
 
 def hubs(p: Planner, store: Store | None) -> None:
@@ -195,14 +199,18 @@ def tiers(p: Planner) -> None:
 
 
 def settle(p: Planner) -> None:
-    """Step 9: importance of what this pass processed decays once, towards a floor.
+    """Step 9: importance of what this pass processed settles with time, towards a floor.
 
     Processed = flagged as a hub, or surfaced at the top of the thinking queue (the report's
     ``attention``; ``settle_attended``). Settling the surfaced items rotates the queue, so
     newer items get attention next. Demoted items are not settled: the subconscious tier is
     already out of the queue, and a second write per demotion would buy nothing. Contradiction
     sides keep their importance (they still need someone), items consolidated this pass are
-    left untouched, and nothing goes below ``importance_floor``.
+    left untouched, and a stated importance (``stated_importance``) is never settled.
+
+    How much: ``settled_importance`` — a function of the time since the item last changed, so
+    the number of passes in between does not matter (regression: each pass multiplied by 0.9,
+    and seven passes in 30 s took a user-stated 0.9 to 0.43).
     """
     cfg = p.config
     leaving = p.closing | {a.item_ids[0] for a in p.actions if a.op == "set_tier"}
@@ -212,25 +220,63 @@ def settle(p: Planner) -> None:
     if cfg.settle_attended:
         ids |= {entry.item.id for entry in top}
     ids -= p.closing | p.untouched | p.attention_hold
-    n = 0
+    n = kept = 0
     for item_id in sorted(ids):
         it = p.snap.item(item_id)
         if it is None:
             continue
-        old = it.scores.importance
-        new = round(max(cfg.importance_floor, old * cfg.settle_factor), 6)
-        if new >= old:
+        if stated_importance(it) is not None:
+            kept += 1
             continue
+        old = it.scores.importance
+        days = max(0.0, (p.snap.now - it.updated_at).total_seconds() / 86400)
+        new = settled_importance(old, days, cfg.settle_half_life_days, cfg.importance_floor)
+        if old - new < cfg.settle_min_step:
+            continue  # not written: updated_at stays, so the time keeps counting for a later pass
         n += 1
         p.add(
             "settle",
             "set_scores",
             (it,),
-            f"processed by this pass: importance settles {old:.3f} → {new:.3f} "
-            f"(x{cfg.settle_factor:g}, floor {cfg.importance_floor:g}) so newer items get attention",
+            f"processed by this pass: importance settles {old:.3f} → {new:.3f} after {days:.1f} d unchanged "
+            f"(halves every {cfg.settle_half_life_days:g} d, floor {cfg.importance_floor:g}) "
+            "so newer items get attention",
             scores={"importance": new},
         )
     p.stats["settled"] = n
+    p.stats["settle_kept_stated"] = kept
 
 
-__all__ = ["HUB", "STALE_DERIVED", "hubs", "keep_budget", "provenance", "settle", "tiers"]
+def settled_importance(importance: float, days: float, half_life_days: float, floor: float) -> float:
+    """``importance`` after ``days`` of settling: halved every ``half_life_days``, never below
+    ``floor`` (nor raised to it). Composes: settling a days then b days equals settling a + b."""
+    if importance <= floor:
+        return importance
+    return min(importance, round(max(floor, importance * math.pow(0.5, days / half_life_days)), 6))
+
+
+def stated_importance(item: Item) -> float | None:
+    """The importance a person gave this item, which settling never lowers; None if none did.
+
+    A person stated it when the claim's source is ``manual`` (a person vouches) or
+    ``user_stated`` (the user said it, with the importance they gave it), or when a person set
+    it with ``Memory.set_scores`` (which flags the item ``IMPORTANCE_STATED``). Settling lowers
+    only importance the system derived; a person who wants it lower sets it (an event too).
+    """
+    if item.source in ("manual", "user_stated") or IMPORTANCE_STATED in item.flags:
+        return item.scores.importance
+    return None
+
+
+__all__ = [
+    "HUB",
+    "IMPORTANCE_STATED",
+    "STALE_DERIVED",
+    "hubs",
+    "keep_budget",
+    "provenance",
+    "settle",
+    "settled_importance",
+    "stated_importance",
+    "tiers",
+]

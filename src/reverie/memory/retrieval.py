@@ -1,7 +1,8 @@
 """The recall capability: the best current memories for a query, and a prompt block of them.
 
-Options are checked here (the boundary); ranking itself is ``reverie.recall``. Every answer is
-reported to ``Usage`` so the items it returned learn they were used.
+Options are checked here (the boundary); ranking itself is ``reverie.recall``. The hits of an
+answer that count as used (``reverie.recall.signals``: a leg ranked them well and they are not
+far below the top) are reported to ``Usage``; ``context`` reports only the ones it packed.
 """
 
 from __future__ import annotations
@@ -57,9 +58,9 @@ class Retrieval:
         believed then about T); subconscious items only if ``tiers`` names them (and recalling one promotes it
         back). ``contradictions="surface"`` flags both sides of a conflict, ``"filter"`` keeps the
         better-supported one. ``diversity`` penalises hits sharing an ``author`` or ``parent``. When the answer
-        is weak, one corrective pass runs (wider pool, no trust floor) and replaces it only if strictly better.
-        Each hit records this query as ``last_used_query`` unless ``record_use=False`` (or the store
-        is open read-only: there a read never writes).
+        is weak, one corrective pass runs (wider pool, no trust floor, the subconscious tier too) and replaces
+        it only if strictly better. Each hit that counts as used (``why["counts_as_use"]``) records this query
+        as ``last_used_query`` unless ``record_use=False`` (or the store is open read-only: a read never writes).
         """
         core = self._core
         s = core.scope(scope)
@@ -87,10 +88,23 @@ class Retrieval:
             qvec = core.checked_embedder().embed([query])[0]
         hits, trace = run_recall(core.store, s, query, qvec, opts, core.clock.now())
         hits = [replace(h, why={**h.why, "passes": trace["passes"], "answer_from": trace["used"]}) for h in hits]
-        if record_use and hits and not core.read_only:  # inspection: a read never writes
-            top = hits[0].score or 1.0
-            self._usage.record_use(s, [(h.item.id, max(0.01, min(1.0, h.score / top))) for h in hits], query)
+        if record_use:
+            self._record(s, hits, hits, query)
         return hits
+
+    def _record(self, scope: str, answer: Sequence[Hit], chosen: Sequence[Hit], query: str) -> None:
+        """Record use of the ``chosen`` hits that count as used (``why["counts_as_use"]``).
+
+        Why not every hit: recall always returns up to ``k``, and a weak tail counted as used
+        reinforced value, reset decay and graduated episodic memories that answered nothing.
+        The weight is the hit's score over the answer's best, as before.
+        """
+        if self._core.read_only:  # a store opened for inspection: a read never writes
+            return
+        top = answer[0].score if answer and answer[0].score > 0 else 1.0
+        uses = [(h.item.id, max(0.01, min(1.0, h.score / top))) for h in chosen if h.why.get("counts_as_use")]
+        if uses:
+            self._usage.record_use(scope, uses, query)
 
     def _checked_options(self, query: object, options: RecallOptions) -> RecallOptions:
         """Caller-built options pass the same checks as the keyword arguments, then are used as given.
@@ -177,12 +191,14 @@ class Retrieval:
         """Recall, then pack the best memories by score per token into ``budget_tokens``.
 
         Each memory is rendered with its kind, source and time, inside a block marked as
-        stored data (not instructions), ready to put in a prompt.
+        stored data (not instructions), ready to put in a prompt. Use is recorded for the
+        packed memories only (those that count as used), never for candidates left out.
         """
         if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
             raise InvalidInputError("budget_tokens must be a positive int")
         k = check_count(k, "k", default=50, limits=self._core.limits)  # None: 50, or max_k if lower
-        hits = self.recall(query, scope=scope, k=k, **recall_args)
+        record = recall_args.pop("record_use", True)
+        hits = self.recall(query, scope=scope, k=k, record_use=False, **recall_args)
         cands = []
         lines: dict[str, str] = {}
         for h in hits:
@@ -195,4 +211,7 @@ class Retrieval:
             lines[h.item.id] = line
             cands.append(PackCandidate(id=h.item.id, text=line, score=h.score, tokens=estimate_tokens(line)))
         packed = pack(cands, budget_tokens)
+        if record:  # only what reached the prompt was used, not the 50 candidates behind it
+            by_id = {h.item.id: h for h in hits}
+            self._record(self._core.scope(scope), hits, [by_id[c.id] for c in packed], query)
         return render_context([lines[c.id] for c in packed])

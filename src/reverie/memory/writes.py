@@ -15,6 +15,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from reverie.dream.upkeep import IMPORTANCE_STATED, stated_importance
 from reverie.errors import InvalidInputError, LimitExceededError
 from reverie.memory.candidates import build_remember, check_version
 from reverie.memory.contradictions import Contradictions
@@ -300,12 +301,17 @@ class Writes:
         of it (its revisions) wherever reverie stored it — the item rows (text, key, value, tags,
         meta become ``"[purged]"`` / empty; id, scope, kind, source, author, provenance, scores
         and times stay), the full-text and vector indexes, every event payload that carried it,
-        the queries that retrieved it, the meta of edges touching it and its tombstones — and
-        appends a ``memory.purged`` event (the reason, no content). On SQLite it then rewrites
+        the queries that retrieved it, the meta of edges touching it, the reasons of operations
+        about it (an unlink of its edges, a resolve it took part in included), and its fingerprints
+        in tombstones and dismiss / undismiss events (sealed as a digest: a dismissed value stays
+        dismissed) — and appends a ``memory.purged`` event (the reason, no content). On SQLite it then rewrites
         the file (``secure_delete``, FTS merge, ``VACUUM``, WAL truncated) so the old bytes are
         gone from disk too; that costs time proportional to the file, so use it for erasure,
-        not routine forgetting. Works on an already closed claim. Items *derived* from it (a
-        dream gist, a child) keep their own text: purge those ids too if they quote it.
+        not routine forgetting. Works on an already closed claim. The system's own copies of it
+        (a dream gist or other ``source="system"`` item that lists a purged version as a parent
+        and quotes its text) are purged with it; items a caller derived from it keep their text
+        and are listed in the ``memory.purged`` event's ``kept``: purge those ids too if they
+        quote it.
         Backups and exports made earlier are outside its reach. Returns the redacted item.
         """
         core = self._core
@@ -398,7 +404,11 @@ class Writes:
     def set_scores(
         self, /, id: str, *, scope: str, reason: str = "", expected_version: int | None = None, **scores: float
     ) -> Item:
-        """Set any of authority / confidence / importance / durability / value (each in [0, 1])."""
+        """Set any of authority / confidence / importance / durability / value (each in [0, 1]).
+
+        Setting ``importance`` states it: the item is flagged ``importance_stated`` in the same
+        transaction (unless its source already states it), and the dream pass never settles it.
+        """
         core = self._core
         s = core.scope(scope)
         if not scores:
@@ -408,7 +418,13 @@ class Writes:
             if name not in SCORE_NAMES:
                 raise InvalidInputError(f"unknown score {name!r}; scores are {', '.join(SCORE_NAMES)}")
             checked[name] = check_score(name, v)
-        core.run([cmd.SetScores(s, check_id(id), checked, check_reason(reason), check_version(expected_version))])
+        item_id, why = check_id(id), check_reason(reason)
+        commands: list[cmd.Command] = [cmd.SetScores(s, item_id, checked, why, check_version(expected_version))]
+        current = core.must_get(s, item_id) if "importance" in checked else None
+        if current is not None and stated_importance(current) is None:
+            # A person set it: the dream pass never settles it below this (dream.upkeep.settle).
+            commands.append(cmd.SetFlags(s, item_id, add=(IMPORTANCE_STATED,), reason="importance set by set_scores"))
+        core.run(commands)
         return core.must_get(s, id)
 
     def set_tier(

@@ -2,20 +2,27 @@
 
 Purging is the one exception to "never delete" (a GDPR erasure, a leaked secret). The log
 keeps its shape — every event, id, type, time and cause stays, so provenance survives and a
-rebuild still works — but every field that carried the purged claim's content is replaced:
+rebuild still works — but every field that carried the purged claim's content is replaced.
+What is erased is decided once, by the reducer, with ``purge_set``: every version of the
+claim, plus the system's own copies of it (a dream gist quoting it), with their versions.
 
-- an item (each version of the claim): ``text`` becomes ``REDACTED``; ``key``, ``value``,
+- an item (each erased version): ``text`` becomes ``REDACTED``; ``key``, ``value``,
   ``tags`` and ``meta`` are emptied; a recorded ``last_used_query`` becomes ``REDACTED``.
   Id, scope, kind, source, author, provenance, scores and times stay.
 - events *about* a purged version: the embedded item is redacted as above, its fingerprints
-  (normalised text) dropped, and any free-text ``reason`` becomes ``REDACTED``;
+  (normalised text) dropped, and any free-text ``reason`` becomes ``REDACTED``. "About"
+  includes the unlink of any edge touching it (the event names only the edge) and both sides
+  of a conflict resolution: a reason given on an operation about the claim is its content;
 - edges touching a purged version: their ``meta`` (a link's annotations, a revise's reason)
   is redacted in the event that created them, so the edge row follows on replay;
 - bulk tier events: the ``reason`` of each change naming a purged version becomes ``REDACTED``;
 - usage events: a query that retrieved a purged version may quote it, so that query is
   erased from *every* usage event and every item's ``last_used_query`` in the scope;
-- tombstones and undismiss events: a fingerprint is the claim's normalised text, so the
-  purged versions' fingerprints are dropped (the value may then be learned again).
+- tombstones, dismiss and undismiss events: a fingerprint is the claim's normalised text, so
+  each purged version's fingerprint is replaced by its *seal* (a SHA-256 digest, ``seal``) in
+  every one of them. A purge never changes which values are dismissed: the sealed tombstone
+  still refuses the value (``dismissal_keys``), and an undismiss that lifted it still lifts it.
+  An undismiss of a purged value is about the purged claim, so its reason is erased too.
 
 Everything here is pure: the stores fetch the events, call ``plan_erasure`` and write back
 what it returns, so the in-memory reference store and SQLite erase exactly the same things,
@@ -24,7 +31,8 @@ and replaying the rewritten log gives exactly the live state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import hashlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +43,38 @@ from reverie.model.item import Item
 REDACTED = "[purged]"
 #: Flag set on every purged version, so lists and the review page can say what happened.
 PURGED_FLAG = "purged"
+
+
+#: Prefix of a sealed fingerprint; plain ones start with ``t:`` or ``kv:`` (``validate.fingerprints``).
+SEALED_PREFIX = "sealed:"
+
+
+def seal(fingerprint: str) -> str:
+    """The tombstone key that stands for ``fingerprint`` once its claim is purged.
+
+    A digest, not the text: the file no longer holds the value, yet remembering it again
+    still finds the tombstone. What it cannot hide is a guess: whoever can write to the scope
+    (or hash a candidate) can test whether a given value was dismissed, which is what keeping
+    the dismissal means. Unsalted, so both backends and a rebuild compute the same key.
+    """
+    if fingerprint.startswith(SEALED_PREFIX):
+        return fingerprint
+    return SEALED_PREFIX + hashlib.sha256(fingerprint.encode("utf-8")).hexdigest()
+
+
+def dismissal_keys(fingerprint: str) -> tuple[str, str]:
+    """Both keys a tombstone of ``fingerprint`` may be stored under: as written, and sealed."""
+    return fingerprint, seal(fingerprint)
+
+
+def _sealed(prints: Iterable[object], fps: frozenset[str]) -> list[object]:
+    """``prints`` with each purged fingerprint replaced by its seal, duplicates dropped, order kept."""
+    out: list[object] = []
+    for fp in prints:
+        key = seal(fp) if isinstance(fp, str) and fp in fps else fp
+        if key not in out:
+            out.append(key)
+    return out
 
 
 def redact_item(item: Item) -> Item:
@@ -107,9 +147,14 @@ def _redact_payload(
         if p.get("query") in queries:
             p["query"] = REDACTED
         return p
-    if event.type == ev.UNDISMISSED:
-        p["fingerprints"] = [fp for fp in p.get("fingerprints", []) if fp not in fps]
+    if event.type == ev.UNDISMISSED:  # about a value: about the purged claim if it lifts its value
+        prints = list(p.get("fingerprints", []))
+        p["fingerprints"] = _sealed(prints, fps)
+        if any(fp in fps for fp in prints):
+            p["reason"] = _reason(p.get("reason"))
         return p
+    if event.type == ev.DISMISSED:  # sealed even if another claim's: the key must be the same everywhere
+        p["fingerprints"] = _sealed(p.get("fingerprints", []), fps)
     if event.type == ev.TIERS_SET:  # many items: only the purged ones' reasons are erased
         p["changes"] = [
             {**c, "reason": _reason(c.get("reason"))} if c.get("id") in ids else c for c in p.get("changes", [])
@@ -119,8 +164,8 @@ def _redact_payload(
         return p  # a purge's own reason is what the log must keep saying
     if isinstance(p.get("item"), dict) and p["item"].get("id") in ids:
         p["item"] = _redact_item_dict(p["item"])
-    if "fingerprints" in p:
-        p["fingerprints"] = []
+    if "fingerprints" in p and event.type != ev.DISMISSED:
+        p["fingerprints"] = []  # remember / revise: the item's own prints, rebuilt from its text
     if "reason" in p:
         p["reason"] = _reason(p["reason"])
     if event.type == ev.LINKED:
@@ -135,7 +180,8 @@ class ErasurePlan:
     events: list[ev.Event] = field(default_factory=list)
     edge_meta: dict[str, dict[str, Any]] = field(default_factory=dict)
     queries: set[str] = field(default_factory=set)
-    #: For each purged fingerprint: the item whose tombstone holds it after the rewrite, or None.
+    #: Tombstone key -> the item holding it after the rewrite, or None (no row): every purged
+    #: fingerprint as written (always None: no rewritten event names it) and sealed.
     tombstones: dict[str, str | None] = field(default_factory=dict)
 
 
@@ -146,7 +192,8 @@ def plan_erasure(events: Sequence[ev.Event], ids: Iterable[str], fps: Iterable[s
     returned. ``fps`` are the purged versions' fingerprints, computed before redaction.
     """
     id_set, fp_set = frozenset(ids), frozenset(fps)
-    plan = ErasurePlan(queries=used_queries(events, id_set), tombstones=dict.fromkeys(sorted(fp_set)))
+    keys = sorted({k for fp in fp_set for k in dismissal_keys(fp)})
+    plan = ErasurePlan(queries=used_queries(events, id_set), tombstones=dict.fromkeys(keys))
     edge_ids: set[str] = set()
     for event in sorted(events, key=lambda e: e.seq):
         made = created_edge_meta(event)
@@ -204,3 +251,72 @@ def revision_chain(pairs: Iterable[tuple[str, str]], item_id: str) -> list[str]:
                 seen.add(other)
                 frontier.append(other)
     return sorted(seen)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def quotes(text: str, sources: Iterable[str]) -> bool:
+    """Whether ``text`` copies one of ``sources`` (case and spacing aside), or is copied by it.
+
+    Both directions, because a dream gist is its representative's text cut to the length limit:
+    the gist is then a prefix of the source, not the other way round.
+    """
+    mine = _norm(text)
+    return (
+        bool(mine)
+        and mine != _norm(REDACTED)
+        and any(src and (src in mine or mine in src) for src in map(_norm, sources))
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PurgeSet:
+    """What one purge erases (``ids``: the claim's versions and the system's copies of them) and
+    the derived items it leaves alone (``kept``), all sorted."""
+
+    ids: list[str]
+    copies: list[str]
+    kept: list[str]
+
+
+def _is_content(item: Item) -> bool:
+    return item.text != REDACTED and PURGED_FLAG not in item.flags
+
+
+def purge_set(
+    versions: Sequence[Item],
+    derived: Callable[[Sequence[str]], Sequence[Item]],
+    claim: Callable[[str], Sequence[Item]],
+) -> PurgeSet:
+    """The claim's ``versions`` plus every system copy of their content, transitively.
+
+    A copy is an item reverie itself wrote (``source == "system"``: a dream gist, a system
+    fact) that lists an erased item among its parents and quotes its text: the system made it
+    from the purged content, so it is that content, and so is every version of the copy
+    (``claim(id)``: its revisions), whatever their text. An item a caller wrote (any other
+    source), or a system item in its own words, is the caller's or its own claim: it stays and
+    is listed in ``kept``, so the caller can decide. ``derived(ids)`` returns the items whose
+    parents include any of ``ids``.
+    """
+    erased = {v.id for v in versions}
+    texts = [v.text for v in versions if _is_content(v)]
+    copies: set[str] = set()
+    seen: set[str] = set()
+    frontier = sorted(erased)
+    while frontier:
+        found = sorted((c for c in derived(frontier) if c.id not in erased), key=lambda c: c.id)
+        frontier = []
+        for child in found:
+            seen.add(child.id)
+            if child.id in erased or not (child.source == "system" and _is_content(child)):
+                continue
+            if quotes(child.text, texts):
+                for version in claim(child.id):
+                    if version.id not in erased:
+                        erased.add(version.id)
+                        copies.add(version.id)
+                        texts += [version.text] if _is_content(version) else []
+                        frontier.append(version.id)
+    return PurgeSet(ids=sorted(erased), copies=sorted(copies), kept=sorted(seen - erased))

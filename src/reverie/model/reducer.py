@@ -43,6 +43,7 @@ from reverie.model.commands import (
     Unlink,
 )
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SYMMETRIC_EDGES, TIERS, Edge, Item, Scores
+from reverie.model.redact import dismissal_keys, purge_set
 from reverie.model.validate import fingerprints, normalise_text
 
 _WORDS = re.compile(r"\w+")
@@ -79,6 +80,13 @@ class StateView(Protocol):
 
     def edges_of(self, scope: str, item_id: str) -> list[Edge]:
         """The current edges touching ``item_id`` (either end), ordered by id."""
+        ...
+
+    def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
+        """Every item (open or closed) whose parents include one of ``parent_ids``, sorted by id.
+
+        Read by a purge only (``redact.purge_set``): the system's copies of purged content go with it.
+        """
         ...
 
 
@@ -138,8 +146,9 @@ def _check_learning(view: StateView, scope: str) -> None:
 
 
 def _check_not_dismissed(view: StateView, scope: str, prints: tuple[str, ...]) -> None:
-    for fp in prints:
-        by = view.tombstone(scope, fp)
+    # A purge seals the tombstones of its values (``redact.seal``): they refuse the value still.
+    for key in (k for fp in prints for k in dismissal_keys(fp)):
+        by = view.tombstone(scope, key)
         if by is not None:
             raise DismissedValueError(
                 f"this value was dismissed in scope {scope!r} (tombstone from item {by}); "
@@ -415,8 +424,20 @@ def _purge(cmd: Purge, view: StateView, ctx: Context) -> list[ev.Event]:
     # Learning pause does not apply: erasure is not learning.
     item = _require(view, cmd.scope, cmd.id)
     _check_version(item, cmd.expected_version)
-    ids = view.revisions(cmd.scope, item.id)
-    return [_event(ctx, ev.PURGED, cmd.scope, {"id": item.id, "ids": ids, "reason": cmd.reason})]
+
+    def claim(item_id: str) -> list[Item]:
+        return [v for i in view.revisions(cmd.scope, item_id) if (v := view.item(cmd.scope, i)) is not None]
+
+    found = purge_set(claim(item.id), lambda ids: view.derived(cmd.scope, ids), claim)
+    payload = {"id": item.id, "ids": found.ids, "copies": found.copies, "kept": found.kept, "reason": cmd.reason}
+    # A purged claim leaves current truth: its open conflicts close with it (no content in the reason).
+    closing = [
+        e
+        for i in found.ids
+        if (it := view.item(cmd.scope, i)) is not None and it.is_current
+        for e in _close_contradictions(view, ctx, cmd.scope, i, "the claim was purged")
+    ]
+    return [*closing, _event(ctx, ev.PURGED, cmd.scope, payload)]
 
 
 def _supersede(cmd: Supersede, view: StateView, ctx: Context) -> list[ev.Event]:
@@ -450,7 +471,9 @@ def _dismiss(cmd: Dismiss, view: StateView, ctx: Context) -> list[ev.Event]:
 
 
 def _undismiss(cmd: Undismiss, view: StateView, ctx: Context) -> list[ev.Event]:
-    present = [fp for fp in cmd.fingerprints if view.tombstone(cmd.scope, fp) is not None]
+    # The keys actually held: a sealed one is lifted by its seal, so the event names no plain value.
+    keys = dict.fromkeys(k for fp in cmd.fingerprints for k in dismissal_keys(fp))
+    present = [k for k in keys if view.tombstone(cmd.scope, k) is not None]
     if not present:
         raise NotFoundError(f"no dismissed value matches in scope {cmd.scope!r}")
     return [_event(ctx, ev.UNDISMISSED, cmd.scope, {"fingerprints": present, "reason": cmd.reason})]

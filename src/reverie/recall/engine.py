@@ -20,6 +20,7 @@ from reverie.errors import InvalidInputError, LimitExceededError
 from reverie.limits import Limits
 from reverie.model.item import Item
 from reverie.model.query import Filter, ValidAt
+from reverie.recall import signals
 from reverie.recall.decay import DEFAULT_DECAY, DecayPolicy, decay_factor, effective_age_days, trust_factor
 from reverie.recall.fusion import FusedHit, rrf
 from reverie.recall.normalize import fts_query, tokenize
@@ -125,7 +126,12 @@ class RecallOptions:
     diversity_parent: float = 0.0
     decay: DecayPolicy = DEFAULT_DECAY
     self_correct: bool = True
+    #: The answer is weak (one corrective pass runs) when its top score is below this ...
     weak_below: float = 0.0
+    #: ... or when its strongest hit's strength (``reverie.recall.signals``: the legs' scores of
+    #: it over their best, averaged over the legs) is below this: the best candidates the legs
+    #: saw were hidden by a filter the corrective pass relaxes. 0 turns it off.
+    weak_strength: float = 0.5
     #: Multiply the score of an item written by an author the query is about by ``1 + author_boost``
     #: (``why["author_named"]`` records it). For conversational memory: "What did Caroline
     #: research?" prefers what Caroline said over what was said *to* her. 0 (the default) turns it off.
@@ -141,6 +147,7 @@ class RecallOptions:
 
     def __post_init__(self) -> None:
         _check_weight("RecallOptions.author_boost", self.author_boost)
+        _check_weight("RecallOptions.weak_strength", self.weak_strength)
 
 
 def _check_weight(name: str, value: float) -> None:
@@ -174,14 +181,18 @@ def recall(
 ) -> tuple[list[Hit], dict[str, Any]]:
     """Run the first pass and, if it came back weak, exactly one corrective pass.
 
-    Returns the hits and a trace (which pass won and why). The corrective pass widens the
-    candidate pool and drops the soft trust floor (and lets subconscious items in), never
-    scope, visibility or ``as_of``; its answer replaces the first only if strictly better.
+    Weak: empty, or a confidence (its strongest hit's strength, ``reverie.recall.signals``)
+    under ``weak_strength`` — the legs' best candidates were not in the answer, typically
+    because a filter hid them. Returns the hits and a trace (which pass won, each pass's
+    confidence). The corrective pass widens the candidate pool and drops the soft trust floor
+    (and lets subconscious items in), never scope, visibility or ``as_of``; its answer replaces
+    the first only if its confidence is strictly higher. Each hit's ``why["counts_as_use"]``
+    says whether recording use should count it (``signals.counts_as_use``).
     """
     first = _run(store, scope, query, query_vector, opts, now, pass_name="first")
-    trace: dict[str, Any] = {"passes": 1, "used": "first"}
+    trace: dict[str, Any] = {"passes": 1, "used": "first", "confidence": _confidence(first)}
     if not opts.self_correct or not _weak(first, opts):
-        return first, trace
+        return _mark_use(first), trace
     wider = replace(
         opts,
         pool=opts.pool * 4,
@@ -190,23 +201,40 @@ def recall(
     )
     second = _run(store, scope, query, query_vector, wider, now, pass_name="corrective")
     trace["passes"] = 2
+    trace["corrective_confidence"] = _confidence(second)
     if _better(second, first):
         trace["used"] = "corrective"
-        return second, trace
-    return first, trace
+        trace["confidence"] = trace["corrective_confidence"]
+        return _mark_use(second), trace
+    return _mark_use(first), trace
+
+
+def _confidence(hits: Sequence[Hit]) -> float:
+    return signals.confidence([h.why for h in hits])
 
 
 def _weak(hits: Sequence[Hit], opts: RecallOptions) -> bool:
+    """Empty, a top score under ``weak_below``, or a confidence under ``weak_strength``."""
     if not hits:
         return True
-    return hits[0].score < opts.weak_below
+    return hits[0].score < opts.weak_below or _confidence(hits) < opts.weak_strength
 
 
 def _better(new: Sequence[Hit], old: Sequence[Hit]) -> bool:
-    """Strictly better: more hits, or as many with a higher top score (never worse on both)."""
-    if len(new) != len(old):
-        return len(new) > len(old) and (not old or new[0].score >= old[0].score * 0.999)
-    return bool(new) and new[0].score > old[0].score
+    """Strictly better by the measure that called the answer weak: a higher confidence (any
+    answer beats an empty one). Equal confidence keeps the first answer, so the corrective
+    pass can never make an answer worse by that measure."""
+    if not new:
+        return False
+    return not old or _confidence(new) > _confidence(old) + 1e-12
+
+
+def _mark_use(hits: list[Hit]) -> list[Hit]:
+    """Record in each hit's ``why`` whether it counts as a use (``signals.counts_as_use``)."""
+    best = max((float(h.why.get("fused", 0.0)) for h in hits), default=0.0)
+    for h in hits:
+        h.why[signals.COUNTS_AS_USE] = signals.counts_as_use(h.why, best)
+    return hits
 
 
 def _run(
@@ -219,7 +247,7 @@ def _run(
     pass_name: str,
 ) -> list[Hit]:
     history = opts.include_history or opts.as_of is not None
-    rankings = _candidates(store, scope, query, qvec, opts, current_only=not history)
+    rankings, shares = _candidates(store, scope, query, qvec, opts, current_only=not history)
     fused = rrf(rankings, k=opts.rrf_k, weights=opts.leg_weights)
     best = fused[0].score if fused else 1.0
     named = _AuthorMatcher(query, opts.authors) if opts.author_boost > 0 else None
@@ -232,6 +260,8 @@ def _run(
             bonus = _neighbour_bonus(visible, opts.neighbours)
             best = max([best, *(f.score + bonus.get(f.id, 0.0) for f, _ in visible)])
         scored = [_hit(item, f, bonus.get(f.id, 0.0), best, named, opts, now, pass_name) for f, item in visible]
+    for h in scored:
+        signals.annotate(h.why, h.item.id, shares, opts.leg_weights)
     scored.sort(key=lambda h: (-h.score, h.item.id))
     if opts.contradictions == "surface":  # flags only, never reorders: look up edges for the answer alone
         return _contradictions(store, scope, _diversify(scored, opts)[: opts.k], opts)
@@ -376,24 +406,36 @@ def _candidates(
     opts: RecallOptions,
     *,
     current_only: bool,
-) -> dict[str, list[str]]:
+) -> tuple[dict[str, list[str]], dict[str, dict[str, float]]]:
+    """Each leg's ranking, and each leg's shares (``signals``) of the candidates it ranked.
+
+    A leg that ran but matched nothing still has an (empty) entry in the shares: its silence
+    counts against every hit's strength. A leg that could not run (no query terms, no vector)
+    has none.
+    """
     rankings: dict[str, list[str]] = {}
+    shares: dict[str, dict[str, float]] = {}
     if opts.mode in ("hybrid", "lexical"):
         match = fts_query(query)
         if match is not None:
             hits = store.lexical(scope, match, limit=opts.pool, current_only=current_only)
             floor = hits[0][1] * opts.lexical_floor if hits else 0.0
-            rankings["lexical"] = [i for i, s in hits if s >= floor]
+            kept = [(i, s) for i, s in hits if s >= floor]
+            rankings["lexical"] = [i for i, _ in kept]
+            shares["lexical"] = signals.shares_of(kept)
     if opts.mode in ("hybrid", "dense") and qvec is not None:
         # A store with an ANN index answers large scopes itself (current truth only: history and
         # as_of stay exact); None means "below its threshold", and the exact scan below runs.
         ranked = store.nearest(scope, qvec, limit=opts.pool) if current_only and isinstance(store, _Nearest) else None
-        if ranked is None:
-            ids, mat = store.vectors(scope, current_only=current_only)
-            ranked = _top_dense(ids, mat, qvec, opts.pool) if ids else None
         if ranked is not None:
-            rankings["dense"] = ranked
-    return rankings
+            shares["dense"] = signals.rank_shares(ranked, opts.rrf_k)
+        else:
+            ids, mat = store.vectors(scope, current_only=current_only)
+            scored = _top_dense_scored(ids, mat, qvec, opts.pool) if ids else []
+            ranked = [i for i, _ in scored]
+            shares["dense"] = signals.shares_of(scored)
+        rankings["dense"] = ranked
+    return rankings, shares
 
 
 @runtime_checkable
@@ -411,11 +453,16 @@ def _top_dense(ids: Sequence[str], mat: np.ndarray, qvec: np.ndarray, n: int) ->
     (10 vs 19 ms at 100k, one thread), uses no BLAS thread pool, and computes each row the same
     way wherever it sits in the matrix (sgemv's blocking does not), so equal vectors tie exactly.
     """
+    return [i for i, _ in _top_dense_scored(ids, mat, qvec, n)]
+
+
+def _top_dense_scored(ids: Sequence[str], mat: np.ndarray, qvec: np.ndarray, n: int) -> list[tuple[str, float]]:
+    """``_top_dense`` with each id's cosine (the dense leg's share is cosine over the best)."""
     sims = np.einsum("ij,j->i", mat, np.asarray(qvec, dtype=np.float32))
     n = min(n, len(ids))
     part = np.argpartition(-sims, n - 1)[:n] if n < len(ids) else np.arange(len(ids))
     order = part[np.lexsort((part, -sims[part]))]
-    return [ids[i] for i in order if sims[i] > 0.0]
+    return [(ids[i], float(sims[i])) for i in order if sims[i] > 0.0]
 
 
 def _visible(item: Item, opts: RecallOptions, now: datetime) -> bool:

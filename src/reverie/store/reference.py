@@ -129,6 +129,11 @@ class ReferenceStore:
         found = (e for (s, _), e in self._edges.items() if s == scope and e.is_current and item_id in (e.src, e.dst))
         return sorted(found, key=lambda e: e.id)
 
+    def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
+        wanted = set(parent_ids)
+        found = [it for (s, _), it in self._items.items() if s == scope and wanted.intersection(it.parents)]
+        return sorted(found, key=lambda it: it.id)
+
     # -- primitive writes -----------------------------------------------------------------
     def append_event(self, event: Event) -> Event:
         stored = Event(**{**event.to_dict(), "at": event.at, "seq": len(self._events) + 1})

@@ -60,21 +60,43 @@ def plan(
     c: sqlite3.Connection,
     match: str,
     *,
-    budget: int = LEXICAL_BUDGET,
+    budget: int | None = None,
     budget_share: float = BUDGET_SHARE,
     common_share: float = COMMON_SHARE,
 ) -> Plan | None:
-    """How to run ``match`` (an OR of quoted terms from ``fts_query``) within budget; None: run it as is."""
+    """How to run ``match`` (an OR of quoted terms from ``fts_query``) within budget; None: run it as is.
+
+    Reads the whole table's statistics: ``SQLiteStore.lexical`` calls it only when the scope holds
+    every row (``fts_scope``); otherwise ``fts_scope`` plans with the scope's own numbers.
+    """
     terms = _split(match)
     if terms is None or len(terms) < 2:
         return None
-    stats = _averages(c)
+    stats = averages(c, "fts")
     if stats is None:
         return None
     rows, avgdl = stats
-    budget = max(budget, int(budget_share * rows))
     df = _frequencies(c, terms)
-    if df is None or sum(df) <= budget:
+    if df is None:
+        return None
+    return plan_with(terms, df, rows, avgdl, budget=budget, budget_share=budget_share, common_share=common_share)
+
+
+def plan_with(
+    terms: list[str],
+    df: list[int],
+    rows: int,
+    avgdl: float,
+    *,
+    budget: int | None = None,
+    budget_share: float = BUDGET_SHARE,
+    common_share: float = COMMON_SHARE,
+) -> Plan | None:
+    """``plan`` from given statistics: ``rows`` documents of mean length ``avgdl``, ``df`` per term.
+
+    ``budget`` None reads ``LEXICAL_BUDGET`` now, not at import (tests lower it to stay small)."""
+    budget = max(LEXICAL_BUDGET if budget is None else budget, int(budget_share * rows))
+    if sum(df) <= budget:
         return None
     order = sorted(range(len(terms)), key=lambda i: (df[i], i))  # rarest first, then query order
     # Phrases ("gb s") stay on the FTS5 side: their document frequency is not a vocabulary lookup.
@@ -139,10 +161,20 @@ def _tokens(text: str) -> list[str]:
     return _WORD.findall(folded)
 
 
+def tokens(text: str) -> list[str]:
+    """``_tokens`` for ``fts_scope``: the tokens FTS5 indexes for ``text`` (see there)."""
+    return _tokens(text)
+
+
 def _split(match: str) -> list[str] | None:
     """The quoted terms of a plain ``"a" OR "b"`` expression; None for anything else (left alone)."""
+    return split_terms(match, " OR ")
+
+
+def split_terms(match: str, joiner: str) -> list[str] | None:
+    """The quoted terms of ``match`` if it is exactly those terms joined by ``joiner``, else None."""
     terms = [m.group(1).replace('""', '"') for m in _TERMS.finditer(match)]
-    rebuilt = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    rebuilt = joiner.join('"' + t.replace('"', '""') + '"' for t in terms)
     return terms if terms and rebuilt == match else None
 
 
@@ -163,10 +195,10 @@ def _frequencies(c: sqlite3.Connection, terms: list[str]) -> list[int] | None:
     return [min((int(doc.get(tok, 0)) for tok in t.split()), default=0) for t in terms]
 
 
-def _averages(c: sqlite3.Connection) -> tuple[int, float] | None:
-    """(documents in ``fts``, mean tokens per document) from FTS5's averages record (``fts_data`` row 1):
-    a varint row count, then one varint total of tokens per column."""
-    row = c.execute("SELECT block FROM fts_data WHERE id = 1").fetchone()
+def averages(c: sqlite3.Connection, table: str = "fts") -> tuple[int, float] | None:
+    """(documents in ``table``, mean tokens per document) from FTS5's averages record (``*_data`` row
+    1): a varint row count, then one varint total of tokens per column."""
+    row = c.execute(f"SELECT block FROM {table}_data WHERE id = 1").fetchone()  # nosec B608 # table: fts or fts_history
     if row is None or not row[0]:
         return None
     data = bytes(row[0])

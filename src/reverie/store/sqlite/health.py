@@ -35,6 +35,7 @@ def check(c: sqlite3.Connection) -> DoctorReport:
     if embedder is not None:
         _diff(report, "vector index", live, vec)
         _diff(report, "vector history index", closed, vec_h)
+        _makers(c, report, str(embedder[0]))
     elif vec or vec_h:
         report.problems.append("vectors are stored but no embedder is recorded")
     bad_fp = c.execute(
@@ -55,6 +56,19 @@ def check(c: sqlite3.Connection) -> DoctorReport:
     if integrity != "ok":
         report.problems.append(f"SQLite quick_check: {integrity}")
     return report
+
+
+def _makers(c: sqlite3.Connection, report: DoctorReport, embedder: str) -> None:
+    """Vector rows made by another embedder than the recorded one: a reindex that did not finish."""
+    for table, name in (("vectors", "vector index"), ("vectors_history", "vector history index")):
+        rows = c.execute(f"SELECT made_by, count(*) FROM {table} GROUP BY made_by ORDER BY made_by")  # nosec B608 # constants
+        for made_by, count in rows:
+            if made_by != embedder:
+                report.problems.append(
+                    f"{count} rows in the {name} were made by {made_by!r}, not by the recorded embedder "
+                    f"{embedder!r} (an interrupted reindex?); run `reverie reindex`"
+                )
+    report.counts["reindex_staged"] = int(c.execute("SELECT count(*) FROM vectors_staging").fetchone()[0])
 
 
 def _diff(report: DoctorReport, name: str, want: set[int], have: set[int]) -> None:

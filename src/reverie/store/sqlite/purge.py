@@ -35,6 +35,7 @@ from reverie.model.item import Item
 from reverie.model.projection import EraseContent
 from reverie.model.redact import REDACTED, plan_erasure, revision_chain, used_queries
 from reverie.model.validate import fingerprints
+from reverie.store.sqlite.sql import SELECT_ITEM
 
 Exec = Callable[..., sqlite3.Cursor]
 _EVENT_COLUMNS = "seq, id, type, scope, at, cause, payload"
@@ -51,6 +52,23 @@ def revisions(c: sqlite3.Connection, scope: str, item_id: str) -> list[str]:
     return revision_chain(((str(a), str(b)) for a, b in rows), item_id)
 
 
+def derived_rows(c: sqlite3.Connection, scope: str, parent_ids: Sequence[str]) -> list[tuple[Any, ...]]:
+    """Item rows of ``scope`` listing one of ``parent_ids`` as a parent, by id.
+
+    Scans the scope's items with parents (no index on them): a purge rewrites the whole file
+    anyway, and nothing else asks this.
+    """
+    rows: dict[str, Any] = {}
+    for chunk in _chunks(list(parent_ids)):
+        marks = ", ".join("?" * len(chunk))
+        sql = (
+            f"{SELECT_ITEM} WHERE scope = ? AND parents != '[]' AND EXISTS "  # nosec B608 # only ? marks
+            f"(SELECT 1 FROM json_each(items.parents) WHERE json_each.value IN ({marks}))"
+        )
+        rows.update((r[0], r) for r in c.execute(sql, (scope, *chunk)))
+    return [rows[k] for k in sorted(rows)]
+
+
 def _event(r: Sequence[Any]) -> Event:
     return Event.from_dict(
         {"seq": r[0], "id": r[1], "type": r[2], "scope": r[3], "at": r[4], "cause": r[5], "payload": json.loads(r[6])}
@@ -64,16 +82,18 @@ def _chunks(values: Sequence[str]) -> list[Sequence[str]]:
 def _candidates(c: sqlite3.Connection, change: EraseContent) -> list[Event]:
     """A superset of the events the plan may rewrite: cheap substring and type prefilters.
 
-    ``instr`` finds every event quoting a purged id (the plan decides which are really about
-    it); dismiss / undismiss events are all read because a fingerprint is JSON-escaped text a
-    substring match could miss; usage events are fetched again by the queries they share.
+    ``instr`` finds every event quoting a purged id or the id of an edge touching one (the plan
+    decides which are really about it): ``edge.unlinked`` names only its edge, and the reason of
+    unlinking (or resolving) an edge of the purged claim is that claim's content too. Dismiss /
+    undismiss events are all read because a fingerprint is JSON-escaped text a substring match
+    could miss; usage events are fetched again by the queries they share.
     """
     found: dict[int, Event] = {}
     base = f"SELECT {_EVENT_COLUMNS} FROM events WHERE scope = ? AND seq < ?"  # nosec B608 # constant column list
     params: list[Any] = [change.scope, change.before_seq]
     for r in c.execute(base + " AND type IN ('memory.dismissed', 'memory.undismissed')", params):
         found[r[0]] = _event(r)
-    for chunk in _chunks(list(change.ids)):
+    for chunk in _chunks([*change.ids, *_edges_touching(c, change)]):
         cond = " OR ".join("instr(payload, ?) > 0" for _ in chunk)
         for r in c.execute(f"{base} AND ({cond})", [*params, *chunk]):
             found[r[0]] = _event(r)
@@ -84,6 +104,16 @@ def _candidates(c: sqlite3.Connection, change: EraseContent) -> list[Event]:
         for r in c.execute(sql, [*params, *chunk]):
             found[r[0]] = _event(r)
     return [found[k] for k in sorted(found)]
+
+
+def _edges_touching(c: sqlite3.Connection, change: EraseContent) -> list[str]:
+    """Ids of the scope's edges (open or closed) with a purged version at either end, sorted."""
+    found: set[str] = set()
+    for chunk in _chunks(list(change.ids)):
+        marks = ", ".join("?" * len(chunk))
+        sql = f"SELECT id FROM edges WHERE scope = ? AND (src IN ({marks}) OR dst IN ({marks}))"  # nosec B608 # only ? marks
+        found.update(str(r[0]) for r in c.execute(sql, (change.scope, *chunk, *chunk)))
+    return sorted(found)
 
 
 def erase_log(x: Exec, c: sqlite3.Connection, change: EraseContent) -> None:
@@ -153,12 +183,29 @@ def optimize_fts(x: Exec) -> None:
         x(f"INSERT INTO {table} ({table}) VALUES ('optimize')")  # nosec B608 # table: fts or fts_history
 
 
+#: Settings key written in a purge's own transaction and deleted once its file scrub is done:
+#: a process killed in between leaves it, and the next open finishes the scrub (``SQLiteStore``).
+SCRUB_PENDING = "purge_scrub_pending"
+
+
+def mark_scrub_pending(x: Exec) -> None:
+    """Inside the purge's transaction: the file still holds erased bytes until ``scrub_file`` ends."""
+    x("INSERT OR REPLACE INTO settings VALUES (?, '1')", (SCRUB_PENDING,))
+
+
+def scrub_pending(c: sqlite3.Connection) -> bool:
+    """Whether a committed purge has not finished scrubbing the file yet."""
+    return c.execute("SELECT 1 FROM settings WHERE k = ?", (SCRUB_PENDING,)).fetchone() is not None
+
+
 def scrub_file(c: sqlite3.Connection, path: str) -> None:
-    """After the purge commits: rewrite the file from its live rows and empty the WAL.
+    """After the purge commits: rewrite the file from its live rows, empty the WAL, clear the marker.
 
     Runs outside any transaction (VACUUM cannot run inside one). The purge is already
-    durable, so a failure here says so: the content is gone from every read, and running the
-    purge again (it is allowed on a purged item) retries the scrubbing.
+    durable, so a failure here says so: the content is gone from every read, the marker stays,
+    and running the purge again (it is allowed on a purged item) or reopening the store retries
+    the scrubbing. The marker is cleared only once the WAL was emptied *after* the VACUUM: from
+    then on the WAL holds only frames of clean pages, so the last checkpoint may be refused.
     """
     if path == ":memory:":
         return  # nothing on disk
@@ -166,6 +213,9 @@ def scrub_file(c: sqlite3.Connection, path: str) -> None:
         c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()  # VACUUM's frames then start at 0
         c.execute("VACUUM")
         busy = c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        if not busy:
+            c.execute("DELETE FROM settings WHERE k = ?", (SCRUB_PENDING,))
+            c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()  # the marker's frame: clean pages only
     except sqlite3.Error as exc:
         raise StorageError(
             f"the purge is committed (no read returns the content) but scrubbing the file failed ({exc}); "

@@ -13,13 +13,26 @@ projection: it is not derived from events, and ``rebuild`` leaves it alone. 3 ad
 or another process is visible to every reader of the file (``SQLiteStore.record_dream_run``).
 It is operational data like ``leases``: not derived from events (the pass's actions are in the
 log already), pruned to the newest ``DREAM_RUNS_KEPT`` per scope, and left alone by ``rebuild``.
+
+4 makes two derived things honest across processes (issue #14):
+
+- Every vector row records which embedder made it (``made_by``), and ``reindex`` builds the new
+  vectors aside in ``vectors_staging`` and swaps them in with one transaction. A reindex killed
+  part-way leaves the old vectors (and its staged progress) rather than a mix, and a mix that
+  does arise (the label changed, the swap never came) is visible to ``doctor`` and refused by
+  reads. Triggers keep the rows honest for writers that do not know about the column (the purge
+  code's inserts are tagged with the recorded embedder) and drop a staged vector whose text
+  changed (a purge between two reindex batches must not bring the old text's vector back).
+- ``scope_state`` counts each scope's full-text rows and their tokens (current and history), in
+  the same transaction as the rows, so lexical ranking can use the scope's own statistics
+  (``fts_scope.py``) instead of the whole table's.
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 FTS_TOKENIZE_DEFAULT = "unicode61 remove_diacritics 2 tokenchars '+#'"
 
@@ -162,6 +175,57 @@ def _corrupt(conn: sqlite3.Connection, problem: str) -> Exception:
     )
 
 
+_STAGING_TRIGGERS = (
+    # A staged vector is of the text it was computed from; a changed text (a purge) or a removed
+    # row makes it wrong, and a reindex must then embed the item again.
+    """CREATE TRIGGER IF NOT EXISTS vectors_staging_text AFTER UPDATE OF text ON items
+        WHEN old.text IS NOT new.text BEGIN DELETE FROM vectors_staging WHERE n = old.n; END""",
+    """CREATE TRIGGER IF NOT EXISTS vectors_staging_gone AFTER DELETE ON items
+        BEGIN DELETE FROM vectors_staging WHERE n = old.n; END""",
+)
+
+
+def _made_by_trigger(table: str) -> str:
+    """Rows inserted without ``made_by`` (code that predates the column) get the recorded embedder."""
+    return (
+        f"CREATE TRIGGER IF NOT EXISTS {table}_made_by AFTER INSERT ON {table} WHEN new.made_by IS NULL "
+        f"BEGIN UPDATE {table} SET made_by = (SELECT v FROM settings WHERE k = 'embedder') WHERE n = new.n; END"
+    )
+
+
+def _v4(conn: sqlite3.Connection) -> list[str]:
+    """Schema 4: ``made_by`` on vector rows, the reindex staging table, per-scope full-text counters.
+
+    Existing rows were all written under the recorded embedder (the only one a store accepted), so
+    they are tagged with it; the counters are filled by ``fts_scope.fill_counters`` after these run.
+    A column already there is left alone, so a file whose version row was set back re-migrates.
+    """
+    out = []
+    for table in ("vectors", "vectors_history"):
+        if "made_by" not in _columns(conn, table):
+            out.append(f"ALTER TABLE {table} ADD COLUMN made_by TEXT")
+        out += [
+            f"UPDATE {table} SET made_by = (SELECT v FROM settings WHERE k = 'embedder') WHERE made_by IS NULL",
+            f"CREATE INDEX IF NOT EXISTS {table}_by_maker ON {table}(scope, made_by)",
+            _made_by_trigger(table),
+        ]
+    out.append(
+        """CREATE TABLE IF NOT EXISTS vectors_staging (
+            n INTEGER PRIMARY KEY, made_by TEXT NOT NULL, vec BLOB NOT NULL
+        )"""
+    )
+    out += list(_STAGING_TRIGGERS)
+    have = _columns(conn, "scope_state")
+    for column in ("fts_docs", "fts_tokens", "fts_history_docs", "fts_history_tokens"):
+        if column not in have:
+            out.append(f"ALTER TABLE scope_state ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0")
+    return out
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})")}
+
+
 def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> int:
     """Bring the file to ``SCHEMA_VERSION`` inside one transaction; returns the version found."""
     conn.execute("CREATE TABLE IF NOT EXISTS settings (k TEXT PRIMARY KEY, v TEXT NOT NULL)")
@@ -182,6 +246,12 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
     if found < 3:  # likewise a v1 or v2 file: one new table, nothing else changes
         for stmt in _v3():
             conn.execute(stmt)
+    if found < 4:  # columns, a table, triggers and counters; existing rows keep their content
+        from reverie.store.sqlite.fts_scope import fill_counters
+
+        for stmt in _v4(conn):
+            conn.execute(stmt)
+        fill_counters(conn)
     conn.execute("INSERT OR REPLACE INTO settings VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
     return found
 
@@ -196,4 +266,5 @@ PROJECTION_TABLES = (
     "fts_history",
     "vectors",
     "vectors_history",
+    "vectors_staging",
 )

@@ -17,6 +17,7 @@ import numpy as np
 
 @dataclass
 class _Entry:
+    embedder: str
     appends: int
     removals: int
     max_n: int
@@ -31,15 +32,20 @@ class VectorCache:
     def clear(self) -> None:
         self._entries.clear()
 
-    def get(self, c: sqlite3.Connection, scope: str, table: str, dim: int) -> tuple[list[str], np.ndarray]:
+    def get(
+        self, c: sqlite3.Connection, scope: str, table: str, dim: int, embedder: str = ""
+    ) -> tuple[list[str], np.ndarray]:
+        """The scope's ids and matrix; ``embedder`` (the recorded one) is part of the key, so a label
+        changed by another process reloads the matrix instead of serving the old model's rows."""
         if table != "vectors":  # history is read rarely (as_of / include_history): never cached
             return _load(c, scope, table, dim, after=0)[:2]
         row = c.execute("SELECT vec_appends, vec_removals FROM scope_state WHERE scope = ?", (scope,)).fetchone()
         appends, removals = (row[0], row[1]) if row else (0, 0)
         entry = self._entries.get(scope)
-        if entry is None or entry.removals != removals or entry.matrix.shape[1:] != (dim,):
+        stale = entry is None or entry.embedder != embedder or entry.removals != removals
+        if entry is None or stale or entry.matrix.shape[1:] != (dim,):
             ids, mat, max_n = _load(c, scope, table, dim, after=0)
-            entry = _Entry(appends, removals, max_n, ids, mat)
+            entry = _Entry(embedder, appends, removals, max_n, ids, mat)
             self._entries[scope] = entry
         elif entry.appends != appends:
             ids, mat, max_n = _load(c, scope, table, dim, after=entry.max_n)
