@@ -108,6 +108,7 @@ CALLS: dict[str, Callable[[Memory], Any]] = {
     "reindex": lambda m: m.reindex(),
     "remember": lambda m: m.remember("x", scope="s"),
     "remember_checked": lambda m: m.remember_checked("x", scope="s"),
+    "remember_imported": lambda m: m.remember_imported("x", scope="s", original_source="observed"),
     "remember_manual": lambda m: m.remember_manual("x", scope="s"),
     "remember_many": lambda m: m.remember_many(["x"], scope="s"),
     "remember_system": lambda m: m.remember_system("x", scope="s"),
