@@ -172,3 +172,9 @@ def test_a_store_the_user_cannot_write_suggests_read_only(run: Cli, tmp_path: Pa
         "directory (not a read-only mount)"
     )
     assert for_cli("storage", message, None).endswith("; to only read it, pass --read-only")
+
+
+def test_serve_read_only_refuses_a_dream_schedule_before_serving(run: Cli) -> None:
+    run.remember("Alice likes tea")
+    line = run.fails(2, "invalid_input", "serve", "--read-only", "--dream-every", "1h").stderr
+    assert "--read-only" in line and "--dream-every" in line

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import click
 
+from reverie import InvalidInputError
 from reverie.cli.ops import parse_every
 from reverie.cli.state import State, state, store_options
 
@@ -48,6 +49,8 @@ def serve(host: str, port: int, token: str | None, dream_every: str | None, crea
 
     st = state()
     every = parse_every(dream_every, "--dream-every")
+    if every is not None and st.read_only:  # each pass would fail (and be logged) on a read-only store
+        raise InvalidInputError("--dream-every changes the store and --read-only forbids it: drop one of them")
     check_bind(host, token)  # the checks serve_http makes, first: none of them needs the store
     check_token(token)
     embedder = _prepare(st, create, "serve")
