@@ -22,7 +22,8 @@ ALLOWED: dict[str, set[str]] = {
     "conflict": {"model"},
     "recall": {"model", "store"},
     "dream": {"model", "store", "recall", "conflict", "embed"},
-    "memory": {"model", "store", "recall", "conflict", "embed", "dream"},
+    "conversation": {"model", "store", "recall"},
+    "memory": {"model", "store", "recall", "conflict", "embed", "dream", "conversation"},
 }
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reverie.conversation import Conversations
 from reverie.embed import Embedder
 from reverie.errors import InvalidInputError
 from reverie.limits import DEFAULT_LIMITS, Limits
@@ -99,6 +100,7 @@ class Memory:
         self._maintenance = Maintenance(core)
         self._retraction = Retraction(core)
         self._imports = Imports(core, self._writes)
+        self._conversations = Conversations(core)
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -181,6 +183,11 @@ class Memory:
     # -- recall ---------------------------------------------------------------------------
     recall = delegate("_retrieval", Retrieval.recall)
     context = delegate("_retrieval", Retrieval.context)
+
+    # -- conversations (reverie.conversation) --------------------------------------------
+    conversation = delegate("_conversations", Conversations.conversation)
+    archive_search = delegate("_conversations", Conversations.archive_search)
+    recap = delegate("_conversations", Conversations.recap)
 
     # -- contradictions -------------------------------------------------------------------
     detect_conflicts = delegate("_conflicts", Contradictions.detect_conflicts)

@@ -19,6 +19,7 @@ from reverie.memory.usage import Usage
 from reverie.model.clock import ensure_aware
 from reverie.model.query import Filter
 from reverie.model.validate import check_count, check_numbers, check_score, check_text
+from reverie.recall.conversational import conversation_default
 from reverie.recall.engine import Hit, RecallOptions, Weights, check_pool, default_pool
 from reverie.recall.engine import recall as run_recall
 from reverie.recall.packing import PackCandidate, estimate_tokens, pack, render_context, render_line
@@ -83,10 +84,13 @@ class Retrieval:
         )
         if valid_at is not None:
             opts = replace(opts, valid_at=ensure_aware(valid_at, "valid_at"))
+        search = query
+        if options is None:  # conversation-aware default (h-conv): only on a scope that holds conversations
+            search, opts = conversation_default(core.store, s, query, opts)
         qvec = None
         if opts.mode in ("hybrid", "dense"):
-            qvec = core.checked_embedder().embed([query])[0]
-        hits, trace = run_recall(core.store, s, query, qvec, opts, core.clock.now())
+            qvec = core.checked_embedder().embed([search])[0]
+        hits, trace = run_recall(core.store, s, search, qvec, opts, core.clock.now())
         hits = [replace(h, why={**h.why, "passes": trace["passes"], "answer_from": trace["used"]}) for h in hits]
         if record_use:
             self._record(s, hits, hits, query)

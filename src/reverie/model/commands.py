@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from reverie.model.conversation import OpenConversation, PurgeMessage, RecordEntry
 from reverie.model.item import Provenance
 
 
@@ -225,4 +226,7 @@ Command = (
     | RecordUse
     | PauseLearning
     | ResumeLearning
+    | OpenConversation
+    | RecordEntry
+    | PurgeMessage
 )

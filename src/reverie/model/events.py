@@ -31,6 +31,13 @@ LINKED = "edge.linked"
 UNLINKED = "edge.unlinked"
 LEARNING_PAUSED = "scope.learning_paused"
 LEARNING_RESUMED = "scope.learning_resumed"
+# Conversations (``model/conversation.py``): each entry of a conversation is an event.
+CONVERSATION_OPENED = "conversation.opened"
+MESSAGE_ADDED = "conversation.message_added"
+TOOL_CALLED = "conversation.tool_called"
+SUMMARIZED = "conversation.summarized"
+RELEASED = "conversation.released"
+MESSAGE_PURGED = "conversation.message_purged"
 
 EVENT_TYPES = (
     REMEMBERED,
@@ -52,6 +59,12 @@ EVENT_TYPES = (
     UNLINKED,
     LEARNING_PAUSED,
     LEARNING_RESUMED,
+    CONVERSATION_OPENED,
+    MESSAGE_ADDED,
+    TOOL_CALLED,
+    SUMMARIZED,
+    RELEASED,
+    MESSAGE_PURGED,
 )
 
 

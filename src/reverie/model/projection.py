@@ -12,6 +12,7 @@ from datetime import datetime
 
 from reverie.model import events as ev
 from reverie.model.clock import from_iso
+from reverie.model.conversation import ConversationChange, project_conversation
 from reverie.model.item import Edge, Item, Scores
 from reverie.model.redact import PURGED_FLAG, REDACTED, created_edge_meta, redact_item
 from reverie.model.validate import fingerprints
@@ -98,7 +99,7 @@ class SetPaused:
     paused: bool
 
 
-Change = PutItem | PutTiers | PutEdge | PutTombstone | DropTombstone | SetPaused | EraseContent
+Change = PutItem | PutTiers | PutEdge | PutTombstone | DropTombstone | SetPaused | EraseContent | ConversationChange
 
 
 #: Prefix of the fingerprints a store keeps for superseded versions (``StateView.superseded_by_fingerprint``).
@@ -125,6 +126,8 @@ class ProjectionView:
 
 def project(event: ev.Event, view: ProjectionView) -> list[Change]:
     """The changes ``event`` makes to the projections."""
+    if event.type.startswith("conversation."):
+        return project_conversation(event)
     handler = _HANDLERS.get(event.type)
     if handler is None:
         return []  # unknown (future) event types are skipped, never fatal for replay

@@ -42,6 +42,8 @@ from reverie.model.commands import (
     Undismiss,
     Unlink,
 )
+from reverie.model.conversation import ConversationState, Entry
+from reverie.model.conversation_rules import HANDLERS as _CONVERSATION_HANDLERS
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SYMMETRIC_EDGES, TIERS, Edge, Item, Scores
 from reverie.model.redact import dismissal_keys, purge_set
 from reverie.model.validate import fingerprints, normalise_text
@@ -87,6 +89,14 @@ class StateView(Protocol):
 
         Read by a purge only (``redact.purge_set``): the system's copies of purged content go with it.
         """
+        ...
+
+    def conversation_state(self, scope: str, conversation: str) -> ConversationState | None:
+        """Where the conversation stands (``model/conversation.py``), or None if it was never opened."""
+        ...
+
+    def conversation_entry(self, scope: str, entry_id: str) -> Entry | None:
+        """One entry (message, tool call, summary, recap) of any conversation of the scope."""
         ...
 
 
@@ -609,4 +619,5 @@ _HANDLERS: dict[type, Callable[[Any, StateView, Context], list[ev.Event]]] = {
     RecordUse: _record_use,
     PauseLearning: _pause,
     ResumeLearning: _resume,
+    **_CONVERSATION_HANDLERS,
 }

@@ -21,6 +21,8 @@ import numpy as np
 
 from reverie.errors import InvalidInputError
 from reverie.model.commands import Command, Purge
+from reverie.model.conversation import ConversationState
+from reverie.model.conversation import Entry as ConversationEntry
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.projection import (
@@ -136,6 +138,12 @@ class _ItemCache:
 
     def edge(self, scope: str, edge_id: str) -> Edge | None:
         return self._backend.edge(scope, edge_id)
+
+    def conversation_state(self, scope: str, conversation: str) -> ConversationState | None:
+        return self._backend.conversation_state(scope, conversation)
+
+    def conversation_entry(self, scope: str, entry_id: str) -> ConversationEntry | None:
+        return self._backend.conversation_entry(scope, entry_id)
 
     def edges_between(self, scope: str, a: str, b: str) -> list[Edge]:
         return self._backend.edges_between(scope, a, b)

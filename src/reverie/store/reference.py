@@ -23,6 +23,16 @@ from reverie.errors import ClosedError, ReverieError, StorageError
 from reverie.model import events as ev
 from reverie.model.clock import to_iso
 from reverie.model.commands import Command, Purge
+from reverie.model.conversation import (
+    ConversationState,
+    EraseEntries,
+    PutConversation,
+    PutEntry,
+    quote_span,
+    redact_entry,
+    redact_events,
+)
+from reverie.model.conversation import Entry as ConversationEntry
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.projection import (
@@ -80,6 +90,9 @@ class ReferenceStore:
         self._leases: dict[str, Lease] = {}  # coordination state, not derived from events
         # scope -> (at, summary JSON) oldest first: operational data, not derived from events either
         self._dream_runs: dict[str, list[tuple[str, str]]] = {}
+        # conversations (model/conversation.py): their state, and every entry in append order
+        self._convs: dict[tuple[str, str], ConversationState] = {}
+        self._entries: dict[tuple[str, str], ConversationEntry] = {}
 
     def _check_open(self) -> None:
         # Same contract as the SQLite store: after close, every call raises ClosedError (an
@@ -113,6 +126,12 @@ class ReferenceStore:
             (e for (s, _), e in self._edges.items() if s == scope and {e.src, e.dst} == {a, b}), key=lambda e: e.id
         )
 
+    def conversation_state(self, scope: str, conversation: str) -> ConversationState | None:
+        return self._convs.get((scope, conversation))
+
+    def conversation_entry(self, scope: str, entry_id: str) -> ConversationEntry | None:
+        return self._entries.get((scope, entry_id))
+
     def revisions(self, scope: str, item_id: str) -> list[str]:
         pairs = [
             (str(e.payload["old_id"]), str(e.payload["item"]["id"]))
@@ -141,6 +160,15 @@ class ReferenceStore:
         return stored
 
     def apply_change(self, change: Change, vectors: Mapping[str, np.ndarray]) -> None:
+        if isinstance(change, PutConversation):
+            self._convs[(change.state.scope, change.state.id)] = change.state
+            return
+        if isinstance(change, PutEntry):
+            self._entries[(change.entry.scope, change.entry.id)] = change.entry
+            return
+        if isinstance(change, EraseEntries):
+            self._erase_entries(change)
+            return
         if isinstance(change, EraseContent):
             self._erase(change)
             return
@@ -211,6 +239,56 @@ class ReferenceStore:
                 self._tombs.pop((change.scope, fp), None)
             else:
                 self._tombs[(change.scope, fp)] = holder
+
+    def _erase_entries(self, change: EraseEntries) -> None:
+        """A purged message: its row and every earlier event that carried it (and the summaries quoting it)."""
+        for entry_id in change.ids:
+            entry = self._entries.get((change.scope, entry_id))
+            if entry is not None:
+                self._entries[(change.scope, entry_id)] = redact_entry(entry)
+        before = [e for e in self._events if e.scope == change.scope and e.seq < change.before_seq]
+        for event in redact_events(before, change.ids):
+            self._events[event.seq - 1] = event
+
+    # -- conversations: reads -----------------------------------------------------------
+    def conversation_entries(
+        self, scope: str, conversation: str, *, after_position: int = 0, kinds: Sequence[str] | None = None
+    ) -> list[ConversationEntry]:
+        """The conversation's entries after ``after_position``, in order (of ``kinds`` when given)."""
+        self._check_open()
+        out = [
+            e
+            for (s, _), e in self._entries.items()
+            if s == scope and e.conversation == conversation and e.position > after_position
+        ]
+        return sorted((e for e in out if kinds is None or e.kind in kinds), key=lambda e: e.position)
+
+    def conversations(self, scope: str) -> list[ConversationState]:
+        """Every conversation of the scope, most recently active first (ties: by id)."""
+        self._check_open()
+        found = [c for (s, _), c in self._convs.items() if s == scope]
+        return sorted(found, key=lambda c: (c.active_at or c.opened_at, c.id), reverse=True)
+
+    def conversation_speakers(self, scope: str) -> list[str]:
+        """Every speaker of a message in the scope, sorted (recall matches them as authors)."""
+        self._check_open()
+        said = (e for (s, _), e in self._entries.items() if s == scope and e.kind == "message")
+        return sorted({e.speaker for e in said if e.speaker})
+
+    def archive_search(
+        self, scope: str, query: str, *, conversation: str | None, limit: int
+    ) -> list[ConversationEntry]:
+        """Messages quoting ``query`` (``model.conversation.quote_span``), newest first."""
+        self._check_open()
+        found = [
+            e
+            for (s, _), e in self._entries.items()
+            if s == scope
+            and e.kind == "message"
+            and (conversation is None or e.conversation == conversation)
+            and quote_span(e.text, query) is not None
+        ]
+        return list(reversed(found))[:limit]
 
     # -- Store protocol -------------------------------------------------------------------
     def execute(
@@ -305,10 +383,22 @@ class ReferenceStore:
             dict(self._edges),
             list(self._events),
             dict(self._vecs),
+            dict(self._convs),
+            dict(self._entries),
         )
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
-        (self._items, self._fps, self._tombs, self._paused, self._edges, self._events, self._vecs) = snap
+        (
+            self._items,
+            self._fps,
+            self._tombs,
+            self._paused,
+            self._edges,
+            self._events,
+            self._vecs,
+            self._convs,
+            self._entries,
+        ) = snap
 
     def get(self, scope: str, item_id: str) -> Item | None:
         self._check_open()

@@ -52,6 +52,7 @@ def check(c: sqlite3.Connection) -> DoctorReport:
     ).fetchone()[0]
     if bad_edges:
         report.problems.append(f"{bad_edges} edges point at missing or foreign-scope items")
+    _check_archive(c, report)
     integrity = c.execute("PRAGMA quick_check").fetchone()[0]
     if integrity != "ok":
         report.problems.append(f"SQLite quick_check: {integrity}")
@@ -76,3 +77,12 @@ def _diff(report: DoctorReport, name: str, want: set[int], have: set[int]) -> No
         report.problems.append(f"{len(want - have)} items missing from the {name}")
     if have - want:
         report.problems.append(f"{len(have - want)} rows in the {name} have no matching item")
+
+
+def _check_archive(c: sqlite3.Connection, report: DoctorReport) -> None:
+    """Conversations: every unpurged message is in the archive index and nothing else is."""
+    messages = _ids(
+        c, "SELECT n FROM conv_entries WHERE kind = 'message' AND json_extract(entry, '$.text') != '[purged]'"
+    )
+    report.counts["messages"] = len(messages)
+    _diff(report, "conversation archive index", messages, _ids(c, "SELECT rowid FROM conv_fts"))

@@ -226,6 +226,50 @@ def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})")}
 
 
+#: The conversation tables' own version (settings key ``conversation_schema``), apart from
+#: ``SCHEMA_VERSION`` so the belief store's migrations and these never renumber each other.
+CONVERSATION_SCHEMA = 1
+
+
+def _conversation_v1(tokenize: str) -> list[str]:
+    """Conversations (``model/conversation.py``): projections of ``conversation.*`` events.
+
+    ``conv_state`` is each conversation's state (JSON, as the last event carried it);
+    ``conv_entries`` every entry in append order (``n``); ``conv_fts`` the archive's full-text
+    index over messages (rowid = ``conv_entries.n``); ``conv_speakers`` the scope's speakers,
+    which recall matches as authors (a table, so recall reads a handful of rows, not the archive).
+    """
+    return [
+        """CREATE TABLE IF NOT EXISTS conv_state (
+            scope TEXT NOT NULL, id TEXT NOT NULL, active_at TEXT NOT NULL, state TEXT NOT NULL,
+            PRIMARY KEY (scope, id)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE IF NOT EXISTS conv_entries (
+            n INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            scope TEXT NOT NULL,
+            conversation TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            entry TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS conv_entries_by_position ON conv_entries(scope, conversation, position)",
+        f'CREATE VIRTUAL TABLE IF NOT EXISTS conv_fts USING fts5(text, tokenize = "{tokenize}")',
+        """CREATE TABLE IF NOT EXISTS conv_speakers (
+            scope TEXT NOT NULL, speaker TEXT NOT NULL, PRIMARY KEY (scope, speaker)
+        ) WITHOUT ROWID""",
+    ]
+
+
+def _migrate_conversations(conn: sqlite3.Connection, tokenize: str) -> None:
+    """The conversation tables, in their own step: a file of any belief-store version gains them in place."""
+    row = conn.execute("SELECT v FROM settings WHERE k = 'conversation_schema'").fetchone()
+    if (int(row[0]) if row else 0) < 1:
+        for stmt in _conversation_v1(tokenize):
+            conn.execute(stmt)
+    conn.execute("INSERT OR REPLACE INTO settings VALUES ('conversation_schema', ?)", (str(CONVERSATION_SCHEMA),))
+
+
 def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> int:
     """Bring the file to ``SCHEMA_VERSION`` inside one transaction; returns the version found."""
     conn.execute("CREATE TABLE IF NOT EXISTS settings (k TEXT PRIMARY KEY, v TEXT NOT NULL)")
@@ -253,6 +297,8 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
             conn.execute(stmt)
         fill_counters(conn)
     conn.execute("INSERT OR REPLACE INTO settings VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+    row = conn.execute("SELECT v FROM settings WHERE k = 'fts_tokenize'").fetchone()
+    _migrate_conversations(conn, str(row[0]) if row else tokenize)
     return found
 
 
@@ -267,4 +313,9 @@ PROJECTION_TABLES = (
     "vectors",
     "vectors_history",
     "vectors_staging",
+    # conversations (a separate migration step, ``_migrate_conversations``)
+    "conv_state",
+    "conv_entries",
+    "conv_fts",
+    "conv_speakers",
 )

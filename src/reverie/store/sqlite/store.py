@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -28,6 +29,8 @@ import numpy as np
 from reverie.errors import ClosedError, CorruptStoreError, ReverieError, StorageError
 from reverie.model.clock import from_iso, to_iso
 from reverie.model.commands import Command, Purge
+from reverie.model.conversation import ConversationState, EraseEntries, PutConversation, PutEntry
+from reverie.model.conversation import Entry as ConversationEntry
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.projection import (
@@ -58,6 +61,7 @@ from reverie.store.protocol import (
     dream_run,
     dream_summary_json,
 )
+from reverie.store.sqlite import conversation as conv
 from reverie.store.sqlite import fts_scope, lexical, purge, readonly, reindex
 from reverie.store.sqlite.ann import AnnConfig, AnnManager, ScopeIndex
 from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, PROJECTION_TABLES, migrate
@@ -397,6 +401,43 @@ class SQLiteStore:
     def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
         return [row_to_item(r) for r in purge.derived_rows(self._conn, scope, parent_ids)]
 
+    def conversation_state(self, scope: str, conversation: str) -> ConversationState | None:
+        with self._read() as c:
+            return conv.state(c, scope, conversation)
+
+    def conversation_entry(self, scope: str, entry_id: str) -> ConversationEntry | None:
+        with self._read() as c:
+            return conv.entry(c, scope, entry_id)
+
+    # -- conversations: reads (store/sqlite/conversation.py) -----------------------------
+    def conversation_entries(
+        self, scope: str, conversation: str, *, after_position: int = 0, kinds: Sequence[str] | None = None
+    ) -> list[ConversationEntry]:
+        """The conversation's entries after ``after_position``, in order (of ``kinds`` when given)."""
+        with self._read() as c:
+            return conv.entries(c, scope, conversation, after_position, kinds)
+
+    def conversations(self, scope: str) -> list[ConversationState]:
+        """Every conversation of the scope, most recently active first (ties: by id)."""
+        with self._read() as c:
+            return conv.conversations(c, scope)
+
+    def conversation_speakers(self, scope: str) -> list[str]:
+        """Every speaker of a message in the scope, sorted (recall matches them as authors)."""
+        with self._read() as c:
+            return conv.speakers(c, scope)
+
+    def archive_search(
+        self, scope: str, query: str, *, conversation: str | None, limit: int
+    ) -> list[ConversationEntry]:
+        """Messages whose words hold ``query``'s words as a phrase, newest first (spans: the caller)."""
+        words = re.findall(r"\w+", query)
+        if not words:
+            return []
+        match = '"' + " ".join(words) + '"'
+        with self._read() as c:
+            return conv.archive_search(c, scope, match, conversation, limit)
+
     # -- primitive writes -----------------------------------------------------------------
     def append_event(self, event: Event) -> Event:
         d = event.to_dict()
@@ -424,7 +465,13 @@ class SQLiteStore:
         )
 
     def apply_change(self, change: Change, vectors: Mapping[str, np.ndarray]) -> None:
-        if isinstance(change, PutItem):
+        if isinstance(change, PutConversation):
+            conv.put_conversation(self._x, change)
+        elif isinstance(change, PutEntry):
+            conv.put_entry(self._x, change)
+        elif isinstance(change, EraseEntries):
+            conv.erase_entries(self._x, self._conn, change)
+        elif isinstance(change, PutItem):
             self._put_item(change, vectors)
         elif isinstance(change, PutTiers):
             at = to_iso(change.at)

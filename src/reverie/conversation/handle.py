@@ -1,0 +1,133 @@
+"""``Conversation``: one open conversation, the object ``mem.conversation(id, scope=...)`` returns.
+
+It holds only its scope, id and settings; every call reads the conversation's state from the
+store, so two handles (or two processes) on one conversation stay consistent, and an idle
+conversation is released by whichever call notices first.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from reverie.conversation import checks
+from reverie.conversation.history import history as build_history
+from reverie.conversation.host import ConversationHost, conversation_store
+from reverie.conversation.writer import Message, Writer, is_idle
+from reverie.errors import InvalidInputError
+from reverie.model.conversation import ConversationState, Entry
+from reverie.model.validate import check_id, check_reason
+
+
+class Conversation:
+    """Append messages and tool-call records; read the history the model should see, or the whole archive."""
+
+    def __init__(
+        self, host: ConversationHost, scope: str, conversation: str, *, idle_after: timedelta, history_chars: int
+    ) -> None:
+        self._host = host
+        self._writer = Writer(host)
+        self.scope = scope
+        self.id = conversation
+        self.idle_after = idle_after
+        self.history_chars = history_chars
+
+    def __repr__(self) -> str:
+        return f"Conversation({self.id!r}, scope={self.scope!r})"
+
+    def state(self) -> ConversationState:
+        """Where the conversation stands (position, turn, session, released), releasing it first if idle."""
+        return self._current()
+
+    def add(
+        self,
+        text: str,
+        *,
+        speaker: str | None = None,
+        role: str = "user",
+        at: datetime | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> Message:
+        """Append a message and return it (``id``, ``position``, ``turn``, ``item_id`` of its memory).
+
+        The message is kept word for word in the archive and also remembered as a recallable
+        memory (its date, words and the previous turns of the session as context; ``author`` =
+        ``speaker``; ``meta`` = your ``meta`` plus ``conversation``, ``message``, ``turn``,
+        ``session``, ``role``, ``speaker``), in one transaction. ``at`` (default: now) may not be
+        before the previous message. A message arriving after an idle gap first releases the
+        session (a recap is written) and opens the next one.
+        """
+        limits = self._host.limits
+        body = checks.check_message_text(text, limits)
+        who = checks.check_name(speaker, "speaker") if speaker is not None else None
+        role_ = checks.check_role(role)
+        extra = checks.check_message_meta(meta, limits)
+        now = self._host.clock.now()
+        when = checks.check_at(at, now)
+        state = self._writer.state(self.scope, self.id)
+        if state.last_at is not None and when < state.last_at:
+            raise InvalidInputError(
+                f"message time {when.isoformat()} is before the previous message of conversation {self.id!r} "
+                f"({state.last_at.isoformat()}); messages are appended in time order"
+            )
+        state = self._release_if_idle(state, now, when)
+        return self._writer.add_message(state, body, speaker=who, role=role_, at=when, meta=extra)
+
+    def tool_call(
+        self, name: str, *, args: Mapping[str, Any] | None = None, status: str = "ok", detail: str = ""
+    ) -> Entry:
+        """Record that tool ``name`` ran with ``args`` and how it went (``status``, a short ``detail``).
+
+        Never what it returned: a record is evidence that something was done, and a tool's output
+        is data from outside that belongs in the memory only as claims someone chose to keep.
+        ``args`` are bounded (``checks.MAX_TOOL_ARGS_BYTES``).
+        """
+        limits = self._host.limits
+        tool = checks.check_name(name, "tool name")
+        meta = {"args": checks.check_tool_args(args, limits), "status": checks.check_status(status)}
+        meta["detail"] = checks.check_detail(detail)
+        now = self._host.clock.now()
+        state = self._release_if_idle(self._writer.state(self.scope, self.id), now)
+        return self._writer.add_entry(state, "tool_call", tool, now, meta)
+
+    def history(self) -> builtins.list[Entry]:
+        """What the model should see: the current session's messages and tool calls, oldest first,
+        with everything beyond the newest ``history_chars`` characters folded into one summary
+        entry (``kind="summary"``) at the front. Empty once the conversation is released."""
+        state = self._current()
+        entries = conversation_store(self._host).conversation_entries(
+            self.scope, self.id, after_position=state.session_start - 1
+        )
+        return build_history(self._writer, state, entries, self.history_chars)
+
+    def messages(self) -> builtins.list[Entry]:
+        """Every message of the conversation, all sessions, word for word from the archive."""
+        return conversation_store(self._host).conversation_entries(self.scope, self.id, kinds=("message",))
+
+    def entries(self) -> builtins.list[Entry]:
+        """Everything recorded: messages, tool calls, summaries and recaps, in order."""
+        return conversation_store(self._host).conversation_entries(self.scope, self.id)
+
+    def release(self) -> Entry | None:
+        """Release the current session now (as the idle timeout would): write its recap and return it."""
+        state = self._writer.state(self.scope, self.id)
+        return self._writer.release(state) if not state.released else None
+
+    def purge(self, message_id: str, *, reason: str = "") -> None:
+        """Erase one message everywhere it is stored (archive, log, summaries and recaps quoting it,
+        its memory and the context of the turns after it); the file is then scrubbed as by a purge."""
+        state = self._writer.state(self.scope, self.id)
+        self._writer.purge_message(state, check_id(message_id, "message id"), check_reason(reason))
+
+    def _current(self) -> ConversationState:
+        return self._release_if_idle(self._writer.state(self.scope, self.id), self._host.clock.now())
+
+    def _release_if_idle(
+        self, state: ConversationState, now: datetime, at: datetime | None = None
+    ) -> ConversationState:
+        if is_idle(state, now, self.idle_after, at):
+            self._writer.release(state)
+            return self._writer.state(self.scope, self.id)
+        return state

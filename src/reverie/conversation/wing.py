@@ -1,0 +1,148 @@
+"""The conversation capability of the facade: open a conversation, search the archive, read a recap.
+
+``Memory`` builds one ``Conversations`` from its ``Core`` (which satisfies ``ConversationHost``)
+and delegates ``conversation``, ``archive_search`` and ``recap`` to it.
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from reverie.conversation import checks
+from reverie.conversation.handle import Conversation
+from reverie.conversation.history import DEFAULT_HISTORY_CHARS
+from reverie.conversation.host import ConversationHost, conversation_store
+from reverie.conversation.writer import Writer, is_idle
+from reverie.errors import InvalidInputError, LimitExceededError
+from reverie.model.conversation import Entry, quote_pattern, quote_span
+from reverie.model.validate import check_count, check_text
+
+#: A conversation idle this long is released and recapped.
+DEFAULT_IDLE = timedelta(minutes=30)
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveHit:
+    """One message quoting the query: who said it, when, and where in its text (``span``: [start, end))."""
+
+    message_id: str
+    conversation: str
+    speaker: str | None
+    role: str | None
+    at: datetime
+    text: str
+    span: tuple[int, int]
+
+    @property
+    def quote(self) -> str:
+        """The matched words as the message wrote them."""
+        return self.text[self.span[0] : self.span[1]]
+
+
+@dataclass(frozen=True, slots=True)
+class Recap:
+    """The recap written when a conversation's session was released."""
+
+    conversation: str
+    session: int
+    text: str
+    at: datetime
+    messages: int
+
+
+class Conversations:
+    """``conversation``, ``archive_search`` and ``recap`` over one ``ConversationHost``."""
+
+    def __init__(self, host: ConversationHost) -> None:
+        self._host = host
+        self._writer = Writer(host)
+
+    def conversation(
+        self,
+        conversation_id: str,
+        *,
+        scope: str,
+        idle_after: timedelta = DEFAULT_IDLE,
+        history_chars: int = DEFAULT_HISTORY_CHARS,
+    ) -> Conversation:
+        """Open (or resume) conversation ``conversation_id`` in ``scope`` and return its handle.
+
+        ``idle_after`` (default 30 minutes): a session quiet this long, on the clock or in the
+        messages' own times, is released and recapped. ``history_chars`` (default 60,000): how
+        much verbatim text ``history()`` keeps before folding older entries into a summary.
+        """
+        s = self._host.scope(scope)
+        cid = checks.check_name(conversation_id, "conversation id")
+        if not isinstance(idle_after, timedelta) or idle_after <= timedelta(0):
+            raise InvalidInputError(f"idle_after must be a positive timedelta, got {idle_after!r}")
+        if isinstance(history_chars, bool) or not isinstance(history_chars, int) or history_chars < 100:
+            raise InvalidInputError(f"history_chars must be an int of at least 100, got {history_chars!r}")
+        self._writer.open(s, cid)
+        return Conversation(self._host, s, cid, idle_after=idle_after, history_chars=history_chars)
+
+    def archive_search(
+        self, query: str, *, scope: str, conversation: str | None = None, k: int = 10
+    ) -> builtins.list[ArchiveHit]:
+        """Messages that quote ``query`` word for word (case and punctuation between words aside),
+        newest first, each with its conversation, speaker, time and the matched ``span``.
+
+        Unlike ``recall`` this is exact: it answers "where did someone say this?". ``conversation``
+        narrows it to one (``NotFoundError`` if the scope has no such conversation).
+        """
+        host = self._host
+        s = host.scope(scope)
+        text = check_text(query, host.limits, "query")
+        if len(text) > host.limits.max_query_chars:
+            raise LimitExceededError(f"query is longer than Limits.max_query_chars ({host.limits.max_query_chars})")
+        if quote_pattern(text) is None:
+            raise InvalidInputError("query has no words to search for; give the words of the quote")
+        n = check_count(k, "k", default=10, limits=host.limits)
+        if conversation is not None:
+            self._writer.state(s, checks.check_name(conversation, "conversation"))
+        found = conversation_store(host).archive_search(s, text, conversation=conversation, limit=2 * n)
+        hits = [_hit(e, span) for e in found if (span := quote_span(e.text, text)) is not None]
+        return hits[:n]
+
+    def recap(
+        self, *, scope: str, conversation: str | None = None, idle_after: timedelta = DEFAULT_IDLE
+    ) -> Recap | None:
+        """The recap of the last released conversation of ``scope`` (or of ``conversation``), so a
+        new conversation can start with it; None if none was released yet.
+
+        Conversations idle for ``idle_after`` are released first, so an agent starting a new chat
+        gets the recap of the one that just went quiet.
+        """
+        host = self._host
+        s = host.scope(scope)
+        store = conversation_store(host)
+        now = host.clock.now()
+        states = (
+            [self._writer.state(s, checks.check_name(conversation, "conversation"))]
+            if conversation is not None
+            else store.conversations(s)
+        )
+        for st in states:
+            if is_idle(st, now, idle_after):
+                self._writer.release(st)
+        latest: Entry | None = None
+        for st in states:
+            recaps = store.conversation_entries(s, st.id, kinds=("recap",))
+            if recaps and (latest is None or (recaps[-1].recorded_at or now) > (latest.recorded_at or now)):
+                latest = recaps[-1]
+        if latest is None:
+            return None
+        return Recap(
+            conversation=latest.conversation,
+            session=int(latest.meta.get("session", 1)),
+            text=latest.text,
+            at=latest.at,
+            messages=int(latest.meta.get("messages", 0)),
+        )
+
+
+def _hit(e: Entry, span: tuple[int, int]) -> ArchiveHit:
+    return ArchiveHit(
+        message_id=e.id, conversation=e.conversation, speaker=e.speaker, role=e.role, at=e.at, text=e.text, span=span
+    )

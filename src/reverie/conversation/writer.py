@@ -1,0 +1,229 @@
+"""Every write of the wing: a message (with its recallable memory), a tool call, a release, a summary, a purge.
+
+Each is one ``host.run`` call, so one transaction: a message and its memory are stored together
+or not at all. Every entry names the position the writer read (``expected_position``), so a
+concurrent writer turns into a ``VersionConflictError`` rather than a context built from stale
+turns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from reverie.conversation.host import ConversationHost, conversation_store
+from reverie.conversation.summary import extractive_summary
+from reverie.conversation.window import WINDOW_BEFORE, date_text, window_text
+from reverie.errors import InvalidInputError, NotFoundError
+from reverie.model import commands as cmd
+from reverie.model.conversation import ConversationState, Entry, OpenConversation, PurgeMessage, RecordEntry
+from reverie.model.query import Q, parse_sort
+from reverie.model.redact import REDACTED
+
+#: The kind of a message's recallable memory. ``observation`` (decay halves monthly), the kind
+#: bench/locomo.py measured: ``episodic`` halves weekly, so a month-old chat would sink below
+#: any fresh note, and it graduates to ``semantic`` on use, which a turn of dialogue is not.
+MESSAGE_KIND = "observation"
+#: How far back ``add`` reads for the previous turns (positions; tool calls may sit between).
+_LOOKBACK = 4 * WINDOW_BEFORE
+RECAP_CHARS = 1_500
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A stored message: the archive entry, and ``item_id``, its recallable memory."""
+
+    id: str
+    conversation: str
+    position: int
+    turn: int
+    speaker: str | None
+    role: str
+    text: str
+    at: datetime
+    meta: dict[str, Any]
+    item_id: str | None
+
+
+def is_idle(state: ConversationState, now: datetime, idle: timedelta, at: datetime | None = None) -> bool:
+    """Has the current session gone quiet for ``idle``: on the clock since the last write, or in
+    the conversation's own time before a message arriving at ``at``? Never for an empty session."""
+    if state.released or state.position < state.session_start:
+        return False
+    if state.active_at is not None and now - state.active_at >= idle:
+        return True
+    return at is not None and state.last_at is not None and at - state.last_at >= idle
+
+
+class Writer:
+    """The commands of the conversation wing, over one ``ConversationHost``."""
+
+    def __init__(self, host: ConversationHost) -> None:
+        self._host = host
+
+    def state(self, scope: str, conversation: str) -> ConversationState:
+        state = conversation_store(self._host).conversation_state(scope, conversation)
+        if state is None:
+            raise NotFoundError(
+                f"no conversation {conversation!r} in scope {scope!r}; open it with mem.conversation(id, scope=...)"
+            )
+        return state
+
+    def open(self, scope: str, conversation: str) -> ConversationState:
+        self._host.run([OpenConversation(scope, conversation)])
+        return self.state(scope, conversation)
+
+    def add_message(
+        self,
+        state: ConversationState,
+        text: str,
+        *,
+        speaker: str | None,
+        role: str,
+        at: datetime,
+        meta: dict[str, Any],
+    ) -> Message:
+        host, scope = self._host, state.scope
+        lookback = max(state.session_start - 1, state.position - _LOOKBACK)
+        before = conversation_store(host).conversation_entries(
+            scope, state.id, after_position=lookback, kinds=("message",)
+        )
+        entry = Entry(
+            id=host.new_id(),
+            scope=scope,
+            conversation=state.id,
+            kind="message",
+            text=text,
+            at=at,
+            speaker=speaker,
+            role=role,
+            meta=meta,
+        )
+        window = window_text(text, speaker=speaker, role=role, at=at, before=before, limit=host.limits.max_text_chars)
+        item_meta = {**meta, "conversation": state.id, "message": entry.id, "turn": state.turn + 1}
+        item_meta |= {"session": state.session, "role": role} | ({"speaker": speaker} if speaker else {})
+        remember = cmd.Remember(
+            scope=scope,
+            text=window,
+            kind=MESSAGE_KIND,
+            source="observed",
+            author=speaker,
+            meta=item_meta,
+            valid_from=at,
+            corroborate=False,
+        )
+        out = host.run([RecordEntry(scope, entry, state.position), remember], [window])
+        stored = Entry.from_dict(out[0].events[0].payload["entry"])
+        return _message(stored, out[1].item_id)
+
+    def add_entry(self, state: ConversationState, kind: str, text: str, at: datetime, meta: dict[str, Any]) -> Entry:
+        """A tool call, summary or recap: an entry with no recallable memory."""
+        host = self._host
+        entry = Entry(
+            id=host.new_id(), scope=state.scope, conversation=state.id, kind=kind, text=text, at=at, meta=meta
+        )
+        out = host.run([RecordEntry(state.scope, entry, state.position)])
+        return Entry.from_dict(out[0].events[0].payload["entry"])
+
+    def release(self, state: ConversationState) -> Entry | None:
+        """Write the session's recap and release its history (the next message opens a new session)."""
+        entries = conversation_store(self._host).conversation_entries(
+            state.scope, state.id, after_position=state.session_start - 1
+        )
+        said = [e for e in entries if e.kind in ("message", "tool_call")]
+        if not said:
+            return None
+        messages = [e for e in said if e.kind == "message"]
+        head = f"Conversation {state.id}, session {state.session}: {len(messages)} message(s)"
+        if messages:
+            head += f", {date_text(messages[0].at)} to {date_text(messages[-1].at)}"
+        body = extractive_summary(said, RECAP_CHARS)
+        at = state.last_at or self._host.clock.now()
+        meta = {
+            "from": state.session_start,
+            "upto": state.position,
+            "messages": len(messages),
+            "session": state.session,
+        }
+        return self.add_entry(state, "recap", f"{head}.\n{body}" if body else f"{head}.", at, meta)
+
+    def purge_message(self, state: ConversationState, message_id: str, reason: str) -> None:
+        """Erase a message everywhere: its archive row and events, the summaries and recaps that
+        may quote it, its memory, and the memories of the turns whose context quoted it (those
+        are purged and remembered again with the message left out of their context)."""
+        host, scope = self._host, state.scope
+        store = conversation_store(host)
+        target = store.conversation_entry(scope, message_id)
+        if target is None or target.conversation != state.id or target.kind != "message":
+            raise NotFoundError(f"no message {message_id} in conversation {state.id!r} of scope {scope!r}")
+        entries = store.conversation_entries(scope, state.id)
+        covering = tuple(
+            e.id for e in entries if e.covers is not None and e.covers[0] <= target.position <= e.covers[1]
+        )
+        commands: list[cmd.Command] = [PurgeMessage(scope, state.id, message_id, covering, reason)]
+        commands += [cmd.Purge(scope, i, reason) for i in self._items_of(scope, message_id)]
+        texts = [REDACTED]
+        for later in _quoting(entries, target):
+            for item_id in self._items_of(scope, later.id):
+                item = host.store.get(scope, item_id)
+                if item is None or not item.is_current:
+                    continue
+                earlier = [e for e in entries if e.kind == "message" and e.position < later.position]
+                earlier = [replace(e, text=REDACTED) if e.id == message_id else e for e in earlier]
+                window = window_text(
+                    later.text,
+                    speaker=later.speaker,
+                    role=later.role or "user",
+                    at=later.at,
+                    before=[e for e in earlier if _same_session(entries, e, later)],
+                    limit=host.limits.max_text_chars,
+                )
+                commands.append(cmd.Purge(scope, item_id, reason))
+                commands.append(
+                    cmd.Remember(
+                        scope=scope,
+                        text=window,
+                        kind=item.kind,
+                        source=item.source,
+                        author=item.author,
+                        meta=item.meta,
+                        valid_from=item.valid_from,
+                        corroborate=False,
+                    )
+                )
+                texts.append(window)
+        host.run(commands, texts)
+
+    def _items_of(self, scope: str, message_id: str) -> list[str]:
+        found = self._host.store.query(scope, Q.meta("message", message_id), parse_sort(None), limit=100)
+        return [i.id for i in found]
+
+
+def _quoting(entries: list[Entry], target: Entry) -> list[Entry]:
+    """The messages whose recallable text quotes ``target`` in its context: the next few of its session."""
+    later = [e for e in entries if e.kind == "message" and e.position > target.position]
+    return [e for e in later if _same_session(entries, target, e)][:WINDOW_BEFORE]
+
+
+def _same_session(entries: list[Entry], a: Entry, b: Entry) -> bool:
+    """No recap (a release) lies between ``a`` and ``b``."""
+    lo, hi = sorted((a.position, b.position))
+    return not any(e.kind == "recap" and lo < e.position < hi for e in entries)
+
+
+def _message(entry: Entry, item_id: str | None) -> Message:
+    if entry.turn is None or entry.role is None:  # pragma: no cover - the reducer numbers every message
+        raise InvalidInputError("a stored message lacks its turn or role")
+    return Message(
+        id=entry.id,
+        conversation=entry.conversation,
+        position=entry.position,
+        turn=entry.turn,
+        speaker=entry.speaker,
+        role=entry.role,
+        text=entry.text,
+        at=entry.at,
+        meta=entry.meta,
+        item_id=item_id,
+    )

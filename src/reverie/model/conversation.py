@@ -1,0 +1,279 @@
+"""Conversations in the log: entries (messages, tool calls, summaries, recaps), their state, and purge.
+
+Pure, like the rest of ``model/``: data shapes, commands, the projection changes they make and
+the redaction of a purged message. The reducer rules live in ``model/conversation_rules.py``.
+
+Why every entry is an event: a conversation is part of what the memory knows, so it must be
+replayable (``rebuild``), scoped, and erasable (purge) exactly like a claim. Each event carries
+the conversation's *whole* state after it (``conversation``), so projecting needs no reads and a
+replay cannot drift from the live store.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from reverie.model import events as ev
+from reverie.model.clock import from_iso, to_iso
+from reverie.model.redact import REDACTED
+
+#: What an entry is. Only messages are searchable (the archive) and recallable.
+ENTRY_KINDS = ("message", "tool_call", "summary", "recap")
+ROLES = ("user", "assistant", "system")
+EVENT_OF_KIND = {
+    "message": ev.MESSAGE_ADDED,
+    "tool_call": ev.TOOL_CALLED,
+    "summary": ev.SUMMARIZED,
+    "recap": ev.RELEASED,
+}
+ENTRY_EVENTS = frozenset(EVENT_OF_KIND.values())
+
+
+def _t(when: datetime | None) -> str | None:
+    return to_iso(when) if when is not None else None
+
+
+def _dt(text: object) -> datetime | None:
+    return from_iso(str(text)) if text is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One thing that happened in a conversation, in order (``position``, 1-based, per conversation).
+
+    ``at`` is the conversation's own time (a message's ``at``); ``recorded_at`` is when reverie
+    wrote it. ``turn`` numbers messages only (1-based), so message neighbours stay adjacent when
+    tool calls sit between them. A summary or recap says which positions it covers in
+    ``meta["from"]`` / ``meta["upto"]``.
+    """
+
+    id: str
+    scope: str
+    conversation: str
+    kind: str
+    text: str
+    at: datetime
+    position: int = 0
+    recorded_at: datetime | None = None
+    speaker: str | None = None
+    role: str | None = None
+    turn: int | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "scope": self.scope,
+            "conversation": self.conversation,
+            "kind": self.kind,
+            "text": self.text,
+            "at": to_iso(self.at),
+            "position": self.position,
+            "recorded_at": _t(self.recorded_at),
+            "speaker": self.speaker,
+            "role": self.role,
+            "turn": self.turn,
+            "meta": dict(self.meta),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Entry:
+        return cls(
+            id=str(d["id"]),
+            scope=str(d["scope"]),
+            conversation=str(d["conversation"]),
+            kind=str(d["kind"]),
+            text=str(d["text"]),
+            at=from_iso(str(d["at"])),
+            position=int(d.get("position") or 0),
+            recorded_at=_dt(d.get("recorded_at")),
+            speaker=d.get("speaker"),
+            role=d.get("role"),
+            turn=d.get("turn"),
+            meta=dict(d.get("meta") or {}),
+        )
+
+    @property
+    def covers(self) -> tuple[int, int] | None:
+        """The positions a summary or recap stands for, inclusive."""
+        if self.kind not in ("summary", "recap"):
+            return None
+        return int(self.meta.get("from", 1)), int(self.meta.get("upto", 0))
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationState:
+    """Where a conversation stands: the last position and turn, its session and when it was last active.
+
+    A *session* is the stretch between two releases: an idle conversation is released (its
+    history emptied, a recap written) and the next message opens session ``session``, whose
+    first position is ``session_start``. ``last_at`` is the conversation time of the last
+    message; ``active_at`` the clock time of the last write (idle is measured on both).
+    """
+
+    scope: str
+    id: str
+    opened_at: datetime
+    position: int = 0
+    turn: int = 0
+    session: int = 1
+    session_start: int = 1
+    last_at: datetime | None = None
+    active_at: datetime | None = None
+    released: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scope": self.scope,
+            "id": self.id,
+            "opened_at": to_iso(self.opened_at),
+            "position": self.position,
+            "turn": self.turn,
+            "session": self.session,
+            "session_start": self.session_start,
+            "last_at": _t(self.last_at),
+            "active_at": _t(self.active_at),
+            "released": self.released,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ConversationState:
+        return cls(
+            scope=str(d["scope"]),
+            id=str(d["id"]),
+            opened_at=from_iso(str(d["opened_at"])),
+            position=int(d["position"]),
+            turn=int(d["turn"]),
+            session=int(d["session"]),
+            session_start=int(d["session_start"]),
+            last_at=_dt(d.get("last_at")),
+            active_at=_dt(d.get("active_at")),
+            released=bool(d.get("released")),
+        )
+
+    def after(self, entry: Entry, now: datetime) -> ConversationState:
+        """The state once ``entry`` (already numbered) is appended at clock time ``now``."""
+        # A summary or recap is reverie's own upkeep, not activity: it does not reset the idle clock.
+        state = replace(self, position=entry.position)
+        if entry.kind in ("message", "tool_call"):
+            state = replace(state, active_at=now)
+        if entry.kind == "message":
+            return replace(state, turn=entry.turn or self.turn, last_at=entry.at, released=False)
+        if entry.kind == "recap":
+            return replace(state, released=True, session=self.session + 1, session_start=entry.position + 1)
+        return state
+
+
+# -- commands ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpenConversation:
+    """Open ``conversation`` in ``scope`` if it is new (idempotent: an open one is resumed)."""
+
+    scope: str
+    conversation: str
+
+
+@dataclass(frozen=True, slots=True)
+class RecordEntry:
+    """Append ``entry`` (its position, turn and recorded time are set by the reducer).
+
+    ``expected_position``: the conversation's last position when the caller read it; another
+    writer that appended since makes this a ``VersionConflictError`` (the caller built the
+    recallable text from what it read, so it must read again).
+    """
+
+    scope: str
+    entry: Entry
+    expected_position: int
+
+
+@dataclass(frozen=True, slots=True)
+class PurgeMessage:
+    """Erase message ``id`` of ``conversation`` and the summaries / recaps that may quote it (``covering``)."""
+
+    scope: str
+    conversation: str
+    id: str
+    covering: tuple[str, ...] = ()
+    reason: str = ""
+
+
+# -- projection changes ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PutConversation:
+    state: ConversationState
+
+
+@dataclass(frozen=True, slots=True)
+class PutEntry:
+    entry: Entry
+
+
+@dataclass(frozen=True, slots=True)
+class EraseEntries:
+    """Redact entries ``ids`` of ``scope`` (rows, archive index) and the events before ``before_seq``
+    that carry them."""
+
+    scope: str
+    ids: tuple[str, ...]
+    before_seq: int
+
+
+def project_conversation(event: ev.Event) -> list[Any]:
+    """The changes a conversation event makes (no reads: the event carries the state)."""
+    p = event.payload
+    if event.type == ev.CONVERSATION_OPENED:
+        return [PutConversation(ConversationState.from_dict(p["conversation"]))]
+    if event.type in ENTRY_EVENTS:
+        return [PutEntry(Entry.from_dict(p["entry"])), PutConversation(ConversationState.from_dict(p["conversation"]))]
+    if event.type == ev.MESSAGE_PURGED:
+        return [EraseEntries(event.scope, (str(p["id"]), *map(str, p.get("covering", []))), event.seq)]
+    return []
+
+
+def redact_entry(entry: Entry) -> Entry:
+    """``entry`` with its words erased (speaker, role, times and position stay, as a purged item's author does)."""
+    return replace(entry, text=REDACTED, meta={"purged": True})
+
+
+def redact_events(events: Iterable[ev.Event], ids: Iterable[str]) -> list[ev.Event]:
+    """The events among ``events`` that carry an entry in ``ids``, rewritten with it redacted."""
+    wanted = frozenset(ids)
+    out: list[ev.Event] = []
+    for e in events:
+        entry = e.payload.get("entry")
+        if e.type not in ENTRY_EVENTS or not isinstance(entry, dict) or entry.get("id") not in wanted:
+            continue
+        if entry.get("text") == REDACTED:
+            continue
+        payload = {**e.payload, "entry": redact_entry(Entry.from_dict(entry)).to_dict()}
+        out.append(ev.Event(id=e.id, type=e.type, scope=e.scope, at=e.at, cause=e.cause, payload=payload, seq=e.seq))
+    return out
+
+
+CONVERSATION_COMMANDS = (OpenConversation, RecordEntry, PurgeMessage)
+ConversationChange = PutConversation | PutEntry | EraseEntries
+
+
+def quote_pattern(query: str) -> re.Pattern[str] | None:
+    """The exact-quote matcher of an archive search: the query's words in order, any run of
+    spaces or punctuation between them, case-insensitive. None when the query has no word."""
+    words = re.findall(r"\w+", query)
+    if not words:
+        return None
+    return re.compile(r"(?<!\w)" + r"\W+".join(re.escape(w) for w in words) + r"(?!\w)", re.IGNORECASE)
+
+
+def quote_span(text: str, query: str) -> tuple[int, int] | None:
+    """Where ``query`` first occurs in ``text`` as a quote (``quote_pattern``), as [start, end) offsets."""
+    pattern = quote_pattern(query)
+    found = pattern.search(text) if pattern is not None else None
+    return (found.start(), found.end()) if found else None

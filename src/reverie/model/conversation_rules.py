@@ -1,0 +1,81 @@
+"""The reducer's rules for conversation commands: validate against the conversation's state, emit events.
+
+Split from ``reducer.py`` (which registers these handlers) so the belief-store rules stay one
+module's job. Like the rest of the reducer: every check runs before any event is built, so a
+refused command emits nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from reverie.errors import InvalidInputError, NotFoundError, VersionConflictError
+from reverie.model import events as ev
+from reverie.model.conversation import (
+    EVENT_OF_KIND,
+    ConversationState,
+    OpenConversation,
+    PurgeMessage,
+    RecordEntry,
+)
+
+if TYPE_CHECKING:
+    from reverie.model.reducer import Context, StateView
+
+
+def _event(ctx: Context, type_: str, scope: str, payload: dict[str, Any]) -> ev.Event:
+    return ev.Event(id=ctx.new_id(), type=type_, scope=scope, at=ctx.now, cause=ctx.cause, payload=payload)
+
+
+def require_conversation(view: StateView, scope: str, conversation: str) -> ConversationState:
+    state = view.conversation_state(scope, conversation)
+    if state is None:  # the same answer for another scope's conversation: no existence oracle
+        raise NotFoundError(
+            f"no conversation {conversation!r} in scope {scope!r}; open it with mem.conversation(id, scope=...)"
+        )
+    return state
+
+
+def _open(cmd: OpenConversation, view: StateView, ctx: Context) -> list[ev.Event]:
+    if view.conversation_state(cmd.scope, cmd.conversation) is not None:
+        return []  # resumed: nothing to record
+    state = ConversationState(scope=cmd.scope, id=cmd.conversation, opened_at=ctx.now, active_at=ctx.now)
+    return [_event(ctx, ev.CONVERSATION_OPENED, cmd.scope, {"conversation": state.to_dict()})]
+
+
+def _record(cmd: RecordEntry, view: StateView, ctx: Context) -> list[ev.Event]:
+    entry = cmd.entry
+    state = require_conversation(view, cmd.scope, entry.conversation)
+    if state.position != cmd.expected_position:
+        raise VersionConflictError(
+            f"conversation {entry.conversation!r} moved on (at position {state.position}, not "
+            f"{cmd.expected_position}): another writer added to it; read it again and retry"
+        )
+    if entry.kind == "message" and state.last_at is not None and entry.at < state.last_at:
+        raise InvalidInputError(
+            f"message time {entry.at.isoformat()} is before the previous message of conversation "
+            f"{entry.conversation!r} ({state.last_at.isoformat()}); messages are appended in time order"
+        )
+    turn = state.turn + 1 if entry.kind == "message" else None
+    numbered = replace(entry, position=state.position + 1, recorded_at=ctx.now, turn=turn)
+    after = state.after(numbered, ctx.now)
+    payload = {"entry": numbered.to_dict(), "conversation": after.to_dict()}
+    return [_event(ctx, EVENT_OF_KIND[entry.kind], cmd.scope, payload)]
+
+
+def _purge(cmd: PurgeMessage, view: StateView, ctx: Context) -> list[ev.Event]:
+    require_conversation(view, cmd.scope, cmd.conversation)
+    entry = view.conversation_entry(cmd.scope, cmd.id)
+    if entry is None or entry.conversation != cmd.conversation or entry.kind != "message":
+        raise NotFoundError(f"no message {cmd.id} in conversation {cmd.conversation!r} of scope {cmd.scope!r}")
+    payload = {"conversation": cmd.conversation, "id": cmd.id, "covering": list(cmd.covering), "reason": cmd.reason}
+    return [_event(ctx, ev.MESSAGE_PURGED, cmd.scope, payload)]
+
+
+HANDLERS: dict[type, Callable[[Any, StateView, Context], list[ev.Event]]] = {
+    OpenConversation: _open,
+    RecordEntry: _record,
+    PurgeMessage: _purge,
+}
