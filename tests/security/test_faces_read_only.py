@@ -81,6 +81,7 @@ def test_read_only_memory_reads_everything_and_changes_no_byte(store: tuple[Path
         assert mem.scopes() == [SCOPE]
         assert mem.doctor().ok
         assert mem.dream(scope=SCOPE, dry_run=True).dry_run  # a plan is a read
+        assert mem.archive_search("tea", scope=SCOPE) == []
     assert fingerprint(db) == before
     with Memory(db, embedder="hash") as mem:  # recall recorded no use
         tea = mem.get(ids["tea"], scope=SCOPE)
@@ -111,6 +112,7 @@ WRITES: dict[str, Callable[[Memory, dict[str, str]], Any]] = {
     "dream": lambda m, i: m.dream(scope=SCOPE),
     "reindex": lambda m, i: m.reindex(),
     "rebuild": lambda m, i: m.rebuild(),
+    "conversation": lambda m, i: m.conversation("chat-1", scope=SCOPE).add("Alice: hello", speaker="Alice"),
 }
 
 
