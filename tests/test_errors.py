@@ -298,6 +298,8 @@ def test_error_codes_are_stable() -> None:
         "LearningPausedError": "learning_paused",
         "LimitExceededError": "limit_exceeded",
         "NotFoundError": "not_found",
+        "PortInUseError": "port_in_use",
+        "ReadOnlyError": "read_only",
         "ReverieError": "reverie_error",
         "StorageError": "storage",
         "VersionConflictError": "version_conflict",

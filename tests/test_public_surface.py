@@ -27,6 +27,7 @@ EXPECTED_ALL = [
     "Clock",
     "ClosedError",
     "ConflictError",
+    "Contradiction",
     "CorruptStoreError",
     "DismissedValueError",
     "DoctorReport",
@@ -48,8 +49,10 @@ EXPECTED_ALL = [
     "Memory",
     "NotFoundError",
     "Page",
+    "PortInUseError",
     "Provenance",
     "Q",
+    "ReadOnlyError",
     "RecallOptions",
     "ReverieError",
     "Scores",
@@ -57,6 +60,7 @@ EXPECTED_ALL = [
     "SystemClock",
     "VersionConflictError",
     "Weights",
+    "WriteResult",
     "__version__",
 ]
 

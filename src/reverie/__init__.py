@@ -19,12 +19,14 @@ from reverie.errors import (
     LearningPausedError,
     LimitExceededError,
     NotFoundError,
+    PortInUseError,
+    ReadOnlyError,
     ReverieError,
     StorageError,
     VersionConflictError,
 )
 from reverie.limits import Limits
-from reverie.memory import History, Memory, Page
+from reverie.memory import Contradiction, History, Memory, Page, WriteResult
 from reverie.model.clock import Clock, ManualClock, SystemClock
 from reverie.model.events import Event
 from reverie.model.item import Candidate, Edge, Item, Provenance, Scores
@@ -41,6 +43,7 @@ __all__ = [
     "Clock",
     "ClosedError",
     "ConflictError",
+    "Contradiction",
     "CorruptStoreError",
     "DismissedValueError",
     "DoctorReport",
@@ -62,8 +65,10 @@ __all__ = [
     "Memory",
     "NotFoundError",
     "Page",
+    "PortInUseError",
     "Provenance",
     "Q",
+    "ReadOnlyError",
     "RecallOptions",
     "ReverieError",
     "Scores",
@@ -71,5 +76,6 @@ __all__ = [
     "SystemClock",
     "VersionConflictError",
     "Weights",
+    "WriteResult",
     "__version__",
 ]

@@ -8,7 +8,8 @@ releases; the message says what was wrong and how to fix it. No bare ``sqlite3``
     ├── InvalidInputError             invalid_input        bad argument at the boundary
     │   ├── InvalidScopeError         invalid_scope
     │   ├── LimitExceededError        limit_exceeded       a Limits bound was crossed
-    │   └── InvalidQueryError         invalid_query        a malformed filter / sort
+    │   ├── InvalidQueryError         invalid_query        a malformed filter / sort
+    │   └── PortInUseError            port_in_use          a server's port is taken (pass --port)
     ├── NotFoundError                 not_found            unknown id in this scope
     ├── ConflictError                 conflict             the write contradicts state
     │   ├── VersionConflictError      version_conflict     expected_version mismatch
@@ -19,6 +20,7 @@ releases; the message says what was wrong and how to fix it. No bare ``sqlite3``
     │   └── EmbedderMismatchError     embedder_mismatch    store holds another model's vectors
     ├── StorageError                  storage              disk full, I/O error, locked too long
     │   └── CorruptStoreError         corrupt_store        schema or projection damage
+    ├── ReadOnlyError                 read_only            a write to a store opened read-only
     └── ClosedError                   closed               the Memory was closed
 """
 
@@ -53,6 +55,16 @@ class LimitExceededError(InvalidInputError):
 
 class InvalidQueryError(InvalidInputError):
     code = "invalid_query"
+
+
+class PortInUseError(InvalidInputError):
+    """A server (``reverie serve``, ``reverie mcp --http``) was asked for a port another one holds.
+
+    Bad input, like any other argument that cannot be used (the fix is another ``--port``), with
+    its own code so a script can tell it from a malformed option and retry on another port.
+    """
+
+    code = "port_in_use"
 
 
 class NotFoundError(ReverieError, LookupError):
@@ -95,6 +107,16 @@ class CorruptStoreError(StorageError):
     code = "corrupt_store"
 
 
+class ReadOnlyError(ReverieError):
+    """A write (or an upkeep that writes) on a store opened with ``read_only=True``.
+
+    Its own branch, not a ``StorageError``: the store is healthy and nothing failed; the caller
+    asked for inspection only, and reopening without ``read_only`` is the fix.
+    """
+
+    code = "read_only"
+
+
 class ClosedError(ReverieError):
     code = "closed"
 
@@ -113,6 +135,8 @@ __all__ = [
     "LearningPausedError",
     "LimitExceededError",
     "NotFoundError",
+    "PortInUseError",
+    "ReadOnlyError",
     "ReverieError",
     "StorageError",
     "VersionConflictError",

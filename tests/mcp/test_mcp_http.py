@@ -55,7 +55,7 @@ def serving(db: Path) -> Iterator[str]:
     """
     port = free_port()
     log = db.with_suffix(".log")
-    args = ["-m", "reverie.mcp", "--db", str(db), "--embedder", "hash", "--http", "--port", str(port)]
+    args = ["-m", "reverie.mcp", "--db", str(db), "--create", "--embedder", "hash", "--http", "--port", str(port)]
     with log.open("wb") as err:
         proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.DEVNULL, stderr=err)
         try:

@@ -49,7 +49,7 @@ def _first_stderr_line_then_stop(args: list[str], log: Path) -> str:
 
 def test_python_m_reverie_mcp_http_prints_its_url(tmp_path: Path) -> None:
     port = _free_port()
-    args = [sys.executable, "-m", "reverie.mcp", "--db", str(tmp_path / "m.db"), "--embedder", "hash"]
+    args = [sys.executable, "-m", "reverie.mcp", "--db", str(tmp_path / "m.db"), "--create", "--embedder", "hash"]
     line = _first_stderr_line_then_stop([*args, "--http", "--port", str(port)], tmp_path / "err.log")
     assert line.startswith(f"reverie MCP server (streamable HTTP) on http://127.0.0.1:{port}/mcp ")
 
@@ -57,7 +57,7 @@ def test_python_m_reverie_mcp_http_prints_its_url(tmp_path: Path) -> None:
 def test_reverie_mcp_http_prints_its_url(tmp_path: Path) -> None:
     port = _free_port()
     exe = str(Path(sys.executable).with_name("reverie"))
-    args = [exe, "--db", str(tmp_path / "m.db"), "--embedder", "hash", "mcp", "--http", "--port", str(port)]
+    args = [exe, "--db", str(tmp_path / "m.db"), "--embedder", "hash", "mcp", "--create", "--http", "--port", str(port)]
     line = _first_stderr_line_then_stop(args, tmp_path / "err.log")
     assert line.startswith(f"reverie MCP server (streamable HTTP) on http://127.0.0.1:{port}/mcp ")
 
@@ -67,7 +67,7 @@ def test_a_port_in_use_is_refused_at_once_saying_what_to_do(tmp_path: Path) -> N
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        args = [sys.executable, "-m", "reverie.mcp", "--db", str(tmp_path / "m.db"), "--embedder", "hash"]
+        args = [sys.executable, "-m", "reverie.mcp", "--db", str(tmp_path / "m.db"), "--create", "--embedder", "hash"]
         result = subprocess.run([*args, "--http", "--port", str(port)], capture_output=True, text=True, timeout=30)
     assert result.returncode == 2
     assert f"port {port} on 127.0.0.1 is already in use" in result.stderr and "--port" in result.stderr

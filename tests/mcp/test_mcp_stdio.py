@@ -23,7 +23,7 @@ def anyio_backend() -> str:
 
 def spawn(db: Path) -> Client:
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "reverie.mcp", "--db", str(db), "--embedder", "hash"]
+        command=sys.executable, args=["-m", "reverie.mcp", "--db", str(db), "--create", "--embedder", "hash"]
     )
     return Client(params, mode="legacy")
 
@@ -54,7 +54,8 @@ async def test_stdio_server_serves_the_catalog_and_a_durable_round_trip(
 
 async def test_stdio_server_speaks_the_2026_protocol_too(tmp_path: Path) -> None:
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "reverie.mcp", "--db", str(tmp_path / "m.db"), "--embedder", "hash"]
+        command=sys.executable,
+        args=["-m", "reverie.mcp", "--db", str(tmp_path / "m.db"), "--create", "--embedder", "hash"],
     )
     async with Client(params) as client:
         stored = (await call(client, "remember", text="Alice likes jazz", scope=SCOPE))["item"]
@@ -68,7 +69,7 @@ async def test_reverie_mcp_command_as_an_mcp_client_registers_it(
     """The README's registration: ``reverie mcp --db PATH`` (the store after the command name)."""
     script = Path(sys.executable).with_name("reverie")
     db = tmp_path / "registered.db"
-    params = StdioServerParameters(command=str(script), args=["mcp", "--db", str(db), "--embedder", "hash"])
+    params = StdioServerParameters(command=str(script), args=["mcp", "--db", str(db), "--create", "--embedder", "hash"])
     async with Client(params, mode="legacy") as client:
         listed = (await client.list_tools()).tools
         old = (await call(client, "remember", text="Alice lives in Paris", scope="team/alpha", kind="trait"))["item"]

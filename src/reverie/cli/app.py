@@ -20,8 +20,8 @@ from reverie.cli import ops, read, write
 from reverie.cli.state import EXIT_FAILED, CliError, CliUsageError, State
 
 _EPILOG = """\b
-Exit codes: 0 ok; 1 could not be done (not found, conflict, doctor not ok, I/O);
-2 bad usage or input. Errors print `error[<code>]: <message>` on stderr.
+Exit codes: 0 ok; 1 could not be done (not found, conflict, read_only, doctor not ok, I/O);
+2 bad usage or input (also port_in_use: pass another --port). Errors print `error[<code>]: <message>` on stderr.
 Environment: REVERIE_DB, REVERIE_SCOPE, REVERIE_EMBEDDER (options win over them).
 """
 
@@ -60,7 +60,7 @@ class ReverieGroup(click.Group):
             st = ctx.find_object(State)
             if st is not None and st.debug:
                 raise
-            raise _as_cli_error(err, st is not None and st.json) from err
+            raise _as_cli_error(err, st is not None and st.json, st.scope if st is not None else None) from err
 
 
 def _silence_stdout() -> None:
@@ -72,9 +72,9 @@ def _silence_stdout() -> None:
         pass  # not a real file descriptor (e.g. under CliRunner): nothing to flush
 
 
-def _as_cli_error(err: Exception, as_json: bool) -> CliError:
+def _as_cli_error(err: Exception, as_json: bool, scope: str | None = None) -> CliError:
     if isinstance(err, ReverieError):
-        return CliError.from_reverie(err, as_json)
+        return CliError.from_reverie(err, as_json, scope)
     if isinstance(err, OSError):
         return CliError("io", f"{err.strerror or err}: {err.filename}" if err.filename else str(err), as_json)
     return CliError("internal", f"{type(err).__name__}: {err} (rerun with --debug for the traceback)", as_json)
@@ -92,26 +92,41 @@ def _as_cli_error(err: Exception, as_json: bool) -> CliError:
     show_default=True,
     show_envvar=True,
     metavar="PATH",
-    help="The store file (created by remember / import / pause / resume).",
+    help="The store file (created by remember / import / pause / resume, and serve / mcp with --create).",
+)
+@click.option(
+    "--read-only",
+    is_flag=True,
+    help="Open the store for inspection: reads work (recall records no use), every write is refused.",
 )
 @click.option("--scope", envvar="REVERIE_SCOPE", show_envvar=True, metavar="SCOPE", help="Scope for scoped commands.")
 @click.option(
     "--embedder",
     type=click.Choice(["minilm", "hash"]),
-    default="minilm",
+    default=None,
     envvar="REVERIE_EMBEDDER",
-    show_default=True,
     show_envvar=True,
-    help="Embedding model: the local MiniLM, or the model-free hash embedder.",
+    help="Embedding model: the local MiniLM, or the model-free hash embedder "
+    "[default: the one the store records; minilm for a new store].",
 )
 @click.option("--json", "as_json", is_flag=True, help="Machine output: one JSON document on stdout.")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 @click.version_option(__version__, prog_name="reverie")
 @click.pass_context
-def cli(ctx: click.Context, db: str, scope: str | None, embedder: str, as_json: bool, debug: bool) -> None:
+def cli(
+    ctx: click.Context, db: str, read_only: bool, scope: str | None, embedder: str | None, as_json: bool, debug: bool
+) -> None:
     """reverie: a belief-state memory for AI agents, on one SQLite file."""
     given = ctx.obj if isinstance(ctx.obj, State) else State()  # only its limits: the options set the rest
-    ctx.obj = State(db=db, embedder=embedder, scope=scope or None, json=as_json, debug=debug, limits=given.limits)
+    ctx.obj = State(
+        db=db,
+        embedder=embedder,
+        scope=scope or None,
+        read_only=read_only,
+        json=as_json,
+        debug=debug,
+        limits=given.limits,
+    )
 
 
 for _command in (*write.COMMANDS, *read.COMMANDS, *ops.COMMANDS):

@@ -1,4 +1,4 @@
-"""Operator commands: doctor, reindex, export, import, dream, and the servers (serve, mcp)."""
+"""Operator commands: doctor, reindex, export, import, dream; the servers (serve, mcp) are in ``servers``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import click
 
 from reverie import InvalidInputError, Memory, ReverieError
 from reverie.cli.render import plural, snippet, table, when
-from reverie.cli.state import EXIT_FAILED, CliError, Progress, json_option, scoped, state, store_options
+from reverie.cli.state import EXIT_FAILED, CliError, Progress, json_option, scoped, state
 from reverie.cli.transfer import ImportReport, Replayer, export_events, read_events
 from reverie.model.validate import check_interval
 
@@ -323,49 +323,6 @@ def _spared_text(spared: list[dict[str, Any]], labels: ItemLabels) -> str:
     return "\n".join(lines)
 
 
-@click.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Bind address (non-loopback needs --token).")
-@click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--token", envvar="REVERIE_TOKEN", default=None, help="Bearer token (env REVERIE_TOKEN).")
-@click.option(
-    "--dream-every", default=None, help="Run the dream pass on every scope this often (e.g. 3600, 30m, 1h; 1s to 365d)."
-)
-@store_options
-def serve(host: str, port: int, token: str | None, dream_every: str | None) -> None:
-    """Serve the HTTP API and the web review page on the store."""
-    # The CLI is the process entry point for every face, so it starts the HTTP adapter; the
-    # import is deferred so `reverie remember` never pays for FastAPI.
-    from reverie.http import serve as serve_http
-
-    st = state()
-    serve_http(
-        st.db,
-        host=host,
-        port=port,
-        token=token,
-        embedder=st.embedder,
-        dream_every=parse_every(dream_every, "--dream-every"),
-    )
-
-
-@click.command()
-@click.option("--http", "use_http", is_flag=True, help="Streamable HTTP on loopback instead of stdio.")
-@click.option("--port", default=8766, show_default=True, type=click.IntRange(1, 65535))
-@store_options
-def mcp(use_http: bool, port: int) -> None:
-    """Run the MCP server (stdio by default; --http for streamable HTTP on 127.0.0.1)."""
-    from reverie.mcp import run_http, run_stdio  # deferred: see `serve`
-    from reverie.mcp.__main__ import announce_http, check_port_free  # the same checks as python -m reverie.mcp
-
-    st = state()
-    if use_http:
-        check_port_free("127.0.0.1", port)
-        announce_http("127.0.0.1", port)
-        run_http(st.db, port=port, embedder=st.embedder)
-    else:
-        run_stdio(st.db, embedder=st.embedder)
-
-
 def parse_every(text: str | None, option: str = "--every") -> float | None:
     """'90' (seconds), '30s', '15m', '1h', '1d' → seconds, from 1s to 365d; None stays None.
 
@@ -384,5 +341,7 @@ def parse_every(text: str | None, option: str = "--every") -> float | None:
         raise InvalidInputError(f"{option} {text[:40]!r} is malformed: use e.g. 90, 30m, 1h or 1d") from None
     return check_interval(seconds, f"{option} {text.strip()[:40]!r}")
 
+
+from reverie.cli.servers import mcp, serve  # noqa: E402 - after parse_every, which servers imports
 
 COMMANDS = (doctor, reindex, export, import_, dream, serve, mcp)

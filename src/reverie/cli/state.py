@@ -18,6 +18,7 @@ from typing import IO, Any, TextIO, TypeVar
 import click
 
 from reverie import InvalidInputError, InvalidScopeError, Limits, Memory, NotFoundError, ReverieError
+from reverie.cli.messages import for_cli
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -32,8 +33,11 @@ class State:
     """The resolved global options of one invocation (command line, then environment, then default)."""
 
     db: str = "./reverie.db"
-    embedder: str = "minilm"
+    #: ``None``: the embedder the store records (``minilm`` for a new store); see ``embedder_for``.
+    embedder: str | None = None
     scope: str | None = None
+    #: ``--read-only``: open the store for inspection; every write is refused (``read_only``).
+    read_only: bool = False
     json: bool = False
     debug: bool = False
     #: The bounds the ``Memory`` is opened with (``None``: the defaults). No option sets them; a
@@ -58,19 +62,38 @@ class State:
         export already carries (they are replayed from the file instead).
         """
         if self._memory is None:
-            if not create and self.db != ":memory:" and not Path(self.db).exists():
-                raise NotFoundError(
-                    f"no store at {self.db}: pass --db PATH or set REVERIE_DB "
-                    "(`reverie remember` or `reverie import` create one)"
-                )
-            kwargs: dict[str, Any] = {"embedder": self.embedder, "limits": self.limits}
+            self.require_store(create=create)
+            kwargs: dict[str, Any] = {"embedder": self.embedder_for(), "limits": self.limits}
             if replay and "detect_conflicts" in inspect.signature(Memory).parameters:
                 kwargs["detect_conflicts"] = False
+            if self.read_only:
+                kwargs["read_only"] = True
             memory = Memory(self.db, **kwargs)
             if replay:  # the export carries its own flags: no "conflicts_unchecked" marker on the copy
                 memory._core.mark_unchecked_writes = False
             self._memory = click.get_current_context().find_root().with_resource(memory)
         return self._memory
+
+    def require_store(self, *, create: bool = False, creator: str = "`reverie remember` or `reverie import`") -> None:
+        """Refuse a ``--db`` that names no file, unless this command may ``create`` one.
+
+        Why: a typo in ``--db`` would otherwise answer every read with "nothing" (or serve an
+        empty store) and leave a stray file behind. ``--read-only`` never creates one.
+        """
+        if (create and not self.read_only) or self.db == ":memory:" or Path(self.db).exists():
+            return
+        fix = "it cannot be created with --read-only" if self.read_only else f"{creator} create one"
+        raise NotFoundError(f"no store at {self.db}: pass --db PATH or set REVERIE_DB ({fix})")
+
+    def embedder_for(self) -> str:
+        """``--embedder`` if given, else the one the store records, else ``minilm`` (a new store).
+
+        Why: a store made with ``--embedder hash`` and read without it would otherwise be opened
+        with MiniLM and refuse every recall with ``embedder_mismatch`` (and load a model for it).
+        """
+        if self.embedder is not None:
+            return self.embedder
+        return recorded_embedder(self.db) or "minilm"
 
     def emit(self, doc: Any, human: Callable[[], str]) -> None:
         """Write one JSON document (``--json``) or the human rendering, to stdout."""
@@ -80,6 +103,28 @@ class State:
             text = human()
             if text:
                 click.echo(text)
+
+
+#: What the CLI can open, by the prefix of the name an embedder records in the store.
+_EMBEDDER_NAMES = (("hash-", "hash"), ("minilm-", "minilm"))
+
+
+def recorded_embedder(db: str) -> str | None:
+    """The ``--embedder`` choice matching the model the store at ``db`` records, if any.
+
+    Read through a read-only ``Memory`` (which writes nothing); a missing or unreadable file, a
+    store with no vectors yet, or a model the CLI cannot load gives ``None``: the default then
+    applies and a mismatch is reported by ``Memory`` itself, naming the recorded model.
+    """
+    if db == ":memory:" or not Path(db).is_file():
+        return None
+    try:
+        with Memory(db, read_only=True) as peek:
+            recorded = peek.store.embedder()
+    except ReverieError:
+        return None
+    name = recorded[0] if recorded else ""
+    return next((choice for prefix, choice in _EMBEDDER_NAMES if name.startswith(prefix)), None)
 
 
 def state() -> State:
@@ -121,8 +166,13 @@ def _set_embedder(ctx: click.Context, _param: click.Parameter, value: str | None
         ctx.ensure_object(State).embedder = value
 
 
+def _set_read_only(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.ensure_object(State).read_only = True
+
+
 def store_options(f: F) -> F:
-    """Adds ``--db`` and ``--embedder`` after the command name, for the long-running servers.
+    """Adds ``--db``, ``--embedder`` and ``--read-only`` after the command name, for the servers.
 
     An MCP client's configuration lists one argument vector (``["mcp", "--db", PATH]``); the
     natural spelling puts the store after the command, so these accept it there too (it wins).
@@ -137,7 +187,14 @@ def store_options(f: F) -> F:
         callback=_set_embedder,
         help="Embedding model (overrides the global --embedder).",
     )
-    return db(embedder(f))
+    read_only = click.option(
+        "--read-only",
+        is_flag=True,
+        expose_value=False,
+        callback=_set_read_only,
+        help="Serve the store for inspection: every write is refused (read_only).",
+    )
+    return db(embedder(read_only(f)))
 
 
 def json_option(f: F) -> F:
@@ -164,10 +221,11 @@ class CliError(click.ClickException):
         self.hint = hint
 
     @staticmethod
-    def from_reverie(err: ReverieError, as_json: bool) -> CliError:
+    def from_reverie(err: ReverieError, as_json: bool, scope: str | None = None) -> CliError:
+        """``err`` in the CLI's shape, its advice naming ``reverie`` commands (``messages.for_cli``)."""
         # InvalidInputError covers its whole branch: invalid_scope, limit_exceeded, invalid_query.
         cls = CliUsageError if isinstance(err, InvalidInputError) else CliError
-        return cls(err.code, err.message, as_json)
+        return cls(err.code, for_cli(err.code, err.message, scope), as_json)
 
     def show(self, file: IO[Any] | None = None) -> None:
         if self.as_json:

@@ -8,14 +8,35 @@ from __future__ import annotations
 
 import click
 
-from reverie import Item
+from reverie import Item, WriteResult
 from reverie.cli.parse import iso_time, meta_object
-from reverie.cli.render import fields, score
+from reverie.cli.render import clean, fields, score
 from reverie.cli.state import json_option, scoped, state
+
+#: Where a claim written through the CLI says it came from (``provenance.origin``).
+CLI_ORIGIN = "cli"
 
 
 def _item_doc(action: str, item: Item) -> dict[str, object]:
     return {"action": action, "item": item.to_dict()}
+
+
+def _written_doc(action: str, result: WriteResult, **extra: object) -> dict[str, object]:
+    """The ``--json`` of remember / revise: the item, and the contradictions the write created."""
+    doc = result.to_dict()
+    return {"action": action, **extra, "item": doc["item"], **{k: v for k, v in doc.items() if k != "item"}}
+
+
+def _conflict_lines(result: WriteResult) -> str:
+    """``  contradicts <id> (<axis>): <reason>`` per contradiction the write created (#16.3).
+
+    Said at once because a person (or a script) writing a claim should learn it clashes with
+    another now, not at the next ``reverie contradictions``.
+    """
+    lines = [f"  contradicts {c.other_id} ({clean(c.axis)}): {clean(c.reason)}" for c in result.conflicts]
+    if not result.checked:
+        lines.append("  contradictions not checked yet (the next `reverie dream` checks this claim)")
+    return "".join("\n" + line for line in lines)
 
 
 @click.command()
@@ -62,7 +83,7 @@ def remember(
     st = state()
     scope = st.require_scope()
     mem = st.memory(create=True)
-    item = mem.remember(
+    result = mem.remember_checked(
         text,
         scope=scope,
         kind=kind,
@@ -79,11 +100,13 @@ def remember(
         durability=durability,
         valid_from=iso_time(valid_from, "--valid-from"),
         valid_to=iso_time(valid_to, "--valid-to"),
+        provenance={"origin": CLI_ORIGIN},
     )
+    item = result.item
     # A fresh item has one piece of evidence; more means an existing claim was corroborated.
     action = "corroborated" if item.evidence_count > 1 else "remembered"
     detail = f" (evidence {item.evidence_count})" if action == "corroborated" else ""
-    st.emit(_item_doc(action, item), lambda: f"{action} {item.id}{detail}")
+    st.emit(_written_doc(action, result), lambda: f"{action} {item.id}{detail}" + _conflict_lines(result))
 
 
 @click.command()
@@ -109,7 +132,7 @@ def revise(
     with --valid-from (a change in the world) the old one stays true until then."""
     st = state()
     scope = st.require_scope()
-    new = st.memory().revise(
+    result = st.memory().revise_checked(
         id,
         text,
         scope=scope,
@@ -119,8 +142,9 @@ def revise(
         expected_version=expected_version,
         valid_from=iso_time(valid_from, "--valid-from"),
     )
-    doc = {"action": "revised", "old_id": id, "item": new.to_dict()}
-    st.emit(doc, lambda: f"revised {id} -> {new.id} (version {new.version})")
+    new = result.item
+    doc = _written_doc("revised", result, old_id=id)
+    st.emit(doc, lambda: f"revised {id} -> {new.id} (version {new.version})" + _conflict_lines(result))
 
 
 @click.command()

@@ -20,7 +20,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from reverie.errors import InvalidQueryError, ReverieError
 from reverie.http import schemas as s
 from reverie.http.scope_path import scope_param
-from reverie.memory import Memory
+from reverie.memory import Memory, WriteResult
 from reverie.model.item import Item
 from reverie.model.query import Filter, Q
 from reverie.model.query_json import FILTER_DESCRIPTION, parse_filter
@@ -31,7 +31,7 @@ from reverie.recall.engine import Hit
 ERROR_STATUSES = {
     400: "Bad input (code invalid_input, invalid_scope, invalid_query or limit_exceeded).",
     401: "No valid bearer token (only when the server has one).",
-    403: "A cross-origin write from a browser (forbidden_origin).",
+    403: "A cross-origin write from a browser (forbidden_origin), or a write to a store served read-only (read_only).",
     404: "No such item, edge or route in this scope.",
     405: "The route exists but not with this method.",
     409: "The write contradicts the current state (version_conflict, dismissed_value, learning_paused, ...).",
@@ -75,6 +75,13 @@ Tiers = Annotated[list[s.Tier], Query(description="Only these tiers (repeat for 
 
 def item_out(item: Item) -> s.ItemOut:
     return s.ItemOut.model_validate(item.to_dict())
+
+
+def written_out(result: WriteResult) -> s.WrittenOut:
+    """A write's item with the contradictions it created: the item's fields, then ``conflicts``."""
+    doc = result.to_dict()
+    item = doc.pop("item")
+    return s.WrittenOut.model_validate({**item, **doc})
 
 
 def hit_out(hit: Hit) -> s.HitOut:
@@ -122,17 +129,18 @@ def scopes(mem: Mem) -> s.ScopesOut:
     return s.ScopesOut(scopes=sorted(mem.scopes()))
 
 
-@router.post("/items", status_code=201, response_model=s.ItemOut, summary="Remember a claim")
-def remember(scope: ScopeName, body: s.RememberIn, mem: Mem) -> s.ItemOut:
+@router.post("/items", status_code=201, response_model=s.WrittenOut, summary="Remember a claim")
+def remember(scope: ScopeName, body: s.RememberIn, mem: Mem) -> s.WrittenOut:
     """Store a new claim in the scope and return it (201).
 
     A claim that repeats a current one reinforces it instead of duplicating it; one that contradicts
-    another is linked to it (see ``/contradictions``). ``provenance.origin`` is ``http`` unless given.
+    another is linked to it (see ``/contradictions``), and ``conflicts`` names each such link at once.
+    ``provenance.origin`` is ``http`` unless given.
     """
     fields = body.model_dump(exclude_none=True)
     fields["provenance"] = provenance(body.provenance)
     text = fields.pop("text")
-    return item_out(mem.remember(text, scope=scope, **fields))
+    return written_out(mem.remember_checked(text, scope=scope, **fields))
 
 
 def provenance(given: s.ProvenanceIn | None) -> dict[str, Any]:
@@ -216,14 +224,14 @@ def history(scope: ScopeName, item_id: ItemId, mem: Mem) -> s.HistoryOut:
     )
 
 
-@router.post("/items/{item_id}/revise", response_model=s.ItemOut, summary="Revise a claim")
-def revise(scope: ScopeName, item_id: ItemId, body: s.ReviseIn, mem: Mem) -> s.ItemOut:
+@router.post("/items/{item_id}/revise", response_model=s.WrittenOut, summary="Revise a claim")
+def revise(scope: ScopeName, item_id: ItemId, body: s.ReviseIn, mem: Mem) -> s.WrittenOut:
     """Correct a claim: a new version supersedes the old one, which stays in the history.
 
-    Returns the new version (its id differs from ``item_id``).
+    Returns the new version (its id differs from ``item_id``) and the contradictions it created (``conflicts``).
     """
-    return item_out(
-        mem.revise(
+    return written_out(
+        mem.revise_checked(
             item_id,
             body.text,
             scope=scope,

@@ -161,6 +161,7 @@ def serve(
     allowed_origins: Sequence[str] = (),
     secret: str | None = None,
     request_timeout: float = server.REQUEST_TIMEOUT,
+    read_only: bool = False,
 ) -> None:
     """Open the store at ``db_path`` and serve it until interrupted (blocking).
 
@@ -169,6 +170,7 @@ def serve(
     origins for writes (a TLS proxy's ``https://…``). ``secret`` (else ``$REVERIE_SECRET``, else
     random per process) keys the CSRF tokens and sign-in cookies, so a restart with the same
     secret keeps people signed in. ``request_timeout``: seconds a request may take to arrive.
+    ``read_only``: serve the store for inspection (every write answers 403 ``read_only``).
     """
     check_bind(host, token)
     check_token(token)  # before opening anything, like the bind check
@@ -177,7 +179,7 @@ def serve(
     check_secret(key)
     import uvicorn
 
-    mem = Memory(db_path, embedder=embedder)
+    mem = Memory(db_path, embedder=embedder, read_only=read_only)
     try:
         app = create_app(
             mem,

@@ -21,6 +21,7 @@ from reverie.errors import (
     EmbedderError,
     InvalidInputError,
     NotFoundError,
+    ReadOnlyError,
     ReverieError,
     StorageError,
 )
@@ -51,6 +52,8 @@ def status_for(exc: ReverieError) -> int:
         return 404
     if isinstance(exc, ConflictError):
         return 409
+    if isinstance(exc, ReadOnlyError):  # a store served for inspection: this server may not write
+        return 403
     if isinstance(exc, ClosedError | StorageError):
         return 503
     if isinstance(exc, EmbedderError):

@@ -80,6 +80,27 @@ class ItemOut(BaseModel):
     version: int
 
 
+class WriteConflictOut(BaseModel):
+    """One contradiction a write created: a ``contradicts`` link from the new claim to ``other_id``."""
+
+    edge_id: str = Field(description="The contradicts edge (resolve it at /contradictions/{edge_id}/resolve).")
+    other_id: str = Field(description="The current claim the new one contradicts.")
+    axis: str = Field(description="What disagrees: polarity, numeric, entity, temporal, ...")
+    reason: str
+    confidence: float
+
+
+class WrittenOut(ItemOut):
+    """The item a remember / revise stored, plus the contradictions that write created (additive fields)."""
+
+    conflicts: list[WriteConflictOut] = Field(
+        default=[], description="Current claims the new one contradicts, found as it was written."
+    )
+    conflicts_checked: bool = Field(
+        default=True, description="False when detection did not run yet (the next dream pass runs it)."
+    )
+
+
 class EdgeOut(BaseModel):
     id: str
     scope: str

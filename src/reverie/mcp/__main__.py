@@ -1,8 +1,9 @@
-"""``python -m reverie.mcp --db PATH [--embedder minilm|hash] [--http [--port N] [--host H]]``.
+"""``python -m reverie.mcp --db PATH [--create] [--read-only] [--embedder minilm|hash] [--http [--port N]]``.
 
 The same server ``reverie mcp`` starts, without the CLI package: stdio by default (what MCP
 clients spawn), streamable HTTP on loopback with ``--http``, which first checks that the port is
-free and says on stderr the URL a client connects to.
+free and says on stderr the URL a client connects to. A ``--db`` that names no file is refused
+unless ``--create`` asks for a new store: a typo would otherwise serve an empty one.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import socket
 import sys
 from collections.abc import Sequence
 
-from reverie import InvalidInputError, ReverieError
-from reverie.mcp.server import DEFAULT_HTTP_PORT, check_http_host, run_http, run_stdio
+from reverie import PortInUseError, ReverieError
+from reverie.mcp.server import DEFAULT_HTTP_PORT, check_http_host, check_store, run_http, run_stdio
 
 #: `reverie serve` (the HTTP API and review page) listens here by default.
 HTTP_API_PORT = 8765
@@ -26,12 +27,13 @@ def http_url(host: str, port: int) -> str:
     return f"http://{shown}:{port}/mcp"
 
 
-def check_port_free(host: str, port: int) -> None:
+def check_port_free(host: str, port: int, *, what: str = "MCP", default: int = DEFAULT_HTTP_PORT) -> None:
     """Refuse a port another server already listens on, before the store is opened.
 
-    Why: uvicorn would log a bare "address already in use" after the store had loaded; this says
-    which port, the likely other server, and the fix. (A bind with SO_REUSEADDR, as uvicorn's
-    own, so a port merely in TIME_WAIT is not refused.)
+    Why: uvicorn would log a bare "address already in use" after the store had loaded (and
+    ``reverie serve`` exited 3 with no ``error[...]`` line); this says which port, the likely
+    other server, and the fix. (A bind with SO_REUSEADDR, as uvicorn's own, so a port merely in
+    TIME_WAIT is not refused.) ``what`` / ``default``: the server and its default port, for the hint.
     """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
@@ -39,10 +41,11 @@ def check_port_free(host: str, port: int) -> None:
         try:
             probe.bind((host, port))
         except OSError as exc:
-            other = " (`reverie serve` takes it by default)" if port == HTTP_API_PORT else ""
-            raise InvalidInputError(
+            others = {HTTP_API_PORT: "`reverie serve`", DEFAULT_HTTP_PORT: "`reverie mcp --http`"}
+            other = f" ({others[port]} takes it by default)" if port in others else ""
+            raise PortInUseError(
                 f"port {port} on {host} is already in use{other}: {exc.strerror or exc}; "
-                f"pass --port N to serve MCP on another port (default {DEFAULT_HTTP_PORT})"
+                f"pass --port N to serve {what} on another port (default {default})"
             ) from None
 
 
@@ -55,7 +58,9 @@ def announce_http(host: str, port: int) -> None:
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m reverie.mcp", description="Serve a reverie store over MCP.")
-    p.add_argument("--db", required=True, help="the store file (created if missing)")
+    p.add_argument("--db", required=True, help="the store file (must exist unless --create)")
+    p.add_argument("--create", action="store_true", help="create the store if --db names no file")
+    p.add_argument("--read-only", action="store_true", help="open the store for inspection: every write is refused")
     p.add_argument("--embedder", choices=("minilm", "hash"), default="minilm", help="default: minilm")
     p.add_argument("--http", action="store_true", help="serve streamable HTTP at /mcp instead of stdio")
     p.add_argument("--port", type=int, default=DEFAULT_HTTP_PORT, help=f"HTTP port (default {DEFAULT_HTTP_PORT})")
@@ -65,14 +70,16 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    opening = {"create": args.create, "read_only": args.read_only}
     try:
+        host = check_http_host(args.host) if args.http else args.host  # the arguments first, then the store
+        check_store(args.db, args.create and not args.read_only)  # before the port check and the announcement
         if args.http:
-            host = check_http_host(args.host)
             check_port_free(host, args.port)
             announce_http(host, args.port)
-            run_http(args.db, port=args.port, host=host, embedder=args.embedder)
+            run_http(args.db, port=args.port, host=host, embedder=args.embedder, **opening)
         else:
-            run_stdio(args.db, embedder=args.embedder)
+            run_stdio(args.db, embedder=args.embedder, **opening)
     except ReverieError as exc:
         # stdout belongs to the protocol in stdio mode: refusals go to stderr, as JSON.
         print(json.dumps(exc.to_dict()), file=sys.stderr)

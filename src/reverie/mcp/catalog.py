@@ -67,8 +67,10 @@ DESCRIPTIONS: MappingProxyType[str, str] = MappingProxyType(
             "Store one claim in long-term memory for this scope. An equivalent current claim is "
             "corroborated instead of duplicated. source says where it came from: user_stated (the user "
             "said it), observed (seen in a document or tool result) or inferred (your own conclusion). "
-            "Returns the stored item. Fails with learning_paused while learning is paused, and with "
-            "dismissed_value when the value was dismissed before."
+            "Returns the stored item and conflicts: the current claims it contradicts (other_id, axis, "
+            "reason), found as it was written; settle one with resolve or ask the user. Fails with "
+            "learning_paused while learning is paused, and with dismissed_value when the value was "
+            "dismissed before."
         ),
         "recall": (
             "Find the best current memories for a query in this scope (full-text and semantic search, "
@@ -99,7 +101,8 @@ DESCRIPTIONS: MappingProxyType[str, str] = MappingProxyType(
         "revise": (
             "Replace a claim with a corrected version. The old version is closed (kept in history) and "
             "linked to the new one by 'supersedes'. Pass expected_version to fail with version_conflict "
-            "if the item changed since you read it. Returns the new version."
+            "if the item changed since you read it. Returns the new version and conflicts: the current "
+            "claims it contradicts (other_id, axis, reason)."
         ),
         "forget": (
             "Close a claim's validity now: it leaves current truth but stays in history (as_of still "
@@ -157,7 +160,7 @@ SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType(
             provenance={
                 "type": "object",
                 "properties": {
-                    "origin": {"type": "string", "description": "conversation, document, tool, api, ..."},
+                    "origin": {"type": "string", "description": "conversation, document, tool, ... (default mcp)"},
                     "ref": {"type": "string", "description": "Which one: a conversation id, a URL, a file."},
                     "locator": {"type": "string", "description": "Where inside it: a turn id, a line."},
                 },

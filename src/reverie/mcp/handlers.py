@@ -12,10 +12,12 @@ from datetime import datetime
 from typing import Any
 
 from reverie import Filter, InvalidInputError, Memory, Q
-from reverie.mcp.serialize import edge_data, hit_data, item_data, jsonable, marked
+from reverie.mcp.serialize import edge_data, hit_data, item_data, jsonable, marked, written_data
 from reverie.model.query_json import parse_filter
 
 Handler = Callable[[Memory, dict[str, Any]], dict[str, Any]]
+#: Where a claim written through MCP says it came from, unless the caller names another origin.
+MCP_ORIGIN = "mcp"
 
 
 class ToolError(Exception):
@@ -50,10 +52,11 @@ def remember(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
         a, "kind", "source", "key", "value", "author", "tags", "meta", "parents", "provenance",
         "authority", "confidence", "importance", "durability",
     )  # fmt: skip
-    item = mem.remember(
+    fields["provenance"] = {"origin": MCP_ORIGIN, **(fields.get("provenance") or {})}
+    result = mem.remember_checked(
         a["text"], scope=a["scope"], valid_from=_time(a, "valid_from"), valid_to=_time(a, "valid_to"), **fields
     )
-    return {"item": item_data(item)}
+    return written_data(result)
 
 
 def _recall_filter(a: Mapping[str, Any]) -> Filter | None:
@@ -114,7 +117,7 @@ def context(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
 def revise(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     fields = _pick(a, "reason", "key", "value", "expected_version")
     when = _time(a, "valid_from")
-    return {"item": item_data(mem.revise(a["id"], a["new_text"], scope=a["scope"], valid_from=when, **fields))}
+    return written_data(mem.revise_checked(a["id"], a["new_text"], scope=a["scope"], valid_from=when, **fields))
 
 
 def forget(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:

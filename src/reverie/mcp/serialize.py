@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Protocol
 
-from reverie import Edge, Item
+from reverie import Edge, Item, WriteResult
 from reverie.mcp.catalog import DATA_NOTE
 
 _HIT_ITEM_FIELDS = (
@@ -53,6 +53,21 @@ class HitLike(Protocol):
 def item_data(item: Item) -> dict[str, Any]:
     """The whole item (``Item.to_dict``), marked as data."""
     return {"note": DATA_NOTE, **item.to_dict()}
+
+
+def written_data(result: WriteResult) -> dict[str, Any]:
+    """A remember / revise result: the item, and the contradictions the write created (#16.3).
+
+    Each names the other claim (``other_id``), the ``axis`` and the ``reason``, so the agent learns
+    of the clash as it writes; the reason may quote stored text, so each is marked as data like an
+    alert of ``contradictions``. ``conflicts_checked`` is false when detection did not run yet (the
+    next dream pass runs it).
+    """
+    return {
+        "item": item_data(result.item),
+        "conflicts": [marked(c.to_dict()) for c in result.conflicts],
+        "conflicts_checked": result.checked,
+    }
 
 
 def hit_data(hit: HitLike) -> dict[str, Any]:

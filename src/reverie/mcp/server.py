@@ -27,7 +27,7 @@ import mcp.types as types
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
 
-from reverie import InvalidInputError, Memory, ReverieError, __version__
+from reverie import InvalidInputError, Memory, NotFoundError, ReverieError, __version__
 from reverie.mcp.catalog import DESCRIPTIONS, INSTRUCTIONS, SCHEMAS, TOOL_NAMES
 from reverie.mcp.handlers import HANDLERS, ToolError
 from reverie.mcp.schema import check_arguments
@@ -117,9 +117,13 @@ def build_server(mem: Memory) -> Server[Any]:
     )
 
 
-def open_memory(db_path: str | Path, embedder: str | None = None) -> Memory:
-    """The ``Memory`` the entry points serve (``embedder``: ``"minilm"``, the default, or ``"hash"``)."""
-    return Memory(db_path, embedder=embedder)
+def open_memory(db_path: str | Path, embedder: str | None = None, *, read_only: bool = False) -> Memory:
+    """The ``Memory`` the entry points serve (``embedder``: ``"minilm"``, the default, or ``"hash"``).
+
+    ``read_only``: for inspection; every write tool then answers ``read_only``. (The entry points
+    refuse a missing file first, unless asked to create one: ``__main__.check_store``.)
+    """
+    return Memory(db_path, embedder=embedder, read_only=read_only)
 
 
 async def serve_stdio(mem: Memory) -> None:
@@ -129,9 +133,16 @@ async def serve_stdio(mem: Memory) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def run_stdio(db_path: str | Path, *, embedder: str | None = None) -> None:
-    """Open the store at ``db_path``, serve it over stdio, close it when the client leaves."""
-    with open_memory(db_path, embedder) as mem:
+def run_stdio(
+    db_path: str | Path, *, embedder: str | None = None, create: bool = True, read_only: bool = False
+) -> None:
+    """Open the store at ``db_path``, serve it over stdio, close it when the client leaves.
+
+    ``create=False`` refuses a path that names no file (``NotFoundError``) instead of serving a
+    new empty store; ``read_only`` serves it for inspection.
+    """
+    check_store(db_path, create and not read_only)
+    with open_memory(db_path, embedder, read_only=read_only) as mem:
         anyio.run(serve_stdio, mem)
 
 
@@ -146,18 +157,34 @@ def check_http_host(host: str) -> str:
 
 
 def run_http(
-    db_path: str | Path, *, port: int = DEFAULT_HTTP_PORT, host: str = "127.0.0.1", embedder: str | None = None
+    db_path: str | Path,
+    *,
+    port: int = DEFAULT_HTTP_PORT,
+    host: str = "127.0.0.1",
+    embedder: str | None = None,
+    create: bool = True,
+    read_only: bool = False,
 ) -> None:
-    """Serve the store over streamable HTTP at ``http://{host}:{port}/mcp`` (loopback only)."""
+    """Serve the store over streamable HTTP at ``http://{host}:{port}/mcp`` (loopback only).
+
+    ``create`` and ``read_only`` as for ``run_stdio``.
+    """
     import uvicorn
 
     check_http_host(host)
     if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
         raise InvalidInputError(f"port must be an int in [1, 65535], got {port!r}")
-    with _sigterm_returns(), open_memory(db_path, embedder) as mem:
+    check_store(db_path, create and not read_only)
+    with _sigterm_returns(), open_memory(db_path, embedder, read_only=read_only) as mem:
         # The SDK turns on DNS-rebinding protection (Host / Origin checks) for loopback hosts.
         app = build_server(mem).streamable_http_app(host=host)
         uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()
+
+
+def check_store(db_path: str | Path, create: bool) -> None:
+    """Refuse a ``db_path`` naming no file unless ``create``: a mistyped ``--db`` would serve an empty store."""
+    if not create and str(db_path) != ":memory:" and not Path(db_path).exists():
+        raise NotFoundError(f"no store at {db_path} (a mistyped --db?); pass --create to make a new store there")
 
 
 class _Terminated(Exception):

@@ -9,5 +9,6 @@ from reverie.memory.core import CONFLICTS_UNCHECKED
 from reverie.memory.dreaming import DREAM_STOP_WAIT
 from reverie.memory.facade import Memory
 from reverie.memory.reads import History, Page
+from reverie.memory.written import Contradiction, WriteResult
 
-__all__ = ["CONFLICTS_UNCHECKED", "DREAM_STOP_WAIT", "History", "Memory", "Page"]
+__all__ = ["CONFLICTS_UNCHECKED", "DREAM_STOP_WAIT", "Contradiction", "History", "Memory", "Page", "WriteResult"]

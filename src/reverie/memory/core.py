@@ -64,6 +64,9 @@ class Core:
         # A replayed import carries its source's edges and flags: it sets this False so the
         # copy is exact (cli/state.py); everyone else gets the marker when detection is off.
         self.mark_unchecked_writes = True
+        #: A store opened for inspection (``Memory(path, read_only=True)``): reads must not write
+        #: (no use recorded by recall, no embedder recorded on first use).
+        self.read_only = bool(getattr(store, "read_only", False))
         self._ids = IdFactory(seed)
         self._embedder_spec = embedder
         self._embedder: Embedder | None = embedder if not isinstance(embedder, str | None) else None
@@ -99,7 +102,8 @@ class Core:
         emb = self.embedder
         recorded = self.store.embedder()
         if recorded is None:
-            self.store.set_embedder(emb.name, emb.dim)
+            if not self.read_only:  # a read-only store holds no vectors to mismatch: nothing to record
+                self.store.set_embedder(emb.name, emb.dim)
         elif recorded[0] != emb.name:
             raise EmbedderMismatchError(
                 f"this store's vectors were made by {recorded[0]!r} but the embedder is {emb.name!r}; "

@@ -60,6 +60,7 @@ class Memory:
         seed: int | None = None,
         store: Store | None = None,
         detect_conflicts: bool = True,
+        read_only: bool = False,
     ) -> None:
         """Open (creating if missing) the store at ``path``.
 
@@ -70,13 +71,17 @@ class Memory:
         ``seed``: makes generated ids reproducible. ``store``: another backend (e.g. the
         in-memory reference store) instead of SQLite at ``path``. ``detect_conflicts``: check
         each new claim against similar ones and link contradictions (on by default).
+        ``read_only``: open the existing SQLite file at ``path`` for inspection; every write raises
+        ``ReadOnlyError`` and reads record nothing (recall records no use).
         """
         if store is None:
             from reverie.store.sqlite import SQLiteStore
 
             if not isinstance(path, str | Path):
                 raise InvalidInputError("path must be a file path or ':memory:'")
-            store = SQLiteStore(path, durability=durability)
+            store = SQLiteStore(path, durability=durability, read_only=read_only)
+        elif read_only:
+            raise InvalidInputError("read_only opens the SQLite file at path; a store you pass is opened by you")
         self._core = core = Core(
             store,
             clock=clock or SystemClock(),
@@ -144,11 +149,13 @@ class Memory:
 
     # -- writes ---------------------------------------------------------------------------
     remember = delegate("_writes", Writes.remember)
+    remember_checked = delegate("_writes", Writes.remember_checked)  # + the contradictions it created
     remember_manual = delegate("_writes", Writes.remember_manual)
     remember_system = delegate("_writes", Writes.remember_system)
     remember_many = delegate("_writes", Writes.remember_many)
     remember_imported = delegate("_imports", Imports.remember_imported)
     revise = delegate("_writes", Writes.revise)
+    revise_checked = delegate("_writes", Writes.revise_checked)
     forget = delegate("_writes", Writes.forget)
     dismiss = delegate("_writes", Writes.dismiss)
     undismiss = delegate("_writes", Writes.undismiss)

@@ -69,7 +69,7 @@ class Retrieval:
         better-supported one. ``diversity`` penalises hits sharing an ``author`` or ``parent``. When the answer
         is weak, one corrective pass runs (wider pool, no trust floor, the subconscious tier too) and replaces
         it only if strictly better. Each hit that counts as used (``why["counts_as_use"]``) records this query
-        as ``last_used_query`` unless ``record_use=False``.
+        as ``last_used_query`` unless ``record_use=False`` (or the store is open read-only: a read never writes).
         """
         core = self._core
         s = core.scope(scope)
@@ -133,6 +133,8 @@ class Retrieval:
         reinforced value, reset decay and graduated episodic memories that answered nothing.
         The weight is the hit's score over the answer's best, as before.
         """
+        if self._core.read_only:  # a store opened for inspection: a read never writes
+            return
         top = answer[0].score if answer and answer[0].score > 0 else 1.0
         uses = [(h.item.id, max(0.01, min(1.0, h.score / top))) for h in chosen if h.why.get("counts_as_use")]
         if uses:

@@ -20,6 +20,7 @@ from reverie.errors import InvalidInputError, LimitExceededError
 from reverie.memory.candidates import build_remember, check_version
 from reverie.memory.contradictions import Contradictions
 from reverie.memory.core import CONFLICTS_UNCHECKED, Core
+from reverie.memory.written import Contradiction, WriteResult
 from reverie.model import commands as cmd
 from reverie.model.clock import ensure_aware
 from reverie.model.item import CANDIDATE_SOURCES, EDGE_TYPES, SYMMETRIC_EDGES, Candidate, Edge, Item, Provenance
@@ -74,7 +75,38 @@ class Writes:
         ``source`` may be ``user_stated``, ``observed`` or ``inferred`` (what an agent or
         extractor can propose). Raises ``DismissedValueError`` for a dismissed value and
         ``LearningPausedError`` while the scope's learning is paused; nothing is stored then.
-        Returns the stored (or corroborated) item.
+        Returns the stored (or corroborated) item; ``remember_checked`` also says what it contradicts.
+        """
+        fields = {k: v for k, v in locals().items() if k not in ("self", "scope")}
+        return self._remember_one(fields, scope, CANDIDATE_SOURCES).item
+
+    def remember_checked(
+        self,
+        text: str,
+        *,
+        scope: str,
+        kind: str = "observation",
+        source: str = "observed",
+        key: str | None = None,
+        value: str | int | float | None = None,
+        author: str | None = None,
+        tags: Sequence[str] = (),
+        meta: Mapping[str, Any] | None = None,
+        parents: Sequence[str] = (),
+        provenance: Provenance | Mapping[str, Any] | None = None,
+        authority: float | None = None,
+        confidence: float | None = None,
+        importance: float | None = None,
+        durability: float | None = None,
+        scores: Mapping[str, float] | None = None,
+        valid_from: datetime | None = None,
+        valid_to: datetime | None = None,
+    ) -> WriteResult:
+        """``remember``, returning a ``WriteResult``: the item and the contradictions it created.
+
+        The same arguments, checks and refusals as ``remember``. Why a second method: an agent
+        should learn that a claim contradicts another when it writes it, not by polling
+        ``contradictions``; and ``remember``'s return type (``Item``) stays as every caller knows it.
         """
         fields = {k: v for k, v in locals().items() if k not in ("self", "scope")}
         return self._remember_one(fields, scope, CANDIDATE_SOURCES)
@@ -82,11 +114,11 @@ class Writes:
     def remember_manual(self, /, text: str, *, scope: str, **fields: Any) -> Item:
         """Remember a claim a *person* vouches for: source ``manual``, full authority, never auto-forgotten."""
         fields.setdefault("authority", 1.0)
-        return self._remember_one({**fields, "text": text, "source": "manual"}, scope, ("manual",))
+        return self._remember_one({**fields, "text": text, "source": "manual"}, scope, ("manual",)).item
 
     def remember_system(self, /, text: str, *, scope: str, **fields: Any) -> Item:
         """Remember a claim reverie itself derived (a dream-pass gist, a system fact): source ``system``."""
-        return self._remember_one({**fields, "text": text, "source": "system"}, scope, ("system",))
+        return self._remember_one({**fields, "text": text, "source": "system"}, scope, ("system",)).item
 
     def remember_many(self, candidates: Iterable[Candidate | Mapping[str, Any]], *, scope: str) -> builtins.list[Item]:
         """Remember a batch in one transaction: all are stored, or (on any refusal) none."""
@@ -102,16 +134,19 @@ class Writes:
         found = core.store.get_many(s, [i for i in ids if i])
         return [found[i] for i in ids if i]
 
-    def _remember_one(self, fields: Mapping[str, Any], scope: str, sources: Sequence[str]) -> Item:
+    def _remember_one(self, fields: Mapping[str, Any], scope: str, sources: Sequence[str]) -> WriteResult:
         s = self._core.scope(scope)
-        return self.store_remember(s, build_remember(fields, s, sources, self._core.limits))
+        return self._store(s, build_remember(fields, s, sources, self._core.limits))
 
     def store_remember(self, scope: str, command: cmd.Remember) -> Item:
         """Apply one checked ``Remember`` with the write path's upkeep (the marker, detection)."""
+        return self._store(scope, command).item
+
+    def _store(self, scope: str, command: cmd.Remember) -> WriteResult:
         command = self._mark_unchecked(command)
         out = self._core.run([command], [command.text])
-        self._after_write(scope, out)
-        return self._outcome_item(scope, out[0])
+        found = self._after_write(scope, out)
+        return _result(self._outcome_item(scope, out[0]), out[0], found)
 
     def _mark_unchecked(self, command: cmd.Remember) -> cmd.Remember:
         """With write-time detection off, a new item carries ``CONFLICTS_UNCHECKED`` so the
@@ -120,24 +155,30 @@ class Writes:
             return command
         return replace(command, flags=(*command.flags, CONFLICTS_UNCHECKED))
 
-    def _after_write(self, scope: str, outcomes: Sequence[Outcome]) -> None:
+    def _after_write(self, scope: str, outcomes: Sequence[Outcome]) -> dict[str, builtins.list[Edge]]:
         """Post-commit upkeep on newly created items: conflict detection.
+
+        Returns, for each new item whose detection ran, the ``contradicts`` edges it added (the
+        write's result names them: ``WriteResult``); an item whose detection did not run (off, or
+        failed) is absent.
 
         The write has committed before this runs, so no failure here may reach the caller as
         if the write had failed (a retry would store the claim twice, and a ``StorageError``
         saying "nothing was changed" would be false). A failed detection flags the item
         ``conflicts_unchecked`` instead, and the next dream pass runs it (``_defer_detection``).
         """
+        found: dict[str, builtins.list[Edge]] = {}
         if not self._core.detect_conflicts:
-            return
+            return found
         for o in outcomes:
             for e in o.events:
                 if e.type in ("memory.remembered", "memory.revised"):
                     item_id = e.payload["item"]["id"]
                     try:
-                        self._conflicts.detect_conflicts(item_id, scope=scope)
+                        found[item_id] = self._conflicts.detect_conflicts(item_id, scope=scope)
                     except Exception as exc:  # any failure: the write stands (see the docstring)
                         self._defer_detection(scope, item_id, exc)
+        return found
 
     def _defer_detection(self, scope: str, item_id: str, exc: BaseException) -> None:
         """Leave a failed write-time detection to the dream pass; never raises.
@@ -191,6 +232,35 @@ class Writes:
         version. With ``expected_version`` the revise succeeds only if the item is still at that
         version (optimistic concurrency), else ``VersionConflictError``.
         """
+        return self.revise_checked(
+            id,
+            new_text,
+            scope=scope,
+            reason=reason,
+            key=key,
+            value=value,
+            expected_version=expected_version,
+            valid_from=valid_from,
+            valid_to=valid_to,
+        ).item
+
+    def revise_checked(
+        self,
+        id: str,
+        new_text: str,
+        *,
+        scope: str,
+        reason: str = "",
+        key: str | None = None,
+        value: str | int | float | None = None,
+        expected_version: int | None = None,
+        valid_from: datetime | None = None,
+        valid_to: datetime | None = None,
+    ) -> WriteResult:
+        """``revise``, returning a ``WriteResult``: the new version and the contradictions it created.
+
+        The same arguments, checks and refusals as ``revise`` (see there).
+        """
         core = self._core
         s = core.scope(scope)
         text = check_text(new_text, core.limits)
@@ -209,11 +279,11 @@ class Writes:
             # The new version is a new claim that write-time detection skipped, like a remember.
             command = replace(command, flags=(CONFLICTS_UNCHECKED,))
         out = core.run([command], [text])
-        self._after_write(s, out)
+        found = self._after_write(s, out)
         for e in out[0].events:
             if e.type == "memory.corroborated":  # corrected into another current claim's words
-                return core.must_get(s, str(e.payload["id"]))
-        return self._outcome_item(s, out[0])
+                return WriteResult(core.must_get(s, str(e.payload["id"])))
+        return _result(self._outcome_item(s, out[0]), out[0], found)
 
     def forget(
         self,
@@ -427,3 +497,13 @@ class Writes:
         """Allow learning writes in ``scope`` again after ``pause_learning``."""
         core = self._core
         core.run([cmd.ResumeLearning(core.scope(scope), check_reason(reason))])
+
+
+def _result(item: Item, outcome: Outcome, found: Mapping[str, builtins.list[Edge]]) -> WriteResult:
+    """The write's result: ``item`` and, if it is new, the links its detection added (see ``WriteResult``)."""
+    created = [e.payload["item"]["id"] for e in outcome.events if e.type in ("memory.remembered", "memory.revised")]
+    if item.id not in created:
+        return WriteResult(item)  # corroborated: no new claim, so nothing new to contradict
+    if item.id not in found:
+        return WriteResult(item, checked=False)
+    return WriteResult(item, tuple(Contradiction.from_edge(e, item.id) for e in found[item.id]))

@@ -13,6 +13,7 @@ Why this shape:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import re
 import sqlite3
@@ -61,7 +62,7 @@ from reverie.store.protocol import (
     dream_summary_json,
 )
 from reverie.store.sqlite import conversation as conv
-from reverie.store.sqlite import fts_scope, lexical, purge, reindex
+from reverie.store.sqlite import fts_scope, lexical, purge, readonly, reindex
 from reverie.store.sqlite.ann import AnnConfig, AnnManager, ScopeIndex
 from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, PROJECTION_TABLES, migrate
 from reverie.store.sqlite.sql import (
@@ -152,33 +153,45 @@ class SQLiteStore:
         busy_timeout_ms: int = 30_000,
         fts_tokenize: str = FTS_TOKENIZE_DEFAULT,
         ann: AnnConfig | None = None,
+        read_only: bool = False,
     ) -> None:
         if durability not in DURABILITY:
             from reverie.errors import InvalidInputError
 
             raise InvalidInputError(f"durability must be 'full' or 'fast', got {durability!r}")
         self.path = str(path)
+        #: Opened for inspection: every write raises ``ReadOnlyError`` before touching the file.
+        self.read_only = bool(read_only)
         self._lock = threading.RLock()
         self._closed = False
         self._crash_hook: Callable[[str], None] | None = None  # test-only: called before each statement
         # Test-only: called after a purge commits and before its file scrub (a crash there is tested).
         self._scrub_hook: Callable[[], None] | None = None
+        timeout = busy_timeout_ms / 1000
         try:
-            self._conn = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000
-            )
+            if self.read_only:
+                self._conn = readonly.connect(self.path, timeout)
+            else:
+                self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=timeout)
         except sqlite3.Error as exc:
             raise _storage_error(exc) from None
         try:
-            self._configure(durability, busy_timeout_ms)
-            with self._write():
-                migrate(self._conn, fts_tokenize)
+            if self.read_only:
+                self._configure_read_only(busy_timeout_ms)
+            else:
+                self._configure(durability, busy_timeout_ms)
+                with self._write():
+                    migrate(self._conn, fts_tokenize)
         except BaseException:
             self._conn.close()
             raise
         self._vectors = VectorCache()
         # Large scopes search an IVF index instead of the exact scan (``ann.py``); ``ann`` sets when.
-        self._ann = AnnManager(self.path, ann or AnnConfig())
+        # Read-only: no sidecar is written beside the file (an index built for a search stays in memory).
+        cfg = ann or AnnConfig()
+        self._ann = AnnManager(self.path, dataclasses.replace(cfg, persist=False) if self.read_only else cfg)
+        if self.read_only:
+            return  # a read-only open cannot finish a pending scrub: the marker stays for the next writer
         try:
             self._finish_pending_scrub()
         except BaseException:
@@ -226,6 +239,12 @@ class SQLiteStore:
         with self._read() as c:
             return self.path != ":memory:" and purge.scrub_pending(c)
 
+    def _configure_read_only(self, busy_timeout_ms: int) -> None:
+        try:
+            readonly.configure(self._conn, self.path, busy_timeout_ms)
+        except sqlite3.Error as exc:
+            raise _storage_error(exc) from None
+
     def _configure(self, durability: str, busy_timeout_ms: int) -> None:
         c = self._conn
         try:
@@ -251,6 +270,8 @@ class SQLiteStore:
             # Writers other than ``execute`` (set_embedder, reindex, rebuild) must also report
             # ClosedError, not the driver's "Cannot operate on a closed database" as a StorageError.
             self._check_open()
+            if self.read_only:
+                raise readonly.refusal(self.path)
             c = self._conn
             try:
                 c.execute("BEGIN IMMEDIATE")

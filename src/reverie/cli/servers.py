@@ -1,0 +1,78 @@
+"""The long-running servers: ``serve`` (HTTP API and review page) and ``mcp`` (stdio or HTTP).
+
+Both check what they can before opening the store and listening, so a mistake is one
+``error[<code>]`` line and an exit code, never a server that starts on the wrong thing:
+a ``--db`` naming no file is refused (``not_found``, exit 1) unless ``--create`` asks for a new
+store — a typo would otherwise serve an empty one and leave a stray file; a port another
+server holds is refused (``port_in_use``, exit 2) with the ``--port`` hint, where uvicorn
+logged "address already in use" and exited 3. ``--read-only`` serves the store for inspection.
+"""
+
+from __future__ import annotations
+
+import click
+
+from reverie import InvalidInputError
+from reverie.cli.ops import parse_every
+from reverie.cli.state import State, state, store_options
+
+
+def _create_option(f: click.decorators.FC) -> click.decorators.FC:
+    return click.option(
+        "--create", is_flag=True, help="Create the store if --db names no file (else a missing file is refused)."
+    )(f)
+
+
+def _prepare(st: State, create: bool, command: str) -> str:
+    """Refuse a missing store (unless ``create``); the embedder to open it with."""
+    st.require_store(create=create, creator=f"`reverie {command} --create` or `reverie remember`")
+    return st.embedder_for()
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Bind address (non-loopback needs --token).")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--token", envvar="REVERIE_TOKEN", default=None, help="Bearer token (env REVERIE_TOKEN).")
+@click.option(
+    "--dream-every", default=None, help="Run the dream pass on every scope this often (e.g. 3600, 30m, 1h; 1s to 365d)."
+)
+@_create_option
+@store_options
+def serve(host: str, port: int, token: str | None, dream_every: str | None, create: bool) -> None:
+    """Serve the HTTP API and the web review page on the store."""
+    # The CLI is the process entry point for every face, so it starts the HTTP adapter; the
+    # import is deferred so `reverie remember` never pays for FastAPI.
+    from reverie.http import serve as serve_http
+    from reverie.http.app import check_bind
+    from reverie.http.security import check_token
+    from reverie.mcp.__main__ import check_port_free
+
+    st = state()
+    every = parse_every(dream_every, "--dream-every")
+    if every is not None and st.read_only:  # each pass would fail (and be logged) on a read-only store
+        raise InvalidInputError("--dream-every changes the store and --read-only forbids it: drop one of them")
+    check_bind(host, token)  # the checks serve_http makes, first: none of them needs the store
+    check_token(token)
+    embedder = _prepare(st, create, "serve")
+    check_port_free(host, port, what="the HTTP API", default=8765)
+    serve_http(st.db, host=host, port=port, token=token, embedder=embedder, dream_every=every, read_only=st.read_only)
+
+
+@click.command()
+@click.option("--http", "use_http", is_flag=True, help="Streamable HTTP on loopback instead of stdio.")
+@click.option("--port", default=8766, show_default=True, type=click.IntRange(1, 65535))
+@_create_option
+@store_options
+def mcp(use_http: bool, port: int, create: bool) -> None:
+    """Run the MCP server (stdio by default; --http for streamable HTTP on 127.0.0.1)."""
+    from reverie.mcp import run_http, run_stdio  # deferred: see `serve`
+    from reverie.mcp.__main__ import announce_http, check_port_free  # the same checks as python -m reverie.mcp
+
+    st = state()
+    embedder = _prepare(st, create, "mcp")
+    if use_http:
+        check_port_free("127.0.0.1", port)
+        announce_http("127.0.0.1", port)
+        run_http(st.db, port=port, embedder=embedder, read_only=st.read_only)
+    else:
+        run_stdio(st.db, embedder=embedder, read_only=st.read_only)
