@@ -113,7 +113,7 @@ def archive_search(
     scope, so a common phrase does not sort every match of the archive.
     """
     sql = (
-        "SELECT e.entry FROM conv_fts f JOIN conv_entries e ON e.n = f.rowid "
+        "SELECT e.entry FROM conv_fts f JOIN conv_entries e ON e.n = f.rowid "  # nosec B608 # constant SQL, ? marks
         "WHERE conv_fts MATCH ? AND e.scope = ?" + (" AND e.conversation = ?" if conversation is not None else "")
     )
     params: list[object] = [match, scope, *([conversation] if conversation is not None else [])]

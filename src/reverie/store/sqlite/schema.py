@@ -188,7 +188,7 @@ _STAGING_TRIGGERS = (
 def _made_by_trigger(table: str) -> str:
     """Rows inserted without ``made_by`` (code that predates the column) get the recorded embedder."""
     return (
-        f"CREATE TRIGGER IF NOT EXISTS {table}_made_by AFTER INSERT ON {table} WHEN new.made_by IS NULL "
+        f"CREATE TRIGGER IF NOT EXISTS {table}_made_by AFTER INSERT ON {table} WHEN new.made_by IS NULL "  # nosec B608 # table: a constant name
         f"BEGIN UPDATE {table} SET made_by = (SELECT v FROM settings WHERE k = 'embedder') WHERE n = new.n; END"
     )
 
@@ -205,7 +205,7 @@ def _v4(conn: sqlite3.Connection) -> list[str]:
         if "made_by" not in _columns(conn, table):
             out.append(f"ALTER TABLE {table} ADD COLUMN made_by TEXT")
         out += [
-            f"UPDATE {table} SET made_by = (SELECT v FROM settings WHERE k = 'embedder') WHERE made_by IS NULL",
+            f"UPDATE {table} SET made_by = (SELECT v FROM settings WHERE k = 'embedder') WHERE made_by IS NULL",  # nosec B608 # table: a constant name
             f"CREATE INDEX IF NOT EXISTS {table}_by_maker ON {table}(scope, made_by)",
             _made_by_trigger(table),
         ]
