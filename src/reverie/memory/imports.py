@@ -18,6 +18,7 @@ from reverie.memory.candidates import build_remember
 from reverie.memory.core import Core
 from reverie.memory.writes import Writes
 from reverie.model.item import DEFAULT_AUTHORITY, SOURCES, Item, Provenance
+from reverie.model.validate import check_score
 
 #: The most trust a claim read from a file may carry here.
 IMPORTED_AUTHORITY = DEFAULT_AUTHORITY["imported"]
@@ -60,7 +61,10 @@ class Imports:
             raise InvalidInputError("provenance takes origin, ref and locator")
         data["provenance"] = replace(prov, event_id=None, source=original_source)
         authority = data.get("authority")
-        data["authority"] = IMPORTED_AUTHORITY if authority is None else min(float(authority), IMPORTED_AUTHORITY)
+        if authority is not None:
+            authority = check_score("authority", authority)  # a bad value is refused before the cap reads it
+        # The shortcut wins over ``scores={"authority": …}`` (candidates._scores), so the cap always holds.
+        data["authority"] = IMPORTED_AUTHORITY if authority is None else min(authority, IMPORTED_AUTHORITY)
         core = self._core
         s = core.scope(scope)
         command = build_remember({**data, "text": text, "source": "imported"}, s, ("imported",), core.limits)
