@@ -161,8 +161,15 @@ def owns_table(c: sqlite3.Connection, table: str, scope_stats: Stats) -> bool:
 
 
 def idf(rows: int, hits: int) -> float:
-    """FTS5's bm25 idf exactly as fts5_aux.c computes it (a non-positive value becomes 1e-6)."""
-    value = math.log((rows - hits + 0.5) / (hits + 0.5))
+    """FTS5's bm25 idf exactly as fts5_aux.c computes it (a non-positive value becomes 1e-6).
+
+    ``hits`` can exceed ``rows`` (two reads, writers between them): the ratio is then not positive
+    and gets the floor instead of a math domain error (found by the soak, as for ``fts_budget``).
+    """
+    ratio = (rows - hits + 0.5) / (hits + 0.5)
+    if ratio <= 0.0:
+        return 1e-6
+    value = math.log(ratio)
     return 1e-6 if value <= 0.0 else value
 
 
