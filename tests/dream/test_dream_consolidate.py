@@ -9,6 +9,7 @@ import pytest
 
 from reverie import Limits, ManualClock, Memory, NotFoundError
 from reverie.dream import DreamConfig
+from reverie.dream.text import GIST_MARK
 
 from .kit import TEA, S, ids, seed
 
@@ -28,12 +29,20 @@ def test_near_duplicates_get_a_gist_linked_to_unchanged_originals(mem: Memory, c
     gist = mem.get(_gist_id(report), scope=S)
     assert gist.source == "system" and gist.kind == "semantic"
     assert sorted(gist.parents) == sorted(sc.tea)
-    assert gist.text in TEA  # quotes its most salient member verbatim (Remember(corroborate=False))
+    assert gist.text in {t + GIST_MARK for t in TEA}  # its most salient member's words, marked (#13.3)
     assert gist.evidence_count == 1 and gist.id not in sc.tea
     derived = {e.dst for e in mem.edges(gist.id, scope=S) if e.type == "derived_from" and e.src == gist.id}
     assert derived == set(sc.tea)
-    for i in sc.tea:  # originals never modified
-        assert mem.get(i, scope=S) == before_items[i]
+    for i in sc.tea:  # originals keep their content; stale ones may leave the active tier (#13.6)
+        after, was = mem.get(i, scope=S), before_items[i]
+        assert (after.text, after.kind, after.scores, after.parents, after.evidence_count, after.is_current) == (
+            was.text,
+            was.kind,
+            was.scores,
+            was.parents,
+            was.evidence_count,
+            True,
+        )
     hits = mem.recall("green tea morning", scope=S, k=5, record_use=False)
     assert gist.id in ids(hits)
     # what we believed before the pass had no gist, and still has the originals
@@ -119,3 +128,28 @@ def test_a_cluster_larger_than_max_parents_lists_the_most_salient_and_links_all(
     assert len(gist.parents) == 2 and set(gist.parents) <= set(tea)
     assert {e.dst for e in mem.edges(gist.id, scope=S) if e.type == "derived_from"} == set(tea)
     assert mem.dream(scope=S, dry_run=True).count("consolidate") == 0  # covered: nothing left to do
+
+
+def test_a_gist_never_twins_a_current_claim(mem: Memory, clock: ManualClock) -> None:
+    """Regression (#13.3): the gist quoted its representative verbatim, so two current items
+    said exactly the same thing (two identical rows on the review page)."""
+    seed(mem, clock)
+    clock.advance(minutes=1)
+    _gist_id(mem.dream(scope=S))
+    texts = [" ".join(it.text.casefold().split()) for it in mem.list(scope=S, limit=100).items]
+    assert len(texts) == len(set(texts)), sorted(texts)
+
+
+def test_a_gist_still_conflicts_like_the_claim_it_quotes(mem: Memory, clock: ManualClock) -> None:
+    """The mark is not part of the claim: a later contradiction of the gist's words is found."""
+    for text in (
+        "Bob lives in Paris with his cat",
+        "With his cat Bob lives in Paris",
+        "Bob lives in Paris, with his cat",
+    ):
+        mem.remember(text, scope=S, kind="episodic")
+    clock.advance(minutes=1)
+    gist = mem.get(_gist_id(mem.dream(scope=S, config=DreamConfig(cluster_min_size=3))), scope=S)
+    berlin = mem.remember("Bob lives in Berlin with his cat", scope=S)
+    rivals = {e.src if e.dst == berlin.id else e.dst for e in mem.edges(berlin.id, scope=S) if e.type == "contradicts"}
+    assert gist.id in rivals

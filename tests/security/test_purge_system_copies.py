@@ -49,7 +49,7 @@ def test_purge_erases_a_dream_gist_quoting_the_purged_claim(
     for mem in (open_mem(db), open_mem(reference=True)):
         members, gist_id, rep = _dream_gist(mem, clock)
         quoted = mem.get(rep, scope=SCOPE).text
-        assert mem.get(gist_id, scope=SCOPE).text == quoted  # the test can fail: the gist is a copy
+        assert mem.get(gist_id, scope=SCOPE).text.startswith(quoted)  # the test can fail: the gist quotes it
         mem.forget(rep, scope=SCOPE, reason="erasure request", purge=True)
         gist = mem.get(gist_id, scope=SCOPE)
         assert (gist.text, gist.tags, gist.meta, gist.is_current) == (REDACTED, (), {}, False)

@@ -207,8 +207,9 @@ def _prepare(mem: DreamHost, scope: str, action: Action) -> cmd.Remember | Rever
         built = mem.gist_command(fields, scope)
     except InvalidInputError as exc:
         return exc
-    # A gist quotes a member: it must be a new item, never corroborate that member.
-    return replace(built, corroborate=False)
+    # The gist's mark keeps it from matching the member it quotes; a current claim that already
+    # says exactly the gist's words is corroborated rather than twinned (#13.3).
+    return built
 
 
 def _reason(action: Action) -> str:

@@ -19,7 +19,7 @@ from reverie.dream.neighbours import Pair, clusters, rank_frames, ranked_near_du
 from reverie.dream.report import Action
 from reverie.dream.salience import is_gist, protection, salience
 from reverie.dream.snapshot import Snapshot
-from reverie.dream.text import disagreement, frame
+from reverie.dream.text import disagreement, frame, gist_text
 from reverie.limits import DEFAULT_LIMITS, Limits
 from reverie.model.item import Item
 from reverie.store.protocol import Store
@@ -306,6 +306,8 @@ def _extend_gist(p: Planner, owners: list[str], members: list[Item], covered: di
 def _new_gist(p: Planner, members: list[Item], pairs: list[Pair]) -> None:
     """Plan a gist quoting the most salient member, parents = the originals.
 
+    The gist carries ``GIST_MARK`` so it never duplicates a current claim's text (#13.3).
+
     A cluster larger than ``Limits.max_parents`` lists its most salient members as parents;
     every member still gets its ``derived_from`` edge (coverage reads both).
     """
@@ -324,8 +326,9 @@ def _new_gist(p: Planner, members: list[Item], pairs: list[Pair]) -> None:
         members,
         f"topic cluster of {len(members)} near-duplicates (cosine >= {cos:.3f}, frame overlap >= {overlap:.2f}) "
         f"reached cluster_min_size={p.config.cluster_min_size}: consolidated into a gist quoting its most salient "
-        f"member {rep.id}; originals kept unchanged; authority = lowest of inputs ({authority})",
-        text=rep.text[: p.limits.max_text_chars],
+        f"member {rep.id} (its words, marked as consolidated); originals keep their text and scores; "
+        f"authority = lowest of inputs ({authority})",
+        text=gist_text(rep.text, p.limits.max_text_chars),
         kind="semantic",
         parents=parents,
         authority=authority,

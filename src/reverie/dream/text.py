@@ -72,6 +72,26 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return inter / (len(a) + len(b) - inter)
 
 
+#: Appended to a gist's text. A gist used to quote its representative verbatim, so two current
+#: items said the same thing (two identical rows on the review page, #13.3); the mark makes the
+#: gist its own claim — "this was recorded repeatedly" — while ``statement`` hands the detector
+#: the quoted claim alone, so the mark never becomes part of an entity or a value.
+GIST_MARK = " (consolidated)"
+
+
+def gist_text(text: str, max_chars: int) -> str:
+    """A gist's text: the representative's words, cut to fit, then the mark."""
+    return text[: max(0, max_chars - len(GIST_MARK))].rstrip() + GIST_MARK
+
+
+def statement(item: Item) -> str:
+    """What ``item`` claims, for the contradiction rules: a gist without its mark."""
+    text = item.text
+    if item.meta.get("dream") == "gist" and text.endswith(GIST_MARK):
+        return text[: -len(GIST_MARK)]
+    return text
+
+
 def disagreement(a: Item, b: Item) -> str | None:
     """Why two near-duplicate items must not be merged (``axis: reason``), or None."""
     found = detect(_claim(a), _claim(b))
@@ -79,7 +99,7 @@ def disagreement(a: Item, b: Item) -> str | None:
 
 
 def _claim(item: Item) -> Claim:
-    return Claim(item.text, key=item.key, value=item.value, valid_from=item.valid_from, valid_to=item.valid_to)
+    return Claim(statement(item), key=item.key, value=item.value, valid_from=item.valid_from, valid_to=item.valid_to)
 
 
-__all__ = ["disagreement", "frame", "jaccard"]
+__all__ = ["GIST_MARK", "disagreement", "frame", "gist_text", "jaccard", "statement"]

@@ -171,9 +171,13 @@ def tiers(p: Planner) -> None:
     """Step 6: stale, low-use, unprotected active items move to the subconscious tier.
 
     Sides of a contradiction found in this pass stay visible: hiding one would settle the
-    conflict by neglect.
+    conflict by neglect. Members of a gist made in this pass *may* move: their content now
+    has a conscious home in the gist, and a tier move changes neither text nor scores (it
+    used to wait for the next pass, so a stale log tail stayed active one pass too long).
+    The gist's own links run first (the consolidate step precedes this one), and the
+    applier carries each member's bumped version forward.
     """
-    skip = {a.item_ids[0] for a in p.actions if a.op == "set_tier"} | p.closing | p.untouched | p.attention_hold
+    skip = {a.item_ids[0] for a in p.actions if a.op == "set_tier"} | p.closing | p.attention_hold
     now, cfg = p.snap.now, p.config
     n = 0
     for it in p.snap.items:

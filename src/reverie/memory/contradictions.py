@@ -13,6 +13,7 @@ from typing import Any
 from reverie.conflict.alerts import Alert, build_alert
 from reverie.conflict.alerts import rank as rank_alerts
 from reverie.conflict.entity import Aliases as AliasLookup
+from reverie.dream.text import statement
 from reverie.errors import InvalidInputError, NotFoundError
 from reverie.memory.core import Core
 from reverie.model import commands as cmd
@@ -168,7 +169,9 @@ class Contradictions:
 
 
 def _claim(factory: Any, item: Item) -> Any:
-    return factory(text=item.text, key=item.key, value=item.value, valid_from=item.valid_from, valid_to=item.valid_to)
+    return factory(
+        text=statement(item), key=item.key, value=item.value, valid_from=item.valid_from, valid_to=item.valid_to
+    )
 
 
 def current() -> Filter:
