@@ -120,3 +120,33 @@ def test_purging_a_corrected_claim_erases_its_echo_guard(mem: Memory, clock: Man
     assert rows == []
     fresh = mem.remember("Bob lives in Paris.", scope=S, source="inferred")
     assert fresh.id != old and fresh.is_current  # nothing left to recognise it by
+
+
+def test_export_import_carries_an_echo_onto_the_superseded_version(db_path: Path, clock: ManualClock) -> None:
+    """Regression: the import skipped ``memory.echoed`` ("no public API to replay it"), so the copy
+    lost the echo's evidence and flag — and with it the record that the correction was challenged."""
+    import json
+
+    from click.testing import CliRunner
+
+    from reverie.cli import cli
+
+    with Memory(db_path, embedder="hash", clock=clock, seed=0) as mem:
+        old, _ = _corrected(mem, clock)
+        mem.remember("Bob lives in Paris.", scope=S, source="inferred")
+    env = {"REVERIE_DB": None, "REVERIE_SCOPE": None, "REVERIE_EMBEDDER": None}
+    base = ["--db", str(db_path), "--embedder", "hash"]
+    dump = CliRunner().invoke(cli, [*base, "--scope", S, "export"], env=env)
+    assert dump.exit_code == 0, dump.stderr
+    done = CliRunner().invoke(cli, [*base, "--scope", "user:copy", "--json", "import", "-"], env=env, input=dump.stdout)
+    assert done.exit_code == 0, (done.stdout, done.stderr)
+    report = json.loads(done.stdout)
+    assert not any("echoed" in key for key in report["skipped"]), report["skipped"]
+    assert report["items"].get("echoed") == 1, report["items"]
+    with Memory(db_path, embedder="hash", clock=clock, seed=0) as mem:
+        copies = mem.list(scope="user:copy", include_closed=True, limit=10).items
+        current = [i.text for i in copies if i.is_current]
+        echoed = [i for i in copies if "echoed" in i.flags]
+        assert current == ["Bob lives in Berlin."]
+        assert [(i.text, i.status, i.evidence_count) for i in echoed] == [("Bob lives in Paris.", "superseded", 2)]
+        assert mem.get(old, scope=S).evidence_count == 2  # the source is untouched

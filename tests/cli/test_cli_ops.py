@@ -242,7 +242,7 @@ def test_an_edited_export_cannot_forge_a_persons_authority(run: Cli) -> None:
     event["payload"]["item"]["scores"]["authority"] = 1.0
     report = run.json("import", "-", scope="user:copy", input=json.dumps(event) + "\n")
     assert report["failed"] == [] and report["notes"] == {}
-    assert report["items"] == {"created": 1, "corroborated": 0, "skipped": 0}
+    assert report["items"] == {"created": 1, "corroborated": 0, "skipped": 0, "echoed": 0}
     item = run.json("list", scope="user:copy")["items"][0]
     assert (item["source"], item["scores"]["authority"]) == ("imported", 0.5)
     assert item["provenance"]["source"] == "manual"  # what the file claimed, kept as a record only
@@ -263,7 +263,7 @@ def test_importing_into_a_scope_that_forgot_the_claim_keeps_it_forgotten(run: Cl
     dump = run.ok("export").stdout
     run.ok("forget", tea, "--reason=she stopped")
     report = run.json("import", "-", input=dump)
-    assert report["items"] == {"created": 0, "corroborated": 1, "skipped": 1}
+    assert report["items"] == {"created": 0, "corroborated": 1, "skipped": 1, "echoed": 0}
     assert [i["text"] for i in run.json("list")["items"]] == ["Alice likes coffee"]
 
 

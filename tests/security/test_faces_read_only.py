@@ -93,6 +93,7 @@ WRITES: dict[str, Callable[[Memory, dict[str, str]], Any]] = {
     "remember_checked": lambda m, i: m.remember_checked("Alice lives in Rome", scope=SCOPE),
     "remember_manual": lambda m, i: m.remember_manual("Alice is 30", scope=SCOPE),
     "remember_many": lambda m, i: m.remember_many([{"text": "a"}, {"text": "b"}], scope=SCOPE),
+    "remember_many_checked": lambda m, i: m.remember_many_checked([{"text": "c"}], scope=SCOPE),
     "corroborate": lambda m, i: m.remember("Alice likes green tea", scope=SCOPE),
     "revise": lambda m, i: m.revise(i["tea"], "Alice likes black tea", scope=SCOPE),
     "forget": lambda m, i: m.forget(i["tea"], scope=SCOPE),

@@ -60,6 +60,24 @@ def test_remember_checked_names_the_contradiction_the_write_created(mem: Memory)
     assert result.item == mem.get(result.item.id, scope=SCOPE)  # the stored row, nothing added to it
 
 
+def test_remember_many_checked_names_each_writes_contradictions(mem: Memory) -> None:
+    """Regression: ``remember_many`` returned items only, so a batch never learnt what it contradicted."""
+    paris = mem.remember("Alice lives in Paris", scope=SCOPE, key="alice.city", value="Paris")
+    tea, lyon, again = mem.remember_many_checked(
+        [
+            {"text": "Bob drinks green tea"},
+            {"text": "Alice lives in Lyon", "key": "alice.city", "value": "Lyon"},
+            {"text": "Bob drinks green tea"},
+        ],
+        scope=SCOPE,
+    )
+    assert (tea.conflicts, tea.checked) == ((), True)
+    assert [c.other_id for c in lyon.conflicts] == [paris.id] and lyon.item.text == "Alice lives in Lyon"
+    assert again.item.id == tea.item.id and again.item.evidence_count == 2 and again.conflicts == ()
+    [carol] = mem.remember_many([{"text": "Carol plays go"}], scope=SCOPE)  # still items, as callers know it
+    assert carol == mem.get(carol.id, scope=SCOPE)
+
+
 def test_remember_keeps_returning_the_item(mem: Memory) -> None:
     mem.remember("Alice lives in Paris", scope=SCOPE, key="alice.city", value="Paris")
     item = mem.remember("Alice lives in Lyon", scope=SCOPE, key="alice.city", value="Lyon")

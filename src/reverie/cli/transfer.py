@@ -85,7 +85,8 @@ class ImportReport:
     ids: dict[str, str] = field(default_factory=dict)
     edges: dict[str, str] = field(default_factory=dict)
     #: Claims read from the file: ``created`` (new items), ``corroborated`` (an equivalent current
-    #: claim gained evidence), ``skipped`` (forgotten in this scope before the import).
+    #: claim gained evidence), ``skipped`` (forgotten in this scope before the import), ``echoed``
+    #: (a corrected claim said again: evidence on its superseded version, as in the source).
     items: Counter[str] = field(default_factory=Counter)
 
     def to_dict(self) -> dict[str, Any]:
@@ -98,7 +99,7 @@ class ImportReport:
             "notes": dict(self.notes),
             "ids": self.ids,
             "edges": self.edges,
-            "items": {k: self.items.get(k, 0) for k in ("created", "corroborated", "skipped")},
+            "items": {k: self.items.get(k, 0) for k in ("created", "corroborated", "skipped", "echoed")},
         }
 
 
@@ -120,6 +121,7 @@ class Replayer:
         self._handlers: dict[str, Callable[[Event], None]] = {
             "memory.remembered": self._remembered,
             "memory.corroborated": self._corroborated,
+            "memory.echoed": self._echoed,
             "memory.revised": self._revised,
             "memory.forgotten": self._forgotten,
             "memory.purged": self._purged,
@@ -248,6 +250,24 @@ class Replayer:
             raise ConflictError(f"cannot corroborate {target.id}: it is {target.status} in the target scope")
         fields = {"kind": target.kind, "key": target.key, "value": target.value}
         self._remember_as(event.payload.get("by_source", "observed"), target.text, fields)
+
+    def _echoed(self, event: Event) -> None:
+        """An echo of a corrected claim: its text said again here meets the same echo guard, so it
+        lands as evidence on the superseded copy (``imported`` never outranks the correction)."""
+        target = self.mem.get(self._item(event.payload["id"]), scope=self.scope)
+        if target.is_current:
+            raise ConflictError(f"cannot replay an echo on {target.id}: it is current in the target scope")
+        echo = self.mem.remember_imported(
+            target.text,
+            scope=self.scope,
+            original_source=event.payload.get("by_source", "observed"),
+            kind=target.kind,
+            key=target.key,
+            value=target.value,
+        )
+        if echo.id != target.id or echo.is_current:
+            raise ConflictError(f"the echo of {target.id} was not recognised as one here (it made {echo.id})")
+        self.report.items["echoed"] += 1
 
     def _revised(self, event: Event) -> None:
         p = event.payload

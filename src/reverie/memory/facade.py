@@ -153,6 +153,7 @@ class Memory:
     remember_manual = delegate("_writes", Writes.remember_manual)
     remember_system = delegate("_writes", Writes.remember_system)
     remember_many = delegate("_writes", Writes.remember_many)
+    remember_many_checked = delegate("_writes", Writes.remember_many_checked)  # + each write's contradictions
     remember_imported = delegate("_imports", Imports.remember_imported)
     revise = delegate("_writes", Writes.revise)
     revise_checked = delegate("_writes", Writes.revise_checked)

@@ -122,6 +122,17 @@ class Writes:
 
     def remember_many(self, candidates: Iterable[Candidate | Mapping[str, Any]], *, scope: str) -> builtins.list[Item]:
         """Remember a batch in one transaction: all are stored, or (on any refusal) none."""
+        return [r.item for r in self.remember_many_checked(candidates, scope=scope)]
+
+    def remember_many_checked(
+        self, candidates: Iterable[Candidate | Mapping[str, Any]], *, scope: str
+    ) -> builtins.list[WriteResult]:
+        """``remember_many``, returning one ``WriteResult`` per candidate (in order): the item and the
+        contradictions its write created — a batch learns its conflicts as a single write does.
+
+        Detection runs after the commit, item by item in batch order, so a later candidate may
+        contradict an earlier one of the same batch (the edge is named on the later one).
+        """
         core = self._core
         s = core.scope(scope)
         batch = list(candidates)
@@ -129,10 +140,8 @@ class Writes:
             raise LimitExceededError(f"{len(batch)} items in one batch; the limit is {core.limits.max_batch}")
         commands = [self._mark_unchecked(build_remember(c, s, CANDIDATE_SOURCES, core.limits)) for c in batch]
         out = core.run(commands, [c.text for c in commands])
-        self._after_write(s, out)
-        ids = [o.item_id for o in out]
-        found = core.store.get_many(s, [i for i in ids if i])
-        return [found[i] for i in ids if i]
+        found = self._after_write(s, out)
+        return [_result(self._outcome_item(s, o), o, found) for o in out if o.item_id]
 
     def _remember_one(self, fields: Mapping[str, Any], scope: str, sources: Sequence[str]) -> WriteResult:
         s = self._core.scope(scope)
