@@ -61,7 +61,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--db", required=True, help="the store file (must exist unless --create)")
     p.add_argument("--create", action="store_true", help="create the store if --db names no file")
     p.add_argument("--read-only", action="store_true", help="open the store for inspection: every write is refused")
-    p.add_argument("--embedder", choices=("minilm", "hash"), default="minilm", help="default: minilm")
+    p.add_argument(
+        "--embedder",
+        choices=("minilm", "hash"),
+        default=None,
+        help="default: the one the store's vectors record (minilm for a new store)",
+    )
     p.add_argument("--http", action="store_true", help="serve streamable HTTP at /mcp instead of stdio")
     p.add_argument("--port", type=int, default=DEFAULT_HTTP_PORT, help=f"HTTP port (default {DEFAULT_HTTP_PORT})")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address: 127.0.0.1 (default) or ::1 only")

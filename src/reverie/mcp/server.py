@@ -118,7 +118,8 @@ def build_server(mem: Memory) -> Server[Any]:
 
 
 def open_memory(db_path: str | Path, embedder: str | None = None, *, read_only: bool = False) -> Memory:
-    """The ``Memory`` the entry points serve (``embedder``: ``"minilm"``, the default, or ``"hash"``).
+    """The ``Memory`` the entry points serve (``embedder``: ``"minilm"`` or ``"hash"``; None, the
+    default, is the one the store records — minilm for a new store).
 
     ``read_only``: for inspection; every write tool then answers ``read_only``. (The entry points
     refuse a missing file first, unless asked to create one: ``__main__.check_store``.)

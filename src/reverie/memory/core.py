@@ -44,6 +44,10 @@ BACKFILL_PER_WRITE = 16
 _log = logging.getLogger("reverie")
 
 
+#: The built-in embedders, by the prefix of the name a store records for its vectors.
+_RECORDED_CHOICES = (("hash-", "hash"), ("minilm-", "minilm"))
+
+
 class Core:
     """Store, clock, limits, ids and the (lazily loaded) embedder of one ``Memory``."""
 
@@ -83,7 +87,7 @@ class Core:
             if self._embedder is None:
                 from reverie.embed import HashEmbedder, default_embedder
 
-                spec = self._embedder_spec or "minilm"
+                spec = self._embedder_spec or self._recorded_choice() or "minilm"
                 if spec == "hash":
                     self._embedder = HashEmbedder()
                 elif spec == "minilm":
@@ -91,6 +95,17 @@ class Core:
                 else:
                     raise InvalidInputError(f"embedder {spec!r} is unknown: use 'minilm', 'hash' or an Embedder")
             return self._embedder
+
+    def _recorded_choice(self) -> str | None:
+        """With no embedder named, the one this store's vectors record (``hash-…`` / ``minilm-…``).
+
+        Why: a store made with the hash embedder was refused by every face opened without
+        ``--embedder hash`` ("vectors were made by …"); naming nothing now means "what this
+        store uses", and a brand-new store still gets the default model.
+        """
+        recorded = self.store.embedder()
+        name = recorded[0] if recorded else ""
+        return next((choice for prefix, choice in _RECORDED_CHOICES if name.startswith(prefix)), None)
 
     @property
     def loaded_embedder(self) -> Embedder | None:
