@@ -11,21 +11,17 @@ reachable from the CLI; a new core message naming a call needs a line here.
 
 from __future__ import annotations
 
-import ast
 import re
 import shlex
 
-#: ``in scope 'user:alice'`` as ``Memory`` writes it (``{scope!r}``).
-_SCOPE = re.compile(r"in scope (?P<scope>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")")
-#: Python phrases that may reach the CLI, and what to say instead.
+from reverie.advice import drop_python_phrases, scope_named_in
+
+#: Python phrases only the CLI meets, and what to say instead (the shared ones: ``reverie.advice``).
 _PHRASES = (
-    (re.compile(r" \(e\.g\. datetime\.now\(UTC\)\); got a naive datetime"), " (e.g. 2030-01-01T00:00:00Z)"),
     (
         re.compile(r" \('manual' and 'system' only through remember_manual / remember_system\)"),
         " with --source ('manual' and 'system' are not for the learning path)",
     ),
-    (re.compile(r" \(Memory\.remember_manual / Memory\.remember_system\)"), ""),
-    (re.compile(r" \(Memory\.reindex\(\)\)"), ""),
 )
 #: The storage error of a store this user cannot write (``store.sqlite``'s wording).
 _UNWRITABLE = "cannot be opened for writing"
@@ -34,7 +30,7 @@ _READ_ONLY_HINT = "; to only read it, pass --read-only"
 
 def for_cli(code: str, message: str, scope: str | None) -> str:
     """``message`` with its Python advice replaced by the ``reverie`` command that does it."""
-    scope = scope if scope is not None else _scope_in(message)
+    scope = scope if scope is not None else scope_named_in(message)
     if code == "learning_paused" and scope is not None:
         head = message.split(";", 1)[0]
         return f"{head}; run `reverie resume --scope {shlex.quote(scope)}` to allow writes"
@@ -48,18 +44,5 @@ def for_cli(code: str, message: str, scope: str | None) -> str:
         return f"{message} (drop --read-only)"
     if code == "storage" and _UNWRITABLE in message:
         return message + _READ_ONLY_HINT
-    for pattern, replacement in _PHRASES:
-        message = pattern.sub(replacement, message)
-    return message
+    return drop_python_phrases(message, _PHRASES)
 
-
-def _scope_in(message: str) -> str | None:
-    """The scope a core message names (``in scope 'x'``), or None."""
-    match = _SCOPE.search(message)
-    if match is None:
-        return None
-    try:
-        value = ast.literal_eval(match.group("scope"))
-    except (ValueError, SyntaxError):
-        return None
-    return value if isinstance(value, str) else None
