@@ -399,13 +399,16 @@ def _apply(
     superseded_by = _superseders(plan, created)
     for e, meta in links:
         _link(batch, plan, e, meta, superseded_by)
-    for it in plan.slice.items:
-        if it.status != "live" and it.id in created:
-            by = superseded_by.get(it.id)
-            if by is not None:
-                batch.run([cmd.Supersede(s, created[it.id], report.ids[by], "superseded where it was exported")])
-            else:
-                batch.run([cmd.Forget(s, created[it.id], f"{it.status} where it was exported")])
+    closed = [it for it in plan.slice.items if it.status != "live" and it.id in created]
+    # Supersedes first, oldest first (a superseder must still be current when it supersedes:
+    # a revised claim may be revised again, or forgotten, later); then the plain closings.
+    for it in closed:
+        by = superseded_by.get(it.id)
+        if by is not None:
+            batch.run([cmd.Supersede(s, created[it.id], created[by], "superseded where it was exported")])
+    for it in closed:
+        if it.id not in superseded_by:
+            batch.run([cmd.Forget(s, created[it.id], f"{it.status} where it was exported")])
     return outcomes
 
 
