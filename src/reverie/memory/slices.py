@@ -279,7 +279,7 @@ class Slices:
                 "provenance": replace(prov, source=it.original_source),
                 "scores": scores,
                 "valid_from": it.valid_from,
-                "valid_to": it.valid_to,
+                "valid_to": _valid_to(it),
             }
             try:
                 command = build_remember(fields, plan.scope, ("imported",), core.limits)
@@ -322,6 +322,7 @@ class _Plan:
         self.reid: set[str] = set()  # conflicting items imported as new claims
         self.kept: set[str] = set()  # conflicting items left out (this scope's version kept)
         self.external: dict[str, str] = {}  # parent id outside the slice -> this scope's item
+        self.supersede_reasons: dict[str, str] = {}  # superseded slice id -> the reason its edge carries
 
 
 def _parse(value: Slice | Mapping[str, Any] | str | bytes) -> Slice:
@@ -405,11 +406,26 @@ def _apply(
     for it in closed:
         by = superseded_by.get(it.id)
         if by is not None:
-            batch.run([cmd.Supersede(s, created[it.id], created[by], "superseded where it was exported")])
+            batch.run([cmd.Supersede(s, created[it.id], created[by], plan.supersede_reasons.get(it.id, ""))])
+            # A supersede halves the loser's trust (conflict resolution); a revision, which is what
+            # superseded it where it was exported, does not: its exported authority is restored.
+            now = batch.item(s, created[it.id])
+            want = min(it.scores.get("authority", IMPORTED_AUTHORITY), IMPORTED_AUTHORITY)
+            if now is not None and now.scores.authority != want:
+                batch.run([cmd.SetScores(s, created[it.id], {"authority": want}, "authority as exported")])
     for it in closed:
         if it.id not in superseded_by:
             batch.run([cmd.Forget(s, created[it.id], f"{it.status} where it was exported")])
     return outcomes
+
+
+def _valid_to(it: SliceItem) -> Any:
+    """A closed claim forgotten before its validity began ends before it starts (forget ends
+    validity when it forgets): remembered open here, the replayed forget ends it again (at the
+    import's time, not the original forget's: record time belongs to each store)."""
+    if it.valid_from is not None and it.valid_to is not None and it.valid_to <= it.valid_from:
+        return None
+    return it.valid_to
 
 
 def _record(report: SliceReport, created: dict[str, str], slice_id: str, out: Outcome) -> None:
@@ -430,8 +446,13 @@ def _superseders(plan: _Plan, created: Mapping[str, str]) -> dict[str, str]:
     out: dict[str, str] = {}
     status = {i.id: i.status for i in plan.slice.items}
     for e in plan.slice.edges:
-        if e.type == "supersedes" and status.get(e.dst) == "superseded" and e.dst in created and e.src in created:
-            out.setdefault(e.dst, e.src)
+        if e.type != "supersedes" or status.get(e.dst) != "superseded" or e.dst in out:
+            continue
+        if e.dst in created and e.src in created:
+            out[e.dst] = e.src
+            # The supersede writes the edge: its reason is the edge's (the revise's, where exported).
+            reason = e.meta.get("reason")
+            plan.supersede_reasons[e.dst] = reason if isinstance(reason, str) else ""
     return out
 
 

@@ -308,7 +308,9 @@ def _check_references(items: tuple[SliceItem, ...], edges: tuple[SliceEdge, ...]
         if e.src == e.dst:
             raise InvalidSliceError(f"edges[{n}] links item {e.src} to itself")
     for n, it in enumerate(items):
-        if it.valid_from and it.valid_to and it.valid_to <= it.valid_from:
+        # A closed claim may end before it starts (forgotten before its validity began: forget
+        # ends validity at the time it forgets); a current one may not.
+        if it.status == "live" and it.valid_from and it.valid_to and it.valid_to <= it.valid_from:
             raise InvalidSliceError(f"items[{n}].valid_to must be after its valid_from")
 
 
