@@ -318,3 +318,29 @@ def test_a_slice_round_trips_through_json_exactly(mem: Memory) -> None:
     sl = Slice.from_dict(_good(mem))
     assert Slice.from_json(sl.to_json()) == sl
     assert sl.format == "reverie.slice" and sl.version == 1
+
+
+class _DownEmbedder:
+    """The hash embedder's name and size, failing every call (a model whose files vanished)."""
+
+    def __init__(self) -> None:
+        from reverie.embed import HashEmbedder
+
+        self._inner = HashEmbedder()
+        self.name, self.dim = self._inner.name, self._inner.dim
+
+    def embed(self, texts: Any) -> Any:
+        from reverie.errors import EmbedderError
+
+        raise EmbedderError("model files are missing (test)")
+
+
+def test_an_import_while_the_embedder_fails_stores_the_claims_pending_their_vectors(
+    open_mem: Callable[..., Memory], tmp_path: Path
+) -> None:
+    src = open_mem(tmp_path / "a.db")
+    src.remember("Alice works at Acme", scope=S)
+    dst = open_mem(tmp_path / "b.db", embedder=_DownEmbedder())
+    report = dst.import_slice(src.export_slice(scope=S), scope=T)
+    (item,) = [dst.get(i, scope=T) for i in report.created]
+    assert "vector_pending" in item.flags  # stored anyway; the next good write or dream fills the vector
