@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from reverie import InvalidInputError, LearningPausedError, Memory, NotFoundError
+from reverie import InvalidInputError, LearningPausedError, Memory, NotFoundError, ReverieError
 from reverie.errors import InvalidSliceError, SliceConflictError
 from reverie.slice import IMPORTED_AUTHORITY, ORIGIN_META, Slice
 
@@ -344,3 +344,15 @@ def test_an_import_while_the_embedder_fails_stores_the_claims_pending_their_vect
     report = dst.import_slice(src.export_slice(scope=S), scope=T)
     (item,) = [dst.get(i, scope=T) for i in report.created]
     assert "vector_pending" in item.flags  # stored anyway; the next good write or dream fills the vector
+
+
+def test_a_store_opened_read_only_exports_but_refuses_an_import(tmp_path: Path) -> None:
+    path = tmp_path / "a.db"
+    with Memory(path, embedder="hash") as mem:
+        mem.remember("Alice works at Acme", scope=S)
+    with Memory(path, embedder="hash", read_only=True) as ro:
+        sl = ro.export_slice(scope=S)
+        with pytest.raises(ReverieError) as info:
+            ro.import_slice(sl, scope=T)
+        assert info.value.code == "read_only"
+        assert ro.list(scope=T).items == []

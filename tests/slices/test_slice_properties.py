@@ -111,3 +111,65 @@ def test_export_import_export_gives_the_same_slice_up_to_ids(pop: dict[str, Any]
         back = {new: old for old, new in report.ids.items()}
         assert _normal(second, back) == _normal(first, {})
         assert dst.doctor().ok
+
+
+JSON_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=5),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+
+
+def _seeded_slice() -> dict[str, Any]:
+    clock = ManualClock(START)
+    with Memory(":memory:", embedder="hash", clock=clock, seed=3) as mem:
+        a = mem.remember("Alice works at Acme", scope=SCOPE, tags=["work"], meta={"agent_id": "a"})
+        b = mem.remember("Alice bikes to work", scope=SCOPE, parents=[a.id], key="alice.commute", value="bike")
+        mem.link(b.id, a.id, "supports", scope=SCOPE, author="a")
+        return mem.export_slice(scope=SCOPE).to_dict()
+
+
+GOOD = _seeded_slice()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(
+    where=st.sampled_from(["top", "item", "edge", "provenance", "scores"]),
+    field=st.text(min_size=1, max_size=12) | st.sampled_from(sorted({*GOOD, *GOOD["items"][0], *GOOD["edges"][0]})),
+    value=JSON_VALUES,
+)
+def test_a_mangled_slice_is_imported_or_refused_with_a_reverie_error_and_nothing_written(
+    where: str, field: str, value: Any
+) -> None:
+    import copy
+    import json
+
+    from reverie import ReverieError
+
+    data = copy.deepcopy(GOOD)
+    target = {
+        "top": data,
+        "item": data["items"][1],
+        "edge": data["edges"][0],
+        "provenance": data["items"][0]["provenance"],
+        "scores": data["items"][0]["scores"],
+    }[where]
+    target[field] = value
+    clock = ManualClock(START)
+    with Memory(":memory:", embedder="hash", clock=clock, seed=4) as mem:
+        kept = mem.remember("Something already here", scope=OTHER)
+        before = [e.to_dict() for e in mem.events(scope=OTHER)]
+        for given_ in (data, json.dumps(data, allow_nan=True)):
+            try:
+                mem.import_slice(given_, scope=OTHER)
+            except ReverieError as exc:
+                assert exc.code and exc.message
+                assert [e.to_dict() for e in mem.events(scope=OTHER)] == before
+            else:
+                assert mem.get(kept.id, scope=OTHER).is_current
+            before = [e.to_dict() for e in mem.events(scope=OTHER)]
+        assert mem.doctor().ok
