@@ -68,7 +68,8 @@ class Slices:
     ) -> Slice:
         """A slice of ``scope``: the items ``memory_ids`` (all current items when None) and, on
         request, their parents (transitively), aliases (transitively) and the items that
-        contradict them (one hop), with every current edge between the chosen items.
+        contradict them (one hop; their own parents are named, not added), with every current
+        edge between the chosen items (an edge to an item left out is left out).
 
         ``include_intents`` / ``include_tasks`` are accepted for the slice's future sections and
         refused when True until intents and tasks exist in this build (issue #18 items 1–3).
