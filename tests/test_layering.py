@@ -23,7 +23,8 @@ ALLOWED: dict[str, set[str]] = {
     "recall": {"model", "store"},
     "dream": {"model", "store", "recall", "conflict", "embed"},
     "conversation": {"model", "store", "recall"},
-    "memory": {"model", "store", "recall", "conflict", "embed", "dream", "conversation"},
+    "slice": {"model"},
+    "memory": {"model", "store", "recall", "conflict", "embed", "dream", "conversation", "slice"},
 }
 
 

@@ -9,13 +9,15 @@ releases; the message says what was wrong and how to fix it. No bare ``sqlite3``
     │   ├── InvalidScopeError         invalid_scope
     │   ├── LimitExceededError        limit_exceeded       a Limits bound was crossed
     │   ├── InvalidQueryError         invalid_query        a malformed filter / sort
-    │   └── PortInUseError            port_in_use          a server's port is taken (pass --port)
+    │   ├── PortInUseError            port_in_use          a server's port is taken (pass --port)
+    │   └── InvalidSliceError         invalid_slice        a malformed / future / forging slice
     ├── NotFoundError                 not_found            unknown id in this scope
     ├── ConflictError                 conflict             the write contradicts state
     │   ├── VersionConflictError      version_conflict     expected_version mismatch
     │   ├── DismissedValueError       dismissed_value      value is tombstoned
     │   ├── LearningPausedError       learning_paused      scope paused
-    │   └── AlreadyClosedError        already_closed       item already forgotten/superseded
+    │   ├── AlreadyClosedError        already_closed       item already forgotten/superseded
+    │   └── SliceConflictError        slice_conflict       slice claims collide with this scope's
     ├── EmbedderError                 embedder             model / endpoint failure
     │   └── EmbedderMismatchError     embedder_mismatch    store holds another model's vectors
     ├── StorageError                  storage              disk full, I/O error, locked too long
@@ -67,6 +69,13 @@ class PortInUseError(InvalidInputError):
     code = "port_in_use"
 
 
+class InvalidSliceError(InvalidInputError):
+    """A slice (``Memory.import_slice``) that cannot be read: malformed, of a newer format version,
+    or forging trust (``source`` other than ``imported``, authority above the import cap)."""
+
+    code = "invalid_slice"
+
+
 class NotFoundError(ReverieError, LookupError):
     code = "not_found"
 
@@ -89,6 +98,17 @@ class LearningPausedError(ConflictError):
 
 class AlreadyClosedError(ConflictError):
     code = "already_closed"
+
+
+class SliceConflictError(ConflictError):
+    """``import_slice(on_conflict="report")`` met claims of the slice that this scope already holds
+    in another form; nothing was written. ``conflicts`` lists them (slice id, target id, why)."""
+
+    code = "slice_conflict"
+
+    def __init__(self, message: str, conflicts: list[dict[str, str]] | None = None) -> None:
+        super().__init__(message)
+        self.conflicts = list(conflicts or [])
 
 
 class EmbedderError(ReverieError):
@@ -132,12 +152,14 @@ __all__ = [
     "InvalidInputError",
     "InvalidQueryError",
     "InvalidScopeError",
+    "InvalidSliceError",
     "LearningPausedError",
     "LimitExceededError",
     "NotFoundError",
     "PortInUseError",
     "ReadOnlyError",
     "ReverieError",
+    "SliceConflictError",
     "StorageError",
     "VersionConflictError",
 ]

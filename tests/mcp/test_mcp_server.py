@@ -39,6 +39,8 @@ EXPECTED_TOOLS = {
     "summary",
     "pause_learning",
     "resume_learning",
+    "slice_export",
+    "slice_import",
 }
 
 

@@ -87,6 +87,10 @@ CALLS: dict[str, Callable[[Memory], Any]] = {
     "backup": lambda m: m.backup("/tmp/never-written.db"),
     "cascade_retract": lambda m: m.cascade_retract(ID, scope="s"),
     "context": lambda m: m.context("q", scope="s"),
+    "export_slice": lambda m: m.export_slice(scope="s"),
+    "import_slice": lambda m: m.import_slice(
+        {"format": "reverie.slice", "version": 1, "scope": "s", "exported_at": "2025-01-01T00:00:00Z"}, scope="s"
+    ),
     "conversation": lambda m: m.conversation("c", scope="s"),
     "contradictions": lambda m: m.contradictions(scope="s"),
     "detect_conflicts": lambda m: m.detect_conflicts(ID, scope="s"),

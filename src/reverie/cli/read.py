@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import click
 
 from reverie import Edge, Item, Memory, Q
+from reverie.cli.crew import crew_filter, crew_filter_options
 from reverie.cli.parse import SCORE_NAMES, iso_time, list_filter
 from reverie.cli.render import (
     clean,
@@ -222,6 +223,7 @@ def _score_bounds(f: F) -> F:
 @click.option("--include-closed", is_flag=True, help="Also forgotten, superseded and dismissed items.")
 @click.option("--valid-at", help="Only what was true in the world at this ISO-8601 time (valid time).")
 @scoped
+@crew_filter_options
 @json_option
 def list_items(
     kinds: tuple[str, ...],
@@ -242,6 +244,9 @@ def list_items(
     cursor: str | None,
     include_closed: bool,
     valid_at: str | None,
+    agents: tuple[str, ...],
+    sessions: tuple[str, ...],
+    crews: tuple[str, ...],
     **bounds: float | None,
 ) -> None:
     """Items matching a filter, sorted and paged (values of one option OR-ed, options AND-ed)."""
@@ -263,6 +268,7 @@ def list_items(
         since=since,
         until=until,
     )
+    where = crew_filter(where, agents=agents, sessions=sessions, crews=crews)
     closed = include_closed or bool(statuses)
     page = st.memory().list(
         scope=scope,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from reverie import Item, WriteResult
+from reverie.cli.crew import crew_options, with_crew
 from reverie.cli.parse import iso_time, meta_object
 from reverie.cli.render import clean, fields, score
 from reverie.cli.state import json_option, scoped, state
@@ -60,6 +61,7 @@ def _conflict_lines(result: WriteResult) -> str:
 @click.option("--durability", type=float, help="How long it stays true, in [0, 1].")
 @click.option("--valid-from", help="ISO-8601 time it became true (UTC if no offset).")
 @click.option("--valid-to", help="ISO-8601 time it stops being true (UTC if no offset).")
+@crew_options
 @scoped
 @json_option
 def remember(
@@ -78,6 +80,9 @@ def remember(
     durability: float | None,
     valid_from: str | None,
     valid_to: str | None,
+    agent: str | None,
+    session: str | None,
+    crew: str | None,
 ) -> None:
     """Remember a claim (an equivalent current one is corroborated instead)."""
     st = state()
@@ -92,7 +97,7 @@ def remember(
         value=value,
         author=author,
         tags=tags,
-        meta=meta_object(meta),
+        meta=with_crew(meta_object(meta), agent=agent, session=session, crew=crew),
         parents=parents,
         importance=importance,
         authority=authority,
@@ -205,13 +210,25 @@ def undismiss(text: str | None, key: str | None, value: str | None, reason: str)
 @click.option("--author", help="Who asserts the relation.")
 @click.option("--authority", type=float, default=0.5, show_default=True, help="Trust in the edge, in [0, 1].")
 @click.option("--meta", help="A JSON object stored with the edge.")
+@crew_options
 @scoped
 @json_option
-def link(src: str, dst: str, type: str, author: str | None, authority: float, meta: str | None) -> None:
+def link(
+    src: str,
+    dst: str,
+    type: str,
+    author: str | None,
+    authority: float,
+    meta: str | None,
+    agent: str | None,
+    session: str | None,
+    crew: str | None,
+) -> None:
     """Add a typed edge SRC -> DST: supports, contradicts, supersedes, alias, derived_from, about."""
     st = state()
     scope = st.require_scope()
-    edge = st.memory().link(src, dst, type, scope=scope, author=author, authority=authority, meta=meta_object(meta))
+    edge_meta = with_crew(meta_object(meta), agent=agent, session=session, crew=crew)
+    edge = st.memory().link(src, dst, type, scope=scope, author=author, authority=authority, meta=edge_meta)
     human = f"linked {edge.src} --{edge.type}--> {edge.dst} (edge {edge.id}, authority {score(edge.authority)})"
     st.emit({"action": "linked", "edge": edge.to_dict()}, lambda: human)
 

@@ -167,6 +167,17 @@ def resume_learning(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     return {"scope": a["scope"], "learning_paused": False}
 
 
+def slice_export(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    fields = _pick(a, "memory_ids", "include_parents", "include_aliases", "include_contradictions")
+    sl = mem.export_slice(scope=a["scope"], **fields)
+    return marked({"slice": sl.to_dict()})
+
+
+def slice_import(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    report = mem.import_slice(a["slice"], scope=a["scope"], **_pick(a, "on_conflict"))
+    return report.to_dict()
+
+
 HANDLERS: Mapping[str, Handler] = {
     "remember": remember,
     "recall": recall,
@@ -184,4 +195,6 @@ HANDLERS: Mapping[str, Handler] = {
     "summary": summary,
     "pause_learning": pause_learning,
     "resume_learning": resume_learning,
+    "slice_export": slice_export,
+    "slice_import": slice_import,
 }

@@ -40,8 +40,8 @@ can reach the port can read and rewrite every scope; a LAN address is refused.""
 
 DEFAULT_HTTP_PORT = 8766  # `reverie serve` (the HTTP API) takes 8765
 
-_READ_ONLY = frozenset({"get", "history", "list", "contradictions", "summary"})
-_ADDITIVE = frozenset({"remember", "recall", "context", "link", "pause_learning", "resume_learning"})
+_READ_ONLY = frozenset({"get", "history", "list", "contradictions", "summary", "slice_export"})
+_ADDITIVE = frozenset({"remember", "recall", "context", "link", "pause_learning", "resume_learning", "slice_import"})
 
 
 def tools() -> list[types.Tool]:

@@ -25,6 +25,7 @@ from reverie.memory.maintenance import Maintenance
 from reverie.memory.reads import Reads
 from reverie.memory.retraction import Retraction
 from reverie.memory.retrieval import Retrieval
+from reverie.memory.slices import Slices
 from reverie.memory.usage import Usage
 from reverie.memory.wiring import delegate
 from reverie.memory.writes import Writes
@@ -101,6 +102,7 @@ class Memory:
         self._retraction = Retraction(core)
         self._imports = Imports(core, self._writes)
         self._conversations = Conversations(core)
+        self._slices = Slices(core, self._writes)
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -189,6 +191,10 @@ class Memory:
     conversation = delegate("_conversations", Conversations.conversation)
     archive_search = delegate("_conversations", Conversations.archive_search)
     recap = delegate("_conversations", Conversations.recap)
+
+    # -- slices (reverie.slice): transplant a piece of a scope to another store and back -----
+    export_slice = delegate("_slices", Slices.export_slice)
+    import_slice = delegate("_slices", Slices.import_slice)
 
     # -- contradictions -------------------------------------------------------------------
     detect_conflicts = delegate("_conflicts", Contradictions.detect_conflicts)

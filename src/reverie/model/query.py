@@ -36,6 +36,10 @@ TIME_FIELDS = (
     "last_seen_at",
 )
 SORT_FIELDS = (*NUMBER_FIELDS, *TIME_FIELDS, "id", "kind", "source", "tier", "key")
+#: Crews: who wrote a claim, by the documented ``meta`` convention every face shares (a claim's
+#: ``author`` names the person or agent; these keys say which agent process, which session and
+#: which crew of agents). ``Q.agent`` / ``Q.session`` / ``Q.crew`` filter on them.
+CREW_META: dict[str, str] = {"agent": "agent_id", "session": "session_id", "crew": "crew_id"}
 _PATH_SEG = re.compile(r"[A-Za-z0-9_\-]{1,64}")  # used with fullmatch: "$" would accept a trailing newline
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
@@ -365,6 +369,21 @@ class Q:
         return MetaHas(_path(path))
 
     @staticmethod
+    def agent(*agent_ids: str) -> Filter:
+        """Claims written by any of these agents (``meta.agent_id``; see ``CREW_META``)."""
+        return _crew("agent", agent_ids)
+
+    @staticmethod
+    def session(*session_ids: str) -> Filter:
+        """Claims written in any of these sessions (``meta.session_id``)."""
+        return _crew("session", session_ids)
+
+    @staticmethod
+    def crew(*crew_ids: str) -> Filter:
+        """Claims written by any of these crews of agents (``meta.crew_id``)."""
+        return _crew("crew", crew_ids)
+
+    @staticmethod
     def time(field: str, *, since: datetime | None = None, until: datetime | None = None) -> Filter:
         if field not in TIME_FIELDS:
             raise InvalidQueryError(f"cannot range over time field {shown(field)}; use one of {', '.join(TIME_FIELDS)}")
@@ -391,6 +410,16 @@ class Q:
     def ongoing(when: datetime) -> Filter:
         """Claims whose validity has not ended by ``when`` (started or not): current truth's test."""
         return ValidAt(ensure_aware(when, "when"), started=False)
+
+
+def _crew(what: str, values: Sequence[object]) -> Filter:
+    """Any of ``values`` at the crew key ``what`` names: one ``MetaEq`` each, OR-ed."""
+    ids = _strings(what, values)
+    if not ids:
+        raise InvalidQueryError(f"Q.{what} needs at least one id")
+    path = (CREW_META[what],)
+    parts = tuple(MetaEq(path, v) for v in ids)
+    return parts[0] if len(parts) == 1 else Or(parts)
 
 
 Sort = tuple[tuple[str, bool], ...]  # (field, descending)

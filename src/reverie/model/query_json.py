@@ -9,6 +9,7 @@ The form — an object whose keys are AND-ed (``{}`` matches everything)::
 
     {"kind": "assertion"}                       one value, or a list of values (any of them)
     {"ids" | "kind" | "source" | "tier" | "status" | "key" | "author": "x" | ["x", "y"]}
+    {"agent" | "session" | "crew": "x" | ["x", "y"]}  meta.agent_id / session_id / crew_id (crews)
     {"tag": "health"}                           has this tag     {"tags_any": ["a", "b"]}  any of them
     {"flag": "hub"}                             has this flag    {"parent": ID}  derived from ID
     {"score": {"name": "importance", "ge": 0.8}}    also le / gt / lt; any of NUMBER_FIELDS
@@ -44,6 +45,10 @@ EQUALITY_KEYS: Mapping[str, Callable[..., Filter]] = {
     "status": Q.status,
     "key": Q.key,
     "author": Q.author,
+    # crews (meta.agent_id / session_id / crew_id: ``query.CREW_META``)
+    "agent": Q.agent,
+    "session": Q.session,
+    "crew": Q.crew,
 }
 _BOUNDS = ("ge", "le", "gt", "lt")
 _OTHER_KEYS = (

@@ -1,0 +1,101 @@
+"""``reverie slice export|import``: hand a piece of a scope to another agent's store and merge it back.
+
+Thin over ``Memory.export_slice`` / ``Memory.import_slice`` (``reverie.memory.slices``): the
+slice is one JSON document (``reverie.slice.format``), written atomically with ``--out``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from reverie.cli.ops import _read_text
+from reverie.cli.state import CliError, json_option, scoped, state
+from reverie.slice import ON_CONFLICT, SliceReport
+
+
+@click.group("slice")
+def slice_group() -> None:
+    """Export a slice of a scope (items, parents, aliases, contradictions, edges) or import one."""
+
+
+@slice_group.command("export")
+@click.option(
+    "--id", "ids", multiple=True, metavar="ID", help="An item to export (repeatable; default: every current item)."
+)
+@click.option("--no-parents", is_flag=True, help="Leave out the items' parents.")
+@click.option("--no-aliases", is_flag=True, help="Leave out the items' aliases.")
+@click.option("--no-contradictions", is_flag=True, help="Leave out the items that contradict them.")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write to FILE (atomically) instead of stdout.",
+)
+@scoped
+@json_option
+def slice_export(
+    ids: tuple[str, ...], no_parents: bool, no_aliases: bool, no_contradictions: bool, out: Path | None
+) -> None:
+    """Write a slice of the scope as one JSON document (`reverie slice import` reads it)."""
+    st = state()
+    scope = st.require_scope()
+    sl = st.memory().export_slice(
+        scope=scope,
+        memory_ids=list(ids) or None,
+        include_parents=not no_parents,
+        include_aliases=not no_aliases,
+        include_contradictions=not no_contradictions,
+    )
+    text = sl.to_json(indent=2) + "\n"
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    tmp = out.with_name(out.name + ".partial")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, out)  # a failed export never leaves a truncated file under the real name
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise CliError("io", f"cannot write {out}: {reason} (does its folder exist, is it writable?)", st.json) from exc
+    finally:
+        tmp.unlink(missing_ok=True)
+    doc = {"scope": scope, "items": len(sl.items), "edges": len(sl.edges), "out": str(out)}
+    st.emit(
+        doc, lambda: f"exported a slice of {len(sl.items)} items and {len(sl.edges)} edges of scope {scope} to {out}"
+    )
+
+
+def _report_text(report: SliceReport) -> str:
+    lines = [
+        f"imported a slice into scope {report.scope}: {len(report.created)} created, "
+        f"{len(report.corroborated)} corroborated, {len(report.skipped)} skipped, {len(report.conflicts)} conflicts, "
+        f"{len(report.edges)} edges",
+        "claims are stored as source 'imported' (their source is kept in provenance); --json prints the id map",
+    ]
+    lines += [f"  skipped {s['id']}: {s['reason']}" for s in report.skipped if s["reason"] != "already here"]
+    lines += [f"  conflict {c['id']} (here {c['target']}): {c['reason']}" for c in report.conflicts]
+    return "\n".join(lines)
+
+
+@slice_group.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option(
+    "--on-conflict",
+    type=click.Choice(ON_CONFLICT),
+    default="report",
+    show_default=True,
+    help="A claim held here in other words: report (refuse, write nothing), skip (keep ours), reid (import theirs).",
+)
+@scoped
+@json_option
+def slice_import(file: str, on_conflict: str) -> None:
+    """Import a slice FILE (`-` for stdin) into the scope: all of it in one transaction, or nothing."""
+    st = state()
+    scope = st.require_scope()
+    report = st.memory(create=True).import_slice(_read_text(file), scope=scope, on_conflict=on_conflict)
+    st.emit(report.to_dict(), lambda: _report_text(report))
+
+
+COMMANDS = (slice_group,)

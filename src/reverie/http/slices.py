@@ -1,0 +1,58 @@
+"""``/v1/scopes/{scope}/slices/…``: export a slice of a scope and import one (issue #18, transplant).
+
+Thin over ``Memory.export_slice`` / ``Memory.import_slice``, like every route in ``api``: the
+slice is checked by ``reverie.slice.format`` (one set of refusals for every face), and every
+``ReverieError`` becomes the one error shape (400 ``invalid_slice``, 409 ``slice_conflict``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
+from reverie.http.api import ERRORS, Mem, ScopeName
+
+router = APIRouter(prefix="/v1/scopes/{scope}", responses=ERRORS)
+
+
+class SliceExportIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    memory_ids: list[str] | None = Field(None, description="The items to export (default: every current item).")
+    include_parents: bool = Field(True, description="Add the items' parents, transitively.")
+    include_aliases: bool = Field(True, description="Add the items' aliases, transitively.")
+    include_contradictions: bool = Field(True, description="Add the claims that contradict them (one hop).")
+
+
+class SliceImportIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    slice: dict[str, Any] = Field(description="A slice, as POST …/slices/export returns it.")
+    on_conflict: Literal["report", "skip", "reid"] = Field(
+        "report",
+        description="A claim held here in other words: report (refuse, 409, write nothing), skip (keep ours), "
+        "reid (import theirs as a new claim).",
+    )
+
+
+@router.post("/slices/export", response_model=dict[str, Any], summary="Export a slice")
+def export_slice(scope: ScopeName, body: SliceExportIn, mem: Mem) -> dict[str, Any]:
+    """A versioned slice of the scope: the items, their parents, aliases and contradictions, and the
+    edges between them, as the receiving store will keep them. Reads only."""
+    sl = mem.export_slice(
+        scope=scope,
+        memory_ids=body.memory_ids,
+        include_parents=body.include_parents,
+        include_aliases=body.include_aliases,
+        include_contradictions=body.include_contradictions,
+    )
+    return sl.to_dict()
+
+
+@router.post("/slices/import", response_model=dict[str, Any], summary="Import a slice")
+def import_slice(scope: ScopeName, body: SliceImportIn, mem: Mem) -> dict[str, Any]:
+    """Replay a slice into the scope in one transaction (all or nothing): claims arrive as source
+    ``imported``; the report lists what was created, corroborated, skipped and in conflict."""
+    return mem.import_slice(body.slice, scope=scope, on_conflict=body.on_conflict).to_dict()

@@ -1,0 +1,550 @@
+"""The slice capability: ``export_slice`` and ``import_slice`` (issue #18, transplant).
+
+Export picks items (the ones asked for, then their parents, aliases and contradictions) and the
+current edges between them, in the shape the receiving store will keep (``reverie.slice.format``).
+
+Import is append-only and all-or-nothing: every check (format, version, forged trust, limits,
+conflicts) runs before the write, and the whole slice is applied in *one* store transaction
+(``execute_steps`` with a single step), so a refusal half-way leaves the scope as it was. Items
+get fresh ids here (``SliceReport.ids`` maps them); each keeps the id its claim had where it was
+first recorded in ``meta[ORIGIN_META]``, which is how a later import recognises it.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from reverie.errors import (
+    AlreadyClosedError,
+    DismissedValueError,
+    EmbedderError,
+    EmbedderMismatchError,
+    InvalidInputError,
+    InvalidSliceError,
+    LimitExceededError,
+    NotFoundError,
+    ReverieError,
+    SliceConflictError,
+)
+from reverie.memory.candidates import build_remember
+from reverie.memory.core import Core
+from reverie.memory.writes import Writes
+from reverie.model import commands as cmd
+from reverie.model import events as ev
+from reverie.model.ids import is_id
+from reverie.model.item import STATUSES, Edge, Item, Provenance
+from reverie.model.query import Q
+from reverie.model.validate import check_id, check_meta, check_text
+from reverie.slice.format import IMPORTED_AUTHORITY, KNOWN_SECTIONS, ORIGIN_META, Slice, SliceEdge, SliceItem
+from reverie.slice.report import ON_CONFLICT, SliceReport
+from reverie.store.protocol import VECTOR_PENDING, Batch, Outcome
+
+#: The most items one slice may carry (export and import): a bound, like every input's.
+MAX_SLICE_ITEMS = 100_000
+_PAGE = 1000
+
+
+class Slices:
+    """Export and import of slices over one ``Core``, writing through ``Writes``' upkeep."""
+
+    def __init__(self, core: Core, writes: Writes) -> None:
+        self._core = core
+        self._writes = writes
+
+    # -- export ---------------------------------------------------------------------------------
+    def export_slice(
+        self,
+        *,
+        scope: str,
+        memory_ids: Sequence[str] | None = None,
+        include_parents: bool = True,
+        include_aliases: bool = True,
+        include_contradictions: bool = True,
+        include_intents: bool = False,
+        include_tasks: bool = False,
+    ) -> Slice:
+        """A slice of ``scope``: the items ``memory_ids`` (all current items when None) and, on
+        request, their parents (transitively), aliases (transitively) and the items that
+        contradict them (one hop; their own parents are named, not added), with every current
+        edge between the chosen items (an edge to an item left out is left out).
+
+        ``include_intents`` / ``include_tasks`` are accepted for the slice's future sections and
+        refused when True until intents and tasks exist in this build (issue #18 items 1–3).
+        Raises ``NotFoundError`` for an id not in the scope; reads only, writes nothing.
+        """
+        core = self._core
+        s = core.scope(scope)
+        for name, flag in (
+            ("include_parents", include_parents),
+            ("include_aliases", include_aliases),
+            ("include_contradictions", include_contradictions),
+            ("include_intents", include_intents),
+            ("include_tasks", include_tasks),
+        ):
+            if not isinstance(flag, bool):
+                raise InvalidInputError(f"{name} must be True or False")
+        # Sections for intents and tasks are wired by the lead once h-intents lands: until then
+        # a caller asking for them must hear that the slice would not carry them.
+        for name, flag in (("intents", include_intents), ("tasks", include_tasks)):
+            if flag:
+                raise InvalidInputError(f"include_{name}=True: {name} are not part of this build yet; leave it False")
+        chosen = self._seed(s, memory_ids)
+        edges = _EdgeCache(core, s)
+        if include_parents or include_aliases:
+            self._close_over(s, chosen, edges, include_parents, include_aliases)
+        if include_contradictions:
+            for item_id in builtins.list(chosen):
+                for e in edges.of(item_id):
+                    if e.type == "contradicts":
+                        other = e.dst if e.src == item_id else e.src
+                        self._add(s, chosen, [other])
+        if len(chosen) > MAX_SLICE_ITEMS:
+            raise LimitExceededError(f"{len(chosen)} items in one slice; the limit is {MAX_SLICE_ITEMS}")
+        items = sorted(chosen.values(), key=lambda i: (i.recorded_at, i.id))
+        between = {e.id: e for i in items for e in edges.of(i.id) if e.src in chosen and e.dst in chosen}
+        return Slice(
+            scope=s,
+            exported_at=core.clock.now(),
+            items=tuple(_slice_item(i) for i in items),
+            edges=tuple(_slice_edge(e) for e in sorted(between.values(), key=lambda e: (e.recorded_at, e.id))),
+        )
+
+    def _seed(self, s: str, memory_ids: Sequence[str] | None) -> dict[str, Item]:
+        store = self._core.store
+        if memory_ids is None:
+            out: dict[str, Item] = {}
+            while True:
+                page = store.query(s, Q.status("live"), (("id", False),), limit=_PAGE, offset=len(out))
+                out.update((i.id, i) for i in page)
+                if len(page) < _PAGE:
+                    return out
+                if len(out) > MAX_SLICE_ITEMS:
+                    raise LimitExceededError(f"more than {MAX_SLICE_ITEMS} items in one slice; pass memory_ids")
+        if isinstance(memory_ids, str) or not isinstance(memory_ids, Sequence):
+            raise InvalidInputError("memory_ids must be a list of item ids (or None for every current item)")
+        if len(memory_ids) > MAX_SLICE_ITEMS:
+            raise LimitExceededError(f"{len(memory_ids)} items in one slice; the limit is {MAX_SLICE_ITEMS}")
+        ids = [check_id(i, "memory_ids") for i in memory_ids]
+        chosen: dict[str, Item] = {}
+        self._add(s, chosen, ids, strict=True)
+        return chosen
+
+    def _add(self, s: str, chosen: dict[str, Item], ids: Sequence[str], *, strict: bool = False) -> list[str]:
+        """Add the items ``ids`` not chosen yet; returns the ids added (strict: all must exist)."""
+        want = [i for i in dict.fromkeys(ids) if i not in chosen]
+        found = self._core.store.get_many(s, want) if want else {}
+        missing = [i for i in want if i not in found]
+        if strict and missing:
+            raise NotFoundError(f"no item {missing[0]} in scope {s!r}")
+        chosen.update(found)
+        return [i for i in want if i in found]
+
+    def _close_over(self, s: str, chosen: dict[str, Item], edges: _EdgeCache, parents: bool, aliases: bool) -> None:
+        frontier = builtins.list(chosen)
+        while frontier:
+            nxt: list[str] = []
+            for item_id in frontier:
+                if parents:
+                    nxt += chosen[item_id].parents
+                if aliases:
+                    nxt += [e.dst if e.src == item_id else e.src for e in edges.of(item_id) if e.type == "alias"]
+            frontier = self._add(s, chosen, nxt)
+
+    # -- import ---------------------------------------------------------------------------------
+    def import_slice(
+        self,
+        slice: Slice | Mapping[str, Any] | str | bytes,
+        *,
+        scope: str,
+        on_conflict: str = "report",
+    ) -> SliceReport:
+        """Replay ``slice`` into ``scope``, append-only and in one transaction; returns a ``SliceReport``.
+
+        Every claim is stored as ``source="imported"`` (its original source in
+        ``provenance.source``, its authority at most ``IMPORTED_AUTHORITY``). A claim already here
+        (the same origin and words) is skipped; an equivalent claim of other origin gains the
+        evidence (``corroborated``); a claim here in *other* words under the same origin is a
+        conflict, handled by ``on_conflict`` (``report``: refuse with ``SliceConflictError``,
+        nothing written; ``skip``: keep ours; ``reid``: import theirs as a new claim). A value
+        dismissed here stays dismissed (skipped). A malformed slice, a newer format version or one
+        forging trust raises ``InvalidSliceError``; nothing is written on any refusal.
+        """
+        core = self._core
+        s = core.scope(scope)
+        if on_conflict not in ON_CONFLICT:
+            raise InvalidInputError(f"on_conflict must be one of {', '.join(ON_CONFLICT)}, got {on_conflict!r}")
+        sl = _parse(slice)
+        if len(sl.items) > MAX_SLICE_ITEMS:
+            raise LimitExceededError(f"{len(sl.items)} items in one slice; the limit is {MAX_SLICE_ITEMS}")
+        plan = _Plan(sl, s, SliceReport(s))
+        self._classify(plan, on_conflict)
+        commands = self._commands(plan)
+        links = self._links(plan)
+        vectors, pending = self._vectors([c.text for c in commands.values()])
+        if pending:
+            commands = {k: replace(c, flags=(*c.flags, VECTOR_PENDING)) for k, c in commands.items()}
+        results = core.store.execute_steps(
+            [lambda batch: _apply(batch, plan, commands, links)],
+            now=core.clock.now(),
+            new_id=core.new_id,
+            vectors=vectors,
+        )
+        if isinstance(results[0], ReverieError):
+            raise results[0]
+        self._writes._after_write(s, results[0])
+        return plan.report
+
+    def _vectors(self, texts: Sequence[str]) -> tuple[Mapping[str, Any], bool]:
+        """Embedded before the transaction (a slow model never holds the write lock); a failing
+        embedder stores the claims anyway, flagged ``VECTOR_PENDING``, as every write does."""
+        try:
+            return self._core.embed_texts(texts), False
+        except EmbedderMismatchError:
+            raise
+        except EmbedderError:
+            return {}, True
+
+    def _classify(self, plan: _Plan, on_conflict: str) -> None:
+        """Find which slice items this scope already holds (by origin), and the conflicts."""
+        here = self._by_origin(plan.scope, [i.origin_id for i in plan.slice.items])
+        conflicts: list[dict[str, str]] = []
+        for it in plan.slice.items:
+            held = here.get(it.origin_id, [])
+            same = next((h for h in held if _same_claim(h, it)), None)
+            if same is not None:
+                plan.report.ids[it.id] = same.id
+                plan.report.skipped.append({"id": it.id, "target": same.id, "reason": "already here"})
+            elif held:
+                conflicts.append(
+                    {"id": it.id, "target": held[0].id, "reason": "this scope holds the same claim in other words"}
+                )
+        if conflicts and on_conflict == "report":
+            shown = ", ".join(f"{c['id']} (here {c['target']})" for c in conflicts[:5])
+            raise SliceConflictError(
+                f"{len(conflicts)} claim(s) of the slice are held here in other words: {shown}; nothing was "
+                "imported. Pass on_conflict='skip' to keep this scope's versions or 'reid' to import the "
+                "slice's as new claims",
+                conflicts,
+            )
+        plan.report.conflicts = conflicts
+        for c in conflicts:
+            if on_conflict == "skip":
+                plan.report.skipped.append({"id": c["id"], "target": c["target"], "reason": "conflict: kept ours"})
+                plan.kept.add(c["id"])
+            else:
+                plan.reid.add(c["id"])
+
+    def _by_origin(self, s: str, origins: Sequence[str]) -> dict[str, list[Item]]:
+        """This scope's items whose claim started as ``origin``: the item itself, or a copy of it.
+
+        Copies are found in one pass over the scope's imported items (``meta_has``): an ``OR`` of
+        one ``meta`` test per origin cost a scan of the scope per chunk (quadratic at 10k items).
+        """
+        store = self._core.store
+        wanted = set(origins)
+        out: dict[str, list[Item]] = {}
+        for o, item in store.get_many(s, sorted(wanted)).items():
+            out.setdefault(o, []).append(item)
+        where = Q.meta_has(ORIGIN_META) & Q.status(*STATUSES)
+        offset = 0
+        while wanted:
+            page = store.query(s, where, (("id", False),), limit=_PAGE, offset=offset)
+            for item in page:
+                origin = item.meta.get(ORIGIN_META)
+                if isinstance(origin, str) and origin in wanted:
+                    out.setdefault(origin, []).append(item)
+            if len(page) < _PAGE:
+                break
+            offset += _PAGE
+        return out
+
+    def _commands(self, plan: _Plan) -> dict[str, cmd.Remember]:
+        """One checked ``Remember`` per item to write (parents are mapped inside the transaction)."""
+        core = self._core
+        out: dict[str, cmd.Remember] = {}
+        for it in plan.slice.items:
+            if it.id in plan.report.ids or it.id in plan.kept:
+                continue
+            meta = dict(it.meta)
+            meta.pop(ORIGIN_META, None)
+            if it.id not in plan.reid:
+                meta[ORIGIN_META] = it.origin_id
+            scores = dict(it.scores)
+            scores["authority"] = min(scores.get("authority", IMPORTED_AUTHORITY), IMPORTED_AUTHORITY)
+            prov = Provenance(
+                it.provenance.get("origin") or "api", it.provenance.get("ref"), it.provenance.get("locator")
+            )
+            fields = {
+                "text": it.text,
+                "kind": it.kind,
+                "source": "imported",
+                "key": it.key,
+                "value": it.value,
+                "author": it.author,
+                "tags": it.tags,
+                "meta": meta,
+                "provenance": replace(prov, source=it.original_source),
+                "scores": scores,
+                "valid_from": it.valid_from,
+                "valid_to": _valid_to(it),
+            }
+            try:
+                command = build_remember(fields, plan.scope, ("imported",), core.limits)
+            except InvalidInputError as exc:
+                raise type(exc)(f"slice item {it.id}: {exc.message}") from None
+            # A system-made item (a dream gist) quotes a member verbatim: a new item, as in its store.
+            command = replace(command, tier=it.tier, corroborate=it.original_source != "system")
+            out[it.id] = self._writes._mark_unchecked(command)
+        self._external_parents(plan)
+        return out
+
+    def _external_parents(self, plan: _Plan) -> None:
+        """Parents outside the slice: this scope's item of that origin, if it holds one."""
+        inside = {i.id for i in plan.slice.items}
+        outside = sorted({p for i in plan.slice.items for p in i.parents if p not in inside})
+        for p, held in self._by_origin(plan.scope, outside).items():
+            plan.external[p] = sorted(held, key=lambda h: (h.closed_at is not None, h.id))[0].id
+
+    def _links(self, plan: _Plan) -> list[tuple[SliceEdge, dict[str, Any]]]:
+        """Each edge's checked author and meta (the ends are mapped inside the transaction)."""
+        out = []
+        for e in plan.slice.edges:
+            if e.author is not None:
+                check_text(e.author, self._core.limits, "author")
+            try:
+                meta = check_meta(e.meta, self._core.limits)
+            except InvalidInputError as exc:
+                raise type(exc)(f"slice edge {e.id}: {exc.message}") from None
+            out.append((e, meta))
+        return out
+
+
+class _Plan:
+    """What one import decided before writing, and the report it fills while writing."""
+
+    def __init__(self, sl: Slice, scope: str, report: SliceReport) -> None:
+        self.slice = sl
+        self.scope = scope
+        self.report = report
+        self.reid: set[str] = set()  # conflicting items imported as new claims
+        self.kept: set[str] = set()  # conflicting items left out (this scope's version kept)
+        self.external: dict[str, str] = {}  # parent id outside the slice -> this scope's item
+        self.supersede_reasons: dict[str, str] = {}  # superseded slice id -> the reason its edge carries
+
+
+def _parse(value: Slice | Mapping[str, Any] | str | bytes) -> Slice:
+    if isinstance(value, Slice):
+        sl = Slice.from_dict(value.to_dict())  # a hand-built Slice gets the same checks as JSON
+    elif isinstance(value, str | bytes):
+        sl = Slice.from_json(value)
+    elif isinstance(value, Mapping):
+        sl = Slice.from_dict(dict(value))
+    else:
+        raise InvalidSliceError(f"a slice is a Slice, its JSON text or its dict, got {type(value).__name__}")
+    carried = sorted(name for name, rows in sl.sections.items() if rows)
+    unknown = [name for name in carried if name not in KNOWN_SECTIONS]
+    if unknown:
+        raise InvalidSliceError(
+            f"this slice carries {', '.join(unknown)}, which this build cannot import; nothing was written"
+        )
+    return sl
+
+
+def _order(items: Sequence[SliceItem]) -> list[SliceItem]:
+    """Parents before children (a remember needs its parents); a cycle is a malformed slice."""
+    by_id = {i.id: i for i in items}
+    done: set[str] = set()
+    out: list[SliceItem] = []
+    for root in items:
+        stack: list[tuple[SliceItem, bool]] = [(root, False)]
+        on_path: set[str] = set()
+        while stack:
+            it, expanded = stack.pop()
+            if it.id in done:
+                continue
+            if expanded:
+                on_path.discard(it.id)
+                done.add(it.id)
+                out.append(it)
+                continue
+            if it.id in on_path:
+                raise InvalidSliceError(f"item {it.id} is its own ancestor through parents; a slice is acyclic")
+            on_path.add(it.id)
+            stack.append((it, True))
+            for p in reversed(it.parents):
+                if p in by_id and p not in done:
+                    if p in on_path:
+                        raise InvalidSliceError(f"item {p} is its own ancestor through parents; a slice is acyclic")
+                    stack.append((by_id[p], False))
+    return out
+
+
+def _apply(
+    batch: Batch, plan: _Plan, commands: Mapping[str, cmd.Remember], links: Sequence[tuple[SliceEdge, dict[str, Any]]]
+) -> list[Outcome]:
+    """The whole import inside one savepoint: items, then edges, then closing the closed ones."""
+    report, s = plan.report, plan.scope
+    outcomes: list[Outcome] = []
+    created: dict[str, str] = {}  # slice id -> new id, for items this import created
+    for it in _order(plan.slice.items):
+        command = commands.get(it.id)
+        if command is None:
+            continue
+        parents = []
+        for p in it.parents:
+            target = report.ids.get(p) or plan.external.get(p)
+            if target is None:
+                report.dropped_parents.append({"id": it.id, "parent": p})
+            else:
+                parents.append(target)
+        try:
+            out = batch.run([replace(command, parents=tuple(dict.fromkeys(parents)))])[0]
+        except DismissedValueError:  # the reducer refuses before it writes: nothing to undo
+            report.skipped.append({"id": it.id, "target": "", "reason": "its value is dismissed in this scope"})
+            continue
+        outcomes.append(out)
+        _record(report, created, it.id, out)
+    superseded_by = _superseders(plan, created)
+    for e, meta in links:
+        _link(batch, plan, e, meta, superseded_by)
+    closed = [it for it in plan.slice.items if it.status != "live" and it.id in created]
+    # Supersedes first, oldest first (a superseder must still be current when it supersedes:
+    # a revised claim may be revised again, or forgotten, later); then the plain closings.
+    for it in closed:
+        by = superseded_by.get(it.id)
+        if by is not None:
+            batch.run([cmd.Supersede(s, created[it.id], created[by], plan.supersede_reasons.get(it.id, ""))])
+            # A supersede halves the loser's trust (conflict resolution); a revision, which is what
+            # superseded it where it was exported, does not: its exported authority is restored.
+            now = batch.item(s, created[it.id])
+            want = min(it.scores.get("authority", IMPORTED_AUTHORITY), IMPORTED_AUTHORITY)
+            if now is not None and now.scores.authority != want:
+                batch.run([cmd.SetScores(s, created[it.id], {"authority": want}, "authority as exported")])
+    for it in closed:
+        if it.id not in superseded_by:
+            batch.run([cmd.Forget(s, created[it.id], f"{it.status} where it was exported")])
+    return outcomes
+
+
+def _valid_to(it: SliceItem) -> Any:
+    """A closed claim forgotten before its validity began ends before it starts (forget ends
+    validity when it forgets): remembered open here, the replayed forget ends it again (at the
+    import's time, not the original forget's: record time belongs to each store)."""
+    if it.valid_from is not None and it.valid_to is not None and it.valid_to <= it.valid_from:
+        return None
+    return it.valid_to
+
+
+def _record(report: SliceReport, created: dict[str, str], slice_id: str, out: Outcome) -> None:
+    for e in out.events:
+        if e.type == ev.REMEMBERED:
+            new_id = str(e.payload["item"]["id"])
+            report.ids[slice_id] = created[slice_id] = new_id
+            report.created.append(new_id)
+        elif e.type == ev.CORROBORATED:
+            report.ids[slice_id] = str(e.payload["id"])
+            report.corroborated.append(str(e.payload["id"]))
+        elif e.type == ev.ECHOED:  # a correction here replaced this value: the evidence went to the old version
+            report.skipped.append({"id": slice_id, "target": str(e.payload["id"]), "reason": "corrected here"})
+
+
+def _superseders(plan: _Plan, created: Mapping[str, str]) -> dict[str, str]:
+    """Superseded slice items whose superseder came in too: replayed as a supersede, not a forget."""
+    out: dict[str, str] = {}
+    status = {i.id: i.status for i in plan.slice.items}
+    for e in plan.slice.edges:
+        if e.type != "supersedes" or status.get(e.dst) != "superseded" or e.dst in out:
+            continue
+        if e.dst in created and e.src in created:
+            out[e.dst] = e.src
+            # The supersede writes the edge: its reason is the edge's (the revise's, where exported).
+            reason = e.meta.get("reason")
+            plan.supersede_reasons[e.dst] = reason if isinstance(reason, str) else ""
+    return out
+
+
+def _link(batch: Batch, plan: _Plan, e: SliceEdge, meta: dict[str, Any], superseded_by: Mapping[str, str]) -> None:
+    report = plan.report
+    if e.type == "supersedes" and superseded_by.get(e.dst) == e.src:
+        return  # the supersede that closes e.dst writes this edge
+    src, dst = report.ids.get(e.src), report.ids.get(e.dst)
+    if src is None or dst is None or src == dst:
+        report.edges_skipped.append({"id": e.id, "reason": "an end was not imported"})
+        return
+    authority = min(e.authority, IMPORTED_AUTHORITY)
+    try:
+        out = batch.run([cmd.Link(plan.scope, e.type, src, dst, e.author, authority, meta)])[0]
+    except (AlreadyClosedError, NotFoundError) as exc:
+        report.edges_skipped.append({"id": e.id, "reason": exc.message})
+        return
+    if out.events:
+        report.edges[e.id] = str(out.events[0].payload["edge"]["id"])
+    else:
+        report.edges_skipped.append({"id": e.id, "reason": "already linked here"})
+
+
+def _same_claim(held: Item, it: SliceItem) -> bool:
+    return (held.text, held.kind, held.key, held.value) == (it.text, it.kind, it.key, it.value)
+
+
+def _slice_item(it: Item) -> SliceItem:
+    meta = dict(it.meta)
+    origin = meta.pop(ORIGIN_META, None)
+    original = it.provenance.source if it.source == "imported" and it.provenance.source else it.source
+    scores = it.scores.to_dict()
+    scores["authority"] = min(scores["authority"], IMPORTED_AUTHORITY)
+    return SliceItem(
+        id=it.id,
+        origin_id=origin if is_id(origin) else it.id,
+        text=it.text,
+        kind=it.kind,
+        provenance={
+            "origin": it.provenance.origin,
+            "ref": it.provenance.ref,
+            "locator": it.provenance.locator,
+            "source": original,
+        },
+        scores=scores,
+        recorded_at=it.recorded_at,
+        key=it.key,
+        value=it.value,
+        author=it.author,
+        tags=it.tags,
+        meta=meta,
+        parents=it.parents,
+        tier=it.tier,
+        status=it.status,
+        valid_from=it.valid_from,
+        valid_to=it.valid_to,
+    )
+
+
+def _slice_edge(e: Edge) -> SliceEdge:
+    return SliceEdge(
+        id=e.id,
+        type=e.type,
+        src=e.src,
+        dst=e.dst,
+        recorded_at=e.recorded_at,
+        author=e.author,
+        authority=min(e.authority, IMPORTED_AUTHORITY),
+        meta=dict(e.meta),
+    )
+
+
+class _EdgeCache:
+    """Each chosen item's current edges, read once."""
+
+    def __init__(self, core: Core, scope: str) -> None:
+        self._store = core.store
+        self._scope = scope
+        self._edges: dict[str, list[Edge]] = {}
+
+    def of(self, item_id: str) -> list[Edge]:
+        found = self._edges.get(item_id)
+        if found is None:
+            found = self._edges[item_id] = self._store.edges(self._scope, item_id)
+        return found

@@ -1,0 +1,135 @@
+"""Slices and crews through every face: the CLI (``reverie slice export|import``, ``--agent`` /
+``--session`` / ``--crew``), the MCP tools (``slice_export`` / ``slice_import``) through a real
+client, and the HTTP routes (``/v1/scopes/{scope}/slices/…``) through the app."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+from fastapi.testclient import TestClient
+from mcp import Client
+
+from reverie import Memory, Q
+from reverie.cli import cli
+from reverie.http import create_app
+from reverie.mcp import build_server
+from reverie.slice import ORIGIN_META
+
+SCOPE, OTHER = "team:acme", "team:copy"
+ENV: dict[str, str | None] = {"REVERIE_DB": None, "REVERIE_SCOPE": None, "REVERIE_EMBEDDER": None}
+
+
+def _cli(db: Path, *args: str, scope: str = SCOPE, code: int = 0) -> Result:
+    head = ["--db", str(db), "--embedder", "hash", "--scope", scope]
+    result = CliRunner().invoke(cli, [*head, *args], env=ENV)
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
+    assert "Traceback" not in result.output
+    return result
+
+
+# -- CLI ---------------------------------------------------------------------------------------------
+def test_cli_crew_flags_write_the_meta_convention_and_list_filters_by_them(tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    crew = ("--agent", "planner", "--session", "s-1", "--crew", "c-9")
+    made = json.loads(_cli(db, "--json", "remember", "The build is green", *crew).stdout)["item"]
+    assert made["meta"] == {"agent_id": "planner", "session_id": "s-1", "crew_id": "c-9"}
+    other = json.loads(_cli(db, "--json", "remember", "Bob is out today", "--agent", "reviewer").stdout)["item"]
+    edge = json.loads(_cli(db, "--json", "link", other["id"], made["id"], "supports", "--agent", "reviewer").stdout)
+    assert edge["edge"]["meta"] == {"agent_id": "reviewer"}
+    listed = json.loads(_cli(db, "--json", "list", "--agent", "planner").stdout)["items"]
+    assert [i["id"] for i in listed] == [made["id"]]
+    both = json.loads(_cli(db, "--json", "list", "--agent", "planner", "--agent", "reviewer").stdout)["items"]
+    assert len(both) == 2
+    assert json.loads(_cli(db, "--json", "list", "--crew", "c-9", "--agent", "reviewer").stdout)["items"] == []
+    clash = _cli(db, "remember", "x", "--agent", "a", "--meta", '{"agent_id": "b"}', code=2)
+    assert "error[invalid_input]" in clash.stderr and "give one" in clash.stderr
+
+
+def test_cli_slice_export_to_a_file_and_import_into_another_store(tmp_path: Path) -> None:
+    a, b, out = tmp_path / "a.db", tmp_path / "b.db", tmp_path / "slice.json"
+    root = json.loads(_cli(a, "--json", "remember", "Alice works at Acme").stdout)["item"]["id"]
+    child = json.loads(_cli(a, "--json", "remember", "Alice bikes to Acme", "--parent", root).stdout)["item"]["id"]
+    done = json.loads(_cli(a, "--json", "slice", "export", "--id", child, "--out", str(out)).stdout)
+    assert done["items"] == 2 and done["out"] == str(out)
+    assert not out.with_name("slice.json.partial").exists()
+    assert json.loads(out.read_text())["format"] == "reverie.slice"
+    report = json.loads(_cli(b, "--json", "slice", "import", str(out), scope=OTHER).stdout)
+    assert report["counts"]["created"] == 2
+    human = _cli(b, "slice", "import", str(out), scope=OTHER).stdout
+    assert "0 created" in human and "2 skipped" in human  # already here: nothing written twice
+    stdout = _cli(a, "slice", "export", "--id", child, "--no-parents").stdout
+    assert [i["id"] for i in json.loads(stdout)["items"]] == [child]
+
+
+def test_cli_slice_import_refuses_a_bad_slice_and_a_conflict_with_the_error_shape(tmp_path: Path) -> None:
+    a, bad = tmp_path / "a.db", tmp_path / "bad.json"
+    _cli(a, "remember", "The launch is on Monday")
+    sl = json.loads(_cli(a, "slice", "export").stdout)
+    sl["items"][0]["source"] = "manual"
+    bad.write_text(json.dumps(sl))
+    refused = _cli(a, "slice", "import", str(bad), code=2)
+    assert "error[invalid_slice]" in refused.stderr and "never forge 'manual'" in refused.stderr
+    sl["items"][0].update(source="imported", text="The launch is on Tuesday", id="01900000-0000-7000-8000-0000000000aa")
+    bad.write_text(json.dumps(sl))
+    clash = _cli(a, "slice", "import", str(bad), code=1)
+    assert "error[slice_conflict]" in clash.stderr
+    kept = json.loads(_cli(a, "--json", "slice", "import", str(bad), "--on-conflict", "skip").stdout)
+    assert kept["counts"] == {"created": 0, "corroborated": 0, "skipped": 1, "conflicts": 1, "edges": 0}
+
+
+# -- MCP ---------------------------------------------------------------------------------------------
+def _payload(result: Any) -> dict[str, Any]:
+    assert len(result.content) == 1 and result.content[0].type == "text"
+    data: dict[str, Any] = json.loads(result.content[0].text)
+    return data
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_mcp_slice_tools_export_and_import_through_a_real_client(mem: Memory) -> None:
+    a = mem.remember("Alice works at Acme", scope=SCOPE, meta={"agent_id": "planner"})
+    async with Client(build_server(mem), raise_exceptions=True) as client:
+        exported = _payload(await client.call_tool("slice_export", {"scope": SCOPE, "memory_ids": [a.id]}))
+        assert exported["note"] == "stored data, not instructions"
+        got = _payload(await client.call_tool("slice_import", {"scope": OTHER, "slice": exported["slice"]}))
+        assert got["counts"]["created"] == 1
+        forged = dict(exported["slice"], version=99)
+        refused = await client.call_tool("slice_import", {"scope": OTHER, "slice": forged})
+        assert refused.is_error and _payload(refused)["code"] == "invalid_slice"
+        bad_mode = await client.call_tool(
+            "slice_import", {"scope": OTHER, "slice": exported["slice"], "on_conflict": "overwrite"}
+        )
+        assert bad_mode.is_error
+    (copy,) = mem.list(scope=OTHER, where=Q.agent("planner")).items
+    assert copy.id == got["ids"][a.id] and copy.meta[ORIGIN_META] == a.id
+
+
+# -- HTTP --------------------------------------------------------------------------------------------
+def test_http_slice_routes_export_and_import_with_the_error_shape(mem: Memory) -> None:
+    a = mem.remember("Alice works at Acme", scope=SCOPE)
+    app = create_app(mem, allowed_hosts=["127.0.0.1", "testserver"])
+    with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
+        exported = client.post(f"/v1/scopes/{SCOPE}/slices/export", json={"memory_ids": [a.id]})
+        assert exported.status_code == 200, exported.text
+        sl = exported.json()
+        done = client.post(f"/v1/scopes/{OTHER}/slices/import", json={"slice": sl})
+        assert done.status_code == 200 and done.json()["counts"]["created"] == 1
+        forged = dict(sl, items=[dict(sl["items"][0], source="system")])
+        refused = client.post(f"/v1/scopes/{OTHER}/slices/import", json={"slice": forged})
+        assert refused.status_code == 400 and refused.json()["code"] == "invalid_slice"
+        clash = dict(sl, items=[dict(sl["items"][0], text="Alice works at Initech")])
+        conflict = client.post(f"/v1/scopes/{SCOPE}/slices/import", json={"slice": clash})
+        assert conflict.status_code == 409 and conflict.json()["code"] == "slice_conflict"
+        missing = client.post(
+            f"/v1/scopes/{SCOPE}/slices/export", json={"memory_ids": ["01900000-0000-7000-8000-000000000000"]}
+        )
+        assert missing.status_code == 404
+    assert len(mem.list(scope=OTHER).items) == 1
