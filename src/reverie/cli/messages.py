@@ -45,4 +45,3 @@ def for_cli(code: str, message: str, scope: str | None) -> str:
     if code == "storage" and _UNWRITABLE in message:
         return message + _READ_ONLY_HINT
     return drop_python_phrases(message, _PHRASES)
-

@@ -35,4 +35,3 @@ def for_http(code: str, message: str, path: str, scope: str | None) -> str:
             f"{head}; POST {scope_url(scope)}/undismiss with its text (or key and value) if it should be learned again"
         )
     return drop_python_phrases(message, _PHRASES)
-
