@@ -89,6 +89,7 @@ class PatternConfig:
     interval_tolerance: float = 0.15  # a gap fits an interval within ±15 % (and at least ±0.5 day)
     drift_r2: float = 0.85  # variance of time of day explained by a linear trend
     drift_minutes: float = 90.0  # minimum total drift over the span
+    drift_alpha: float = 1e-5  # one-sided p of the trend's correlation (Fisher's z)
     join: float = 0.6  # Jaccard at which two templates are one kind of event
 
 
@@ -227,7 +228,7 @@ def _weekday(kind: tuple[str, ...], events: list[Event], cfg: PatternConfig) -> 
     day = max(range(7), key=lambda d: (counts[d], -d))
     fit = [e for e in events if e.at.weekday() == day]
     weeks = {e.at.isocalendar()[:2] for e in fit}
-    return _judge(kind, events, fit, 1 / 7, len(weeks), "weekday", WEEKDAYS[day], cfg, f"{len(weeks)} weeks")
+    return _judge(kind, events, fit, 1 / 7, len(weeks), "weekday", WEEKDAYS[day], cfg, f"{len(weeks)} weeks", 7)
 
 
 def _hour(kind: tuple[str, ...], events: list[Event], cfg: PatternConfig) -> Pattern | None:
@@ -241,7 +242,7 @@ def _hour(kind: tuple[str, ...], events: list[Event], cfg: PatternConfig) -> Pat
     fit = [e for e in events if e.at.hour in near]
     days = {e.at.date() for e in fit}
     p0 = len(near) / 24
-    return _judge(kind, events, fit, p0, len(days), "hour", f"{peak:02d}", cfg, f"{len(days)} days, ±{w} h")
+    return _judge(kind, events, fit, p0, len(days), "hour", f"{peak:02d}", cfg, f"{len(days)} days, ±{w} h", 24)
 
 
 def _month_end(kind: tuple[str, ...], events: list[Event], cfg: PatternConfig) -> Pattern | None:
@@ -310,6 +311,10 @@ def _drift(kind: tuple[str, ...], events: list[Event], cfg: PatternConfig) -> Pa
     days = {e.at.date() for e in events}
     if r2 < cfg.drift_r2 or total < cfg.drift_minutes or len(days) < cfg.min_periods:
         return None
+    # Significance of the correlation (Fisher's z): R² 0.9 over six points happens by chance.
+    z = math.atanh(min(math.sqrt(r2), 1 - 1e-12)) * math.sqrt(n - 3)
+    if 0.5 * math.erfc(z / math.sqrt(2)) > cfg.drift_alpha:
+        return None
     direction = "later" if slope > 0 else "earlier"
     expected = len(events) / (n - 1) / max(r2, 1e-9)  # support / expected == r2 · (n − 1)
     return Pattern(
@@ -334,12 +339,17 @@ def _judge(
     value: str,
     cfg: PatternConfig,
     spread: str,
+    looks: int = 1,
 ) -> Pattern | None:
-    """The common test of the weekday, hour and month-end rules (see the module docstring)."""
+    """The common test of the weekday, hour and month-end rules (see the module docstring).
+
+    ``looks``: how many values the rule chose its peak from (7 weekdays, 24 hours): the tail is
+    multiplied by it (Bonferroni), since the best of 24 hours is above chance more often than one.
+    """
     n, k = len(events), len(fit)
     if k < cfg.min_support or k / n < cfg.share or periods < cfg.min_periods:
         return None
-    if _tail(n, k, p0) > cfg.alpha:
+    if looks * _tail(n, k, p0) > cfg.alpha:
         return None
     members = tuple(sorted(e.id for e in fit))
     detail = f"{k} of {n} events ({spread}); chance would place {p0 * n:.1f}"
@@ -362,11 +372,14 @@ def _tail(n: int, k: int, p: float) -> float:
 
 
 def _without_echoes(found: list[Pattern]) -> list[Pattern]:
-    """Drop the interval a calendar rule already explains: weekly gaps of a weekday pattern,
-    ~monthly gaps of a month-end one, daily gaps of a time-of-day one."""
+    """Drop what a more specific rule already explains: weekly gaps of a weekday pattern,
+    ~monthly gaps of a month-end one, daily gaps of a time-of-day one, and the middle hour of a
+    drifting time of day."""
     rules = {p.rule for p in found}
     out = []
     for p in found:
+        if p.rule == "hour" and "drift" in rules:
+            continue  # a drifting time of day clusters around its middle hour: the drift is the pattern
         if p.rule == "interval":
             period = int(p.value)
             if "weekday" in rules and period % 7 == 0:
