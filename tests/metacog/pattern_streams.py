@@ -17,13 +17,55 @@ from reverie.dream.patterns import WEEKDAYS, Event, Pattern, template
 START = datetime(2026, 1, 5, tzinfo=UTC)  # a Monday
 SPAN_DAYS = 180
 RULES = ("weekday", "hour", "interval", "month_end", "drift")
-_SUBJECTS = (
-    "deploy billing backup invoice standup payroll crawler ingest report audit cache replica ticket rollout "
-    "export import sync digest newsletter refund"
-).split()
-_VERBS = "failed stalled spiked restarted timed-out paused overflowed crashed lagged retried".split()
-_NOISE_SUBJECTS = "lunch coffee meeting email review call walk gym errand chat note idea".split()
-_NOISE_VERBS = "happened went ran began wrapped moved got".split()
+_SUBJECTS = [
+    "deploy",
+    "billing",
+    "backup",
+    "invoice",
+    "standup",
+    "payroll",
+    "crawler",
+    "ingest",
+    "report",
+    "audit",
+    "cache",
+    "replica",
+    "ticket",
+    "rollout",
+    "export",
+    "import",
+    "sync",
+    "digest",
+    "newsletter",
+    "refund",
+]
+_VERBS = [
+    "failed",
+    "stalled",
+    "spiked",
+    "restarted",
+    "timed-out",
+    "paused",
+    "overflowed",
+    "crashed",
+    "lagged",
+    "retried",
+]
+_NOISE_SUBJECTS = [
+    "lunch",
+    "coffee",
+    "meeting",
+    "email",
+    "review",
+    "call",
+    "walk",
+    "gym",
+    "errand",
+    "chat",
+    "note",
+    "idea",
+]
+_NOISE_VERBS = ["happened", "went", "ran", "began", "wrapped", "moved", "got"]
 
 
 @dataclass(frozen=True, slots=True)
