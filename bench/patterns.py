@@ -95,9 +95,8 @@ def main() -> None:
     print("| rules planted | noise kinds | planted | found | precision | recall |")
     print("|---|---|---|---|---|---|")
     for r in out["cells"]:
-        print(
-            f"| {r['rules']} | {r['noise_kinds']} | {r['planted']} | {r['found']} | {r['precision']:.3f} | {r['recall']:.3f} |"
-        )
+        cells = (r["rules"], r["noise_kinds"], r["planted"], r["found"], f"{r['precision']:.3f}", f"{r['recall']:.3f}")
+        print("| " + " | ".join(str(c) for c in cells) + " |")
     print(f"\noverall precision {out['precision']:.3f}, recall {out['recall']:.3f}; ", end="")
     print(f"{out['patterns_found_on_noise_only']} pattern(s) found on {out['noise_only_streams']} noise-only streams")
     if args.scale:
