@@ -92,6 +92,14 @@ def test_no_pass_no_alerts_and_a_pass_with_alerts_off_keeps_none(mem: Memory) ->
     assert mem.alerts(scope=S) == []
 
 
+def test_a_pass_with_alerts_off_does_not_leave_an_older_passs_alerts_standing(mem: Memory) -> None:
+    _one_source(mem)
+    mem.dream(scope=S)
+    assert mem.alerts(scope=S) != []
+    mem.dream(scope=S, config=DreamConfig(alerts=False))
+    assert mem.alerts(scope=S) == []
+
+
 def test_a_dismissed_alert_stays_dismissed_across_passes_until_its_evidence_changes(mem: Memory) -> None:
     ids = _one_source(mem)
     mem.dream(scope=S)

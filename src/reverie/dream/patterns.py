@@ -142,7 +142,7 @@ class Pattern:
     def text(self) -> str:
         """The pattern claim: the kind of event, when it happens, and its support."""
         return (
-            f'Recurring pattern: events like "{self.example.strip().rstrip(".")}" — {self.describe()} '
+            f'Recurring pattern: events like "{_unslotted(self.example)}" — {self.describe()} '
             f"({self.support} of {self.total} events; {self.strength:g}x chance)"
         )
 
@@ -158,6 +158,18 @@ class Pattern:
             "strength": self.strength,
             "detail": self.detail,
         }
+
+
+def _unslotted(text: str) -> str:
+    """An example event without its slots (numbers, ids, times): "the deploy failed on build …".
+
+    Why: a quoted "error 502" would let write-time detection read the pattern as contradicting
+    a later "error 503" member on the numeric axis.
+    """
+    return " ".join(_SLOT.sub("…", text.strip().rstrip(".")).split())
+
+
+_SLOT = re.compile(r"\S*\d\S*")
 
 
 def find_patterns(events: Iterable[Event], config: PatternConfig | None = None) -> list[Pattern]:

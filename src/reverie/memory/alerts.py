@@ -64,9 +64,11 @@ class Alerts:
 
     def _recorded(self, scope: str) -> builtins.list[BiasAlert]:
         for run in self._core.store.dream_runs(scope, limit=_RUNS_READ):
-            if "alerts" in run and run.get("stats", {}).get("alerts_total") is not None:
-                return [BiasAlert.from_dict(a) for a in run["alerts"]]
-        return []
+            if run.get("config", {}).get("alerts") is False:
+                return []  # the newest pass was told not to compute them: older ones are stale
+            if "alerts_total" in run.get("stats", {}):
+                return [BiasAlert.from_dict(a) for a in run.get("alerts", [])]
+        return []  # no pass since alerts existed (or only passes whose planning was cancelled)
 
 
 def _fields(alert: BiasAlert) -> dict[str, Any]:
