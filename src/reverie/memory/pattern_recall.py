@@ -11,7 +11,10 @@ Two things, both after ranking, both bounded:
 Why here and not in ``reverie.recall``: the template lives with the pattern detector
 (``reverie.dream``), which ``recall`` may not import. Skipped for history reads (``as_of``,
 ``include_history``) and filtered reads (``where``): a pattern is a current-truth product, and
-its members might not pass the caller's filter. Added hits never count as use.
+its members might not pass the caller's filter. Added hits never count as use. Cost: nothing
+for a question that is not about time and whose answer holds no pattern; otherwise one read of
+the scope's pattern items (a scan of its current items: there is no index on kind) and one edge
+read per spread pattern.
 """
 
 from __future__ import annotations
@@ -47,11 +50,12 @@ def with_patterns(store: Store, scope: str, query: str, hits: Sequence[Hit], opt
     out = list(hits)
     if opts.as_of is not None or opts.include_history or opts.where is not None or opts.k <= 0:
         return out
-    found = store.query(scope, Q.kind("pattern") & Q.status("live"), parse_sort(["id"]), limit=_READ)
-    patterns = [p for p in found if is_pattern(p) and p.is_current and p.tier in opts.tiers]
-    if not patterns:
-        return out
-    if TEMPORAL.search(query):
+    temporal = TEMPORAL.search(query) is not None
+    if not temporal and not any(is_pattern(h.item) for h in out):
+        return out  # the common case reads nothing more: items have no index on kind
+    if temporal:
+        found = store.query(scope, Q.kind("pattern") & Q.status("live"), parse_sort(["id"]), limit=_READ)
+        patterns = [p for p in found if is_pattern(p) and p.is_current and p.tier in opts.tiers]
         out = _surface(out, _matching(query, patterns))
     return _spread(store, scope, out, opts)[: opts.k]
 
