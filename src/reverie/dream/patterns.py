@@ -37,7 +37,8 @@ WEEKDAYS = tuple(calendar.day_name[i].lower() for i in range(7))
 _MONTHS = tuple(calendar.month_name[i].lower() for i in range(1, 13))
 _SKIP = (
     "a an the is are was were be been being am of to in at by for with from as and or but it its this that "
-    "these those there here we our you your they them their do does did has have had will would shall "
+    "these those there here i me my mine we our you your he him his she her they them their "
+    "do does did has have had will would shall "
     "should can could may might must so than then also just s t d ll re ve m on today yesterday tonight "
     "morning afternoon evening night am pm utc week month day year daily weekly monthly again"
 )
