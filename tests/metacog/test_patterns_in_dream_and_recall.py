@@ -151,3 +151,17 @@ def test_recall_before_any_pass_is_unchanged_by_the_hook(mem: Memory) -> None:
     _write(mem, events)
     hits = mem.recall("When does it usually happen?", scope=S, k=5, record_use=False)
     assert all("pattern" not in h.why and "pattern_member_of" not in h.why for h in hits)
+
+
+def test_pattern_members_are_evidence_not_load_bearing_for_the_keep_budget(mem: Memory) -> None:
+    """Regression: a pattern's derived_from edges counted as dependents, so every event of a
+    support set was protected from the keep budget (gists were already excluded)."""
+    events, _ = stream(17, ("weekday",), noise_kinds=0)
+    _write(mem, events)
+    mem.dream(scope=S)
+    (p,) = _patterns(mem)
+    members = _members(mem, p)
+    report = mem.dream(scope=S, config=DreamConfig(keep_budget=3, protect_salience=1.0))
+    spared = {s["id"] for s in report.spared if "load-bearing" in s["reason"]}
+    assert spared & members == set()
+    assert report.ids("keep_budget") & members
