@@ -85,10 +85,54 @@ def scale(n: int) -> dict[str, Any]:
     return {"events": len(events), "streams": seed, "found": len(found), "seconds": round(took, 3)}
 
 
+def recall_cost(n: int, repeats: int = 20) -> dict[str, Any]:
+    """What the recall hook adds on a scope of ``n`` items: median ms of ``with_patterns`` for a
+    question about time (one scan of the scope's current items for pattern items) and for one
+    that is not (nothing read), next to the median ms of the whole recall it follows."""
+    import random
+    import statistics
+    import tempfile
+    from dataclasses import replace as dc_replace
+
+    from reverie import ManualClock, Memory
+    from reverie.memory.pattern_recall import with_patterns
+    from reverie.recall.engine import RecallOptions
+
+    rng = random.Random(5)
+    words = ["deploy", "backup", "invoice", "billing", "standup", "payroll", "crawler", "cache", "replica", "ticket"]
+    with tempfile.TemporaryDirectory() as tmp:
+        mem = Memory(Path(tmp) / "r.db", embedder="hash", clock=ManualClock(), seed=0, durability="fast")
+        for start in range(0, n, 500):
+            batch = [
+                {"text": f"The {rng.choice(words)} job {rng.choice(words)} note {i}", "kind": "episodic"}
+                for i in range(start, min(n, start + 500))
+            ]
+            mem.remember_many(batch, scope="s")
+        opts = dc_replace(RecallOptions(), k=10)
+        out: dict[str, Any] = {"items": n}
+        for name, query in (("when", "When does the deploy job usually fail?"), ("plain", "deploy job backup")):
+            hits = mem.recall(query, scope="s", k=10, record_use=False)
+            t_recall, t_hook = [], []
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                mem.recall(query, scope="s", k=10, record_use=False)
+                t1 = time.perf_counter()
+                with_patterns(mem.store, "s", query, hits, opts)
+                t_hook.append(time.perf_counter() - t1)
+                t_recall.append(t1 - t0)
+            out[name] = {
+                "recall_ms": round(statistics.median(t_recall) * 1000, 2),
+                "hook_ms": round(statistics.median(t_hook) * 1000, 3),
+            }
+        mem.close()
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--scale", type=int, default=100_000)
+    ap.add_argument("--recall-items", type=int, default=0, help="also time the recall hook on a scope this big")
     ap.add_argument("--json")
     args = ap.parse_args()
     out = grid(args.seeds)
@@ -103,6 +147,11 @@ def main() -> None:
         out["scale"] = scale(args.scale)
         s = out["scale"]
         print(f"detection over {s['events']:,} events ({s['streams']} streams): {s['seconds']} s, {s['found']} found")
+    if args.recall_items:
+        out["recall"] = r = recall_cost(args.recall_items)
+        for name in ("when", "plain"):
+            took = f"{r[name]['hook_ms']} ms (recall {r[name]['recall_ms']} ms)"
+            print(f"recall hook, {name} question, {r['items']:,} items: {took}")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2) + "\n")
 
