@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from reverie.dream.patterns import STOP, template
 from reverie.dream.salience import is_gist, is_pattern
 from reverie.model.item import Edge, Item
+from reverie.recall.normalize import fts_query
 from reverie.store.protocol import Store
 
 if TYPE_CHECKING:
@@ -190,32 +191,47 @@ def overconfident(items: list[Item]) -> list[BiasAlert]:
     return out
 
 
-def recency_bias(items: list[Item]) -> list[BiasAlert]:
-    """Per question of the usage log (see the module docstring)."""
+#: Candidates per question the full-text index offers as "older items that match it".
+LEXICAL_CANDIDATES = 100
+Candidates = Callable[[str], list[str]]
+
+
+def recency_bias(items: list[Item], candidates: Candidates | None = None) -> list[BiasAlert]:
+    """Per question of the usage log (see the module docstring).
+
+    ``candidates(question)``: ids of the items best matching it (the pass asks the full-text
+    index for ``LEXICAL_CANDIDATES``); without it every item is a candidate. Why: comparing every
+    question with every item was questions × items templates — 20M at 100k items.
+    """
     asked: dict[str, list[Item]] = {}
     for it in items:
         if it.last_used_query and it.last_used_at is not None:
             asked.setdefault(it.last_used_query.strip().casefold(), []).append(it)
     latest = sorted(asked, key=lambda q: (-max(_used_at(u) for u in asked[q]).timestamp(), q))[:MAX_QUERIES]
-    words = {q: template(q) - _QUESTION for q in latest}
-    wanted = set().union(*words.values()) if words else set()
-    kinds = {it.id: template(it.text) & wanted for it in items} if wanted else {}
+    by_id = {it.id: it for it in items}
+    kinds: dict[str, frozenset[str]] = {}
+
+    def kind(it: Item) -> frozenset[str]:
+        if it.id not in kinds:
+            kinds[it.id] = template(it.text)
+        return kinds[it.id]
+
     out = []
     for q in sorted(latest):
-        qw, used = words[q], asked[q]
+        qw, used = template(q) - _QUESTION, asked[q]
         if not qw:
             continue
         at = min(_used_at(u) for u in used)
         recent = [u for u in used if _used_at(u) - _when(u) <= timedelta(days=RECENT_DAYS)]
         if len(recent) / len(used) < RECENT_SHARE:
             continue
-        best = max(len(kinds[u.id] & qw) for u in used)
-        bar = max(best, (len(qw) + 1) // 2)
+        bar = max(max(len(kind(u) & qw) for u in used), (len(qw) + 1) // 2)
         used_ids = {u.id for u in used}
+        pool = items if candidates is None else [by_id[i] for i in candidates(q) if i in by_id]
         old = [
             it
-            for it in items
-            if it.id not in used_ids and len(kinds[it.id] & qw) >= bar and at - _when(it) > timedelta(days=RECENT_DAYS)
+            for it in pool
+            if it.id not in used_ids and len(kind(it) & qw) >= bar and at - _when(it) > timedelta(days=RECENT_DAYS)
         ]
         if not old:
             continue
@@ -238,13 +254,22 @@ def _when(it: Item) -> datetime:
     return it.valid_from if it.valid_from is not None and it.valid_from <= it.recorded_at else it.recorded_at
 
 
-def find_alerts(items: Iterable[Item], edges: Iterable[Edge]) -> list[BiasAlert]:
+def find_alerts(items: Iterable[Item], edges: Iterable[Edge], candidates: Candidates | None = None) -> list[BiasAlert]:
     """Every alert for these items, ranked: by kind (``KINDS`` order), severity, then id."""
     live = beliefs(items)
     contradicted = {x for e in edges if e.type == "contradicts" for x in (e.src, e.dst)}
-    found = [*single_source(live), *never_tested(live, contradicted), *recency_bias(live), *overconfident(live)]
+    recency = recency_bias(live, candidates)
+    found = [*single_source(live), *never_tested(live, contradicted), *recency, *overconfident(live)]
     order = {k: i for i, k in enumerate(KINDS)}
     return sorted(found, key=lambda a: (order[a.kind], -a.severity, a.id))
+
+
+def _lexical(store: Store, scope: str) -> Candidates:
+    def candidates(question: str) -> list[str]:
+        match = fts_query(question)
+        return [] if match is None else [i for i, _ in store.lexical(scope, match, limit=LEXICAL_CANDIDATES)]
+
+    return candidates
 
 
 def dismissals(store: Store, scope: str) -> dict[str, str]:
@@ -273,7 +298,7 @@ def bias_step(p: Planner, store: Store | None) -> None:
         return
     snap = p.snap
     edges = store.edges(snap.scope, include_closed=True) if store is not None else snap.edges
-    found = find_alerts(snap.items, edges)
+    found = find_alerts(snap.items, edges, None if store is None else _lexical(store, snap.scope))
     if store is not None and found:
         found = overlay(found, dismissals(store, snap.scope))
     p.stats["alerts_total"] = len(found)
