@@ -30,7 +30,7 @@ def patterns(p: Planner) -> None:
         return
     existing: dict[str, Item] = {}
     for it in snap.items:
-        if is_pattern(it):
+        if is_pattern(it) and it.id not in p.closing:  # one the keep budget forgets now is gone already
             key = str(it.meta.get("pattern", {}).get("key", ""))
             existing.setdefault(key, it)  # two current items for one key cannot arise; keep the oldest
     members: dict[str, set[str]] = {}
