@@ -109,7 +109,9 @@ def recall_cost(n: int, repeats: int = 20) -> dict[str, Any]:
     rng = random.Random(5)
     words = ["deploy", "backup", "invoice", "billing", "standup", "payroll", "crawler", "cache", "replica", "ticket"]
     with tempfile.TemporaryDirectory() as tmp:
-        mem = Memory(Path(tmp) / "r.db", embedder="hash", clock=ManualClock(), seed=0, durability="fast")
+        mem = Memory(
+            Path(tmp) / "r.db", embedder="hash", clock=ManualClock(), seed=0, durability="fast", detect_conflicts=False
+        )
         for start in range(0, n, 500):
             batch = [
                 {"text": f"The {rng.choice(words)} job {rng.choice(words)} note {i}", "kind": "episodic"}
