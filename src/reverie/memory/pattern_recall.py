@@ -12,9 +12,8 @@ Why here and not in ``reverie.recall``: the template lives with the pattern dete
 (``reverie.dream``), which ``recall`` may not import. Skipped for history reads (``as_of``,
 ``include_history``) and filtered reads (``where``): a pattern is a current-truth product, and
 its members might not pass the caller's filter. Added hits never count as use. Cost: nothing
-for a question that is not about time and whose answer holds no pattern; otherwise one read of
-the scope's pattern items (a scan of its current items: there is no index on kind) and one edge
-read per spread pattern.
+for a question that is not about time and whose answer holds no pattern; otherwise one full-text
+lookup of the scope's pattern items (``_MARK``) and one edge read per spread pattern.
 """
 
 from __future__ import annotations
@@ -25,8 +24,8 @@ from collections.abc import Sequence
 from reverie.dream.patterns import event_time, template
 from reverie.dream.salience import is_pattern
 from reverie.model.item import Item
-from reverie.model.query import Q, parse_sort
 from reverie.recall.engine import Hit, RecallOptions
+from reverie.recall.normalize import fts_query
 from reverie.store.protocol import Store
 
 TEMPORAL = re.compile(
@@ -40,6 +39,10 @@ SPREAD = 3
 MAX_PATTERNS = 2
 #: Pattern items read per recall (a scope's patterns are few: one per kind of event and rule).
 _READ = 500
+#: Every pattern item's text opens with "Recurring pattern:" (``Pattern.text``): the full-text
+#: index finds a scope's patterns in milliseconds, where a read by kind scanned every current item
+#: (items have no index on kind: 58 ms at 50k items, load 18, against 77 ms for the recall itself).
+_MARK = fts_query("recurring pattern", mode="and") or '"recurring" AND "pattern"'
 _QUESTION = frozenset(
     ["what", "when", "where", "who", "which", "why", "how", "does", "do", "did", "often", "usually", "time", "day"]
 )
@@ -54,8 +57,9 @@ def with_patterns(store: Store, scope: str, query: str, hits: Sequence[Hit], opt
     if not temporal and not any(is_pattern(h.item) for h in out):
         return out  # the common case reads nothing more: items have no index on kind
     if temporal:
-        found = store.query(scope, Q.kind("pattern") & Q.status("live"), parse_sort(["id"]), limit=_READ)
-        patterns = [p for p in found if is_pattern(p) and p.is_current and p.tier in opts.tiers]
+        ids = [i for i, _ in store.lexical(scope, _MARK, limit=_READ)]
+        found = store.get_many(scope, ids)
+        patterns = [p for p in (found[i] for i in sorted(found)) if is_pattern(p) and p.tier in opts.tiers]
         out = _surface(out, _matching(query, patterns))
     return _spread(store, scope, out, opts)[: opts.k]
 
