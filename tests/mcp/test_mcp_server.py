@@ -35,6 +35,8 @@ EXPECTED_TOOLS = {
     "link",
     "contradictions",
     "resolve",
+    "alerts",
+    "dismiss_alert",
     "dream",
     "summary",
     "pause_learning",
@@ -67,7 +69,7 @@ async def remember(client: Client, text: str, **fields: Any) -> dict[str, Any]:
 
 
 # -- the catalog -------------------------------------------------------------------------------
-async def test_list_tools_returns_exactly_the_sixteen_tools_with_input_schemas(mem: Memory, mode: str) -> None:
+async def test_list_tools_returns_exactly_the_catalog_tools_with_input_schemas(mem: Memory, mode: str) -> None:
     async with connected(mem, mode) as client:
         listed = (await client.list_tools()).tools
     assert [t.name for t in listed] == list(TOOL_NAMES)

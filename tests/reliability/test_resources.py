@@ -119,6 +119,8 @@ CALLS: dict[str, Callable[[Memory], Any]] = {
     "remember_manual": lambda m: m.remember_manual("x", scope="s"),
     "remember_many": lambda m: m.remember_many(["x"], scope="s"),
     "remember_many_checked": lambda m: m.remember_many_checked(["x"], scope="s"),
+    "alerts": lambda m: m.alerts(scope="s"),
+    "dismiss_alert": lambda m: m.dismiss_alert("al_0123456789abcdef", scope="s"),
     "remember_system": lambda m: m.remember_system("x", scope="s"),
     "resolve": lambda m: m.resolve(ID, keep=ID, scope="s"),
     "resume_learning": lambda m: m.resume_learning("s"),

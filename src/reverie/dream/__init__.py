@@ -17,6 +17,9 @@ cross-process lease on the scope (``lease``):
 8. derived items whose parents were retracted or contradicted: ``stale_derived``, demoted
 9. importance of processed items settles with time (halves per half-life since the item last
    changed, floored; importance a person stated never settles), so newer items get attention
+10. recurring temporal patterns among episodic / observation events become ``pattern`` items with
+    ``derived_from`` edges to their support (``patterns``, ``pattern_step``)
+11. bias alerts per scope and subject, kept in the pass's record for ``Memory.alerts`` (``bias``)
 
     from reverie.dream import dream, DreamConfig
     report = dream(mem, scope="user:alice", dry_run=True)

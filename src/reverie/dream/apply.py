@@ -187,20 +187,22 @@ def _pending(p: cmd.Remember | ReverieError | None) -> cmd.Remember | ReverieErr
 def _prepare(mem: DreamHost, scope: str, action: Action) -> cmd.Remember | ReverieError | None:
     """A gist's ``Remember``, validated by the same code as ``remember_system`` (before the
     transaction: validation and embedding never hold the write lock)."""
-    if action.op != "remember_gist":
+    if action.op not in ("remember_gist", "remember_pattern"):
         return None
     p = action.params
+    meta = dict(p["meta"])
+    locator = str(meta["representative"]) if action.op == "remember_gist" else str(meta["pattern"]["key"])
     fields = {
         "text": str(p["text"]),
         "kind": str(p["kind"]),
-        "parents": list(p["parents"]),
+        "parents": list(p.get("parents", ())),
         "authority": float(p["authority"]),
         "confidence": float(p["confidence"]),
         "importance": float(p["importance"]),
         "tags": list(p["tags"]),
-        "meta": dict(p["meta"]),
+        "meta": meta,
         "author": AUTHOR,
-        "provenance": Provenance(origin="dream", ref=scope, locator=str(p["meta"]["representative"])),
+        "provenance": Provenance(origin="dream", ref=scope, locator=locator),
         "source": "system",
     }
     try:
@@ -265,6 +267,8 @@ def _step(
         return _link(scope, action, expected, b)
     if op == "remember_gist":
         return _gist(scope, action, expected, prepared, b)
+    if op == "remember_pattern":  # h-patterns
+        return _pattern(scope, action, expected, prepared, b)
     return Outcome("failed", f"unknown op {op!r}")  # pragma: no cover - the planner only makes the ops above
 
 
@@ -308,6 +312,21 @@ def _gist(scope: str, action: Action, expected: list[int], remember: cmd.Remembe
     meta = {"step": action.step, "reason": "consolidated into this gist"}
     b.run([cmd.Link(scope, "derived_from", gist_id, dst, AUTHOR, 1.0, meta) for dst in action.item_ids])
     return Outcome("applied", f"gist {gist_id} from {len(action.item_ids)} items", created=gist_id)
+
+
+def _pattern(scope: str, action: Action, expected: list[int], remember: cmd.Remember, b: Batch) -> Outcome:
+    """A pattern item, a ``derived_from`` edge to each member, and — when it replaces an older
+    version of the same pattern — that version superseded by it: all in this savepoint."""
+    for item_id, version in zip(action.item_ids, expected, strict=True):
+        _check(b, scope, item_id, version)
+    pattern_id = b.run([remember])[0].item_id
+    assert pattern_id is not None
+    meta = {"step": action.step, "reason": "a member of this recurring pattern's support set"}
+    b.run([cmd.Link(scope, "derived_from", pattern_id, dst, AUTHOR, 1.0, meta) for dst in action.params["members"]])
+    old = action.params.get("replaces")
+    if old:
+        b.run([cmd.Supersede(scope, str(old), pattern_id, _reason(action))])
+    return Outcome("applied", f"pattern {pattern_id} from {len(action.params['members'])} events", created=pattern_id)
 
 
 __all__ = ["apply_actions"]

@@ -98,6 +98,10 @@ class DreamConfig:
     attention_k: int = 10
     #: ... and counts them as processed: they settle, so the queue rotates to newer items.
     settle_attended: bool = True
+    #: Detect temporal patterns among episodic / observation items (``dream.pattern_step``).
+    patterns: bool = True
+    #: Compute bias alerts per scope and subject (``dream.bias``); listed by ``Memory.alerts``.
+    alerts: bool = True
 
     def __post_init__(self) -> None:
         unit = ("dup_dense", "dup_lexical", "hub_share", "protect_salience", "settle_min_step", "importance_floor")
@@ -125,6 +129,9 @@ class DreamConfig:
         if not math.isfinite(self.recheck_days) or self.recheck_days < 0:
             raise InvalidInputError(f"DreamConfig.recheck_days must be >= 0, got {self.recheck_days!r}")
         _check_int("attention_k", self.attention_k, minimum=0)
+        for name in ("patterns", "alerts"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidInputError(f"DreamConfig.{name} must be True or False, got {getattr(self, name)!r}")
         if self.cluster_min_size < 2:
             raise InvalidInputError("DreamConfig.cluster_min_size must be >= 2: a cluster of one is not a duplicate")
         if self.keep_budget is not None:

@@ -16,9 +16,10 @@ What counts as a dependent of ``x`` (each current item counted once, scope-local
 - the target of a current ``supports`` edge from ``x`` (``x`` supports it: ``link(src, dst,
   "supports")`` reads "src supports dst", so the target rests on ``x``).
 
-Not counted: a dream gist (its parents and ``derived_from`` edges are evidence, not premises —
-pruning one leaves the gist standing, see ``upkeep.provenance``; counting them would pin every
-consolidated near-duplicate); a dependent already flagged ``stale_derived`` (it has lost its
+Not counted: a dream gist or pattern item (its parents and ``derived_from`` edges are evidence,
+not premises — pruning one leaves the gist standing, see ``upkeep.provenance``, and the next pass
+re-reads a pattern's support; counting them would pin every consolidated near-duplicate and
+every event of a recurring pattern); a dependent already flagged ``stale_derived`` (it has lost its
 footing, forgetting ``x`` adds no damage); an item depending on itself.
 """
 
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from reverie.dream.salience import is_gist
+from reverie.dream.salience import is_gist, is_pattern
 from reverie.dream.snapshot import Snapshot
 
 STALE_DERIVED = "stale_derived"
@@ -60,7 +61,7 @@ def count_dependents(snap: Snapshot) -> dict[str, Dependents]:
     per dream pass (a set of (item, dependent) pairs removes double counting when a child
     both lists a parent and links to it).
     """
-    live = {it.id for it in snap.items if STALE_DERIVED not in it.flags and not is_gist(it)}
+    live = {it.id for it in snap.items if STALE_DERIVED not in it.flags and not is_gist(it) and not is_pattern(it)}
     derive: set[tuple[str, str]] = set()
     for it in snap.items:
         if it.id not in live:

@@ -17,7 +17,7 @@ from reverie.dream.config import DreamConfig
 from reverie.dream.dependents import Dependents, count_dependents
 from reverie.dream.neighbours import Pair, clusters, rank_frames, ranked_near_duplicates
 from reverie.dream.report import Action
-from reverie.dream.salience import is_gist, protection, salience
+from reverie.dream.salience import is_gist, is_pattern, protection, salience
 from reverie.dream.snapshot import Snapshot
 from reverie.dream.text import disagreement, frame, gist_text
 from reverie.limits import DEFAULT_LIMITS, Limits
@@ -48,6 +48,8 @@ class Planner:
     dependents: dict[str, Dependents] = field(default_factory=dict)
     #: Items a step would have forgotten or demoted but for a protection, with the reason.
     spared: list[dict[str, Any]] = field(default_factory=list)
+    #: Bias alerts this pass computed (``reverie.dream.bias``), JSON-ready, ranked.
+    alerts: list[dict[str, Any]] = field(default_factory=list)
     stopped: bool = False  # cancelled between steps: the plan is incomplete and must not be applied
 
     def add(self, step: str, op: str, items: Iterable[Item], reason: str, **params: Any) -> None:
@@ -80,7 +82,8 @@ def plan_pass(
     ``limits`` are the Memory's: a gist's text and parent list must pass its boundary checks.
     ``tick(done, total)`` runs after each step; returning False stops planning (``stopped``).
     """
-    from reverie.dream import upkeep
+    from reverie.dream import pattern_step, upkeep
+    from reverie.dream.bias import bias_step
 
     p = Planner(snap, config, limits)
     p.stats["items"] = len(snap.items)
@@ -94,6 +97,8 @@ def plan_pass(
         lambda: upkeep.keep_budget(p),
         lambda: upkeep.tiers(p),
         lambda: upkeep.settle(p),
+        lambda: pattern_step.patterns(p),  # h-patterns: after every step that may forget a member
+        lambda: bias_step(p, store),  # h-patterns: bias alerts (no actions; ``Planner.alerts``)
     ]
     for done, step in enumerate(steps, 1):
         step()
@@ -108,7 +113,10 @@ def consolidate(p: Planner) -> None:
     snap = p.snap
     items = snap.items
     # A generator: each frame becomes token ids at once and is dropped (``rank_frames``).
-    ranked, p.ranks = rank_frames(frame(it.text) if not is_gist(it) else frozenset[str]() for it in items)
+    # Gists and pattern items (``meta.dream``) are the pass's own products: never joined as near-duplicates.
+    ranked, p.ranks = rank_frames(
+        frame(it.text) if not (is_gist(it) or is_pattern(it)) else frozenset[str]() for it in items
+    )
     covered = _coverage(snap)
     linked = {frozenset((e.src, e.dst)) for e in snap.edges if e.type == "contradicts"}
 

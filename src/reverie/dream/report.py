@@ -23,8 +23,11 @@ Step = Literal[
     "tier",  # 6: stale, low-use, unprotected → subconscious
     "provenance",  # 8: a parent was retracted or contradicted
     "settle",  # 9: importance of processed items decays towards a floor
+    "pattern",  # 10: recurring temporal patterns as pattern items (``pattern_step``)
 ]
-Op = Literal["remember_gist", "link", "detect_conflicts", "flag", "forget", "set_tier", "set_scores"]
+Op = Literal[
+    "remember_gist", "remember_pattern", "link", "detect_conflicts", "flag", "forget", "set_tier", "set_scores"
+]
 Status = Literal["planned", "applied", "skipped", "failed"]
 
 #: Every step in the order a pass plans and applies them.
@@ -37,6 +40,7 @@ STEPS: tuple[str, ...] = (
     "keep_budget",
     "tier",
     "settle",
+    "pattern",
 )
 
 
@@ -105,6 +109,8 @@ class DreamReport:
     skipped: str | None = None
     interrupted: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
+    #: Bias alerts the pass computed (``reverie.dream.bias``): kept in the run's record for ``Memory.alerts``.
+    alerts: list[dict[str, Any]] = field(default_factory=list)
 
     def count(self, step: str | None = None, status: str | None = None) -> int:
         """How many actions (of ``step``, with ``status``) the report holds."""
@@ -142,6 +148,7 @@ class DreamReport:
             "attention": _plain(self.attention),
             "spared": _plain(self.spared),
             "notes": list(self.notes),
+            "alerts": _plain(self.alerts),
         }
         if timings:
             out["timings"] = {k: round(v, 4) for k, v in self.timings.items()}

@@ -67,9 +67,10 @@ def plan(
         notes=planner.notes,
         spared=planner.spared,
         timings={"read": t1 - t0, "plan": t2 - t1},
+        alerts=planner.alerts,
     )
     if planner.stopped:
-        report.actions, report.attention, report.spared = [], [], []
+        report.actions, report.attention, report.spared, report.alerts = [], [], [], []
         report.interrupted = "Memory.close() asked the pass to stop while it was planning; nothing was applied"
     return report
 

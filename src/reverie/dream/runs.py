@@ -79,6 +79,7 @@ def summarize(report: DreamReport) -> dict[str, Any]:
         "spared_total": len(report.spared),
         "timings": full["timings"],
         "config": full["config"],
+        "alerts": full["alerts"],  # whole (capped by ``bias.MAX_ALERTS``): ``Memory.alerts`` reads them here
     }
 
 

@@ -67,6 +67,11 @@ def is_gist(item: Item) -> bool:
     return item.source == "system" and item.meta.get("dream") == "gist"
 
 
+def is_pattern(item: Item) -> bool:
+    """Made by a dream pass's pattern step (``meta.dream == "pattern"``, source ``system``)."""
+    return item.source == "system" and item.meta.get("dream") == "pattern"
+
+
 def protection(item: Item, config: DreamConfig, dependents: Dependents | None = None) -> str | None:
     """Why a pass may neither forget nor demote ``item`` (None: it is unprotected).
 

@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from reverie.errors import InvalidInputError, ReverieError
-from reverie.http import charts, dreampanel, rows
+from reverie.http import alertpanel, charts, dreampanel, rows
 from reverie.http import render as r
 from reverie.http.errors import status_for
 from reverie.http.messages import for_http
@@ -207,6 +207,7 @@ DONE = {
     "learning-resume": "Learning resumed.",
     "resolve": "Resolved: the memory you kept stays, the other one is replaced.",
     "dream": "Dream pass done: see what it did below.",
+    "dismiss_alert": alertpanel.DONE,
 }
 
 
@@ -269,6 +270,7 @@ def _index(
             _learning(scope, summary["learning_paused"], csrf),
             _items(mem, scope, q, cursor, filters, summary, now),
             _contradictions(mem, scope, csrf),
+            alertpanel.panel(mem, scope, csrf),  # h-patterns
             dreampanel.panel(mem, scope, csrf, now),
         ]
     )
@@ -566,6 +568,9 @@ def _learning_switch(mem: Memory, f: dict[str, str], scope: str) -> str | None:
 def _resolve(mem: Memory, f: dict[str, str], scope: str) -> str | None:
     mem.resolve(_field(f, "edge_id"), keep=_field(f, "keep"), scope=scope, reason=f.get("reason", ""))
     return None
+
+
+ACTIONS["dismiss_alert"] = alertpanel.dismiss  # h-patterns
 
 
 @router.post("/ui/{action}")

@@ -125,6 +125,17 @@ DESCRIPTIONS: MappingProxyType[str, str] = MappingProxyType(
             "Settle a conflict from contradictions: keep one side; the other is superseded (validity "
             "closed, authority lowered) and items derived from it are flagged stale. Returns the kept item."
         ),
+        "alerts": (
+            "List the bias alerts of this scope's last dream pass: single_source (one source behind most "
+            "evidence about a subject), never_tested (a trusted belief no contradicting evidence ever "
+            "challenged), recency_bias (recall answered by recent items while older ones match), "
+            "overconfident (confidence far above evidence). Each has an id, kind, subject, reason and the "
+            "items behind it. Empty until a dream pass ran."
+        ),
+        "dismiss_alert": (
+            "Dismiss one bias alert by id (from alerts): it stays dismissed on later passes until its "
+            "evidence changes. Recorded in the event log with your reason. Returns the alert."
+        ),
         "dream": (
             "Run one consolidation (dream) pass over this scope: salience, near-duplicate gists, tiers, "
             "keep-budget and provenance upkeep. Returns a report of every action with its reason; with "
@@ -267,6 +278,13 @@ SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType(
             keep=_id("The id of the side to keep."),
             reason=_REASON,
         ),
+        "alerts": _tool(
+            (),
+            kind={"type": "string", "enum": ["single_source", "never_tested", "recency_bias", "overconfident"]},
+            include_dismissed={"type": "boolean", "description": "Also dismissed alerts (default false)."},
+            limit={"type": "integer", "minimum": 1, "description": "At most this many (default 100)."},
+        ),
+        "dismiss_alert": _tool(("id",), id=_id("The alert's id, from alerts."), reason=_REASON),
         "dream": _tool((), dry_run={"type": "boolean", "description": "Plan only: report, apply nothing."}),
         "summary": _tool(()),
         "pause_learning": _tool((), reason=_REASON),

@@ -143,6 +143,15 @@ def resolve(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     return {"item": item_data(item)}
 
 
+def alerts(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    found = mem.alerts(scope=a["scope"], **_pick(a, "kind", "include_dismissed", "limit"))
+    return marked({"count": len(found), "alerts": [x.to_dict() for x in found]})
+
+
+def dismiss_alert(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    return marked({"alert": mem.dismiss_alert(a["id"], scope=a["scope"], **_pick(a, "reason")).to_dict()})
+
+
 def dream(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     """Looked up at call time: the dream pass may land in ``Memory`` after this adapter."""
     dream_pass = getattr(Memory, "dream", None)
@@ -191,6 +200,8 @@ HANDLERS: Mapping[str, Handler] = {
     "link": link,
     "contradictions": contradictions,
     "resolve": resolve,
+    "alerts": alerts,
+    "dismiss_alert": dismiss_alert,
     "dream": dream,
     "summary": summary,
     "pause_learning": pause_learning,

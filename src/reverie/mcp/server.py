@@ -40,7 +40,7 @@ can reach the port can read and rewrite every scope; a LAN address is refused.""
 
 DEFAULT_HTTP_PORT = 8766  # `reverie serve` (the HTTP API) takes 8765
 
-_READ_ONLY = frozenset({"get", "history", "list", "contradictions", "summary", "slice_export"})
+_READ_ONLY = frozenset({"get", "history", "list", "contradictions", "summary", "slice_export", "alerts"})
 _ADDITIVE = frozenset({"remember", "recall", "context", "link", "pause_learning", "resume_learning", "slice_import"})
 
 

@@ -17,6 +17,7 @@ from reverie.conversation import Conversations
 from reverie.embed import Embedder
 from reverie.errors import InvalidInputError
 from reverie.limits import DEFAULT_LIMITS, Limits
+from reverie.memory.alerts import Alerts
 from reverie.memory.contradictions import Contradictions
 from reverie.memory.core import Core
 from reverie.memory.dreaming import Dreaming
@@ -103,6 +104,7 @@ class Memory:
         self._imports = Imports(core, self._writes)
         self._conversations = Conversations(core)
         self._slices = Slices(core, self._writes)
+        self._alerts = Alerts(core)
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -200,6 +202,10 @@ class Memory:
     detect_conflicts = delegate("_conflicts", Contradictions.detect_conflicts)
     contradictions = delegate("_conflicts", Contradictions.contradictions)
     resolve = delegate("_conflicts", Contradictions.resolve)
+
+    # -- bias alerts (standing checks of each dream pass) ---------------------------------
+    alerts = delegate("_alerts", Alerts.alerts)
+    dismiss_alert = delegate("_alerts", Alerts.dismiss_alert)
 
     # -- the dream pass -------------------------------------------------------------------
     dream = delegate("_dreaming", Dreaming.dream)

@@ -23,6 +23,7 @@ from reverie.errors import (
     LimitExceededError,
 )
 from reverie.memory.core import Core
+from reverie.memory.pattern_recall import with_patterns
 from reverie.memory.usage import Usage
 from reverie.model.clock import ensure_aware
 from reverie.model.query import Filter
@@ -101,6 +102,7 @@ class Retrieval:
         if down is not None:
             extra["dense"] = f"unavailable: {down}"
         hits = [replace(h, why={**h.why, **extra}) for h in hits]
+        hits = with_patterns(core.store, s, query, hits, opts)  # h-patterns: "when" surfaces a pattern, members spread
         if record_use:
             self._record(s, hits, hits, query)
         return hits

@@ -197,6 +197,17 @@ class RecordUse:
 
 
 @dataclass(frozen=True, slots=True)
+class DismissAlert:
+    """A person dismissed a bias alert while its evidence is ``evidence`` (``reverie.dream.bias``)."""
+
+    scope: str
+    alert: str
+    kind: str
+    evidence: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class PauseLearning:
     scope: str
     reason: str = ""
@@ -224,6 +235,7 @@ Command = (
     | Promote
     | SetFlags
     | RecordUse
+    | DismissAlert
     | PauseLearning
     | ResumeLearning
     | OpenConversation

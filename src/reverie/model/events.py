@@ -29,6 +29,9 @@ FLAGS_SET = "memory.flags_set"
 USED = "memory.used"
 LINKED = "edge.linked"
 UNLINKED = "edge.unlinked"
+#: A bias alert dismissed: ``{"id": "alerts.dismissed", "alert", "kind", "evidence", "reason"}``
+#: (``id`` is the same for every dismissal, so one read by it finds them all; no projection).
+ALERT_DISMISSED = "alert.dismissed"
 LEARNING_PAUSED = "scope.learning_paused"
 LEARNING_RESUMED = "scope.learning_resumed"
 # Conversations (``model/conversation.py``): each entry of a conversation is an event.
@@ -59,6 +62,7 @@ EVENT_TYPES = (
     UNLINKED,
     LEARNING_PAUSED,
     LEARNING_RESUMED,
+    ALERT_DISMISSED,
     CONVERSATION_OPENED,
     MESSAGE_ADDED,
     TOOL_CALLED,

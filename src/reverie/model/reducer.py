@@ -25,6 +25,7 @@ from reverie.model import events as ev
 from reverie.model.commands import (
     Command,
     Dismiss,
+    DismissAlert,
     Forget,
     Link,
     PauseLearning,
@@ -589,6 +590,12 @@ def _record_use(cmd: RecordUse, view: StateView, ctx: Context) -> list[ev.Event]
     return [_event(ctx, ev.USED, cmd.scope, {"uses": uses, "query": cmd.query})]
 
 
+def _dismiss_alert(cmd: DismissAlert, view: StateView, ctx: Context) -> list[ev.Event]:
+    """A record in the log only: alerts are recomputed each pass, and read this to stay dismissed."""
+    payload = {"id": "alerts.dismissed", "alert": cmd.alert, "kind": cmd.kind, "evidence": cmd.evidence}
+    return [_event(ctx, ev.ALERT_DISMISSED, cmd.scope, {**payload, "reason": cmd.reason})]
+
+
 def _pause(cmd: PauseLearning, view: StateView, ctx: Context) -> list[ev.Event]:
     if view.paused(cmd.scope):
         return []
@@ -617,6 +624,7 @@ _HANDLERS: dict[type, Callable[[Any, StateView, Context], list[ev.Event]]] = {
     Promote: _promote,
     SetFlags: _set_flags,
     RecordUse: _record_use,
+    DismissAlert: _dismiss_alert,
     PauseLearning: _pause,
     ResumeLearning: _resume,
     **_CONVERSATION_HANDLERS,
