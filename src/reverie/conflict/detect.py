@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from reverie.conflict import lexicon
+from reverie.conflict import lexicon, meaning
 from reverie.conflict.align import Alignment, align
 from reverie.conflict.core import Axis, Claim, Conflict, Span
 from reverie.conflict.dates import DateValue, date_fields_in_conflict, time_in_conflict
@@ -164,7 +164,7 @@ def _find(text: str, needle: str) -> tuple[Span, ...]:
 def _text_conflict(a: Claim, b: Claim, aliases: Aliases | None) -> Conflict | None:
     x, y = analyse(a.text), analyse(b.text)
     if x.past != y.past:
-        return None
+        return _by_meaning(x, y, aliases)
     swap = find_swap(x, y)
     if swap is not None:
         if not swap.contradicts:
@@ -177,8 +177,20 @@ def _text_conflict(a: Claim, b: Claim, aliases: Aliases | None) -> Conflict | No
         return _finish(x, y, swap.axis, 0.75, reason, spans_a, spans_b)
     al = align(x, y)
     if al.blocked is not None or al.shared == 0:
+        return _by_meaning(x, y, aliases)
+    return _judge(x, y, al, aliases)  # aligned word for word: its verdict stands
+
+
+def _by_meaning(x: Analysis, y: Analysis, aliases: Aliases | None) -> Conflict | None:
+    """Second reading when the claims do not align word for word: frames (see ``meaning``).
+
+    Only then: when the words do align, the strict rules have read every difference and their
+    "no conflict" (two reports at two times, two disagreements at once) stands.
+    """
+    found = meaning.judge(x, y, aliases)
+    if found is None:
         return None
-    return _judge(x, y, al, aliases)
+    return _finish(x, y, found.axis, found.confidence, found.reason, found.spans_a, found.spans_b)
 
 
 def _judge(x: Analysis, y: Analysis, al: Alignment, aliases: Aliases | None) -> Conflict | None:

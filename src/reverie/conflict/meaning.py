@@ -1,0 +1,472 @@
+"""Alignment by meaning: a second reading for pairs the word-by-word aligner cannot line up.
+
+Why: the aligner in ``align`` demands that every difference between two claims be explained
+word by word, so it misses the same conflict said in other words: another verb ("lives in" /
+"home is in"), another order (passive "was designed by X" / "Y designed"), a possessive
+subject ("Nina's boss is Petra" / "Nina reports to Omar"), units spelled differently. This
+module reads each claim as a *frame* instead of a sequence:
+
+- names: capitalised words and codes (the subject's identity, or the value of an entity slot);
+- concepts: the other content words, stemmed and mapped through ``paraphrase`` classes, as a
+  set (order-free, so passives and possessives meet);
+- values: quantities and dates, already normalised by ``numeric`` / ``dates`` (units
+  converted, "1.5 hours" = "90 minutes");
+- polarity: negation parity ("not", "never", "no longer", "n't") and antonym-class sides.
+
+Two frames conflict only when they speak about the same thing — every name on one side is on
+the other (except the one value of an entity slot), and most concepts are shared — and
+exactly one thing differs: one quantity, one date, one named value of a single-valued
+relation, or the polarity. Anything that reads as a hedge, a change over time, a second
+occasion or another holder blocks, because a wrong conflict costs more than a missed one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reverie.conflict import lexicon, paraphrase
+from reverie.conflict.core import Axis, Span
+from reverie.conflict.dates import date_fields_in_conflict, time_in_conflict
+from reverie.conflict.entity import Aliases, same_value
+from reverie.conflict.frame import Analysis, Unit
+from reverie.conflict.numeric import comparable, disagree
+from reverie.conflict.temporal import reports_an_occasion
+from reverie.conflict.text import ARTICLES, FILLERS, HEDGES, NEGATIONS, POSSESSIVE_DETERMINERS, is_structural, stem
+
+# Words that make a claim conditional or reported rather than asserted.
+_SOFT_HEDGES = HEDGES | frozenset(
+    {"may", "might", "could", "considering", "consider", "want", "wants", "would", "rumour", "rumoured",
+     "rumor", "rumored", "evaluating", "whether", "if", "thinks", "think", "plans", "planning", "hope",
+     "hopes", "expected", "sure", "unless", "possibly", "unsure", "supposedly", "allegedly"}
+)  # fmt: skip
+# Words that place a claim on a timeline next to another state: a change, not a conflict.
+_CHANGE = frozenset(
+    {"until", "till", "since", "formerly", "previously", "later", "earlier", "grown", "grew", "retrained",
+     "became", "become", "becomes", "switched", "moved", "then", "replaced", "introduced", "discontinued"}
+)  # fmt: skip
+# Words that add another member rather than replace one ("also", "another").
+_ADDITIVE = frozenset({"also", "too", "another", "other", "include", "includes", "including", "among", "both"})
+# Words that say a value is the only one: they make any relation single-valued.
+_EXCLUSIVE = frozenset({"only", "instead", "sole", "solely", "exclusively", "alone"})
+# Words that name a second occasion or a part of the day: "the morning round" / "the evening round".
+_OCCASION = frozenset(
+    {"morning", "afternoon", "evening", "night", "noon", "first", "second", "third", "last", "next",
+     "previous", "yesterday", "today", "tomorrow", "weekday", "weekend"}
+)  # fmt: skip
+# A second person or role next to the subject ("Lars's brother", "Grace's colleague").
+_ROLE_WORDS = lexicon.KINSHIP | frozenset(
+    {"colleague", "friend", "neighbour", "neighbor", "mentor", "boss", "manager", "assistant", "partner",
+     "family", "parent", "parents", "child", "teammate", "roommate", "coworker", "client"}
+)  # fmt: skip
+# Content words too general to say what a claim is about.
+_GENERIC = frozenset(
+    {stem(w) for w in ("there", "it", "own", "total", "just", "about", "over", "around", "roughly",
+                        "approximately", "more", "any", "anymore", "longer", "able", "one", "thing", "up",
+                        "out", "got", "get", "set", "currently", "right", "now", "still", "again", "all",
+                        "every", "each", "day", "whole", "entire", "actually", "already", "yet", "even",
+                        "both", "full", "fully", "we", "you", "they", "he", "she", "i", "us", "them",
+                        "his", "her", "their", "our", "my", "its", "also", "only", "instead", "exactly",
+                        "well", "way", "being", "has", "have", "had", "having", "do", "does", "did",
+                        "is", "are", "was", "were", "be", "been")}
+)  # fmt: skip
+# Negative words that are not in the negation list the aligner uses.
+_NEGATIVE_WORDS = frozenset({"unable", "cannot", "without", "lacks", "lack"})
+# Roles and properties with one holder at a time ("landlord", "capital"), as the aligner knows them.
+_ROLE_NOUNS = frozenset(stem(w) for w in lexicon.FUNCTIONAL_NOUNS)
+_NAME_LINKS = frozenset({"of", "and", "&", "de", "van", "von", "da", "del", "la", "le"})
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What a claim says, order-free (see module docstring)."""
+
+    names: tuple[tuple[int, str], ...]  # (token index, lower-cased text) of each name token
+    concepts: frozenset[str]
+    subject: frozenset[str]  # the concepts said before the predicate: who or what it is about
+    quantities: tuple[Unit, ...]
+    dates: tuple[Unit, ...]
+    negated: bool
+    classes: tuple[tuple[str, int], ...]  # (antonym class, side)
+    words: frozenset[str]  # every lower-cased word, to match a name said in lower case elsewhere
+    hedged: bool
+    change: bool
+    additive: bool
+    exclusive: bool
+    record: bool
+    sequenced: bool
+
+
+@dataclass(frozen=True)
+class Found:
+    """A conflict read by meaning: axis, confidence, reason and the spans that show it."""
+
+    axis: Axis
+    confidence: float
+    reason: str
+    spans_a: tuple[Span, ...]
+    spans_b: tuple[Span, ...]
+
+
+def frame(side: Analysis) -> Frame:
+    """Read one analysed claim as a frame."""
+    tokens = side.tokens
+    in_value = {i for u in side.units if u.kind in ("qty", "date") for i in range(u.tok, _stop(side, u))}
+    labels = {u.tok for u in side.units if u.label}
+    classed = {u.tok for u in side.units if u.kind == "class"}
+    names: list[tuple[int, str]] = []
+    concepts: set[str] = set()
+    subject: set[str] = set()
+    lows = [t.low for t in tokens]
+    stems = [stem(low) for low in lows]
+    skip = -1
+    for i, tok in enumerate(tokens):
+        if i in labels:
+            names.append((i, tok.low))
+            continue
+        if i in in_value or i in classed or tok.kind != "word" or i <= skip:
+            continue
+        if _is_name(side, i):
+            names.append((i, tok.low))
+            continue
+        if i + 1 < len(tokens):
+            pair = paraphrase.phrase_concept(stems[i], stems[i + 1])
+            if pair is not None:
+                concepts.add(pair)
+                skip = i + 1
+                continue
+        low = lows[i]
+        if _function_word(low) or stems[i] in _GENERIC:
+            continue
+        concept = paraphrase.concept_of(stems[i]) or stems[i]
+        concepts.add(concept)
+        if i < side.predicate:
+            subject.add(concept)
+    concepts |= _implicit_location(side)
+    words = frozenset(lows)
+    return Frame(
+        names=tuple(names),
+        concepts=frozenset(concepts),
+        subject=frozenset(subject),
+        quantities=tuple(u for u in side.units if u.kind == "qty"),
+        dates=tuple(u for u in side.units if u.kind == "date"),
+        negated=(len(side.negations) + len(words_neg := [w for w in lows if w in _NEGATIVE_WORDS])) % 2 == 1
+        and bool(side.negations or words_neg),
+        classes=tuple((u.key, u.side) for u in side.units if u.kind == "class"),
+        words=words,
+        hedged=side.hedged or bool(words & _SOFT_HEDGES),
+        change=bool(words & _CHANGE) or ("used" in words and "to" in words) or _perfect(side),
+        record=_record(side),
+        sequenced=_sequenced(side),
+        additive=bool(words & _ADDITIVE) or ("as" in words and "well" in words),
+        exclusive=bool(words & _EXCLUSIVE),
+    )
+
+
+def _stop(side: Analysis, unit: Unit) -> int:
+    """The token index just after a value unit."""
+    return next((i for i, t in enumerate(side.tokens) if t.start >= unit.end), len(side.tokens))
+
+
+def _function_word(low: str) -> bool:
+    return (
+        is_structural(low)
+        or low in FILLERS
+        or low in NEGATIONS
+        or low in ARTICLES
+        or low in POSSESSIVE_DETERMINERS
+        or low in _SOFT_HEDGES
+        or low in {"'s", "n't", "longer", "than", "whose", "whom", "where", "when"}
+    )
+
+
+def _is_name(side: Analysis, i: int) -> bool:
+    """A capitalised word or code; the first word only when it is plainly a name."""
+    tokens = side.tokens
+    tok = tokens[i]
+    if not tok.cap or tok.low in FILLERS:
+        return False
+    if i > 0:
+        return True
+    if tok.low in ARTICLES or tok.low in POSSESSIVE_DETERMINERS or is_structural(tok.low):
+        return False
+    nxt = tokens[1] if len(tokens) > 1 else None
+    if nxt is None:
+        return False
+    verb_next = nxt.text.islower() and (nxt.low in lexicon.VERB_FORMS or nxt.low.endswith("ed"))
+    return side.predicate == 1 or verb_next or nxt.low == "'s" or nxt.cap
+
+
+def _perfect(side: Analysis) -> bool:
+    """ "Ravi has lived in Mumbai": experience over a life, so several values may each be true."""
+    tokens = side.tokens
+    p = side.predicate
+    return p + 1 < len(tokens) and tokens[p].low in {"has", "have"} and tokens[p + 1].low.endswith("ed")
+
+
+def _record(side: Analysis) -> bool:
+    """A templated record ("Thermostat log 06:00: heating on"): a header, then an observation.
+
+    Records of one template are many occasions of one kind; their values differ by design.
+    """
+    return ": " in side.text or side.text.rstrip().endswith(":")
+
+
+def _implicit_location(side: Analysis) -> set[str]:
+    """ "X is in Paris" says where X is, as "X is located in Paris" does."""
+    tokens = side.tokens
+    p = side.predicate
+    if side.copula and p + 2 < len(tokens) and tokens[p + 1].low in {"in", "at"} and tokens[p + 2].cap:
+        return {"@where"}
+    return set()
+
+
+# ---- judging a pair ------------------------------------------------------------------------
+
+
+def judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
+    """The one disagreement two claims about the same thing have, or None."""
+    if x.predicate >= len(x.tokens) or y.predicate >= len(y.tokens):
+        return None  # no verb found: subject and value cannot be told apart, so say nothing
+    fa, fb = frame(x), frame(y)
+    if fa.hedged or fb.hedged or fa.record or fb.record:
+        return None
+    only_a, only_b = _unmatched_names(fa, fb), _unmatched_names(fb, fa)
+    if any(any(ch.isdigit() for ch in n) for _, n in (*only_a, *only_b)):
+        return None  # another numbered or coded thing: a different subject, not another value
+    if _other_holder(fa, fb) or _substituted(fa, fb):
+        return None
+    shared = fa.concepts & fb.concepts
+    if not shared and not (fa.names and fb.names and len(only_a) < len(fa.names)):
+        return None
+    moved_q = _moved_quantities(fa, fb)
+    moved_d = _moved_dates(x, y, fa, fb)
+    if moved_q is None or moved_d is None:
+        return None
+    differences = len(moved_q) + len(moved_d)
+    if differences > 1:
+        return None
+    if differences == 1 and moved_q and x.past != y.past:
+        return None  # "was 100" / "is 500": a change over time
+    if differences == 1:
+        if _flips(fa, fb) or fa.negated != fb.negated or fa.sequenced or fb.sequenced:
+            return None
+        if only_a or only_b or fa.change or fb.change or not _same_topic(fa, fb, 0.5):
+            return None
+        if _occasions_differ(fa, fb):
+            return None
+        if moved_q:
+            qa, qb = moved_q[0]
+            if x.in_subject(qa) and y.in_subject(qb):
+                return None  # "Aisle 6" / "Aisle 9": the number says which thing, not how much
+            reason = f"Same quantity said in other words, values that cannot both hold: '{qa.text}' vs '{qb.text}'."
+            return Found("numeric", 0.7, reason, (_span(x, qa),), (_span(y, qb),))
+        da, db = moved_d[0]
+        if x.in_subject(da) or y.in_subject(db):
+            return None  # a time inside the subject says which occasion, not when it was
+        reason = f"Same event said in other words, at dates that cannot both hold: '{da.text}' vs '{db.text}'."
+        return Found("temporal", 0.7, reason, (_span(x, da),), (_span(y, db),))
+    if only_a and only_b:
+        return _entity(x, y, fa, fb, only_a, only_b, aliases)
+    if x.past != y.past:
+        return None
+    if only_a or only_b:
+        return None
+    return _polarity(x, y, fa, fb)
+
+
+def _flips(fa: Frame, fb: Frame) -> bool:
+    sides_a, sides_b = dict(fa.classes), dict(fb.classes)
+    return any(k in sides_b and sides_b[k] != v for k, v in sides_a.items())
+
+
+def _sequenced(side: Analysis) -> bool:
+    """ "before the reorg" / "after the reorg": a value placed next to another event, so both
+    may hold. "after 90 s" / "before 9 am" are a duration and a time, not an event."""
+    starts = {u.tok for u in side.units if u.kind in ("qty", "date")}
+    tokens = side.tokens
+    for i, tok in enumerate(tokens):
+        if tok.low not in {"before", "after", "when", "once"}:
+            continue
+        j = i + 1 + (i + 1 < len(tokens) and tokens[i + 1].low in ARTICLES)
+        if j not in starts:
+            return True
+    return False
+
+
+def _other_holder(fa: Frame, fb: Frame) -> bool:
+    """One subject names a thing or person the other does not ("Lars's brother", "main span")."""
+    return bool((fa.subject - fb.concepts) or (fb.subject - fa.concepts))
+
+
+def _substituted(fa: Frame, fb: Frame) -> bool:
+    """Each claim has a concept the other lacks: another attribute or event, not another value."""
+    return bool(fa.concepts - fb.concepts) and bool(fb.concepts - fa.concepts)
+
+
+def _unmatched_names(fa: Frame, fb: Frame) -> tuple[tuple[int, str], ...]:
+    """Names of one claim the other never mentions, in any case."""
+    return tuple((i, n) for i, n in fa.names if n not in fb.words)
+
+
+def _same_topic(fa: Frame, fb: Frame, floor: float) -> bool:
+    """Most concepts shared (of the smaller claim), and no second holder or occasion added."""
+    shared = fa.concepts & fb.concepts
+    smaller = min(len(fa.concepts), len(fb.concepts))
+    if smaller == 0:
+        return bool(fa.names) and {n for _, n in fa.names} == {n for _, n in fb.names}
+    if len(shared) / smaller < floor:
+        return False
+    extra = (fa.concepts ^ fb.concepts) & {stem(w) for w in _ROLE_WORDS}
+    return not extra
+
+
+def _occasions_differ(fa: Frame, fb: Frame) -> bool:
+    """ "the morning round" / "the evening round": two occasions, each with its own value."""
+    oa, ob = fa.words & _OCCASION, fb.words & _OCCASION
+    return bool(oa or ob) and oa != ob
+
+
+def _moved_quantities(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
+    """The one pair of comparable quantities that disagree; None when the quantities do not pair up."""
+    qa = [u for u in fa.quantities if u.qty is not None]
+    qb = [u for u in fb.quantities if u.qty is not None]
+    if not qa and not qb:
+        return []
+    if len(qa) != 1 or len(qb) != 1:
+        return None if (qa or qb) and (len(qa) > 1 or len(qb) > 1 or not (qa and qb)) else []
+    a, b = qa[0].qty, qb[0].qty
+    assert a is not None and b is not None
+    if a.dim == "bare" or b.dim == "bare" or "every" in fa.words | fb.words:
+        # a bare number may count anything; "every 6 hours" is a frequency, said other ways too
+        return None
+    if not comparable(a, b):
+        return None
+    return [(qa[0], qb[0])] if disagree(a, b) else []
+
+
+def _moved_dates(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
+    da = [u for u in fa.dates if u.date is not None]
+    db = [u for u in fb.dates if u.date is not None]
+    if not da and not db:
+        return []
+    if len(da) != 1 or len(db) != 1:
+        return None
+    a, b = da[0].date, db[0].date
+    assert a is not None and b is not None
+    fields = date_fields_in_conflict(a, b)
+    clock = time_in_conflict(a, b)
+    if fields and clock:
+        return None
+    if not (fields or clock):
+        return []
+    if not fields and reports_an_occasion(x) and reports_an_occasion(y):
+        return None
+    if a.recurring or b.recurring:
+        return None  # "swims on Mondays" / "on Fridays": habits, and several may hold
+    return [(da[0], db[0])]
+
+
+def _entity(
+    x: Analysis,
+    y: Analysis,
+    fa: Frame,
+    fb: Frame,
+    only_a: tuple[tuple[int, str], ...],
+    only_b: tuple[tuple[int, str], ...],
+    aliases: Aliases | None,
+) -> Found | None:
+    """One named value each, for a relation that holds one value at a time."""
+    if fa.additive or fb.additive or fa.change or fb.change or fa.negated != fb.negated or fa.sequenced or fb.sequenced:
+        return None
+    if not (_value_position(x, only_a, y) and _value_position(y, only_b, x)):
+        return None
+    run_a, run_b = _run(x, only_a), _run(y, only_b)
+    if run_a is None or run_b is None:
+        return None
+    va, vb = x.text[run_a.start : run_a.end], y.text[run_b.start : run_b.end]
+    if same_value(va, vb, aliases) or _refined(fa, fb) or _prefix(va, vb):
+        return None
+    if not _same_topic(fa, fb, 0.5):
+        return None
+    shared = fa.concepts & fb.concepts
+    roles = _ROLE_NOUNS if (x.copula or y.copula) else frozenset()  # "X is Ravi's landlord"
+    relation = sorted(shared & (paraphrase.SINGLE_VALUED | roles))
+    if x.past != y.past and "@create" not in relation:
+        return None  # "lived in Paris" / "lives in Berlin": a move; who made a thing never changes
+    if not relation and not (fa.exclusive or fb.exclusive):
+        return None
+    cue = relation[0].lstrip("@") if relation else "only"
+    reason = f"'{cue}' holds one value at a time, but the claims (in other words) give '{va}' and '{vb}'."
+    return Found("entity", 0.7, reason, (run_a,), (run_b,))
+
+
+# Words that place a value inside a larger one ("downtown Austin", "the port of Rotterdam").
+_REFINING = frozenset(
+    {"downtown", "central", "suburb", "suburbs", "outskirts", "district", "port", "region", "area", "near",
+     "outside", "part", "northern", "southern", "eastern", "western", "province", "state", "county", "borough",
+     "neighbourhood", "neighborhood", "quarter", "arrondissement", "village", "town", "city", "country"}
+)  # fmt: skip
+
+
+def _refined(fa: Frame, fb: Frame) -> bool:
+    """One side names a place inside or near a region: a refinement, not another place."""
+    return bool((fa.words ^ fb.words) & _REFINING)
+
+
+def _prefix(va: str, vb: str) -> bool:
+    """ "Go" / "Golang": one value is the other written out (a shared opening of 2+ letters)."""
+    a, b = va.lower(), vb.lower()
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= 2 and long.startswith(short) and " " not in long
+
+
+def _value_position(side: Analysis, names: tuple[tuple[int, str], ...], other: Analysis) -> bool:
+    """The differing name sits where a value goes, not where a subject does ("Dana reports to
+    Felix" vs "Noor reports to Dana" are about two people). A name before the verb is a value
+    only as the holder of a role ("Mrs. Santos is principal of ...") or as the doer in an
+    active sentence whose passive twin names its doer with "by" ("Oracle acquired" / "was
+    acquired by Salesforce")."""
+    if any(i + 1 < len(side.tokens) and side.tokens[i + 1].low == "'s" for i, _ in names):
+        return False  # a possessor ("Nina's manager") is whose slot it is, never its value
+    if all(i >= side.predicate for i, _ in names):
+        return True
+    return side.copula or any(t.low == "by" for t in other.tokens)
+
+
+def _run(side: Analysis, names: tuple[tuple[int, str], ...]) -> Span | None:
+    """The names as one contiguous value ("Zaha Studio", "Baxter & Co."), or None."""
+    idx = [i for i, _ in names]
+    lo, hi = min(idx), max(idx)
+    between = side.tokens[lo : hi + 1]
+    if any(not (t.cap or t.low in _NAME_LINKS or t.low in FILLERS) for t in between):
+        return None
+    start, end = side.tokens[lo].start, side.tokens[hi].end
+    return Span(start, end, side.text[start:end])
+
+
+def _polarity(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> Found | None:
+    """Same statement, opposite polarity: negation parity or an antonym side differs."""
+    if fa.change or fb.change or fa.sequenced or fb.sequenced:
+        return None
+    diff = fa.concepts ^ fb.concepts
+    if len(diff) > 1 or not (fa.concepts & fb.concepts):
+        return None
+    sides_a, sides_b = dict(fa.classes), dict(fb.classes)
+    flips = [k for k in sides_a if k in sides_b and sides_a[k] != sides_b[k]]
+    one_sided = set(sides_a) ^ set(sides_b)
+    if one_sided:
+        return None
+    if len(flips) + (fa.negated != fb.negated) != 1:
+        return None
+    reason = "Same statement said in other words, with opposite polarity."
+    return Found("polarity", 0.65, reason, _neg_spans(x), _neg_spans(y))
+
+
+def _neg_spans(side: Analysis) -> tuple[Span, ...]:
+    spans = [Span(t.start, t.end, side.text[t.start : t.end]) for t in side.negations]
+    spans += [Span(u.start, u.end, u.text) for u in side.units if u.kind == "class"]
+    return tuple(spans)
+
+
+def _span(side: Analysis, unit: Unit) -> Span:
+    return Span(unit.start, unit.end, side.text[unit.start : unit.end])
