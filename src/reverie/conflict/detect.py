@@ -201,6 +201,8 @@ def _judge(x: Analysis, y: Analysis, al: Alignment, aliases: Aliases | None) -> 
         if verdict.kind == "open":
             return None
         if verdict.kind == "conflict" and verdict.slot is not None:
+            if not (_labels(hunk.a) and _labels(hunk.b)) and meaning.open_ended(x, y):
+                return None
             va, vb = value_phrase(x, hunk.a), value_phrase(y, hunk.b)
             reason = f"'{verdict.slot.cue}' holds one value at a time, but the claims give '{va}' and '{vb}'."
             # Two numbers that label ("Node 18" / "Node 20") still disagree in a number.

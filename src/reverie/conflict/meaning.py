@@ -31,7 +31,16 @@ from reverie.conflict.entity import Aliases, same_value
 from reverie.conflict.frame import Analysis, Unit
 from reverie.conflict.numeric import comparable, disagree
 from reverie.conflict.temporal import reports_an_occasion
-from reverie.conflict.text import ARTICLES, FILLERS, HEDGES, NEGATIONS, POSSESSIVE_DETERMINERS, is_structural, stem
+from reverie.conflict.text import (
+    ARTICLES,
+    DETERMINERS,
+    FILLERS,
+    HEDGES,
+    NEGATIONS,
+    POSSESSIVE_DETERMINERS,
+    is_structural,
+    stem,
+)
 
 # Words that make a claim conditional or reported rather than asserted.
 _SOFT_HEDGES = HEDGES | frozenset(
@@ -88,12 +97,15 @@ class Frame:
     negated: bool
     classes: tuple[tuple[str, int], ...]  # (antonym class, side)
     words: frozenset[str]  # every lower-cased word, to match a name said in lower case elsewhere
+    stems: frozenset[str]
     hedged: bool
     change: bool
     additive: bool
     exclusive: bool
     record: bool
     sequenced: bool
+    predicate: int  # token index of the predicate (``frame.find_predicate``, or a fallback)
+    past: bool
 
 
 @dataclass(frozen=True)
@@ -110,6 +122,7 @@ class Found:
 def frame(side: Analysis) -> Frame:
     """Read one analysed claim as a frame."""
     tokens = side.tokens
+    pred = _predicate(side)
     in_value = {i for u in side.units if u.kind in ("qty", "date") for i in range(u.tok, _stop(side, u))}
     labels = {u.tok for u in side.units if u.label}
     classed = {u.tok for u in side.units if u.kind == "class"}
@@ -125,7 +138,7 @@ def frame(side: Analysis) -> Frame:
             continue
         if i in in_value or i in classed or tok.kind != "word" or i <= skip:
             continue
-        if _is_name(side, i):
+        if _is_name(side, i, pred):
             names.append((i, tok.low))
             continue
         if i + 1 < len(tokens):
@@ -139,7 +152,7 @@ def frame(side: Analysis) -> Frame:
             continue
         concept = paraphrase.concept_of(stems[i]) or stems[i]
         concepts.add(concept)
-        if i < side.predicate:
+        if i < pred:
             subject.add(concept)
     concepts |= _implicit_location(side)
     words = frozenset(lows)
@@ -153,10 +166,13 @@ def frame(side: Analysis) -> Frame:
         and bool(side.negations or words_neg),
         classes=tuple((u.key, u.side) for u in side.units if u.kind == "class"),
         words=words,
+        stems=frozenset(stems),
         hedged=side.hedged or bool(words & _SOFT_HEDGES),
         change=bool(words & _CHANGE) or ("used" in words and "to" in words) or _perfect(side),
         record=_record(side),
         sequenced=_sequenced(side),
+        predicate=pred,
+        past=side.past if pred == side.predicate else _past_verb(tokens[pred].low) if pred < len(tokens) else False,
         additive=bool(words & _ADDITIVE) or ("as" in words and "well" in words),
         exclusive=bool(words & _EXCLUSIVE),
     )
@@ -179,11 +195,37 @@ def _function_word(low: str) -> bool:
     )
 
 
-def _is_name(side: Analysis, i: int) -> bool:
-    """A capitalised word or code; the first word only when it is plainly a name."""
+def _predicate(side: Analysis) -> int:
+    """Where the predicate starts. The aligner's verb lexicon is small; when it finds no verb,
+    take the first lower-case past form ("Luis Ortega painted …") or the first word of a
+    paraphrase phrase ("sessions time out …") or a paraphrase word in its -s form."""
+    tokens = side.tokens
+    if side.predicate < len(tokens):
+        return side.predicate
+    for i in range(1, len(tokens)):
+        tok, prev = tokens[i], tokens[i - 1]
+        if tok.kind != "word" or not tok.text.islower() or prev.low in DETERMINERS or prev.low == "'s":
+            continue
+        low = tok.low
+        if _past_verb(low):
+            return i
+        if i + 1 < len(tokens) and paraphrase.phrase_concept(stem(low), stem(tokens[i + 1].low)) is not None:
+            return i
+        if low.endswith("s") and not low.endswith("ss") and paraphrase.concept_of(stem(low)) is not None:
+            return i
+    return len(tokens)
+
+
+def _past_verb(low: str) -> bool:
+    return low in lexicon.PAST_VERB_FORMS or (len(low) > 4 and low.endswith("ed"))
+
+
+def _is_name(side: Analysis, i: int, pred: int) -> bool:
+    """A capitalised word or code; the first word only when it is plainly a name. A word of a
+    paraphrase class ("PhD", "CEO", "TTL") is a concept however it is written."""
     tokens = side.tokens
     tok = tokens[i]
-    if not tok.cap or tok.low in FILLERS:
+    if not tok.cap or tok.low in FILLERS or paraphrase.concept_of(stem(tok.low)) is not None:
         return False
     if i > 0:
         return True
@@ -193,7 +235,7 @@ def _is_name(side: Analysis, i: int) -> bool:
     if nxt is None:
         return False
     verb_next = nxt.text.islower() and (nxt.low in lexicon.VERB_FORMS or nxt.low.endswith("ed"))
-    return side.predicate == 1 or verb_next or nxt.low == "'s" or nxt.cap
+    return pred == 1 or verb_next or nxt.low == "'s" or nxt.cap
 
 
 def _perfect(side: Analysis) -> bool:
@@ -225,9 +267,9 @@ def _implicit_location(side: Analysis) -> set[str]:
 
 def judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     """The one disagreement two claims about the same thing have, or None."""
-    if x.predicate >= len(x.tokens) or y.predicate >= len(y.tokens):
-        return None  # no verb found: subject and value cannot be told apart, so say nothing
     fa, fb = frame(x), frame(y)
+    if fa.predicate >= len(x.tokens) or fb.predicate >= len(y.tokens):
+        return None  # no verb found: subject and value cannot be told apart, so say nothing
     if fa.hedged or fb.hedged or fa.record or fb.record:
         return None
     only_a, only_b = _unmatched_names(fa, fb), _unmatched_names(fb, fa)
@@ -245,7 +287,7 @@ def judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     differences = len(moved_q) + len(moved_d)
     if differences > 1:
         return None
-    if differences == 1 and moved_q and x.past != y.past:
+    if differences == 1 and moved_q and fa.past != fb.past:
         return None  # "was 100" / "is 500": a change over time
     if differences == 1:
         if _flips(fa, fb) or fa.negated != fb.negated or fa.sequenced or fb.sequenced:
@@ -256,18 +298,18 @@ def judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
             return None
         if moved_q:
             qa, qb = moved_q[0]
-            if x.in_subject(qa) and y.in_subject(qb):
+            if qa.tok < fa.predicate and qb.tok < fb.predicate:
                 return None  # "Aisle 6" / "Aisle 9": the number says which thing, not how much
             reason = f"Same quantity said in other words, values that cannot both hold: '{qa.text}' vs '{qb.text}'."
             return Found("numeric", 0.7, reason, (_span(x, qa),), (_span(y, qb),))
         da, db = moved_d[0]
-        if x.in_subject(da) or y.in_subject(db):
+        if da.tok < fa.predicate or db.tok < fb.predicate:
             return None  # a time inside the subject says which occasion, not when it was
         reason = f"Same event said in other words, at dates that cannot both hold: '{da.text}' vs '{db.text}'."
         return Found("temporal", 0.7, reason, (_span(x, da),), (_span(y, db),))
     if only_a and only_b:
         return _entity(x, y, fa, fb, only_a, only_b, aliases)
-    if x.past != y.past:
+    if fa.past != fb.past:
         return None
     if only_a or only_b:
         return None
@@ -295,17 +337,17 @@ def _sequenced(side: Analysis) -> bool:
 
 def _other_holder(fa: Frame, fb: Frame) -> bool:
     """One subject names a thing or person the other does not ("Lars's brother", "main span")."""
-    return bool((fa.subject - fb.concepts) or (fb.subject - fa.concepts))
+    return bool((fa.subject - fb.concepts - fb.stems) or (fb.subject - fa.concepts - fa.stems))
 
 
 def _substituted(fa: Frame, fb: Frame) -> bool:
     """Each claim has a concept the other lacks: another attribute or event, not another value."""
-    return bool(fa.concepts - fb.concepts) and bool(fb.concepts - fa.concepts)
+    return bool(fa.concepts - fb.concepts - fb.stems) and bool(fb.concepts - fa.concepts - fa.stems)
 
 
 def _unmatched_names(fa: Frame, fb: Frame) -> tuple[tuple[int, str], ...]:
     """Names of one claim the other never mentions, in any case."""
-    return tuple((i, n) for i, n in fa.names if n not in fb.words)
+    return tuple((i, n) for i, n in fa.names if n not in fb.words and stem(n) not in fb.stems)
 
 
 def _same_topic(fa: Frame, fb: Frame, floor: float) -> bool:
@@ -378,7 +420,7 @@ def _entity(
     """One named value each, for a relation that holds one value at a time."""
     if fa.additive or fb.additive or fa.change or fb.change or fa.negated != fb.negated or fa.sequenced or fb.sequenced:
         return None
-    if not (_value_position(x, only_a, y) and _value_position(y, only_b, x)):
+    if not (_value_position(x, fa, only_a, y) and _value_position(y, fb, only_b, x)):
         return None
     run_a, run_b = _run(x, only_a), _run(y, only_b)
     if run_a is None or run_b is None:
@@ -391,7 +433,7 @@ def _entity(
     shared = fa.concepts & fb.concepts
     roles = _ROLE_NOUNS if (x.copula or y.copula) else frozenset()  # "X is Ravi's landlord"
     relation = sorted(shared & (paraphrase.SINGLE_VALUED | roles))
-    if x.past != y.past and "@create" not in relation:
+    if fa.past != fb.past and "@create" not in relation:
         return None  # "lived in Paris" / "lives in Berlin": a move; who made a thing never changes
     if not relation and not (fa.exclusive or fb.exclusive):
         return None
@@ -413,6 +455,14 @@ def _refined(fa: Frame, fb: Frame) -> bool:
     return bool((fa.words ^ fb.words) & _REFINING)
 
 
+def open_ended(x: Analysis, y: Analysis) -> bool:
+    """Two named values that may both hold: one narrows a place ("in downtown Milan" under "in
+    Italy"), or a claim speaks of experience over a life ("has lived in Lyon": and elsewhere).
+    The word aligner asks this too before it calls a differing name a conflict."""
+    a, b = frozenset(t.low for t in x.tokens), frozenset(t.low for t in y.tokens)
+    return bool((a ^ b) & _REFINING) or _perfect(x) or _perfect(y)
+
+
 def _prefix(va: str, vb: str) -> bool:
     """ "Go" / "Golang": one value is the other written out (a shared opening of 2+ letters)."""
     a, b = va.lower(), vb.lower()
@@ -420,7 +470,7 @@ def _prefix(va: str, vb: str) -> bool:
     return len(short) >= 2 and long.startswith(short) and " " not in long
 
 
-def _value_position(side: Analysis, names: tuple[tuple[int, str], ...], other: Analysis) -> bool:
+def _value_position(side: Analysis, fs: Frame, names: tuple[tuple[int, str], ...], other: Analysis) -> bool:
     """The differing name sits where a value goes, not where a subject does ("Dana reports to
     Felix" vs "Noor reports to Dana" are about two people). A name before the verb is a value
     only as the holder of a role ("Mrs. Santos is principal of ...") or as the doer in an
@@ -428,7 +478,7 @@ def _value_position(side: Analysis, names: tuple[tuple[int, str], ...], other: A
     acquired by Salesforce")."""
     if any(i + 1 < len(side.tokens) and side.tokens[i + 1].low == "'s" for i, _ in names):
         return False  # a possessor ("Nina's manager") is whose slot it is, never its value
-    if all(i >= side.predicate for i, _ in names):
+    if all(i >= fs.predicate for i, _ in names):
         return True
     return side.copula or any(t.low == "by" for t in other.tokens)
 
