@@ -157,6 +157,8 @@ ANTONYMS: tuple[Antonym, ...] = (
     Antonym("height", "polarity", ["taller", "higher"], ["shorter", "lower"]),
     Antonym("cost", "polarity", ["expensive", "pricier"], ["cheap", "cheaper"]),
     Antonym("life", "polarity", ["alive"], ["dead", "deceased"]),
+    Antonym("wakefulness", "polarity", ["awake"], ["asleep"]),
+    Antonym("safety", "polarity", ["safe"], ["unsafe", "dangerous", "hazardous"]),
     Antonym("health", "polarity", ["healthy"], ["sick", "ill"]),
     Antonym("presence", "polarity", ["present"], ["absent", "missing"]),
     Antonym("inclusion", "polarity", all_forms("include"), all_forms("exclude")),

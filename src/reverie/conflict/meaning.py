@@ -53,13 +53,15 @@ _CHANGE = frozenset(
     {"until", "till", "since", "formerly", "previously", "later", "earlier", "grown", "grew", "retrained",
      "became", "become", "becomes", "switched", "moved", "then", "replaced", "introduced", "discontinued"}
 )  # fmt: skip
+# Words that say a claim is about now, whatever changed before ("moved out and no longer lives").
+_NOW = frozenset({"longer", "anymore", "still"})
 # Words that add another member rather than replace one ("also", "another").
 _ADDITIVE = frozenset({"also", "too", "another", "other", "include", "includes", "including", "among", "both"})
 # Words that say a value is the only one: they make any relation single-valued.
 _EXCLUSIVE = frozenset({"only", "instead", "sole", "solely", "exclusively", "alone"})
 # Words that name a second occasion or a part of the day: "the morning round" / "the evening round".
 _OCCASION = frozenset(
-    {"morning", "afternoon", "evening", "night", "noon", "first", "second", "third", "last", "next",
+    {"morning", "afternoon", "evening", "night", "noon", "second", "third", "last", "next",
      "previous", "yesterday", "today", "tomorrow", "weekday", "weekend"}
 )  # fmt: skip
 # A second person or role next to the subject ("Lars's brother", "Grace's colleague").
@@ -76,7 +78,7 @@ _GENERIC = frozenset(
                         "both", "full", "fully", "we", "you", "they", "he", "she", "i", "us", "them",
                         "his", "her", "their", "our", "my", "its", "also", "only", "instead", "exactly",
                         "well", "way", "being", "has", "have", "had", "having", "do", "does", "did",
-                        "is", "are", "was", "were", "be", "been")}
+                        "is", "are", "was", "were", "be", "been", "first", "job")}
 )  # fmt: skip
 # Negative words that are not in the negation list the aligner uses.
 _NEGATIVE_WORDS = frozenset({"unable", "cannot", "without", "lacks", "lack"})
@@ -93,6 +95,7 @@ class Frame:
     concepts: frozenset[str]
     subject: frozenset[str]  # the concepts said before the predicate: who or what it is about
     quantities: tuple[Unit, ...]
+    years: tuple[Unit, ...]  # bare four-digit numbers the date reader left ("died in 1616")
     dates: tuple[Unit, ...]
     negated: bool
     classes: tuple[tuple[str, int], ...]  # (antonym class, side)
@@ -156,25 +159,42 @@ def frame(side: Analysis) -> Frame:
             subject.add(concept)
     concepts |= _implicit_location(side)
     words = frozenset(lows)
+    # "May 10" is a date, not a hedge: hedges are read outside values, "may" only in lower case
+    spoken = frozenset(t.low for i, t in enumerate(tokens) if i not in in_value and (t.low != "may" or t.text == "may"))
     return Frame(
         names=tuple(names),
         concepts=frozenset(concepts),
         subject=frozenset(subject),
-        quantities=tuple(u for u in side.units if u.kind == "qty"),
+        quantities=tuple(u for u in side.units if u.kind == "qty" and not _year(u)),
+        years=tuple(u for u in side.units if _year(u)),
         dates=tuple(u for u in side.units if u.kind == "date"),
         negated=(len(side.negations) + len(words_neg := [w for w in lows if w in _NEGATIVE_WORDS])) % 2 == 1
         and bool(side.negations or words_neg),
         classes=tuple((u.key, u.side) for u in side.units if u.kind == "class"),
         words=words,
         stems=frozenset(stems),
-        hedged=side.hedged or bool(words & _SOFT_HEDGES),
-        change=bool(words & _CHANGE) or ("used" in words and "to" in words) or _perfect(side),
+        hedged=bool(spoken & _SOFT_HEDGES),
+        change=(bool(words & _CHANGE) and not words & _NOW) or ("used" in words and "to" in words) or _perfect(side),
         record=_record(side),
         sequenced=_sequenced(side),
         predicate=pred,
         past=side.past if pred == side.predicate else _past_verb(tokens[pred].low) if pred < len(tokens) else False,
         additive=bool(words & _ADDITIVE) or ("as" in words and "well" in words),
         exclusive=bool(words & _EXCLUSIVE),
+    )
+
+
+def _year(unit: Unit) -> bool:
+    """A bare number that reads as a year: four digits, 1000-2199, no unit."""
+    q = unit.qty
+    return (
+        unit.kind == "qty"
+        and q is not None
+        and q.dim == "bare"
+        and q.exact is not None
+        and len(q.exact) == 4
+        and q.exact.isdigit()
+        and 1000 <= int(q.exact) < 2200
     )
 
 
@@ -231,7 +251,7 @@ def _is_name(side: Analysis, i: int, pred: int) -> bool:
         return True
     if tok.low in ARTICLES or tok.low in POSSESSIVE_DETERMINERS or is_structural(tok.low):
         return False
-    nxt = tokens[1] if len(tokens) > 1 else None
+    nxt = next((t for t in tokens[1:] if t.low not in FILLERS), None)
     if nxt is None:
         return False
     verb_next = nxt.text.islower() and (nxt.low in lexicon.VERB_FORMS or nxt.low.endswith("ed"))
@@ -257,7 +277,8 @@ def _implicit_location(side: Analysis) -> set[str]:
     """ "X is in Paris" says where X is, as "X is located in Paris" does."""
     tokens = side.tokens
     p = side.predicate
-    if side.copula and p + 2 < len(tokens) and tokens[p + 1].low in {"in", "at"} and tokens[p + 2].cap:
+    place = p + 2 < len(tokens) and tokens[p + 2].kind == "word" and tokens[p + 2].cap
+    if side.copula and place and tokens[p + 1].low in {"in", "at"}:
         return {"@where"}
     return set()
 
@@ -275,15 +296,24 @@ def judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     only_a, only_b = _unmatched_names(fa, fb), _unmatched_names(fb, fa)
     if any(any(ch.isdigit() for ch in n) for _, n in (*only_a, *only_b)):
         return None  # another numbered or coded thing: a different subject, not another value
-    if _other_holder(fa, fb) or _substituted(fa, fb):
+    if _other_holder(fa, fb):
         return None
+    never = _never_versus_event(x, y, fa, fb, only_a, only_b)
+    if never is not None:
+        return never
+    if _substituted(fa, fb):
+        return _prefixed(x, y, fa, fb) if not (only_a or only_b) else None
     shared = fa.concepts & fb.concepts
     if not shared and not (fa.names and fb.names and len(only_a) < len(fa.names)):
         return None
     moved_q = _moved_quantities(fa, fb)
     moved_d = _moved_dates(x, y, fa, fb)
-    if moved_q is None or moved_d is None:
+    moved_y = _moved_years(fa, fb)
+    if moved_q is None or moved_d is None or moved_y is None:
         return None
+    if moved_y and moved_d:
+        return None
+    moved_d = moved_d or moved_y
     differences = len(moved_q) + len(moved_d)
     if differences > 1:
         return None
@@ -309,11 +339,69 @@ def judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
         return Found("temporal", 0.7, reason, (_span(x, da),), (_span(y, db),))
     if only_a and only_b:
         return _entity(x, y, fa, fb, only_a, only_b, aliases)
-    if fa.past != fb.past:
+    if fa.past != fb.past and not (_perfect_or_passive(x) or _perfect_or_passive(y)):
         return None
     if only_a or only_b:
         return None
     return _polarity(x, y, fa, fb)
+
+
+def _perfect_or_passive(side: Analysis) -> bool:
+    """ "has signed" / "has been paid": a present that reports a past event, so it may meet a
+    simple past ("was signed") about the same event."""
+    return any(t.low in {"has", "have"} for t in side.tokens)
+
+
+def _never_versus_event(
+    x: Analysis,
+    y: Analysis,
+    fa: Frame,
+    fb: Frame,
+    only_a: tuple[tuple[int, str], ...],
+    only_b: tuple[tuple[int, str], ...],
+) -> Found | None:
+    """ "Ingrid has never tasted durian" / "Ingrid ate durian at a market": an event that the
+    other claim says never happened. The event side may add where, when and how long; the
+    never side must say nothing the event side does not."""
+    reason = "One claim says it never happened; the other reports it happening."
+    if _never_denies(fa, fb, only_a):
+        return Found("polarity", 0.65, reason, _neg_spans(x), _neg_spans(y))
+    if _never_denies(fb, fa, only_b):
+        return Found("polarity", 0.65, reason, _neg_spans(x), _neg_spans(y))
+    return None
+
+
+def _never_denies(fn: Frame, fe: Frame, only_n: tuple[tuple[int, str], ...]) -> bool:
+    """``fn`` says "never", ``fe`` reports the event, and ``fn`` says nothing ``fe`` does not."""
+    if "never" not in fn.words or not fn.negated or fe.negated or not fe.past:
+        return False
+    if only_n or fe.change or fe.sequenced or fn.sequenced:
+        return False
+    return bool(fn.concepts) and fn.concepts <= fe.concepts
+
+
+def _prefixed(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> Found | None:
+    """ "locked" / "unlocked", "paved" / "unpaved gravel": one concept is the other with a
+    negative prefix, everything else shared (the negated side may add a word)."""
+    if fa.negated != fb.negated or fa.change or fb.change or _flips(fa, fb):
+        return None
+    only_a, only_b = fa.concepts - fb.concepts, fb.concepts - fa.concepts
+    pairs = [(p, q) for p in only_a for q in only_b if _negative_of(p, q) or _negative_of(q, p)]
+    if len(pairs) != 1 or min(len(only_a), len(only_b)) != 1 or len(only_a | only_b) > 3:
+        return None
+    reason = f"Same statement said in other words, one side negated by a prefix: '{pairs[0][0]}' vs '{pairs[0][1]}'."
+    return Found("polarity", 0.6, reason, _neg_spans(x), _neg_spans(y))
+
+
+def _negative_of(plain: str, negated: str) -> bool:
+    """ "unlock" is "lock" negated (stems, so "unlocked" / "locked" meet too)."""
+    for prefix in lexicon.NEGATIVE_PREFIXES:
+        if prefix == "a":
+            continue
+        rest = negated[len(prefix) :]
+        if negated.startswith(prefix) and rest == plain and len(rest) >= 3 and rest not in lexicon.PREFIX_FALSE_FRIENDS:
+            return True
+    return False
 
 
 def _flips(fa: Frame, fb: Frame) -> bool:
@@ -384,6 +472,17 @@ def _moved_quantities(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
     if not comparable(a, b):
         return None
     return [(qa[0], qb[0])] if disagree(a, b) else []
+
+
+def _moved_years(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
+    """One bare year each ("died in 1616" / "death was in 1623"), or none on either side."""
+    if not fa.years and not fb.years:
+        return []
+    if len(fa.years) != 1 or len(fb.years) != 1 or fa.dates or fb.dates:
+        return None
+    ya, yb = fa.years[0], fb.years[0]
+    assert ya.qty is not None and yb.qty is not None
+    return [] if ya.qty.exact == yb.qty.exact else [(ya, yb)]
 
 
 def _moved_dates(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
