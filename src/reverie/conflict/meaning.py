@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reverie.conflict import lexicon, paraphrase
+from reverie.conflict import lexicon, paraphrase, units
 from reverie.conflict.core import Axis, Span
 from reverie.conflict.dates import date_fields_in_conflict, time_in_conflict
 from reverie.conflict.entity import Aliases, same_value
@@ -61,7 +61,7 @@ _ADDITIVE = frozenset({"also", "too", "another", "other", "include", "includes",
 _EXCLUSIVE = frozenset({"only", "instead", "sole", "solely", "exclusively", "alone"})
 # Words that name a second occasion or a part of the day: "the morning round" / "the evening round".
 _OCCASION = frozenset(
-    {"morning", "afternoon", "evening", "night", "noon", "second", "third", "last", "next",
+    {"morning", "afternoon", "evening", "night", "noon", "first", "second", "third", "last", "next",
      "previous", "yesterday", "today", "tomorrow", "weekday", "weekend"}
 )  # fmt: skip
 # A second person or role next to the subject ("Lars's brother", "Grace's colleague").
@@ -151,8 +151,8 @@ def frame(side: Analysis) -> Frame:
                 skip = i + 1
                 continue
         low = lows[i]
-        if _function_word(low) or stems[i] in _GENERIC:
-            continue
+        if _function_word(low) or stems[i] in _GENERIC or units.lookup(low) is not None:
+            continue  # a unit word left outside its number ("3-hour") says nothing of the topic
         concept = paraphrase.concept_of(stems[i]) or stems[i]
         concepts.add(concept)
         if i < pred:
@@ -174,7 +174,7 @@ def frame(side: Analysis) -> Frame:
         words=words,
         stems=frozenset(stems),
         hedged=bool(spoken & _SOFT_HEDGES),
-        change=(bool(words & _CHANGE) and not words & _NOW) or ("used" in words and "to" in words) or _perfect(side),
+        change=(bool(words & _CHANGE) and not words & _NOW) or ("used" in words and "to" in words),
         record=_record(side),
         sequenced=_sequenced(side),
         predicate=pred,
@@ -247,6 +247,8 @@ def _is_name(side: Analysis, i: int, pred: int) -> bool:
     tok = tokens[i]
     if not tok.cap or tok.low in FILLERS or paraphrase.concept_of(stem(tok.low)) is not None:
         return False
+    if stem(tok.low) in _GENERIC:
+        return False  # "There are four cats …"
     if i > 0:
         return True
     if tok.low in ARTICLES or tok.low in POSSESSIVE_DETERMINERS or is_structural(tok.low):
@@ -451,9 +453,13 @@ def _same_topic(fa: Frame, fb: Frame, floor: float) -> bool:
 
 
 def _occasions_differ(fa: Frame, fb: Frame) -> bool:
-    """ "the morning round" / "the evening round": two occasions, each with its own value."""
+    """ "the morning round" / "the evening round", "first" / "second language": two occasions
+    or members, each with its own value. "first" said on one side only ("first opened") is
+    emphasis, not another occasion."""
     oa, ob = fa.words & _OCCASION, fb.words & _OCCASION
-    return bool(oa or ob) and oa != ob
+    if oa == ob:
+        return False
+    return bool(oa and ob) or bool((oa | ob) - {"first"})
 
 
 def _moved_quantities(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
@@ -466,9 +472,10 @@ def _moved_quantities(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
         return None if (qa or qb) and (len(qa) > 1 or len(qb) > 1 or not (qa and qb)) else []
     a, b = qa[0].qty, qb[0].qty
     assert a is not None and b is not None
-    if a.dim == "bare" or b.dim == "bare" or "every" in fa.words | fb.words:
-        # a bare number may count anything; "every 6 hours" is a frequency, said other ways too
-        return None
+    if "every" in fa.words | fb.words:
+        return None  # "every 6 hours" is a frequency, and is said other ways too
+    if (a.dim == "bare" or b.dim == "bare") and not (a.dim == b.dim and fa.concepts == fb.concepts):
+        return None  # a bare number may count anything, unless all else is the same
     if not comparable(a, b):
         return None
     return [(qa[0], qb[0])] if disagree(a, b) else []
@@ -517,7 +524,9 @@ def _entity(
     aliases: Aliases | None,
 ) -> Found | None:
     """One named value each, for a relation that holds one value at a time."""
-    if fa.additive or fb.additive or fa.change or fb.change or fa.negated != fb.negated or fa.sequenced or fb.sequenced:
+    if fa.additive or fb.additive or fa.change or fb.change or fa.negated != fb.negated:
+        return None
+    if fa.sequenced or fb.sequenced or _perfect(x) or _perfect(y) or _occasions_differ(fa, fb):
         return None
     if not (_value_position(x, fa, only_a, y) and _value_position(y, fb, only_b, x)):
         return None
