@@ -139,17 +139,19 @@ def frame(side: Analysis) -> Frame:
         if i in labels:
             names.append((i, tok.low))
             continue
-        if i in in_value or i in classed or tok.kind != "word" or i <= skip:
+        if i in in_value or tok.kind != "word" or i <= skip:
+            continue
+        if i + 1 < len(tokens):
+            pair = paraphrase.phrase_concept(stems[i], stems[i + 1])
+            if pair is not None:  # "married to": read as a relation even if "married" is a state too
+                concepts.add(pair)
+                skip = i + 1
+                continue
+        if i in classed:
             continue
         if _is_name(side, i, pred):
             names.append((i, tok.low))
             continue
-        if i + 1 < len(tokens):
-            pair = paraphrase.phrase_concept(stems[i], stems[i + 1])
-            if pair is not None:
-                concepts.add(pair)
-                skip = i + 1
-                continue
         low = lows[i]
         if _function_word(low) or stems[i] in _GENERIC or units.lookup(low) is not None:
             continue  # a unit word left outside its number ("3-hour") says nothing of the topic
@@ -304,7 +306,9 @@ def judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     if never is not None:
         return never
     if _substituted(fa, fb):
-        return _prefixed(x, y, fa, fb) if not (only_a or only_b) else None
+        if only_a or only_b:
+            return None
+        return _prefixed(x, y, fa, fb) or _word_value(x, y, fa, fb)
     shared = fa.concepts & fb.concepts
     if not shared and not (fa.names and fb.names and len(only_a) < len(fa.names)):
         return None
@@ -541,7 +545,7 @@ def _entity(
     shared = fa.concepts & fb.concepts
     roles = _ROLE_NOUNS if (x.copula or y.copula) else frozenset()  # "X is Ravi's landlord"
     relation = sorted(shared & (paraphrase.SINGLE_VALUED | roles))
-    if fa.past != fb.past and "@create" not in relation:
+    if fa.past != fb.past and "@create" not in relation and not (fa.exclusive or fb.exclusive):
         return None  # "lived in Paris" / "lives in Berlin": a move; who made a thing never changes
     if not relation and not (fa.exclusive or fb.exclusive):
         return None
@@ -576,6 +580,45 @@ def _prefix(va: str, vb: str) -> bool:
     a, b = va.lower(), vb.lower()
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     return len(short) >= 2 and long.startswith(short) and " " not in long
+
+
+def _word_value(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> Found | None:
+    """A lower-case value in other words: "is made of bronze" / "is carved from marble",
+    "her only dog is a beagle". The relation must be shared and single-valued (or one side
+    says "only"), and each side's own words must be plain values after the verb: no
+    relation word, no second occasion, no change, the same polarity."""
+    if fa.negated != fb.negated or fa.change or fb.change or fa.additive or fb.additive or _flips(fa, fb):
+        return None
+    if fa.sequenced or fb.sequenced or _perfect(x) or _perfect(y) or _occasions_differ(fa, fb):
+        return None
+    if fa.past != fb.past or fa.quantities or fb.quantities or fa.dates or fb.dates:
+        return None
+    own_a, own_b = fa.concepts - fb.concepts, fb.concepts - fa.concepts
+    if len(own_a) > 2 or len(own_b) > 2 or not (_plain(own_a) and _plain(own_b)):
+        return None
+    relation = sorted(fa.concepts & fb.concepts & paraphrase.SINGLE_VALUED)
+    if not relation and not (fa.exclusive or fb.exclusive):
+        return None
+    cue = relation[0].lstrip("@") if relation else "only"
+    va, vb = _value_words(x, own_a), _value_words(y, own_b)
+    reason = f"'{cue}' holds one value at a time, but the claims (in other words) give '{_show(va)}' and '{_show(vb)}'."
+    return Found("entity", 0.6, reason, va, vb)
+
+
+def _plain(concepts: frozenset[str]) -> bool:
+    """Value words only: no paraphrase relation, no verb."""
+    return all(not c.startswith("@") and c not in _VERB_STEMS for c in concepts)
+
+
+_VERB_STEMS = frozenset(stem(w) for w in lexicon.VERB_FORMS)
+
+
+def _value_words(side: Analysis, concepts: frozenset[str]) -> tuple[Span, ...]:
+    return tuple(Span(t.start, t.end, t.text) for t in side.tokens if stem(t.low) in concepts)
+
+
+def _show(spans: tuple[Span, ...]) -> str:
+    return " ".join(s.text for s in spans)
 
 
 def _value_position(side: Analysis, fs: Frame, names: tuple[tuple[int, str], ...], other: Analysis) -> bool:
