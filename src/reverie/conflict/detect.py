@@ -178,14 +178,15 @@ def _text_conflict(a: Claim, b: Claim, aliases: Aliases | None) -> Conflict | No
     al = align(x, y)
     if al.blocked is not None or al.shared == 0:
         return _by_meaning(x, y, aliases)
-    return _judge(x, y, al, aliases)  # aligned word for word: its verdict stands
+    return _judge(x, y, al, aliases)
 
 
 def _by_meaning(x: Analysis, y: Analysis, aliases: Aliases | None) -> Conflict | None:
     """Second reading when the claims do not align word for word: frames (see ``meaning``).
 
-    Only then: when the words do align, the strict rules have read every difference and their
-    "no conflict" (two reports at two times, two disagreements at once) stands.
+    Also when they align but no difference could be named. Never when the word rules decided
+    "no conflict" for a reason (two reports at two times, two disagreements at once, an open
+    slot): that verdict stands.
     """
     found = meaning.judge(x, y, aliases)
     if found is None:
@@ -198,8 +199,8 @@ def _judge(x: Analysis, y: Analysis, al: Alignment, aliases: Aliases | None) -> 
     slots: list[Conflict] = []
     for hunk in al.values:
         verdict = compare_hunk(x, y, hunk, aliases)
-        if verdict.kind == "open":
-            return None
+        if verdict.kind == "open":  # no word rule knows this slot: read it by meaning
+            return _by_meaning(x, y, aliases)
         if verdict.kind == "conflict" and verdict.slot is not None:
             if not (_labels(hunk.a) and _labels(hunk.b)) and meaning.open_ended(x, y):
                 return None
@@ -227,7 +228,10 @@ def _judge(x: Analysis, y: Analysis, al: Alignment, aliases: Aliases | None) -> 
             return None
         slots.append(_finish(x, y, "temporal", 0.85, date_reason(da, db, fields), _spans(x, (da,)), _spans(y, (db,))))
     polarity, order = flipped(x, y, al, "polarity"), flipped(x, y, al, "temporal")
-    if len(slots) + polarity + order != 1:
+    found = len(slots) + polarity + order
+    if found == 0:
+        return _by_meaning(x, y, aliases)  # aligned, but no difference the word rules can name
+    if found != 1:
         return None
     if slots:
         return slots[0]

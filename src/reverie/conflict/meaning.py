@@ -394,16 +394,20 @@ def _never_denies(fn: Frame, fe: Frame, only_n: tuple[tuple[int, str], ...]) -> 
 
 
 def _prefixed(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> Found | None:
-    """ "locked" / "unlocked", "paved" / "unpaved gravel": one concept is the other with a
+    """ "locked" / "unlocked", "paved" / "unpaved gravel": one word is the other with a
     negative prefix, everything else shared (the negated side may add a word)."""
     if fa.negated != fb.negated or fa.change or fb.change or _flips(fa, fb):
         return None
     only_a, only_b = fa.concepts - fb.concepts, fb.concepts - fa.concepts
-    pairs = [(p, q) for p in only_a for q in only_b if _negative_of(p, q) or _negative_of(q, p)]
-    if len(pairs) != 1 or min(len(only_a), len(only_b)) != 1 or len(only_a | only_b) > 3:
+    if min(len(only_a), len(only_b)) != 1 or len(only_a | only_b) > 3:
         return None
-    reason = f"Same statement said in other words, one side negated by a prefix: '{pairs[0][0]}' vs '{pairs[0][1]}'."
-    return Found("polarity", 0.6, reason, _neg_spans(x), _neg_spans(y))
+    words_a, words_b = fa.stems - fb.stems, fb.stems - fa.stems
+    pairs = [(p, q) for p in words_a for q in words_b if _negative_of(p, q) or _negative_of(q, p)]
+    if len(pairs) != 1:
+        return None
+    p, q = pairs[0]
+    reason = f"Same statement said in other words, one side negated by a prefix: '{p}' vs '{q}'."
+    return Found("polarity", 0.6, reason, _value_words(x, frozenset({p})), _value_words(y, frozenset({q})))
 
 
 def _negative_of(plain: str, negated: str) -> bool:
