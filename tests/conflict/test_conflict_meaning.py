@@ -118,3 +118,48 @@ def test_timeout_paraphrase_conflicts_exactly_when_the_durations_differ(m: int, 
     seconds = {"minutes": 60, "seconds": 1, "hours": 3600}[unit]
     found = detect(Claim(f"The upload timeout is {m} minutes."), Claim(f"Uploads time out after {n} {unit}."))
     assert (found is not None) == (m * 60 != n * seconds)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "axis"),
+    [
+        # "never" against a reported event, which may add who, where and when
+        ("Omar has never climbed Ben Nevis.", "Omar climbed Ben Nevis with his brother in 2019.", "polarity"),
+        # a negative prefix on one word, everything else the same
+        ("The cellar door is locked.", "The cellar door is unlocked.", "polarity"),
+        # a state now, after a change: "still" against "no longer"
+        ("Pia still lives with her aunt.", "Pia moved out and no longer lives with her aunt.", "polarity"),
+        # a lower-case value of a shared single-valued relation
+        ("The statue is made of granite.", "The statue is carved from limestone.", "entity"),
+        # volume units normalised
+        ("The jug holds 2 litres.", "The jug holds 500 ml.", "numeric"),
+    ],
+)
+def test_more_conflicts_in_other_words(a: str, b: str, axis: str) -> None:
+    assert _axis(a, b) == axis
+    assert _axis(b, a) == axis
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Omar has never climbed Ben Nevis.", "Omar wants to climb Ben Nevis."),  # a wish, not an event
+        ("Omar has never climbed Ben Nevis.", "Omar climbed Snowdon last year."),  # another event
+        ("Chen had never flown before 2023.", "Chen flew to Lima in 2024."),  # never *before* a date
+        ("The statue is made of granite.", "The statue stands on a limestone base."),  # another part
+        ("Pia lives with her aunt.", "Pia lived with her aunt until 2020."),  # change over time
+        ("The jug holds 2 litres.", "The jug holds 2000 ml."),  # equal after units
+        ("Mozart died in 1791.", "Mozart's death was in 1791."),  # agreeing paraphrase, a bare year
+    ],
+)
+def test_more_look_alikes_stay_compatible(a: str, b: str) -> None:
+    assert detect(Claim(a), Claim(b)) is None
+    assert detect(Claim(b), Claim(a)) is None
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1800, 2030), st.integers(1800, 2030), st.sampled_from(["Mozart", "Ines", "Kofi"]))
+def test_a_death_year_said_two_ways_conflicts_exactly_when_the_years_differ(y1: int, y2: int, who: str) -> None:
+    found = detect(Claim(f"{who} died in {y1}."), Claim(f"{who}'s death was in {y2}."))
+    assert (found is not None) == (y1 != y2)
+    assert found is None or found.axis == "temporal"

@@ -22,12 +22,12 @@ occasion or another holder blocks, because a wrong conflict costs more than a mi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from reverie.conflict import lexicon, paraphrase, units
 from reverie.conflict.core import Axis, Span
-from reverie.conflict.dates import date_fields_in_conflict, time_in_conflict
+from reverie.conflict.dates import DateValue, date_fields_in_conflict, time_in_conflict
 from reverie.conflict.entity import Aliases, same_value
 from reverie.conflict.frame import Analysis, Unit, analyse
 from reverie.conflict.numeric import comparable, disagree
@@ -96,7 +96,7 @@ class Frame:
     concepts: frozenset[str]
     subject: frozenset[str]  # the concepts said before the predicate: who or what it is about
     quantities: tuple[Unit, ...]
-    years: tuple[Unit, ...]  # bare four-digit numbers the date reader left ("died in 1616")
+    years: tuple[Unit, ...]  # bare four-digit numbers the date reader left ("died in 1616"), as dates
     dates: tuple[Unit, ...]
     negated: bool
     classes: tuple[tuple[str, int], ...]  # (antonym class, side)
@@ -175,7 +175,7 @@ def frame(side: Analysis) -> Frame:
         concepts=frozenset(concepts),
         subject=frozenset(subject),
         quantities=tuple(u for u in side.units if u.kind == "qty" and not _year(u)),
-        years=tuple(u for u in side.units if _year(u)),
+        years=tuple(_as_date(u) for u in side.units if _year(u)),
         dates=tuple(u for u in side.units if u.kind == "date"),
         negated=(len(side.negations) + len(words_neg := [w for w in lows if w in _NEGATIVE_WORDS])) % 2 == 1
         and bool(side.negations or words_neg),
@@ -205,6 +205,12 @@ def _year(unit: Unit) -> bool:
         and q.exact.isdigit()
         and 1000 <= int(q.exact) < 2200
     )
+
+
+def _as_date(unit: Unit) -> Unit:
+    """A bare year as the date it names, so it meets "in 1791" read as a date on the other side."""
+    assert unit.qty is not None and unit.qty.exact is not None
+    return replace(unit, key="<date>", kind="date", qty=None, date=DateValue(year=int(unit.qty.exact)))
 
 
 def _stop(side: Analysis, unit: Unit) -> int:
@@ -246,7 +252,7 @@ def _predicate(side: Analysis) -> int:
 
 
 def _past_verb(low: str) -> bool:
-    return low in lexicon.PAST_VERB_FORMS or (len(low) > 4 and low.endswith("ed"))
+    return low in lexicon.PAST_VERB_FORMS or (len(low) > 3 and low.endswith("ed"))
 
 
 def _is_name(side: Analysis, i: int, pred: int) -> bool:
@@ -321,12 +327,8 @@ def judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
         return None
     moved_q = _moved_quantities(fa, fb)
     moved_d = _moved_dates(x, y, fa, fb)
-    moved_y = _moved_years(fa, fb)
-    if moved_q is None or moved_d is None or moved_y is None:
+    if moved_q is None or moved_d is None:
         return None
-    if moved_y and moved_d:
-        return None
-    moved_d = moved_d or moved_y
     differences = len(moved_q) + len(moved_d)
     if differences > 1:
         return None
@@ -352,7 +354,8 @@ def judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
         return Found("temporal", 0.7, reason, (_span(x, da),), (_span(y, db),))
     if only_a and only_b:
         return _entity(x, y, fa, fb, only_a, only_b, aliases)
-    if fa.past != fb.past and not (_perfect_or_passive(x) or _perfect_or_passive(y)):
+    now = bool((fa.words | fb.words) & _NOW)  # "still lives" / "moved out and no longer lives"
+    if fa.past != fb.past and not (now or _perfect_or_passive(x) or _perfect_or_passive(y)):
         return None
     if only_a or only_b:
         return None
@@ -496,20 +499,9 @@ def _moved_quantities(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
     return [(qa[0], qb[0])] if disagree(a, b) else []
 
 
-def _moved_years(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
-    """One bare year each ("died in 1616" / "death was in 1623"), or none on either side."""
-    if not fa.years and not fb.years:
-        return []
-    if len(fa.years) != 1 or len(fb.years) != 1 or fa.dates or fb.dates:
-        return None
-    ya, yb = fa.years[0], fb.years[0]
-    assert ya.qty is not None and yb.qty is not None
-    return [] if ya.qty.exact == yb.qty.exact else [(ya, yb)]
-
-
 def _moved_dates(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
-    da = [u for u in fa.dates if u.date is not None]
-    db = [u for u in fb.dates if u.date is not None]
+    da = [u for u in (*fa.dates, *fa.years) if u.date is not None]
+    db = [u for u in (*fb.dates, *fb.years) if u.date is not None]
     if not da and not db:
         return []
     if len(da) != 1 or len(db) != 1:
