@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from reverie.conflict import lexicon, paraphrase, units
+from reverie.conflict import lexicon, paraphrase, sequence, units
 from reverie.conflict.core import Axis, Span
 from reverie.conflict.dates import DateValue, date_fields_in_conflict, time_in_conflict
 from reverie.conflict.entity import Aliases, same_value
@@ -310,6 +310,9 @@ def judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
         return None  # no verb found: subject and value cannot be told apart, so say nothing
     if fa.hedged or fb.hedged or fa.record or fb.record:
         return None
+    if sequence.reversed_order(x, y):
+        reason = "The claims put the same two events in opposite orders (said in other words)."
+        return Found("temporal", 0.65, reason, _cue_spans(x), _cue_spans(y))
     only_a, only_b = _unmatched_names(fa, fb), _unmatched_names(fb, fa)
     if any(any(ch.isdigit() for ch in n) for _, n in (*only_a, *only_b)):
         return None  # another numbered or coded thing: a different subject, not another value
@@ -664,6 +667,11 @@ def _polarity(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> Found | None:
         return None
     reason = "Same statement said in other words, with opposite polarity."
     return Found("polarity", 0.65, reason, _neg_spans(x), _neg_spans(y))
+
+
+def _cue_spans(side: Analysis) -> tuple[Span, ...]:
+    cues = {"before", "after", "afterwards", "afterward", "then", "first", "prior", "later"}
+    return tuple(Span(t.start, t.end, t.text) for t in side.tokens if t.low in cues)
 
 
 def _neg_spans(side: Analysis) -> tuple[Span, ...]:
