@@ -108,6 +108,7 @@ class Frame:
     exclusive: bool
     record: bool
     sequenced: bool
+    possessives: int  # how many "'s" the claim says
     predicate: int  # token index of the predicate (``frame.find_predicate``, or a fallback)
     past: bool
 
@@ -154,7 +155,8 @@ def frame(side: Analysis) -> Frame:
                 concepts.add(pair)
                 skip = i + 1
                 continue
-        if i in classed:
+        if i in classed:  # an antonym state: its class is the topic, its side is compared apart
+            concepts.add(next(u.key for u in side.units if u.tok == i and u.kind == "class"))
             continue
         if _is_name(side, i, pred):
             names.append((i, tok.low))
@@ -186,6 +188,7 @@ def frame(side: Analysis) -> Frame:
         change=(bool(words & _CHANGE) and not words & _NOW) or ("used" in words and "to" in words),
         record=_record(side),
         sequenced=_sequenced(side),
+        possessives=lows.count("'s"),
         predicate=pred,
         past=side.past if pred == side.predicate else _past_verb(tokens[pred].low) if pred < len(tokens) else False,
         additive=bool(words & _ADDITIVE) or ("as" in words and "well" in words),
@@ -394,6 +397,9 @@ def _never_denies(fn: Frame, fe: Frame, only_n: tuple[tuple[int, str], ...]) -> 
     """``fn`` says "never", ``fe`` reports the event, and ``fn`` says nothing ``fe`` does not."""
     if "never" not in fn.words or not fn.negated or fe.negated or not fe.past:
         return False
+    objects = len(fn.concepts - fn.subject) + sum(i >= fn.predicate for i, _ in fn.names)
+    if objects < 2:
+        return False  # "has never crashed": with no object, any crash of anything would match
     if only_n or fe.change or fe.sequenced or fn.sequenced:
         return False
     return bool(fn.concepts) and fn.concepts <= fe.concepts
@@ -447,7 +453,10 @@ def _sequenced(side: Analysis) -> bool:
 
 
 def _other_holder(fa: Frame, fb: Frame) -> bool:
-    """One subject names a thing or person the other does not ("Lars's brother", "main span")."""
+    """One subject names a thing or person the other does not ("Lars's brother", "main span"),
+    or goes one possessive further ("Omar's boss's boss")."""
+    if max(fa.possessives, fb.possessives) >= 2 and fa.possessives != fb.possessives:
+        return True
     return bool((fa.subject - fb.concepts - fb.stems) or (fb.subject - fa.concepts - fa.stems))
 
 
@@ -466,7 +475,7 @@ def _same_topic(fa: Frame, fb: Frame, floor: float) -> bool:
     shared = fa.concepts & fb.concepts
     smaller = min(len(fa.concepts), len(fb.concepts))
     if smaller == 0:
-        return bool(fa.names) and {n for _, n in fa.names} == {n for _, n in fb.names}
+        return False  # names alone ("Mia … in 1990" / "Mia … in 2015") do not say which event
     if len(shared) / smaller < floor:
         return False
     extra = (fa.concepts ^ fb.concepts) & {stem(w) for w in _ROLE_WORDS}
