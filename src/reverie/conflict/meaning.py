@@ -47,7 +47,8 @@ from reverie.conflict.text import (
 _SOFT_HEDGES = HEDGES | frozenset(
     {"may", "might", "could", "considering", "consider", "want", "wants", "would", "rumour", "rumoured",
      "rumor", "rumored", "evaluating", "whether", "if", "thinks", "think", "plans", "planning", "hope",
-     "hopes", "expected", "sure", "unless", "possibly", "unsure", "supposedly", "allegedly"}
+     "hopes", "expected", "sure", "unless", "possibly", "unsure", "supposedly", "allegedly", "planned",
+     "originally", "initially", "proposed", "tentatively"}
 )  # fmt: skip
 # Words that place a claim on a timeline next to another state: a change, not a conflict.
 _CHANGE = frozenset(
@@ -56,6 +57,8 @@ _CHANGE = frozenset(
 )  # fmt: skip
 # Words that say a claim is about now, whatever changed before ("moved out and no longer lives").
 _NOW = frozenset({"longer", "anymore", "still"})
+# Words that make a value hold only under a condition ("35 minutes in rush hour").
+_CONDITION = frozenset({"if", "unless", "during", "while", "peak", "rush", "except", "excluding", "otherwise"})
 # Words that add another member rather than replace one ("also", "another").
 _ADDITIVE = frozenset({"also", "too", "another", "other", "include", "includes", "including", "among", "both"})
 # Words that say a value is the only one: they make any relation single-valued.
@@ -187,7 +190,7 @@ def frame(side: Analysis) -> Frame:
         hedged=bool(spoken & _SOFT_HEDGES),
         change=(bool(words & _CHANGE) and not words & _NOW) or ("used" in words and "to" in words),
         record=_record(side),
-        sequenced=_sequenced(side),
+        sequenced=_sequenced(side) or bool(words & _CONDITION),
         possessives=lows.count("'s"),
         predicate=pred,
         past=side.past if pred == side.predicate else _past_verb(tokens[pred].low) if pred < len(tokens) else False,
@@ -397,6 +400,8 @@ def _never_denies(fn: Frame, fe: Frame, only_n: tuple[tuple[int, str], ...]) -> 
     """``fn`` says "never", ``fe`` reports the event, and ``fn`` says nothing ``fe`` does not."""
     if "never" not in fn.words or not fn.negated or fe.negated or not fe.past:
         return False
+    if not (fn.past or fn.words & {"has", "have", "had"}):
+        return False  # "never drinks coffee" is a habit, which one cup does not undo
     objects = len(fn.concepts - fn.subject) + sum(i >= fn.predicate for i, _ in fn.names)
     if objects < 2:
         return False  # "has never crashed": with no object, any crash of anything would match
@@ -560,7 +565,8 @@ def _entity(
     shared = fa.concepts & fb.concepts
     roles = _ROLE_NOUNS if (x.copula or y.copula) else frozenset()  # "X is Ravi's landlord"
     relation = sorted(shared & (paraphrase.SINGLE_VALUED | roles))
-    if fa.past != fb.past and "@create" not in relation and not (fa.exclusive or fb.exclusive):
+    made = any(r.startswith("@made-") for r in relation)
+    if fa.past != fb.past and not made and not (fa.exclusive or fb.exclusive):
         return None  # "lived in Paris" / "lives in Berlin": a move; who made a thing never changes
     if not relation and not (fa.exclusive or fb.exclusive):
         return None
