@@ -570,9 +570,24 @@ def _entity(
         return None  # "lived in Paris" / "lives in Berlin": a move; who made a thing never changes
     if not relation and not (fa.exclusive or fb.exclusive):
         return None
+    if not (_introduced(x, fa, only_a, relation) and _introduced(y, fb, only_b, relation)):
+        return None
     cue = relation[0].lstrip("@") if relation else "only"
     reason = f"'{cue}' holds one value at a time, but the claims (in other words) give '{va}' and '{vb}'."
     return Found("entity", 0.7, reason, (run_a,), (run_b,))
+
+
+def _introduced(side: Analysis, fs: Frame, names: tuple[tuple[int, str], ...], relation: list[str]) -> bool:
+    """The value is introduced the way the relation takes it: a place after "in" / "at" ("the
+    venue is the Arena" names a building, not the city), a maker after "by" or as the doer
+    ("developed with funding from Orin" names no maker)."""
+    first = min(i for i, _ in names)
+    before = next((t.low for t in reversed(side.tokens[:first]) if t.low not in ARTICLES | FILLERS), "")
+    if relation and all(r == "@where" for r in relation):
+        return before in {"in", "at"}
+    if relation and all(r.startswith("@made-") for r in relation):
+        return before == "by" or first < fs.predicate
+    return True
 
 
 # Words that place a value inside a larger one ("downtown Austin", "the port of Rotterdam").
@@ -591,9 +606,11 @@ def _refined(fa: Frame, fb: Frame) -> bool:
 def open_ended(x: Analysis, y: Analysis) -> bool:
     """Two named values that may both hold: one narrows a place ("in downtown Milan" under "in
     Italy"), or a claim speaks of experience over a life ("has lived in Lyon": and elsewhere).
-    The word aligner asks this too before it calls a differing name a conflict."""
+    A claim that adds a member ("also", "too") leaves room for both. The word aligner asks this
+    too before it calls a differing name a conflict."""
     a, b = frozenset(t.low for t in x.tokens), frozenset(t.low for t in y.tokens)
-    return bool((a ^ b) & _REFINING) or _perfect(x) or _perfect(y)
+    additive = bool((a | b) & _ADDITIVE) or ("as" in a | b and "well" in a | b)  # "is also taught by"
+    return additive or bool((a ^ b) & _REFINING) or _perfect(x) or _perfect(y)
 
 
 def _prefix(va: str, vb: str) -> bool:
