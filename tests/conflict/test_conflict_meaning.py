@@ -163,3 +163,25 @@ def test_a_death_year_said_two_ways_conflicts_exactly_when_the_years_differ(y1: 
     found = detect(Claim(f"{who} died in {y1}."), Claim(f"{who}'s death was in {y2}."))
     assert (found is not None) == (y1 != y2)
     assert found is None or found.axis == "temporal"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The bridge was designed by Eiffel.", "The bridge was built by Hall & Sons."),  # two maker roles
+        ("The conference is held in Lisbon.", "The conference venue is the Altice Arena."),  # city vs building
+        ("The vaccine was developed by Vexa.", "The vaccine was developed with funding from Orin."),  # no maker
+        ("The course is taught by Dr. Lim.", "The course is also taught by Dr. Roe."),  # "also": two holders
+        ("Omar's boss is Rita.", "Omar's boss's boss is Ken."),  # one possessive further
+        ("The server has never crashed.", "The server crashed a test client yesterday."),  # never, no object
+        ("Ana never drinks coffee.", "Ana drank a coffee with Ben yesterday to be polite."),  # a habit
+        ("The ride lasts 20 minutes.", "The ride lasts 35 minutes in rush hour."),  # a condition
+        ("The launch is on May 3.", "The launch was first planned for April 20."),  # a plan
+        ("Mia was born in 1990.", "Mia married in 2015."),  # two events of one person
+        ("The bridge was closed in 2019.", "The bridge reopened in 2021."),  # two events of one thing
+        ("Liam studied in Dublin.", "Liam studied in Cork."),  # studied in: many places
+    ],
+)
+def test_look_alikes_found_by_probing_stay_compatible(a: str, b: str) -> None:
+    assert detect(Claim(a), Claim(b)) is None
+    assert detect(Claim(b), Claim(a)) is None
