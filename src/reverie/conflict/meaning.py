@@ -57,6 +57,12 @@ _CHANGE = frozenset(
 )  # fmt: skip
 # Words that say a claim is about now, whatever changed before ("moved out and no longer lives").
 _NOW = frozenset({"longer", "anymore", "still"})
+# Words that only say *that* something is measured; the unit of the quantity says *what*.
+_MEASURES = frozenset({"@duration", "@tall", "@weigh", "@cost"})
+_MEASURE_STEMS = frozenset(
+    stem(w) for w in ("long", "length", "span", "spans", "wide", "width", "deep", "depth", "high", "height",
+                      "big", "size", "heavy", "measures", "measure", "amount", "total")
+)  # fmt: skip
 # Words that make a value hold only under a condition ("35 minutes in rush hour").
 _CONDITION = frozenset({"if", "unless", "during", "while", "peak", "rush", "except", "excluding", "otherwise"})
 # Words that add another member rather than replace one ("also", "another").
@@ -137,6 +143,7 @@ def frame(side: Analysis) -> Frame:
     """Read one analysed claim as a frame."""
     tokens = side.tokens
     pred = _predicate(side)
+    measured = any(u.kind == "qty" and u.qty is not None and u.qty.dim != "bare" for u in side.units)
     in_value = {i for u in side.units if u.kind in ("qty", "date") for i in range(u.tok, _stop(side, u))}
     labels = {u.tok for u in side.units if u.label}
     classed = {u.tok for u in side.units if u.kind == "class"}
@@ -168,6 +175,8 @@ def frame(side: Analysis) -> Frame:
         if _function_word(low) or stems[i] in _GENERIC or units.lookup(low) is not None:
             continue  # a unit word left outside its number ("3-hour") says nothing of the topic
         concept = paraphrase.concept_of(stems[i]) or stems[i]
+        if measured and (concept in _MEASURES or stems[i] in _MEASURE_STEMS):
+            continue  # "lasts" / "is … long" / "weighs": the unit already says what is measured
         concepts.add(concept)
         if i < pred:
             subject.add(concept)
