@@ -185,3 +185,10 @@ def test_a_death_year_said_two_ways_conflicts_exactly_when_the_years_differ(y1: 
 def test_look_alikes_found_by_probing_stay_compatible(a: str, b: str) -> None:
     assert detect(Claim(a), Claim(b)) is None
     assert detect(Claim(b), Claim(a)) is None
+
+
+def test_can_be_x_said_as_an_adjective_meets_its_negation() -> None:
+    a = "The archive is reachable from the lab."
+    assert _axis(a, "The archive cannot be reached from the lab.") == "polarity"
+    assert _axis(a, "The archive can be reached from the lab.") is None
+    assert _axis("The park is accessible by bus.", "The park cannot be accessed by bus.") == "polarity"

@@ -165,7 +165,8 @@ def frame(side: Analysis) -> Frame:
                 concepts.add(pair)
                 skip = i + 1
                 continue
-        if i in classed:  # an antonym state: its class is the topic, its side is compared apart
+        able = _able_base(lows[i])
+        if i in classed and able is None:  # an antonym state: its class is the topic, its side apart
             concepts.add(next(u.key for u in side.units if u.tok == i and u.kind == "class"))
             continue
         if _is_name(side, i, pred):
@@ -174,7 +175,7 @@ def frame(side: Analysis) -> Frame:
         low = lows[i]
         if _function_word(low) or stems[i] in _GENERIC or units.lookup(low) is not None:
             continue  # a unit word left outside its number ("3-hour") says nothing of the topic
-        concept = paraphrase.concept_of(stems[i]) or stems[i]
+        concept = able or paraphrase.concept_of(stems[i]) or stems[i]
         if measured and (concept in _MEASURES or stems[i] in _MEASURE_STEMS):
             continue  # "lasts" / "is … long" / "weighs": the unit already says what is measured
         concepts.add(concept)
@@ -193,7 +194,7 @@ def frame(side: Analysis) -> Frame:
         dates=tuple(u for u in side.units if u.kind == "date"),
         negated=(len(side.negations) + len(words_neg := [w for w in lows if w in _NEGATIVE_WORDS])) % 2 == 1
         and bool(side.negations or words_neg),
-        classes=tuple((u.key, u.side) for u in side.units if u.kind == "class"),
+        classes=tuple((u.key, u.side) for u in side.units if u.kind == "class" and _able_base(u.low) is None),
         words=words,
         stems=frozenset(stems),
         hedged=bool(spoken & _SOFT_HEDGES),
@@ -226,6 +227,16 @@ def _as_date(unit: Unit) -> Unit:
     """A bare year as the date it names, so it meets "in 1791" read as a date on the other side."""
     assert unit.qty is not None and unit.qty.exact is not None
     return replace(unit, key="<date>", kind="date", qty=None, date=DateValue(year=int(unit.qty.exact)))
+
+
+def _able_base(low: str) -> str | None:
+    """ "reachable" → "reach", "accessible" → "access": can-be-X is X said as an adjective, so
+    "is reachable" meets "can be reached" and "cannot be reached" negates it."""
+    for suffix in ("able", "ible"):
+        base = low[: -len(suffix)]
+        if low.endswith(suffix) and len(base) >= 4 and base.isalpha():
+            return stem(base)
+    return None
 
 
 def _stop(side: Analysis, unit: Unit) -> int:
