@@ -133,6 +133,9 @@ def test_timeout_paraphrase_conflicts_exactly_when_the_durations_differ(m: int, 
         ("The statue is made of granite.", "The statue is carved from limestone.", "entity"),
         # volume units normalised
         ("The jug holds 2 litres.", "The jug holds 500 ml.", "numeric"),
+        # general antonyms of state
+        ("The elevator is operational.", "The elevator is broken.", "polarity"),
+        ("The ticket is valid.", "The ticket has expired.", "polarity"),
     ],
 )
 def test_more_conflicts_in_other_words(a: str, b: str, axis: str) -> None:

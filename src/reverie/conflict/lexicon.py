@@ -134,7 +134,7 @@ ANTONYMS: tuple[Antonym, ...] = (
     Antonym("liking", "polarity", all_forms("like", "love", "enjoy", "adore"),
             all_forms("dislike", "hate", "detest", "loathe")),
     Antonym("permission", "polarity", all_forms("allow", "permit", "accept", "approve") | {"allowed", "permitted"},
-            all_forms("forbid", "prohibit", "ban", "disallow", "deny", "reject", "refuse")
+            all_forms("forbid", "prohibit", "ban", "disallow", "deny", "reject", "refuse", "decline")
             | {"forbidden", "prohibited", "banned"}),
     Antonym("obligation", "polarity", ["required", "mandatory", "compulsory", "obligatory"], ["optional"]),
     Antonym("openness", "polarity", all_forms("open"), all_forms("close") | {"shut", "shuts"}),
@@ -143,7 +143,7 @@ ANTONYMS: tuple[Antonym, ...] = (
             ["offline", "down", "unavailable", "unreachable"]),
     Antonym("synchrony", "polarity", ["synchronous", "sync", "synchronously"],
             ["asynchronous", "async", "asynchronously"]),
-    Antonym("validity", "polarity", ["valid"], ["invalid"]),
+    Antonym("validity", "polarity", ["valid"], ["invalid", "expired"]),
     Antonym("outcome", "polarity", all_forms("succeed", "pass") | {"successful"},
             all_forms("fail") | {"unsuccessful"}),
     Antonym("handedness", "polarity", ["right-handed"], ["left-handed"]),
@@ -158,6 +158,9 @@ ANTONYMS: tuple[Antonym, ...] = (
     Antonym("cost", "polarity", ["expensive", "pricier"], ["cheap", "cheaper"]),
     Antonym("life", "polarity", ["alive"], ["dead", "deceased"]),
     Antonym("wakefulness", "polarity", ["awake"], ["asleep"]),
+    Antonym("function", "polarity", ["functional", "operational", "functioning"], ["broken", "faulty", "defective"]),
+    Antonym("guilt", "polarity", ["guilty"], ["innocent"]),
+    Antonym("concealment", "polarity", ["visible", "shown"], ["hidden", "invisible"]),
     Antonym("safety", "polarity", ["safe"], ["unsafe", "dangerous", "hazardous"]),
     Antonym("health", "polarity", ["healthy"], ["sick", "ill"]),
     Antonym("presence", "polarity", ["present"], ["absent", "missing"]),
