@@ -195,3 +195,13 @@ def test_can_be_x_said_as_an_adjective_meets_its_negation() -> None:
     assert _axis(a, "The archive cannot be reached from the lab.") == "polarity"
     assert _axis(a, "The archive can be reached from the lab.") is None
     assert _axis("The park is accessible by bus.", "The park cannot be accessed by bus.") == "polarity"
+
+
+def test_a_number_hyphened_to_its_unit_is_the_same_quantity() -> None:
+    a, b = "The ferry ride takes 2 hours.", "It is a 3-hour ferry ride."
+    found = detect(Claim(a), Claim(b))
+    assert found is not None and found.axis == "numeric"
+    assert [s.text for s in found.spans_b] == ["3-hour"]  # spans cut from the text as written
+    assert all(b[s.start : s.end] == s.text for s in found.spans_b)
+    assert detect(Claim("The ferry ride takes 3 hours."), Claim(b)) is None
+    assert _axis("The lease runs for two years.", "It is a five-year lease.") == "numeric"

@@ -22,6 +22,7 @@ occasion or another holder blocks, because a wrong conflict costs more than a mi
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -137,6 +138,17 @@ class Found:
 def frame_of(text: str) -> Frame:
     """The frame of one claim's text. Cached like ``analyse``: a claim meets many candidates."""
     return frame(analyse(text))
+
+
+_NUMBER_WORDS = "|".join(sorted(units.NUMBER_WORDS, key=len, reverse=True))
+_COMPOUND = re.compile(rf"\b([0-9]+(?:\.[0-9]+)?|{_NUMBER_WORDS})-(?=[a-z])", re.IGNORECASE)
+
+
+def unhyphenated(text: str) -> str:
+    """ "a 3-hour flight", "a five-year warranty" read as "a 3 hour flight": a number joined to its
+    unit by a hyphen is the same quantity. Same length, so every offset still points into the
+    original text."""
+    return _COMPOUND.sub(lambda m: m.group(1) + " ", text)
 
 
 def frame(side: Analysis) -> Frame:
@@ -330,7 +342,22 @@ def _implicit_location(side: Analysis) -> set[str]:
 
 
 def judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
-    """The one disagreement two claims about the same thing have, or None."""
+    """The one disagreement two claims about the same thing have, or None.
+
+    Read on the claims with number-unit hyphens opened ("3-hour" as "3 hour"); the spans are
+    cut again from the texts as written."""
+    tx, ty = unhyphenated(x.text), unhyphenated(y.text)
+    if tx == x.text and ty == y.text:
+        return _judge(x, y, aliases)
+    found = _judge(analyse(tx), analyse(ty), aliases)
+    if found is None:
+        return None
+    spans_a = tuple(Span(sp.start, sp.end, x.text[sp.start : sp.end]) for sp in found.spans_a)
+    spans_b = tuple(Span(sp.start, sp.end, y.text[sp.start : sp.end]) for sp in found.spans_b)
+    return replace(found, spans_a=spans_a, spans_b=spans_b)
+
+
+def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     fa, fb = frame_of(x.text), frame_of(y.text)
     if fa.predicate >= len(x.tokens) or fb.predicate >= len(y.tokens):
         return None  # no verb found: subject and value cannot be told apart, so say nothing
