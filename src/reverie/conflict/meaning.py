@@ -144,6 +144,7 @@ _NUMBER_WORDS = "|".join(sorted(units.NUMBER_WORDS, key=len, reverse=True))
 _COMPOUND = re.compile(rf"\b([0-9]+(?:\.[0-9]+)?|{_NUMBER_WORDS})-(?=[a-z])", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)
 def unhyphenated(text: str) -> str:
     """ "a 3-hour flight", "a five-year warranty" read as "a 3 hour flight": a number joined to its
     unit by a hyphen is the same quantity. Same length, so every offset still points into the
