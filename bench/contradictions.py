@@ -1,10 +1,18 @@
-"""Contradiction benchmark: reverie's rules vs a lexical-negation baseline.
+"""Contradiction benchmark: reverie's rules vs a lexical-negation baseline, on two data sets.
 
-    python bench/contradictions.py [--split dev|test|all] [--json out.json] [--errors] [--timing]
+    python bench/contradictions.py [--data own|fresh|both] [--split dev|test|all] [--json out.json]
+        [--errors] [--timing] [--old REV]
 
-Reads bench/data/contradictions.jsonl (pairs written for this project; each pair's split is
-fixed by a hash of its id, see ``split_of``) and prints precision / recall / F1 per axis and
-overall, per split, for both systems side by side.
+Data sets:
+- ``own``: bench/data/contradictions.jsonl, pairs written for this project; each pair's split
+  is fixed by a hash of its id (see ``split_of``);
+- ``fresh``: bench/data/contradictions_fresh.jsonl, 1,060 pairs written by someone who never
+  saw the rules (issue #16); its split field was frozen when it was written. Its test split is
+  for reporting only: never tune on it and never list its errors (``--errors`` refuses it).
+
+Prints precision / recall / F1 per axis and overall, per data set and split, for reverie and
+the baseline side by side. ``--old REV`` also scores the rules as they were at git revision
+REV (the tree is archived to a temp dir and scored in a subprocess), printed next to today's.
 
 How the numbers are counted:
 - overall: a pair is a positive when the system reports any conflict; a detection on the
@@ -25,11 +33,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+# ``--src DIR`` (used by ``--old``) scores another tree's rules; by default this one's.
+sys.path.insert(
+    0,
+    next(
+        (sys.argv[i + 1] for i, arg in enumerate(sys.argv[:-1]) if arg == "--src"),
+        str(Path(__file__).resolve().parents[1] / "src"),
+    ),
+)
 
 from reverie.conflict import AXES, Claim, baseline_negation, detect
 
 DATA = Path(__file__).resolve().parent / "data" / "contradictions.jsonl"
+FRESH = Path(__file__).resolve().parent / "data" / "contradictions_fresh.jsonl"
+DATASETS = {"own": DATA, "fresh": FRESH}
 SPLITS = ("dev", "test")
 
 
@@ -180,8 +197,8 @@ def _table(split: str, ours: dict[str, object], base: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
-def run(split: str) -> dict[str, dict[str, object]]:
-    pairs = load()
+def run(split: str, path: Path = DATA) -> dict[str, dict[str, object]]:
+    pairs = load(path)
     chosen = SPLITS if split == "all" else (split,)
     out: dict[str, dict[str, object]] = {}
     for name in (*chosen, "all") if split == "all" else chosen:
@@ -199,10 +216,17 @@ def timing(rounds: int = 15) -> dict[str, float]:
     """
     from reverie.conflict.frame import analyse
 
-    pairs = load()
+    try:  # the rules before issue #16 had no meaning reading (``--old`` runs them too)
+        from reverie.conflict.meaning import frame_of
+    except ImportError:  # pragma: no cover - old trees only
+        frame_of = None
+
+    pairs = load() + load(FRESH)
     per_round: list[float] = []
     for _ in range(rounds):
         analyse.cache_clear()
+        if frame_of is not None:
+            frame_of.cache_clear()
         start = time.process_time()
         for p in pairs:
             detect(p.a, p.b, aliases=_alias_lookup(p.aliases))
@@ -220,30 +244,82 @@ def _jsonable(result: dict[str, dict[str, object]]) -> dict[str, object]:
     return {split: {sys_: conv(b) for sys_, b in blocks.items()} for split, blocks in result.items()}  # type: ignore[arg-type]
 
 
+def _old_scores(rev: str, names: list[str], split: str) -> dict[str, object]:
+    """Score the rules as they were at ``rev``: archive that tree, run this script on it."""
+    import subprocess
+    import tempfile
+
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory(prefix="reverie-old-rules-") as tmp:
+        archive = subprocess.run(["git", "-C", str(root), "archive", rev, "src"], check=True, capture_output=True)
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        out = Path(tmp) / "old.json"
+        cmd = [sys.executable, __file__, "--src", str(Path(tmp) / "src"), "--split", split, "--json", str(out)]
+        cmd += ["--data", names[0] if len(names) == 1 else "both"]
+        subprocess.run(cmd, check=True, capture_output=True)
+        loaded = json.loads(out.read_text(encoding="utf-8"))
+        assert isinstance(loaded, dict)
+        return loaded
+
+
+def _old_table(split: str, now: dict[str, object], old: dict[str, object]) -> str:
+    lines = [
+        f"split: {split}  today vs old rules",
+        f"{'':10} | {'today P':>8} {'R':>5} {'F1':>5} | {'old P':>6} {'R':>5} {'F1':>5}",
+    ]
+    so = now["scores"]
+    sb = old["scores"]
+    assert isinstance(so, dict) and isinstance(sb, dict)
+    for name in ("overall", *AXES):
+        a, b = so[name], sb[name]
+        lines.append(
+            f"{name:10} | {a.precision:>8.2f} {a.recall:>5.2f} {a.f1:>5.2f} |"
+            f" {b['precision']:>6.2f} {b['recall']:>5.2f} {b['f1']:>5.2f}"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--data", choices=("own", "fresh", "both"), default="both")
     parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
     parser.add_argument("--json", type=Path, help="also write the scores to this file")
-    parser.add_argument("--errors", action="store_true", help="list misjudged pairs (use on dev only)")
+    parser.add_argument("--errors", action="store_true", help="list misjudged pairs (dev only; refused on fresh test)")
     parser.add_argument("--timing", action="store_true", help="also time detect() per pair (cold claim cache)")
+    parser.add_argument("--old", metavar="REV", help="also score the rules at this git revision, side by side")
+    parser.add_argument("--src", type=Path, help=argparse.SUPPRESS)  # used by --old: score another tree
     args = parser.parse_args(argv)
-    pairs = {p.id: p for p in load()}
-    mismatched = [p.id for p in pairs.values() if p.split != split_of(p.id)]
+    names = list(DATASETS) if args.data == "both" else [args.data]
+    if args.errors and "fresh" in names and args.split != "dev":
+        print("--errors on the fresh set lists dev pairs only: pass --split dev", file=sys.stderr)
+        return 2
+    own = {p.id: p for p in load(DATA)}
+    mismatched = [p.id for p in own.values() if p.split != split_of(p.id)]
     if mismatched:
         print(f"split field disagrees with the id hash for: {', '.join(mismatched)}", file=sys.stderr)
         return 2
-    result = run(args.split)
-    for split, blocks in result.items():
-        print(_table(split, blocks["reverie"], blocks["baseline"]))
-        print()
-        if args.errors:
-            errors = blocks["reverie"]["errors"]
-            assert isinstance(errors, dict)
-            for kind, ids in errors.items():
-                for pid in ids:
-                    p = pairs[pid]
-                    print(f"  {kind:16} {pid:22} {p.a.text!r} | {p.b.text!r}")
-    out = _jsonable(result)
+    old = _old_scores(args.old, names, args.split) if args.old else None
+    out: dict[str, object] = {}
+    for name in names:
+        pairs = {p.id: p for p in load(DATASETS[name])}
+        result = run(args.split, DATASETS[name])
+        for split, blocks in result.items():
+            print(f"[{name}] " + _table(split, blocks["reverie"], blocks["baseline"]))
+            if old is not None:
+                prior = old[name]
+                assert isinstance(prior, dict)
+                print(f"[{name}] " + _old_table(split, blocks["reverie"], prior[split]["reverie"]))
+            print()
+            if args.errors:
+                errors = blocks["reverie"]["errors"]
+                assert isinstance(errors, dict)
+                for kind, ids in errors.items():
+                    for pid in ids:
+                        p = pairs[pid]
+                        print(f"  {kind:16} {pid:22} {p.a.text!r} | {p.b.text!r}")
+        out[name] = _jsonable(result)
+    if old is not None:
+        out["old"] = {"rev": args.old, **old}
     if args.timing:
         cost = timing()
         print(f"detect: {cost['median_us']:.0f} us CPU per pair (median of 15 rounds, best {cost['best_us']:.0f} us)")

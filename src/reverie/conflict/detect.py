@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from reverie.conflict import lexicon
+from reverie.conflict import lexicon, meaning
 from reverie.conflict.align import Alignment, align
 from reverie.conflict.core import Axis, Claim, Conflict, Span
 from reverie.conflict.dates import DateValue, date_fields_in_conflict, time_in_conflict
@@ -164,7 +164,7 @@ def _find(text: str, needle: str) -> tuple[Span, ...]:
 def _text_conflict(a: Claim, b: Claim, aliases: Aliases | None) -> Conflict | None:
     x, y = analyse(a.text), analyse(b.text)
     if x.past != y.past:
-        return None
+        return _by_meaning(x, y, aliases)
     swap = find_swap(x, y)
     if swap is not None:
         if not swap.contradicts:
@@ -177,8 +177,21 @@ def _text_conflict(a: Claim, b: Claim, aliases: Aliases | None) -> Conflict | No
         return _finish(x, y, swap.axis, 0.75, reason, spans_a, spans_b)
     al = align(x, y)
     if al.blocked is not None or al.shared == 0:
-        return None
+        return _by_meaning(x, y, aliases)
     return _judge(x, y, al, aliases)
+
+
+def _by_meaning(x: Analysis, y: Analysis, aliases: Aliases | None) -> Conflict | None:
+    """Second reading when the claims do not align word for word: frames (see ``meaning``).
+
+    Also when they align but no difference could be named. Never when the word rules decided
+    "no conflict" for a reason (two reports at two times, two disagreements at once, an open
+    slot): that verdict stands.
+    """
+    found = meaning.judge(x, y, aliases)
+    if found is None:
+        return None
+    return _finish(x, y, found.axis, found.confidence, found.reason, found.spans_a, found.spans_b)
 
 
 def _judge(x: Analysis, y: Analysis, al: Alignment, aliases: Aliases | None) -> Conflict | None:
@@ -186,9 +199,11 @@ def _judge(x: Analysis, y: Analysis, al: Alignment, aliases: Aliases | None) -> 
     slots: list[Conflict] = []
     for hunk in al.values:
         verdict = compare_hunk(x, y, hunk, aliases)
-        if verdict.kind == "open":
-            return None
+        if verdict.kind == "open":  # no word rule knows this slot: read it by meaning
+            return _by_meaning(x, y, aliases)
         if verdict.kind == "conflict" and verdict.slot is not None:
+            if not (_labels(hunk.a) and _labels(hunk.b)) and meaning.open_ended(x, y):
+                return None
             va, vb = value_phrase(x, hunk.a), value_phrase(y, hunk.b)
             reason = f"'{verdict.slot.cue}' holds one value at a time, but the claims give '{va}' and '{vb}'."
             # Two numbers that label ("Node 18" / "Node 20") still disagree in a number.
@@ -213,7 +228,10 @@ def _judge(x: Analysis, y: Analysis, al: Alignment, aliases: Aliases | None) -> 
             return None
         slots.append(_finish(x, y, "temporal", 0.85, date_reason(da, db, fields), _spans(x, (da,)), _spans(y, (db,))))
     polarity, order = flipped(x, y, al, "polarity"), flipped(x, y, al, "temporal")
-    if len(slots) + polarity + order != 1:
+    found = len(slots) + polarity + order
+    if found == 0:
+        return _by_meaning(x, y, aliases)  # aligned, but no difference the word rules can name
+    if found != 1:
         return None
     if slots:
         return slots[0]

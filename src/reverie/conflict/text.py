@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # Order matters: phone-like codes ("555-1234", "+1-555-123-4567"), numbered codes with a leading
 # zero ("2024-0113": nobody writes a range that way) and seat-like codes ("14C"; not B/K/M,
@@ -174,8 +175,11 @@ _KEEP_S = ("ss", "us", "is", "ys", "os")
 _VOWELS = frozenset("aeiouy")
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """Map a lower-cased word to a coarse key so inflections of one word meet.
+
+    Cached: a pure function of one word, called for every word of every claim by every rule.
 
     Irregular forms are first mapped to their base and then stemmed like any other word,
     so "has", "have" and "having" all land on the same key.

@@ -69,6 +69,10 @@ def _table() -> dict[str, Unit]:
     put("mass", "kg", 1000.0, "kg", "kgs", "kilo", "kilos", "kilogram", "kilograms")
     put("mass", "lb", 453.59237, "lb", "lbs", "pound", "pounds")
     put("mass", "oz", 28.349523125, "oz", "ounce", "ounces")
+    put("volume", "ml", 0.001, "ml", "millilitre", "millilitres", "milliliter", "milliliters")
+    put("volume", "cl", 0.01, "cl", "centilitre", "centilitres", "centiliter", "centiliters")
+    put("volume", "l", 1.0, "litre", "litres", "liter", "liters")
+    put("volume", "gal", 3.785411784, "gallon", "gallons")
     put("temp", "c", 1.0, "°c", "celsius")
     put("temp", "f", 5.0 / 9.0, "°f", "fahrenheit", offset=-32.0)
     put("percent", "%", 1.0, "%", "percent", "pct")
@@ -114,7 +118,7 @@ NUMBER_WORDS: dict[str, float] = {
 NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70})
 NUMBER_WORDS.update({"eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000, "dozen": 12})
 # Count nouns that name the same thing ("3 kids" and "3 children").
-_COUNT_SYNONYMS = {"kid": "child", "child": "child", "person": "person", "folk": "person"}
+_COUNT_SYNONYMS = {"kid": "child", "child": "child", "person": "person", "folk": "person", "pupil": "student"}
 
 
 def lookup(surface: str) -> Unit | None:

@@ -1,0 +1,133 @@
+"""Predicate paraphrase classes: many ways of saying one relation, mapped to one concept.
+
+Why: the strict aligner compares claims word by word, so "Rosa lives in Seattle" and "Rosa's
+home is in Denver" never meet. People say the same relation with different verbs, nouns and
+particles ("finished" / "completed" / "graduated"; "timeout" / "times out after"; "based in" /
+"resides in"). Each class below is written from general English knowledge, not from any data
+set: a reviewer can argue with one line ("is 'principal' the same role as 'head'?"). Words are
+stored by their stem (``text.stem``) so inflections ("completes", "completed") meet too.
+
+Two-word phrases ("time out", "switched off", "take place") are read first, so their parts do
+not also count on their own.
+
+A class may be marked *single-valued*: the relation holds one value at a time ("where someone
+lives", "who designed it", "which language it is written in"), so two different values
+disagree. Classes not so marked ("uses", "plays", "works with") may hold several at once and
+never make an entity conflict on their own.
+"""
+
+from __future__ import annotations
+
+from reverie.conflict.text import stem
+
+# concept -> (single-valued?, words, phrases)
+_CLASSES: dict[str, tuple[bool, tuple[str, ...], tuple[str, ...]]] = {
+    # Where someone or something is: one place at a time.
+    "@where": (True, ("live", "lives", "lived", "reside", "resident", "home", "based", "residence",
+                      "headquarters", "headquartered", "hq", "located", "situated", "stands", "sits",
+                      "venue", "held", "hosted", "location"),
+               ("home is", "based in", "lives in", "head office")),
+    "@happen": (False, ("happen", "happens", "happened", "occur", "occurs", "occurred"),
+                ("take place", "takes place", "took place")),
+    "@fall": (False, ("fell", "fall", "falls", "collapse", "collapsed"), ("came down", "come down", "comes down")),
+    "@publish": (False, ("published", "publish", "publication", "released", "release", "premiered", "debuted"),
+                 ("came out", "comes out", "come out")),
+    "@surgery": (False, ("surgery", "operation", "operated"), ()),
+    "@daily": (False, ("daily",), ("every day", "each day")),
+    "@rollout": (False, ("rollout",), ("rolled out", "roll out", "rolls out")),
+    "@finish": (False, ("finish", "finished", "complete", "completed", "completion", "graduate", "graduated",
+                        "graduation"), ("wrap up",)),
+    "@start": (False, ("start", "started", "begin", "began", "begun", "commence", "commenced", "kick", "kicks",
+                       "onset", "beginning"), ("kick off", "kicks off", "got underway")),
+    "@open": (False, ("opened", "opening", "reopened"), ("opened its doors",)),
+    "@found": (False, ("founded", "founding", "established", "establishment", "inception"), ()),
+    "@die": (False, ("die", "died", "death", "passed"), ("passed away",)),
+    "@born": (False, ("born", "birth"), ()),
+    "@doctorate": (False, ("phd", "doctorate", "dphil", "doctoral"), ()),
+    "@timeout": (False, ("timeout", "timeouts"), ("time out", "times out", "timed out")),
+    "@expire": (False, ("ttl", "expire", "expires", "expiry", "expiration", "lifetime"), ()),
+    "@retry": (False, ("retry", "retries", "attempt", "attempts", "tries"), ()),
+    "@cost": (False, ("cost", "costs", "price", "priced", "fare", "fee", "charge", "charges", "pay", "pays"), ()),
+    "@capacity": (False, ("capacity", "seats", "holds", "accommodates"), ("room for", "has room")),
+    "@duration": (False, ("lasts", "takes", "took", "long", "length", "duration", "runs"), ()),
+    "@weigh": (False, ("weigh", "weighs", "weighed", "weight"), ()),
+    "@tall": (False, ("tall", "height"), ()),
+    "@employ": (False, ("employs", "employees", "headcount", "staff", "workforce"), ()),
+    "@child": (False, ("child", "children", "kid", "kids"), ()),
+    "@doctor": (True, ("doctor", "physician", "gp"), ()),
+    "@boss": (True, ("boss", "manager", "supervisor"), ("reports to",)),
+    "@spouse": (True, ("wife", "husband", "spouse"), ("married to",)),
+    "@owner": (True, ("owner", "owns", "belongs"), ("belongs to",)),
+    "@ceo": (True, ("ceo",), ("chief executive", "run by")),
+    "@head": (True, ("principal", "head", "president", "chair", "chairman", "chairwoman"), ()),
+    "@capital": (True, ("capital",), ()),
+    # Who made a thing: one maker per role, and the role matters ("designed" is not "built").
+    "@made-design": (True, ("designed", "design", "designer"), ()),
+    "@made-develop": (True, ("developed", "developer"), ()),
+    "@made-discover": (True, ("discovered", "discovery", "discoverer"), ()),
+    "@made-invent": (True, ("invented", "invention", "inventor"), ()),
+    "@made-build": (True, ("built", "builder"), ()),
+    "@made-write": (True, ("wrote", "written", "authored", "author"), ()),
+    "@made-compose": (True, ("composed", "composer"), ()),
+    "@made-paint": (True, ("painted", "painter"), ()),
+    "@made-bake": (True, ("baked",), ()),
+    "@made-announce": (True, ("announced",), ()),
+    "@made-acquire": (True, ("acquired", "acquire", "acquisition", "acquirer"), ()),
+    "@language": (True, ("written", "implemented", "coded"), ("written in",)),
+    "@license": (True, ("license", "licence", "licensed"), ()),
+    "@material": (True, ("made", "carved", "built", "material"), ("made of", "made from", "carved from")),
+    "@nationality": (True, ("nationality", "citizen", "citizenship", "national"), ("is from", "comes from")),
+    "@study": (False, ("studies", "study", "studied", "studying"), ()),
+    "@major": (True, ("major",), ()),
+    "@destination": (True, ("shipped", "sent", "forwarded", "go", "goes"), ("go to", "goes to")),
+    "@peak": (True, ("tallest", "highest"), ()),
+    "@mountain": (False, ("mountain", "peak", "summit", "mount"), ()),
+    "@best": (True, ("best", "closest"), ()),
+    "@name": (True, ("named", "called", "name"), ("is called", "name is")),
+    "@org": (False, ("company", "firm", "business", "organisation", "organization"), ()),
+    "@assign": (True, ("assigned",), ("works on", "assigned to")),
+    "@visit": (False, ("visit", "visited", "been", "went", "travelled", "traveled"), ("been to",)),
+    "@eat": (False, ("eat", "ate", "eaten", "taste", "tasted", "tried"), ()),
+    "@score": (False, ("score", "scored", "scores", "grade"), ()),
+    "@floor": (False, ("floor", "storey", "story"), ()),
+    "@run": (False, ("run", "ran", "jog", "jogged"), ()),
+    "@heart": (False, ("pulse", "heart"), ("heart rate",)),
+    "@storage": (False, ("storage", "disk", "drive"), ()),
+    "@revenue": (False, ("revenue", "sales", "turnover", "income"), ()),
+}  # fmt: skip
+
+# Concepts whose words also carry an ordinary meaning the data never settles ("runs", "takes"):
+# they join concepts but never mark a relation as single-valued on their own.
+
+
+def _index() -> tuple[dict[str, str], dict[tuple[str, str], str], frozenset[str]]:
+    words: dict[str, str] = {}
+    phrases: dict[tuple[str, str], str] = {}
+    single: set[str] = set()
+    for concept, (is_single, members, multi) in _CLASSES.items():
+        if is_single:
+            single.add(concept)
+        for word in members:
+            parts = word.split()
+            if len(parts) == 2:
+                phrases.setdefault((stem(parts[0]), stem(parts[1])), concept)
+            else:
+                words.setdefault(stem(word), concept)
+        for phrase in multi:
+            parts = phrase.split()
+            if len(parts) == 2:
+                phrases.setdefault((stem(parts[0]), stem(parts[1])), concept)
+    return words, phrases, frozenset(single)
+
+
+_WORDS, _PHRASES, SINGLE_VALUED = _index()
+
+
+def concept_of(stemmed: str) -> str | None:
+    """The paraphrase class of one stemmed word, if it has one."""
+    return _WORDS.get(stemmed)
+
+
+def phrase_concept(first: str, second: str) -> str | None:
+    """The paraphrase class of a two-word phrase (both stemmed), if it has one."""
+    return _PHRASES.get((first, second))
