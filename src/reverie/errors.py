@@ -15,7 +15,8 @@ releases; the message says what was wrong and how to fix it. No bare ``sqlite3``
     │   ├── VersionConflictError      version_conflict     expected_version mismatch
     │   ├── DismissedValueError       dismissed_value      value is tombstoned
     │   ├── LearningPausedError       learning_paused      scope paused
-    │   └── AlreadyClosedError        already_closed       item already forgotten/superseded
+    │   ├── AlreadyClosedError        already_closed       item already forgotten/superseded
+    │   └── InvalidTransitionError    invalid_transition   an intent/task move its status forbids
     ├── EmbedderError                 embedder             model / endpoint failure
     │   └── EmbedderMismatchError     embedder_mismatch    store holds another model's vectors
     ├── StorageError                  storage              disk full, I/O error, locked too long
@@ -91,6 +92,13 @@ class AlreadyClosedError(ConflictError):
     code = "already_closed"
 
 
+class InvalidTransitionError(ConflictError):
+    """An intent or task move its current status does not allow (completing a pending task,
+    resuming a cancelled intent). The message names the current status and the moves it allows."""
+
+    code = "invalid_transition"
+
+
 class EmbedderError(ReverieError):
     code = "embedder"
 
@@ -132,6 +140,7 @@ __all__ = [
     "InvalidInputError",
     "InvalidQueryError",
     "InvalidScopeError",
+    "InvalidTransitionError",
     "LearningPausedError",
     "LimitExceededError",
     "NotFoundError",

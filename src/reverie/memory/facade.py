@@ -21,10 +21,12 @@ from reverie.memory.contradictions import Contradictions
 from reverie.memory.core import Core
 from reverie.memory.dreaming import Dreaming
 from reverie.memory.imports import Imports
+from reverie.memory.intents import Intents
 from reverie.memory.maintenance import Maintenance
 from reverie.memory.reads import Reads
 from reverie.memory.retraction import Retraction
 from reverie.memory.retrieval import Retrieval
+from reverie.memory.tasks import Tasks
 from reverie.memory.usage import Usage
 from reverie.memory.wiring import delegate
 from reverie.memory.writes import Writes
@@ -101,6 +103,9 @@ class Memory:
         self._retraction = Retraction(core)
         self._imports = Imports(core, self._writes)
         self._conversations = Conversations(core)
+        #: Intents and tasks on the same log (``reverie.memory.intents`` / ``reverie.memory.tasks``).
+        self.intents = Intents(core, self._dreaming.thinking_queue)
+        self.tasks = Tasks(core, self._writes.remember)
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
