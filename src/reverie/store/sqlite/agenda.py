@@ -136,19 +136,31 @@ def tasks(c: sqlite3.Connection, scope: str, q: TaskQuery, limit: int) -> list[T
 
 
 def check(c: sqlite3.Connection) -> tuple[list[str], dict[str, int]]:
-    """``doctor``'s view of the agenda: rows that disagree with the log, and how many there are."""
+    """``doctor``'s view of the agenda: rows that disagree with the log, and how many there are.
+
+    A row is read as lists see it: its columns over its record, so a damaged column (which lists
+    filter on) is caught as surely as a damaged record.
+    """
     rows = c.execute(
         "SELECT type, payload FROM events WHERE type LIKE 'intent.%' OR type LIKE 'task.%' ORDER BY seq"
     ).fetchall()
     events = ((str(r[0]), json.loads(r[1])) for r in rows)
-    have_i = {(i.scope, i.id): i for i in map(_intent_row, c.execute("SELECT record FROM intents"))}
-    have_t = {(t.scope, t.id): t for t in map(_task_row, c.execute("SELECT record FROM tasks"))}
+    have_i = {(i.scope, i.id): i for i in map(_intent_row, c.execute(_INTENT_ROWS))}
+    have_t = {(t.scope, t.id): t for t in map(_task_row, c.execute(_TASK_ROWS))}
     return agenda_problems(events, have_i, have_t), {"intents": len(have_i), "tasks": len(have_t)}
 
 
-def _intent_row(row: tuple[str]) -> Intent:
-    return Intent.from_dict(json.loads(row[0]))
+_INTENT_ROWS = "SELECT scope, id, status, owner, parent, priority, record FROM intents"
+_TASK_ROWS = "SELECT scope, id, status, intent, agent, parent, record FROM tasks"
 
 
-def _task_row(row: tuple[str]) -> Task:
-    return Task.from_dict(json.loads(row[0]))
+def _intent_row(row: tuple[Any, ...]) -> Intent:
+    rec = json.loads(row[6])
+    keys = ("scope", "id", "status", "owner", "parent", "priority")
+    return Intent.from_dict({**rec, **dict(zip(keys, row[:6], strict=True))})
+
+
+def _task_row(row: tuple[Any, ...]) -> Task:
+    rec = json.loads(row[6])
+    keys = ("scope", "id", "status", "intent", "agent", "parent")
+    return Task.from_dict({**rec, **dict(zip(keys, row[:6], strict=True))})
