@@ -1,4 +1,4 @@
-"""Helpers for the intent and task tests: scopes, and a whole-state fingerprint to prove a refused call stored nothing."""
+"""Helpers for the intent and task tests: scopes, and a state fingerprint proving a refused call stored nothing."""
 
 from __future__ import annotations
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from agenda_kit import OTHER, SCOPE
 
 from reverie import InvalidInputError, Memory, NotFoundError
 from reverie.errors import InvalidTransitionError
 from reverie.model.agenda import INTENT_CREATED, INTENT_PAUSED, INTENT_RESUMED
-
-from agenda_kit import OTHER, SCOPE
 
 
 def test_create_gives_an_active_intent_with_its_fields(any_mem: Memory) -> None:
