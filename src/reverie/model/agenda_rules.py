@@ -28,14 +28,14 @@ def _event(ctx: Context, type_: str, scope: str, payload: dict[str, Any]) -> ev.
 def require_intent(view: StateView, scope: str, intent_id: str) -> ag.Intent:
     found = view.intent(scope, intent_id)
     if found is None:
-        raise NotFoundError(f"no intent {intent_id} in scope {scope!r}; list them with mem.intents.list(scope=...)")
+        raise NotFoundError(f"no intent {intent_id} in scope {scope!r}")
     return found
 
 
 def require_task(view: StateView, scope: str, task_id: str) -> ag.Task:
     found = view.task(scope, task_id)
     if found is None:
-        raise NotFoundError(f"no task {task_id} in scope {scope!r}; list them with mem.tasks.list(scope=...)")
+        raise NotFoundError(f"no task {task_id} in scope {scope!r}")
     return found
 
 
