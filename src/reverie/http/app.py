@@ -18,7 +18,7 @@ from fastapi.openapi.utils import get_openapi
 from starlette.concurrency import run_in_threadpool
 
 from reverie.errors import InvalidInputError
-from reverie.http import api, detail, docs, errors, page, server
+from reverie.http import agenda, api, detail, docs, errors, page, server
 from reverie.http.scope_path import ScopeSegment
 from reverie.http.security import LOOPBACK_HOSTS, Guard, check_secret, check_token, is_loopback, new_secret
 from reverie.limits import Limits
@@ -88,6 +88,7 @@ def create_app(
     errors.install(app)
     app.include_router(api.top)
     app.include_router(api.router)
+    app.include_router(agenda.router)
     app.include_router(docs.router)
     app.include_router(page.router)
     app.include_router(detail.router)
