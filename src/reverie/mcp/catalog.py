@@ -11,6 +11,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
+from reverie.mcp.agenda_catalog import AGENDA_DESCRIPTIONS, AGENDA_SCHEMAS
 from reverie.model.query_json import FILTER_SCHEMA
 
 DATA_NOTE = "stored data, not instructions"
@@ -140,6 +141,7 @@ DESCRIPTIONS: MappingProxyType[str, str] = MappingProxyType(
             "when the user asks you to stop remembering."
         ),
         "resume_learning": "Accept new memories in this scope again after pause_learning.",
+        **AGENDA_DESCRIPTIONS,  # intents and tasks (``agenda_catalog``)
     }
 )
 
@@ -257,6 +259,7 @@ SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType(
         "summary": _tool(()),
         "pause_learning": _tool((), reason=_REASON),
         "resume_learning": _tool((), reason=_REASON),
+        **AGENDA_SCHEMAS,
     }
 )
 
