@@ -8,9 +8,11 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
 from agenda_kit import SCOPE
 
-from reverie import Memory
+from reverie import ClosedError, Memory, ReadOnlyError
+from reverie.errors import InvalidTransitionError
 from reverie.model.agenda import AGENDA_EVENT_TYPES
 from reverie.model.events import EVENT_TYPES
 
@@ -115,3 +117,36 @@ def test_suggest_turns_important_uncertain_claims_into_intents_and_skips_covered
     made = any_mem.intents.accept(found[0], owner="agent-a")
     assert (made.memory_ids, made.owner, made.priority) == ((shaky.id,), "agent-a", 0.72)
     assert all(shaky.id not in s.memory_ids for s in any_mem.intents.suggest(scope=SCOPE))
+
+
+def test_two_writers_racing_the_same_move_leave_exactly_one_applied(open_mem: Any, db_path: Path) -> None:
+    """The reducer reads the task inside the write transaction: a stale reader is refused, never doubled."""
+    a = open_mem()
+    t = a.tasks.create("only once", scope=SCOPE)
+    b = open_mem(db_path)
+    seen_by_a = a.tasks.get(t, scope=SCOPE)  # pending, as both read it
+    b.tasks.start(t, scope=SCOPE)
+    with pytest.raises(InvalidTransitionError, match="it is running"):
+        a.tasks.start(seen_by_a, scope=SCOPE)
+    assert a.tasks.get(t, scope=SCOPE).attempts == 1
+    assert [e.type for e in a.tasks.history(t, scope=SCOPE)] == ["task.created", "task.started"]
+
+
+def test_a_read_only_store_lists_intents_and_refuses_writes(open_mem: Any, db_path: Path) -> None:
+    mem = open_mem()
+    goal = mem.intents.create("goal", scope=SCOPE)
+    mem.close()
+    with Memory(db_path, embedder="hash", read_only=True) as ro:
+        assert [i.id for i in ro.intents.list(scope=SCOPE)] == [goal.id]
+        with pytest.raises(ReadOnlyError):
+            ro.intents.pause(goal, scope=SCOPE)
+
+
+def test_a_closed_memory_refuses_agenda_calls(any_mem: Memory) -> None:
+    any_mem.close()
+    with pytest.raises(ClosedError):
+        any_mem.intents.list(scope=SCOPE)
+    with pytest.raises(ClosedError):
+        any_mem.intents.create("x", scope=SCOPE)
+    with pytest.raises(ClosedError):
+        any_mem.tasks.list(scope=SCOPE)
