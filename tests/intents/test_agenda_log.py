@@ -150,3 +150,26 @@ def test_a_closed_memory_refuses_agenda_calls(any_mem: Memory) -> None:
         any_mem.intents.create("x", scope=SCOPE)
     with pytest.raises(ClosedError):
         any_mem.tasks.list(scope=SCOPE)
+
+
+def test_listing_by_intent_agent_parent_or_owner_seeks_an_index_not_the_scope(tmp_path: Path) -> None:
+    """Regression: without ANALYZE statistics SQLite scanned the scope's primary key for
+    ``tasks WHERE intent = ?``, reading every task of the scope on each list."""
+    from reverie.model.agenda import IntentQuery, TaskQuery
+    from reverie.store.sqlite import agenda
+
+    path = tmp_path / "plans.db"
+    with Memory(path, embedder="hash") as mem:
+        mem.intents.create("g", scope=SCOPE)
+    conn = sqlite3.connect(path)
+    traced: list[str] = []
+    conn.set_trace_callback(traced.append)
+    agenda.tasks(conn, SCOPE, TaskQuery(intent="i"), 10)
+    agenda.tasks(conn, SCOPE, TaskQuery(agent="a"), 10)
+    agenda.tasks(conn, SCOPE, TaskQuery(parent="p", statuses=("failed",)), 10)
+    agenda.intents(conn, SCOPE, IntentQuery(owner="o"), 10)
+    conn.set_trace_callback(None)
+    plans = [" ".join(str(r[3]) for r in conn.execute("EXPLAIN QUERY PLAN " + sql)) for sql in traced]
+    conn.close()
+    assert len(plans) == 4
+    assert all("USING INDEX" in p and "_by_" in p for p in plans), plans
