@@ -156,3 +156,11 @@ def test_a_run_refuses_another_scope(any_mem: Memory) -> None:
     t = any_mem.tasks.create("once", scope=SCOPE)
     with any_mem.tasks.running(t, scope=SCOPE) as run, pytest.raises(InvalidInputError, match="scope"):
         run.remember("x", scope=OTHER)
+
+
+def test_a_block_whose_failure_cannot_be_recorded_still_raises_its_own_exception(any_mem: Memory) -> None:
+    """Regression: recording the failure raised ClosedError, which replaced the caller's exception."""
+    t = any_mem.tasks.create("call the API", scope=SCOPE)
+    with pytest.raises(RuntimeError, match="boom"), any_mem.tasks.running(t, scope=SCOPE):
+        any_mem.close()
+        raise RuntimeError("boom")

@@ -20,6 +20,22 @@ router = APIRouter(prefix="/v1/scopes/{scope}", responses=ERRORS, tags=["intents
 
 IntentId = Annotated[str, Path(description="The intent's id (IntentOut.id).")]
 TaskId = Annotated[str, Path(description="The task's id (TaskOut.id).")]
+Owner = Annotated[str | None, Query(description="Only intents this owner pursues.")]
+Agent = Annotated[str | None, Query(description="Only tasks this agent does.")]
+ParentIntent = Annotated[str | None, Query(description="Only sub-intents of this intent (its id).")]
+ParentTask = Annotated[str | None, Query(description="Only subtasks of this task (its id).")]
+OfIntent = Annotated[str | None, Query(description="Only tasks serving this intent (its id).")]
+MinPriority = Annotated[float | None, Query(description="Only intents with priority >= this, in [0, 1].")]
+Limit = Annotated[int | None, Query(description="At most this many (default 100, at most Limits.max_k).")]
+K = Annotated[int | None, Query(description="At most this many suggestions (default 10).")]
+IntentMove = Annotated[
+    Literal["pause", "resume", "complete", "cancel"],
+    Path(description="pause (active → paused), resume (paused → active), complete or cancel (final)."),
+]
+TaskMove = Annotated[
+    Literal["start", "complete", "fail", "retry"],
+    Path(description="start (pending → running), complete, fail (reason required) or retry (failed → running)."),
+]
 _REASON = "Why (kept in its history)."
 _VERSION = "Refuse (409 version_conflict) unless the record is at this version."
 
@@ -164,11 +180,11 @@ def list_intents(
     scope: ScopeName,
     mem: Mem,
     status: Annotated[list[str], Query(description="active, paused, completed, cancelled (repeat)")] = [],  # noqa: B006
-    owner: str | None = None,
-    parent: str | None = None,
+    owner: Owner = None,
+    parent: ParentIntent = None,
     memory: Annotated[str | None, Query(description="Only intents about this claim.")] = None,
-    min_priority: float | None = None,
-    limit: int | None = None,
+    min_priority: MinPriority = None,
+    limit: Limit = None,
 ) -> IntentsOut:
     """The scope's intents matching every given filter, highest priority first."""
     found = mem.intents.list(
@@ -184,7 +200,7 @@ def list_intents(
 
 
 @router.get("/intents/suggestions", response_model=SuggestionsOut, summary="Suggested intents")
-def suggest_intents(scope: ScopeName, mem: Mem, k: int | None = None) -> SuggestionsOut:
+def suggest_intents(scope: ScopeName, mem: Mem, k: K = None) -> SuggestionsOut:
     """Important-but-uncertain claims (the thinking queue) as intents; nothing is written."""
     found = mem.intents.suggest(scope=scope, k=k)
     return SuggestionsOut(suggestions=[SuggestionOut.model_validate(s.to_dict()) for s in found])
@@ -215,7 +231,7 @@ def get_intent(scope: ScopeName, intent_id: IntentId, mem: Mem) -> IntentDetailO
 def move_intent(
     scope: ScopeName,
     intent_id: IntentId,
-    move: Literal["pause", "resume", "complete", "cancel"],
+    move: IntentMove,
     body: MoveIn,
     mem: Mem,
 ) -> IntentOut:
@@ -237,13 +253,13 @@ def create_task(scope: ScopeName, body: TaskIn, mem: Mem) -> TaskOut:
 def list_tasks(
     scope: ScopeName,
     mem: Mem,
-    intent: str | None = None,
-    agent: str | None = None,
+    intent: OfIntent = None,
+    agent: Agent = None,
     status: Annotated[list[str], Query(description="pending, running, completed, failed (repeat)")] = [],  # noqa: B006
-    parent: str | None = None,
+    parent: ParentTask = None,
     memory: Annotated[str | None, Query(description="Only tasks that took or produced this claim.")] = None,
     failed: Annotated[bool, Query(description="Only tasks with a failed attempt on record.")] = False,
-    limit: int | None = None,
+    limit: Limit = None,
 ) -> TasksOut:
     """The scope's tasks matching every given filter, oldest first."""
     found = mem.tasks.list(
@@ -274,7 +290,7 @@ def get_task(scope: ScopeName, task_id: TaskId, mem: Mem) -> TaskDetailOut:
 def move_task(
     scope: ScopeName,
     task_id: TaskId,
-    move: Literal["start", "complete", "fail", "retry"],
+    move: TaskMove,
     body: TaskMoveIn,
     mem: Mem,
 ) -> TaskOut:

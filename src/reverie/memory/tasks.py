@@ -16,11 +16,12 @@ face can still tag a claim itself with ``meta={"task_id": ..., "intent_id": ...}
 from __future__ import annotations
 
 import builtins
+import logging
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from reverie.errors import InvalidInputError, NotFoundError
+from reverie.errors import InvalidInputError, NotFoundError, ReverieError
 from reverie.memory import agenda_common as chk
 from reverie.memory.core import Core
 from reverie.model import agenda as ag
@@ -34,6 +35,7 @@ DEFAULT_LIST = 100
 MAX_FAILURE_CHARS = 2000
 
 Remember = Callable[..., Item]
+_log = logging.getLogger("reverie")
 
 
 class TaskRun:
@@ -176,10 +178,19 @@ class Tasks:
             yield run
         except Exception as exc:
             if not run.finished:
-                run.fail(f"{type(exc).__name__}: {exc}"[:MAX_FAILURE_CHARS] or type(exc).__name__)
+                self._record_failure(run, exc)
             raise
         if not run.finished:
             run.complete()
+
+    @staticmethod
+    def _record_failure(run: TaskRun, exc: Exception) -> None:
+        """Fail the run with ``exc`` as its reason; if even that cannot be written (the store is
+        closed, the disk full), log it and let the caller's exception propagate, not this one."""
+        try:
+            run.fail(f"{type(exc).__name__}: {exc}"[:MAX_FAILURE_CHARS])
+        except ReverieError as err:
+            _log.warning("task %s: recording its failure failed (%s); it stays running", run.task.id, err)
 
     # -- reads ----------------------------------------------------------------------------
     def get(self, task: ag.Task | str, *, scope: str) -> ag.Task:
