@@ -110,3 +110,66 @@ def test_random_sequences_stay_valid_replay_equals_live_and_backends_agree(steps
         results.append((outcomes, live))
         mem.close()
     assert results[0] == results[1]
+
+
+_statuses = st.lists(st.sampled_from(ag.INTENT_STATUSES), max_size=2, unique=True)
+_task_statuses = st.lists(st.sampled_from(ag.TASK_STATUSES), max_size=2, unique=True)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    seed=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 4), st.integers(0, 3)), min_size=1, max_size=12),
+    owner=st.sampled_from([None, "o0", "o1"]),
+    statuses=_statuses,
+    min_priority=st.sampled_from([None, 0.0, 0.25, 0.5, 1.0]),
+    by_parent=st.booleans(),
+    by_memory=st.booleans(),
+    task_statuses=_task_statuses,
+    failed=st.booleans(),
+)
+def test_sqlite_filters_answer_like_the_reference_filters(
+    seed: list[tuple[int, int, int]],
+    owner: str | None,
+    statuses: list[str],
+    min_priority: float | None,
+    by_parent: bool,
+    by_memory: bool,
+    task_statuses: list[str],
+    failed: bool,
+) -> None:
+    """SQLite compiles each list filter to SQL, the reference store evaluates it in Python: same rows, same order."""
+    start = ManualClock().now()
+    answers = []
+    for store in (None, ReferenceStore()):
+        kw: dict[str, Any] = {"embedder": "hash", "clock": ManualClock(start), "seed": 0}
+        mem = Memory(":memory:", **kw) if store is None else Memory(store=store, **kw)
+        claim = mem.remember("a claim", scope=SCOPE)
+        intents: list[str] = []
+        for i, (who, prio, moves) in enumerate(seed):
+            parent = intents[0] if intents and i % 2 and seed[0][2] < 3 else None  # only under an open intent
+            links = [claim.id] if i % 3 == 0 else []
+            it = mem.intents.create(
+                f"g{i}", scope=SCOPE, owner=f"o{who}", priority=prio / 4, parent=parent, memory_ids=links
+            )
+            intents.append(it.id)
+            for move in ("pause", "resume", "complete")[:moves]:
+                mem.intents.transition(it, move, scope=SCOPE)
+            t = mem.tasks.create(f"t{i}", scope=SCOPE, intent=None if moves == 3 else it, inputs=links)
+            for move in ("start", "fail", "retry")[:moves]:
+                mem.tasks.transition(t, move, scope=SCOPE, reason="x")
+        parent_id = intents[0] if by_parent else None
+        memory = claim.id if by_memory else None
+        found_i = mem.intents.list(
+            scope=SCOPE,
+            owner=owner,
+            status=statuses or None,
+            min_priority=min_priority,
+            parent=parent_id,
+            memory=memory,
+        )
+        found_t = mem.tasks.list(
+            scope=SCOPE, status=task_statuses or None, parent=None, intent=parent_id, memory=memory, failed=failed
+        )
+        answers.append(([i.id for i in found_i], [t.id for t in found_t]))
+        mem.close()
+    assert answers[0] == answers[1]
