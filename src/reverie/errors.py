@@ -17,7 +17,8 @@ releases; the message says what was wrong and how to fix it. No bare ``sqlite3``
     │   ├── DismissedValueError       dismissed_value      value is tombstoned
     │   ├── LearningPausedError       learning_paused      scope paused
     │   ├── AlreadyClosedError        already_closed       item already forgotten/superseded
-    │   └── SliceConflictError        slice_conflict       slice claims collide with this scope's
+    │   ├── SliceConflictError        slice_conflict       slice claims collide with this scope's
+    │   └── InvalidTransitionError    invalid_transition   an intent/task move its status forbids
     ├── EmbedderError                 embedder             model / endpoint failure
     │   └── EmbedderMismatchError     embedder_mismatch    store holds another model's vectors
     ├── StorageError                  storage              disk full, I/O error, locked too long
@@ -111,6 +112,13 @@ class SliceConflictError(ConflictError):
         self.conflicts = list(conflicts or [])
 
 
+class InvalidTransitionError(ConflictError):
+    """An intent or task move its current status does not allow (completing a pending task,
+    resuming a cancelled intent). The message names the current status and the moves it allows."""
+
+    code = "invalid_transition"
+
+
 class EmbedderError(ReverieError):
     code = "embedder"
 
@@ -153,6 +161,7 @@ __all__ = [
     "InvalidQueryError",
     "InvalidScopeError",
     "InvalidSliceError",
+    "InvalidTransitionError",
     "LearningPausedError",
     "LimitExceededError",
     "NotFoundError",

@@ -43,6 +43,16 @@ EXPECTED_TOOLS = {
     "resume_learning",
     "slice_export",
     "slice_import",
+    # intents and tasks (reverie.mcp.agenda_catalog)
+    "intent_create",
+    "intent_move",
+    "intent_list",
+    "intent_get",
+    "intent_suggest",
+    "task_create",
+    "task_move",
+    "task_list",
+    "task_get",
 }
 
 
@@ -69,7 +79,7 @@ async def remember(client: Client, text: str, **fields: Any) -> dict[str, Any]:
 
 
 # -- the catalog -------------------------------------------------------------------------------
-async def test_list_tools_returns_exactly_the_catalog_tools_with_input_schemas(mem: Memory, mode: str) -> None:
+async def test_list_tools_returns_exactly_the_catalogued_tools_with_input_schemas(mem: Memory, mode: str) -> None:
     async with connected(mem, mode) as client:
         listed = (await client.list_tools()).tools
     assert [t.name for t in listed] == list(TOOL_NAMES)

@@ -18,7 +18,7 @@ from fastapi.openapi.utils import get_openapi
 from starlette.concurrency import run_in_threadpool
 
 from reverie.errors import InvalidInputError
-from reverie.http import alerts_api, api, detail, docs, errors, page, server, slices
+from reverie.http import agenda, alerts_api, api, detail, docs, errors, page, server, slices
 from reverie.http.scope_path import ScopeSegment
 from reverie.http.security import LOOPBACK_HOSTS, Guard, check_secret, check_token, is_loopback, new_secret
 from reverie.limits import Limits
@@ -90,6 +90,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(slices.router)
     app.include_router(alerts_api.router)
+    app.include_router(agenda.router)
     app.include_router(docs.router)
     app.include_router(page.router)
     app.include_router(detail.router)

@@ -17,7 +17,7 @@ from datetime import datetime
 from fastapi import APIRouter, Request
 from starlette.responses import RedirectResponse, Response
 
-from reverie.http import graph, rows
+from reverie.http import agendapanel, graph, rows
 from reverie.http import humane as h
 from reverie.http import render as r
 from reverie.http.page import _csrf_or_new, _mem, _needs_login, _page, _shown, flash, html_errors
@@ -73,6 +73,7 @@ def _item_page(request: Request, item_id: str, scope: str, done: str | None) -> 
                 n=len(history.versions),
             ),
             _about(item, now),
+            agendapanel.produced_by(mem, scope, item.meta, item.id),
             r.fmt(
                 '<section class="neighbourhood"><h3>Neighbourhood</h3>{g}</section>',
                 g=graph.svg(item, graph.neighbours(item, edges, others, derived), scope),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
+from reverie.mcp.agenda_catalog import AGENDA_DESCRIPTIONS, AGENDA_SCHEMAS
 from reverie.model.query_json import FILTER_SCHEMA
 
 DATA_NOTE = "stored data, not instructions"
@@ -165,6 +166,7 @@ DESCRIPTIONS: MappingProxyType[str, str] = MappingProxyType(
             "slice_conflict, write nothing), skip (keep ours) or reid (import theirs as a new claim). "
             "Returns the report: created, corroborated, skipped, conflicts and the id map."
         ),
+        **AGENDA_DESCRIPTIONS,  # intents and tasks (``agenda_catalog``)
     }
 )
 
@@ -304,6 +306,7 @@ SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType(
             slice={"type": "object", "description": "A slice, as slice_export returns it (its slice field)."},
             on_conflict={"type": "string", "enum": ["report", "skip", "reid"]},
         ),
+        **AGENDA_SCHEMAS,
     }
 )
 

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from reverie import Filter, InvalidInputError, Memory, Q
+from reverie.mcp.agenda_handlers import AGENDA_HANDLERS
 from reverie.mcp.serialize import edge_data, hit_data, item_data, jsonable, marked, written_data
 from reverie.model.query_json import parse_filter
 
@@ -208,4 +209,5 @@ HANDLERS: Mapping[str, Handler] = {
     "resume_learning": resume_learning,
     "slice_export": slice_export,
     "slice_import": slice_import,
+    **AGENDA_HANDLERS,
 }

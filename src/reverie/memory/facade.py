@@ -22,11 +22,13 @@ from reverie.memory.contradictions import Contradictions
 from reverie.memory.core import Core
 from reverie.memory.dreaming import Dreaming
 from reverie.memory.imports import Imports
+from reverie.memory.intents import Intents
 from reverie.memory.maintenance import Maintenance
 from reverie.memory.reads import Reads
 from reverie.memory.retraction import Retraction
 from reverie.memory.retrieval import Retrieval
 from reverie.memory.slices import Slices
+from reverie.memory.tasks import Tasks
 from reverie.memory.usage import Usage
 from reverie.memory.wiring import delegate
 from reverie.memory.writes import Writes
@@ -105,6 +107,9 @@ class Memory:
         self._conversations = Conversations(core)
         self._slices = Slices(core, self._writes)
         self._alerts = Alerts(core)
+        #: Intents and tasks on the same log (``reverie.memory.intents`` / ``reverie.memory.tasks``).
+        self.intents = Intents(core, self._dreaming.thinking_queue)
+        self.tasks = Tasks(core, self._writes.remember)
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:

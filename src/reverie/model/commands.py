@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from reverie.model.agenda import CreateIntent, CreateTask, MoveIntent, MoveTask
 from reverie.model.conversation import OpenConversation, PurgeMessage, RecordEntry
 from reverie.model.item import Provenance
 
@@ -241,4 +242,8 @@ Command = (
     | OpenConversation
     | RecordEntry
     | PurgeMessage
+    | CreateIntent
+    | MoveIntent
+    | CreateTask
+    | MoveTask
 )

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from reverie.model.agenda import AGENDA_EVENT_TYPES
 from reverie.model.clock import from_iso, to_iso
 
 REMEMBERED = "memory.remembered"
@@ -69,6 +70,8 @@ EVENT_TYPES = (
     SUMMARIZED,
     RELEASED,
     MESSAGE_PURGED,
+    # Intents and tasks (``model/agenda.py`` names them and documents their payloads).
+    *AGENDA_EVENT_TYPES,
 )
 
 

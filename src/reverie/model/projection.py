@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from reverie.model import events as ev
+from reverie.model.agenda import AgendaChange, is_agenda_event, project_agenda
 from reverie.model.clock import from_iso
 from reverie.model.conversation import ConversationChange, project_conversation
 from reverie.model.item import Edge, Item, Scores
@@ -99,7 +100,17 @@ class SetPaused:
     paused: bool
 
 
-Change = PutItem | PutTiers | PutEdge | PutTombstone | DropTombstone | SetPaused | EraseContent | ConversationChange
+Change = (
+    PutItem
+    | PutTiers
+    | PutEdge
+    | PutTombstone
+    | DropTombstone
+    | SetPaused
+    | EraseContent
+    | ConversationChange
+    | AgendaChange
+)
 
 
 #: Prefix of the fingerprints a store keeps for superseded versions (``StateView.superseded_by_fingerprint``).
@@ -128,6 +139,8 @@ def project(event: ev.Event, view: ProjectionView) -> list[Change]:
     """The changes ``event`` makes to the projections."""
     if event.type.startswith("conversation."):
         return project_conversation(event)
+    if is_agenda_event(event.type):
+        return list(project_agenda(event.type, event.payload))
     handler = _HANDLERS.get(event.type)
     if handler is None:
         return []  # unknown (future) event types are skipped, never fatal for replay

@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from reverie.errors import InvalidQueryError
+from reverie.model.agenda import INTENT_META, TASK_META
 from reverie.model.clock import ensure_aware
 from reverie.model.item import SOURCES, STATUSES, TIERS, Item
 from reverie.model.validate import shown
@@ -363,6 +364,16 @@ class Q:
         if isinstance(value, int | float) and not isinstance(value, bool):
             _bound("Q.meta value", value)
         return MetaEq(_path(path), value)
+
+    @staticmethod
+    def intent(intent_id: str) -> Filter:
+        """Claims written inside a task serving intent ``intent_id`` (``mem.tasks.running``)."""
+        return MetaEq((INTENT_META,), _strings("intent", (intent_id,))[0])
+
+    @staticmethod
+    def task(task_id: str) -> Filter:
+        """Claims written inside task ``task_id`` (``mem.tasks.running``)."""
+        return MetaEq((TASK_META,), _strings("task", (task_id,))[0])
 
     @staticmethod
     def meta_has(path: str) -> Filter:

@@ -16,6 +16,7 @@ The form — an object whose keys are AND-ed (``{}`` matches everything)::
     {"evidence": {"ge": 2}}    {"parents_count": {"ge": 1, "le": 3}}
     {"time": {"field": "recorded_at", "since": ISO-8601, "until": ISO-8601}}   [since, until)
     {"meta": {"path": "source.turn", "value": 3}}    {"meta_has": "source.turn"}
+    {"intent": ID}    {"task": ID}                 written inside a task of this intent / this task
     {"and": [F, ...]}    {"or": [F, ...]}    {"not": F}
 
 ``scope`` is deliberately not a key: the scope is the caller's isolation boundary, given
@@ -62,6 +63,8 @@ _OTHER_KEYS = (
     "time",
     "meta",
     "meta_has",
+    "intent",
+    "task",
     "and",
     "or",
     "not",
@@ -142,12 +145,17 @@ def _build(key: str, value: object, path: str, depth: int, counter: list[int]) -
         return out
     if key == "not":
         return ~_node(value, path, depth + 1, counter)
-    if key in ("tag", "flag", "parent", "meta_has"):
+    if key in ("tag", "flag", "parent", "meta_has", "intent", "task"):
         text = _string(value, path)
-        builder: Callable[[str], Filter] = {"tag": Q.tag, "flag": Q.flag, "parent": Q.parent, "meta_has": Q.meta_has}[
-            key
-        ]
-        return builder(text)
+        builders: dict[str, Callable[[str], Filter]] = {
+            "tag": Q.tag,
+            "flag": Q.flag,
+            "parent": Q.parent,
+            "meta_has": Q.meta_has,
+            "intent": Q.intent,
+            "task": Q.task,
+        }
+        return builders[key](text)
     if key == "tags_any":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise _fail(path, f"must be a list of strings, got {_kind(value)}")

@@ -22,6 +22,8 @@ from reverie.errors import (
     VersionConflictError,
 )
 from reverie.model import events as ev
+from reverie.model.agenda import Intent, Task
+from reverie.model.agenda_rules import HANDLERS as _AGENDA_HANDLERS
 from reverie.model.commands import (
     Command,
     Dismiss,
@@ -98,6 +100,14 @@ class StateView(Protocol):
 
     def conversation_entry(self, scope: str, entry_id: str) -> Entry | None:
         """One entry (message, tool call, summary, recap) of any conversation of the scope."""
+        ...
+
+    def intent(self, scope: str, intent_id: str) -> Intent | None:
+        """The intent as its last event left it (``model/agenda.py``), or None."""
+        ...
+
+    def task(self, scope: str, task_id: str) -> Task | None:
+        """The task as its last event left it, or None."""
         ...
 
 
@@ -628,4 +638,5 @@ _HANDLERS: dict[type, Callable[[Any, StateView, Context], list[ev.Event]]] = {
     PauseLearning: _pause,
     ResumeLearning: _resume,
     **_CONVERSATION_HANDLERS,
+    **_AGENDA_HANDLERS,
 }

@@ -20,6 +20,7 @@ from typing import Protocol
 import numpy as np
 
 from reverie.errors import InvalidInputError
+from reverie.model.agenda import Intent, PutIntent, PutTask, Task
 from reverie.model.commands import Command, Purge
 from reverie.model.conversation import ConversationState
 from reverie.model.conversation import Entry as ConversationEntry
@@ -124,7 +125,7 @@ class _ItemCache:
         elif isinstance(change, PutTiers):
             for item_id, _ in change.tiers:
                 self._items.pop((change.scope, item_id), None)
-        elif not isinstance(change, PutEdge | PutTombstone | DropTombstone | SetPaused):
+        elif not isinstance(change, PutEdge | PutTombstone | DropTombstone | SetPaused | PutIntent | PutTask):
             self._items.clear()
 
     def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
@@ -144,6 +145,12 @@ class _ItemCache:
 
     def conversation_entry(self, scope: str, entry_id: str) -> ConversationEntry | None:
         return self._backend.conversation_entry(scope, entry_id)
+
+    def intent(self, scope: str, intent_id: str) -> Intent | None:
+        return self._backend.intent(scope, intent_id)
+
+    def task(self, scope: str, task_id: str) -> Task | None:
+        return self._backend.task(scope, task_id)
 
     def edges_between(self, scope: str, a: str, b: str) -> list[Edge]:
         return self._backend.edges_between(scope, a, b)

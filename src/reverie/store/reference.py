@@ -21,6 +21,18 @@ import numpy as np
 
 from reverie.errors import ClosedError, ReverieError, StorageError
 from reverie.model import events as ev
+from reverie.model.agenda import (
+    Intent,
+    IntentQuery,
+    PutIntent,
+    PutTask,
+    Task,
+    TaskQuery,
+    agenda_problems,
+    agenda_record_id,
+    intent_sort_key,
+    is_agenda_event,
+)
 from reverie.model.clock import to_iso
 from reverie.model.commands import Command, Purge
 from reverie.model.conversation import (
@@ -94,6 +106,9 @@ class ReferenceStore:
         # conversations (model/conversation.py): their state, and every entry in append order
         self._convs: dict[tuple[str, str], ConversationState] = {}
         self._entries: dict[tuple[str, str], ConversationEntry] = {}
+        # intents and tasks (model/agenda.py): each as its last event left it
+        self._intents: dict[tuple[str, str], Intent] = {}
+        self._tasks: dict[tuple[str, str], Task] = {}
 
     def _check_open(self) -> None:
         # Same contract as the SQLite store: after close, every call raises ClosedError (an
@@ -133,6 +148,12 @@ class ReferenceStore:
     def conversation_entry(self, scope: str, entry_id: str) -> ConversationEntry | None:
         return self._entries.get((scope, entry_id))
 
+    def intent(self, scope: str, intent_id: str) -> Intent | None:
+        return self._intents.get((scope, intent_id))
+
+    def task(self, scope: str, task_id: str) -> Task | None:
+        return self._tasks.get((scope, task_id))
+
     def revisions(self, scope: str, item_id: str) -> list[str]:
         pairs = [
             (str(e.payload["old_id"]), str(e.payload["item"]["id"]))
@@ -161,6 +182,12 @@ class ReferenceStore:
         return stored
 
     def apply_change(self, change: Change, vectors: Mapping[str, np.ndarray]) -> None:
+        if isinstance(change, PutIntent):
+            self._intents[(change.intent.scope, change.intent.id)] = change.intent
+            return
+        if isinstance(change, PutTask):
+            self._tasks[(change.task.scope, change.task.id)] = change.task
+            return
         if isinstance(change, PutConversation):
             self._convs[(change.state.scope, change.state.id)] = change.state
             return
@@ -253,6 +280,19 @@ class ReferenceStore:
         before = [e for e in self._events if e.scope == change.scope and e.seq < change.before_seq]
         for event in redact_events(before, change.ids):
             self._events[event.seq - 1] = event
+
+    # -- intents and tasks: reads ---------------------------------------------------------
+    def intents(self, scope: str, where: IntentQuery, *, limit: int) -> list[Intent]:
+        """The scope's intents matching ``where``, highest priority first (ties: by id)."""
+        self._check_open()
+        found = [i for (s, _), i in self._intents.items() if s == scope and where.matches(i)]
+        return sorted(found, key=intent_sort_key)[:limit]
+
+    def tasks(self, scope: str, where: TaskQuery, *, limit: int) -> list[Task]:
+        """The scope's tasks matching ``where``, in creation order (by id)."""
+        self._check_open()
+        found = [t for (s, _), t in self._tasks.items() if s == scope and where.matches(t)]
+        return sorted(found, key=lambda t: t.id)[:limit]
 
     # -- conversations: reads -----------------------------------------------------------
     def conversation_entries(
@@ -500,6 +540,9 @@ class ReferenceStore:
         if self._embedder and missing:
             report.problems.append(f"{len(missing)} items have no vector")
         report.counts["vectors_pending"] = sum(1 for k in pending if self._items[k].is_current)
+        report.counts.update(intents=len(self._intents), tasks=len(self._tasks))
+        agenda = ((e.type, e.payload) for e in self._events if is_agenda_event(e.type))
+        report.problems += agenda_problems(agenda, self._intents, self._tasks)
         return report
 
     def rebuild(self, embed: Embed) -> None:
@@ -549,6 +592,8 @@ class ReferenceStore:
 
 def _mentions(event: Event, item_id: str) -> bool:
     p = event.payload
+    if is_agenda_event(event.type):
+        return agenda_record_id(p) == item_id
     if item_id in (p.get("id"), p.get("old_id"), p.get("by")):
         return True
     if isinstance(p.get("item"), dict) and p["item"].get("id") == item_id:

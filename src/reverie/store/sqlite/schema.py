@@ -299,6 +299,9 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
     conn.execute("INSERT OR REPLACE INTO settings VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
     row = conn.execute("SELECT v FROM settings WHERE k = 'fts_tokenize'").fetchone()
     _migrate_conversations(conn, str(row[0]) if row else tokenize)
+    from reverie.store.sqlite import agenda  # its own step and version, like the conversations'
+
+    agenda.migrate(conn)
     return found
 
 
@@ -318,4 +321,7 @@ PROJECTION_TABLES = (
     "conv_entries",
     "conv_fts",
     "conv_speakers",
+    # intents and tasks (their own migration step, ``store/sqlite/agenda.py``)
+    "intents",
+    "tasks",
 )

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from reverie.errors import ClosedError, CorruptStoreError, ReverieError, StorageError
+from reverie.model.agenda import Intent, IntentQuery, PutIntent, PutTask, Task, TaskQuery
 from reverie.model.clock import from_iso, to_iso
 from reverie.model.commands import Command, Purge
 from reverie.model.conversation import ConversationState, EraseEntries, PutConversation, PutEntry
@@ -61,8 +62,8 @@ from reverie.store.protocol import (
     dream_run,
     dream_summary_json,
 )
+from reverie.store.sqlite import agenda, fts_scope, lexical, purge, readonly, reindex
 from reverie.store.sqlite import conversation as conv
-from reverie.store.sqlite import fts_scope, lexical, purge, readonly, reindex
 from reverie.store.sqlite.ann import AnnConfig, AnnManager, ScopeIndex
 from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, PROJECTION_TABLES, migrate
 from reverie.store.sqlite.sql import (
@@ -89,6 +90,7 @@ _ABOUT_ITEM = (
     "json_extract(payload, '$.id') = ? OR json_extract(payload, '$.old_id') = ? "
     "OR json_extract(payload, '$.item.id') = ? "
     "OR json_extract(payload, '$.edge.src') = ? OR json_extract(payload, '$.edge.dst') = ? "
+    "OR json_extract(payload, '$.intent.id') = ? OR json_extract(payload, '$.task.id') = ? "
     "OR (type = 'memory.used' AND EXISTS "
     "(SELECT 1 FROM json_each(payload, '$.uses') WHERE json_extract(json_each.value, '$[0]') = ?)) "
     "OR (type = 'memory.tiers_set' AND EXISTS "
@@ -416,6 +418,25 @@ class SQLiteStore:
         with self._read() as c:
             return conv.entry(c, scope, entry_id)
 
+    def intent(self, scope: str, intent_id: str) -> Intent | None:
+        with self._read() as c:
+            return agenda.intent(c, scope, intent_id)
+
+    def task(self, scope: str, task_id: str) -> Task | None:
+        with self._read() as c:
+            return agenda.task(c, scope, task_id)
+
+    # -- intents and tasks: reads (store/sqlite/agenda.py) -------------------------------
+    def intents(self, scope: str, where: IntentQuery, *, limit: int) -> list[Intent]:
+        """The scope's intents matching ``where``, highest priority first (ties: by id)."""
+        with self._read() as c:
+            return agenda.intents(c, scope, where, limit)
+
+    def tasks(self, scope: str, where: TaskQuery, *, limit: int) -> list[Task]:
+        """The scope's tasks matching ``where``, in creation order (by id)."""
+        with self._read() as c:
+            return agenda.tasks(c, scope, where, limit)
+
     # -- conversations: reads (store/sqlite/conversation.py) -----------------------------
     def conversation_entries(
         self, scope: str, conversation: str, *, after_position: int = 0, kinds: Sequence[str] | None = None
@@ -472,7 +493,11 @@ class SQLiteStore:
         )
 
     def apply_change(self, change: Change, vectors: Mapping[str, np.ndarray]) -> None:
-        if isinstance(change, PutConversation):
+        if isinstance(change, PutIntent):
+            agenda.put_intent(self._x, change)
+        elif isinstance(change, PutTask):
+            agenda.put_task(self._x, change)
+        elif isinstance(change, PutConversation):
             conv.put_conversation(self._x, change)
         elif isinstance(change, PutEntry):
             conv.put_entry(self._x, change)
@@ -902,6 +927,9 @@ class SQLiteStore:
         with self._read() as c:
             report = check(c)
             problems, counts = self._ann.drift(c)
+            agenda_problems, agenda_counts = agenda.check(c)
+        problems += agenda_problems
+        counts.update(agenda_counts)
         report.problems += problems
         report.counts.update(counts)
         if self.scrub_pending():

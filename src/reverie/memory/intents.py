@@ -1,0 +1,232 @@
+"""``mem.intents``: what is wanted — goals with an owner, a priority, sub-intents and linked claims.
+
+Status machine (``model/agenda.py``): active ↔ paused, and either → completed / cancelled, which
+are final. Every write is one command through the reducer (``model/agenda_rules.py``) in one
+transaction; a refused move raises ``InvalidTransitionError`` naming the current status and the
+moves it allows, and changes nothing.
+
+``suggest`` turns the thinking queue (importance × (1 − authority)) into proposed intents: an
+important claim the memory does not trust yet is worth a goal ("confirm or correct it").
+Suggestions are values, not writes; ``accept`` creates one.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reverie.dream.queue import QueueEntry
+from reverie.errors import InvalidInputError, NotFoundError
+from reverie.memory import agenda_common as chk
+from reverie.memory.core import Core
+from reverie.model import agenda as ag
+from reverie.model.events import Event
+from reverie.model.item import Item
+from reverie.model.validate import check_count, check_reason, check_score, check_text
+
+#: How many intents ``list`` returns when no ``limit`` is given.
+DEFAULT_LIST = 100
+
+
+@dataclass(frozen=True, slots=True)
+class SuggestedIntent:
+    """An intent the thinking queue proposes, not yet written: ``mem.intents.accept(s)`` creates it.
+
+    ``item`` is the claim it is about (for display); the intent itself names it by id only, so
+    purging the claim leaves no copy of its text in the intent.
+    """
+
+    scope: str
+    label: str
+    priority: float
+    reason: str
+    memory_ids: tuple[str, ...]
+    item: Item
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scope": self.scope,
+            "label": self.label,
+            "priority": self.priority,
+            "reason": self.reason,
+            "memory_ids": list(self.memory_ids),
+            "text": self.item.text,
+        }
+
+
+def suggestion_for(entry: QueueEntry, scope: str) -> SuggestedIntent:
+    """The intent an entry of the thinking queue proposes, with the queue's reason in words."""
+    it = entry.item
+    imp, auth = it.scores.importance, it.scores.authority
+    reason = (
+        f"important ({imp:.2f}) but uncertain (authority {auth:.2f}): thinking-queue priority "
+        f"{entry.priority:.2f} = importance × (1 − authority); confirm it from a source or the user, or correct it"
+    )
+    return SuggestedIntent(
+        scope=scope,
+        label=f"Confirm or correct the uncertain {it.kind} {it.id}",
+        priority=round(entry.priority, 6),
+        reason=reason,
+        memory_ids=(it.id,),
+        item=it,
+    )
+
+
+class Intents:
+    """create, pause / resume / complete / cancel, get, list, children, history, suggest, accept."""
+
+    def __init__(self, core: Core, queue: Callable[..., builtins.list[QueueEntry]]) -> None:
+        self._core = core
+        self._queue = queue
+
+    # -- writes ---------------------------------------------------------------------------
+    def create(
+        self,
+        label: str,
+        *,
+        scope: str,
+        owner: str | None = None,
+        priority: float = 0.5,
+        parent: ag.Intent | str | None = None,
+        memory_ids: Sequence[Item | str] = (),
+        reason: str = "",
+    ) -> ag.Intent:
+        """A new active intent. ``parent`` makes it a sub-intent (of an open intent in ``scope``);
+        ``memory_ids`` are claims of ``scope`` it is about. Raises ``NotFoundError`` for a parent
+        or claim not in ``scope``."""
+        core = self._core
+        command = ag.CreateIntent(
+            scope=core.scope(scope),
+            label=check_text(label, core.limits, "label"),
+            owner=chk.name(owner, "owner"),
+            priority=check_score("priority", priority),
+            parent=chk.maybe_id(parent, "parent"),
+            memory_ids=chk.memory_ids(memory_ids, "memory_ids"),
+            reason=check_reason(reason),
+        )
+        return self._written(core.run([command]))
+
+    def transition(
+        self,
+        intent: ag.Intent | str,
+        move: str,
+        *,
+        scope: str,
+        reason: str = "",
+        expected_version: int | None = None,
+    ) -> ag.Intent:
+        """Apply ``move`` (``pause``, ``resume``, ``complete`` or ``cancel``) and return the intent after it."""
+        core = self._core
+        command = ag.MoveIntent(
+            scope=core.scope(scope),
+            id=chk.record_id(intent, "intent"),
+            move=chk.check_move(move, tuple(ag.INTENT_MOVES), "intent"),
+            reason=check_reason(reason),
+            expected_version=chk.check_version(expected_version),
+        )
+        return self._written(core.run([command]))
+
+    def pause(self, intent: ag.Intent | str, *, scope: str, reason: str = "") -> ag.Intent:
+        """active → paused."""
+        return self.transition(intent, "pause", scope=scope, reason=reason)
+
+    def resume(self, intent: ag.Intent | str, *, scope: str, reason: str = "") -> ag.Intent:
+        """paused → active."""
+        return self.transition(intent, "resume", scope=scope, reason=reason)
+
+    def complete(self, intent: ag.Intent | str, *, scope: str, reason: str = "") -> ag.Intent:
+        """active or paused → completed (final)."""
+        return self.transition(intent, "complete", scope=scope, reason=reason)
+
+    def cancel(self, intent: ag.Intent | str, *, scope: str, reason: str = "") -> ag.Intent:
+        """active or paused → cancelled (final)."""
+        return self.transition(intent, "cancel", scope=scope, reason=reason)
+
+    # -- reads ----------------------------------------------------------------------------
+    def get(self, intent: ag.Intent | str, *, scope: str) -> ag.Intent:
+        """The intent as it stands now, or ``NotFoundError`` (also for another scope's intent)."""
+        s = self._core.scope(scope)
+        intent_id = chk.record_id(intent, "intent")
+        found = chk.agenda_store(self._core.store).intent(s, intent_id)
+        if found is None:
+            raise NotFoundError(f"no intent {intent_id} in scope {s!r}")
+        return found
+
+    def list(
+        self,
+        *,
+        scope: str,
+        status: str | Sequence[str] | None = None,
+        owner: str | None = None,
+        parent: ag.Intent | str | None = None,
+        memory: Item | str | None = None,
+        min_priority: float | None = None,
+        limit: int | None = None,
+    ) -> builtins.list[ag.Intent]:
+        """The scope's intents matching every given filter, highest priority first (ties: oldest first).
+
+        ``status`` one or several of active / paused / completed / cancelled; ``parent`` its
+        sub-intents; ``memory`` intents linked to that claim.
+        """
+        core = self._core
+        s = core.scope(scope)
+        query = ag.IntentQuery(
+            statuses=chk.statuses(status, ag.INTENT_STATUSES, "intent"),
+            owner=chk.name(owner, "owner"),
+            parent=chk.maybe_id(parent, "parent"),
+            memory=None if memory is None else chk.memory_ids([memory], "memory")[0],
+            min_priority=None if min_priority is None else check_score("min_priority", min_priority),
+        )
+        n = check_count(limit, "limit", default=DEFAULT_LIST, limits=core.limits)
+        return chk.agenda_store(core.store).intents(s, query, limit=n)
+
+    def children(self, intent: ag.Intent | str, *, scope: str) -> builtins.list[ag.Intent]:
+        """The sub-intents of ``intent`` (which must exist in ``scope``)."""
+        parent = self.get(intent, scope=scope)
+        return self.list(scope=scope, parent=parent.id, limit=self._core.limits.max_k)
+
+    def history(self, intent: ag.Intent | str, *, scope: str) -> builtins.list[Event]:
+        """Every event of the intent, oldest first: its creation and each move with its reason."""
+        found = self.get(intent, scope=scope)
+        return self._core.store.events(found.scope, item_id=found.id, limit=self._core.limits.max_events)
+
+    # -- suggestions ----------------------------------------------------------------------
+    def suggest(self, *, scope: str, k: int | None = None) -> builtins.list[SuggestedIntent]:
+        """Important-but-uncertain claims of ``scope`` as suggested intents (nothing is written).
+
+        From the thinking queue (importance × (1 − authority), highest first); a claim an open
+        intent is already about is left out, so accepting a suggestion retires it.
+        """
+        core = self._core
+        s = core.scope(scope)
+        n = check_count(k, "k", default=10, limits=core.limits)
+        store = chk.agenda_store(core.store)
+        out: builtins.list[SuggestedIntent] = []
+        for entry in self._queue(scope=s, k=min(core.limits.max_k, 4 * n)):
+            covered = store.intents(s, ag.IntentQuery(statuses=("active", "paused"), memory=entry.item.id), limit=1)
+            if not covered:
+                out.append(suggestion_for(entry, s))
+            if len(out) == n:
+                break
+        return out
+
+    def accept(
+        self, suggestion: SuggestedIntent, *, owner: str | None = None, priority: float | None = None
+    ) -> ag.Intent:
+        """Create the intent ``suggestion`` proposes (its label, reason and claim; its priority unless given)."""
+        if not isinstance(suggestion, SuggestedIntent):
+            raise InvalidInputError("accept takes a SuggestedIntent from mem.intents.suggest(...)")
+        return self.create(
+            suggestion.label,
+            scope=suggestion.scope,
+            owner=owner,
+            priority=suggestion.priority if priority is None else priority,
+            memory_ids=suggestion.memory_ids,
+            reason=suggestion.reason,
+        )
+
+    @staticmethod
+    def _written(outcomes: builtins.list[Any]) -> ag.Intent:
+        return ag.Intent.from_dict(outcomes[0].events[-1].payload["intent"])

@@ -1,0 +1,249 @@
+"""``mem.tasks``: what is done — units of work for an intent, by an agent, with inputs and outputs.
+
+Status machine (``model/agenda.py``): pending → running → completed / failed, and failed →
+running (``retry``, a new attempt). Every failure stays on the task with its reason
+(``Task.failures``; ``list(failed=True)``), so the next agent sees what was tried.
+
+Claims written while a task runs carry ``meta.intent_id`` / ``meta.task_id`` (``Q.intent``,
+``Q.task``). How: ``with mem.tasks.running(task, scope=...) as run: run.remember(...)``. Why an
+explicit handle rather than ambient "current task" state picked up by every ``mem.remember``:
+a claim is attributed to a task only by code that holds the task's handle, never by whatever
+happens to be on the stack in another thread or coroutine; the remember path of every face stays
+as it is; and the run knows what it wrote, so it completes with those claims as outputs. Any
+face can still tag a claim itself with ``meta={"task_id": ..., "intent_id": ...}``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from reverie.errors import InvalidInputError, NotFoundError, ReverieError
+from reverie.memory import agenda_common as chk
+from reverie.memory.core import Core
+from reverie.model import agenda as ag
+from reverie.model.events import Event
+from reverie.model.item import Item
+from reverie.model.validate import check_count, check_reason, check_text
+
+#: How many tasks ``list`` returns when no ``limit`` is given.
+DEFAULT_LIST = 100
+#: Longest failure reason kept from an exception that ended a ``running`` block.
+MAX_FAILURE_CHARS = 2000
+
+Remember = Callable[..., Item]
+_log = logging.getLogger("reverie")
+
+
+class TaskRun:
+    """A running task's handle (``mem.tasks.running``): its claims carry the task and its intent."""
+
+    def __init__(self, tasks: Tasks, remember: Remember, task: ag.Task) -> None:
+        self._tasks = tasks
+        self._remember = remember
+        self.task = task
+        #: Ids of the claims ``remember`` stored or corroborated in this run, in order.
+        self.written: builtins.list[str] = []
+        self.finished = False
+
+    @property
+    def meta(self) -> dict[str, str]:
+        """What every claim of this run carries in ``meta``."""
+        out = {ag.TASK_META: self.task.id}
+        if self.task.intent is not None:
+            out[ag.INTENT_META] = self.task.intent
+        return out
+
+    def remember(self, text: str, **fields: Any) -> Item:
+        """``mem.remember(text, scope=<the task's>, ...)`` with ``meta`` carrying the task and intent.
+
+        A claim equal to a current one corroborates it (and keeps that claim's meta): it is
+        still listed among the run's outputs.
+        """
+        if "scope" in fields:
+            raise InvalidInputError("a task run writes to its task's scope; do not pass scope=")
+        meta = dict(fields.pop("meta", None) or {})
+        meta.update(self.meta)
+        item = self._remember(text, scope=self.task.scope, meta=meta, **fields)
+        self.written.append(item.id)
+        return item
+
+    def complete(self, *, outputs: Sequence[Item | str] = (), reason: str = "") -> ag.Task:
+        """Complete now with the claims written so far plus ``outputs``."""
+        self.task = self._tasks.complete(
+            self.task, scope=self.task.scope, outputs=[*self.written, *outputs], reason=reason
+        )
+        self.finished = True
+        return self.task
+
+    def fail(self, reason: str) -> ag.Task:
+        """Fail now with ``reason`` (kept on the task for the next attempt or agent)."""
+        self.task = self._tasks.fail(self.task, reason, scope=self.task.scope)
+        self.finished = True
+        return self.task
+
+
+class Tasks:
+    """create, start / complete / fail / retry, running, get, list, subtasks, history."""
+
+    def __init__(self, core: Core, remember: Remember) -> None:
+        self._core = core
+        self._remember = remember
+
+    # -- writes ---------------------------------------------------------------------------
+    def create(
+        self,
+        action: str,
+        *,
+        scope: str,
+        intent: ag.Intent | str | None = None,
+        agent: str | None = None,
+        inputs: Sequence[Item | str] = (),
+        parent: ag.Task | str | None = None,
+    ) -> ag.Task:
+        """A new pending task. ``intent`` must be an open intent of ``scope`` (a subtask defaults to
+        its parent's); ``inputs`` are claims of ``scope``. ``NotFoundError`` for anything not in
+        ``scope`` — an intent of another scope is refused like an unknown one."""
+        core = self._core
+        command = ag.CreateTask(
+            scope=core.scope(scope),
+            action=check_text(action, core.limits, "action"),
+            intent=chk.maybe_id(intent, "intent"),
+            agent=chk.name(agent, "agent"),
+            parent=chk.maybe_id(parent, "parent"),
+            inputs=chk.memory_ids(inputs, "inputs"),
+        )
+        return self._written(core.run([command]))
+
+    def transition(
+        self,
+        task: ag.Task | str,
+        move: str,
+        *,
+        scope: str,
+        reason: str = "",
+        outputs: Sequence[Item | str] = (),
+        expected_version: int | None = None,
+    ) -> ag.Task:
+        """Apply ``move`` (``start``, ``complete``, ``fail`` or ``retry``) and return the task after it."""
+        core = self._core
+        command = ag.MoveTask(
+            scope=core.scope(scope),
+            id=chk.record_id(task, "task"),
+            move=chk.check_move(move, tuple(ag.TASK_MOVES), "task"),
+            reason=check_reason(reason),
+            outputs=chk.memory_ids(outputs, "outputs"),
+            expected_version=chk.check_version(expected_version),
+        )
+        return self._written(core.run([command]))
+
+    def start(self, task: ag.Task | str, *, scope: str, reason: str = "") -> ag.Task:
+        """pending → running (attempt 1)."""
+        return self.transition(task, "start", scope=scope, reason=reason)
+
+    def complete(
+        self, task: ag.Task | str, *, scope: str, outputs: Sequence[Item | str] = (), reason: str = ""
+    ) -> ag.Task:
+        """running → completed, recording ``outputs`` (claims of ``scope`` it produced)."""
+        return self.transition(task, "complete", scope=scope, reason=reason, outputs=outputs)
+
+    def fail(self, task: ag.Task | str, reason: str, *, scope: str) -> ag.Task:
+        """running → failed; ``reason`` (required) is kept in ``Task.failures`` for good."""
+        return self.transition(task, "fail", scope=scope, reason=reason)
+
+    def retry(self, task: ag.Task | str, *, scope: str, reason: str = "") -> ag.Task:
+        """failed → running: a new attempt; the earlier failures stay listed."""
+        return self.transition(task, "retry", scope=scope, reason=reason)
+
+    @contextmanager
+    def running(self, task: ag.Task | str, *, scope: str) -> Iterator[TaskRun]:
+        """Run ``task`` inside the block: started (or retried, if it failed) on entry.
+
+        On a normal exit a still-running task completes with the claims ``run.remember`` wrote as
+        its outputs; if the block raises, the task fails with the exception as its reason and the
+        exception propagates. A task already running is joined as it is.
+        """
+        current = self.get(task, scope=scope)
+        if current.status == "pending":
+            current = self.start(current, scope=scope)
+        elif current.status == "failed":
+            current = self.retry(current, scope=scope)
+        elif current.status != "running":
+            self.transition(current, "start", scope=scope)  # raises: names the status and the moves
+        run = TaskRun(self, self._remember, current)
+        try:
+            yield run
+        except Exception as exc:
+            if not run.finished:
+                self._record_failure(run, exc)
+            raise
+        if not run.finished:
+            run.complete()
+
+    @staticmethod
+    def _record_failure(run: TaskRun, exc: Exception) -> None:
+        """Fail the run with ``exc`` as its reason; if even that cannot be written (the store is
+        closed, the disk full), log it and let the caller's exception propagate, not this one."""
+        try:
+            run.fail(f"{type(exc).__name__}: {exc}"[:MAX_FAILURE_CHARS])
+        except ReverieError as err:
+            _log.warning("task %s: recording its failure failed (%s); it stays running", run.task.id, err)
+
+    # -- reads ----------------------------------------------------------------------------
+    def get(self, task: ag.Task | str, *, scope: str) -> ag.Task:
+        """The task as it stands now, or ``NotFoundError`` (also for another scope's task)."""
+        s = self._core.scope(scope)
+        task_id = chk.record_id(task, "task")
+        found = chk.agenda_store(self._core.store).task(s, task_id)
+        if found is None:
+            raise NotFoundError(f"no task {task_id} in scope {s!r}")
+        return found
+
+    def list(
+        self,
+        *,
+        scope: str,
+        intent: ag.Intent | str | None = None,
+        agent: str | None = None,
+        status: str | Sequence[str] | None = None,
+        parent: ag.Task | str | None = None,
+        memory: Item | str | None = None,
+        failed: bool = False,
+        limit: int | None = None,
+    ) -> builtins.list[ag.Task]:
+        """The scope's tasks matching every given filter, oldest first.
+
+        ``memory``: tasks that took or produced that claim; ``failed=True``: tasks with a failed
+        attempt on record, whatever their status now (what was tried and did not work).
+        """
+        core = self._core
+        s = core.scope(scope)
+        if not isinstance(failed, bool):
+            raise InvalidInputError(f"failed must be True or False, got {type(failed).__name__}")
+        query = ag.TaskQuery(
+            statuses=chk.statuses(status, ag.TASK_STATUSES, "task"),
+            intent=chk.maybe_id(intent, "intent"),
+            agent=chk.name(agent, "agent"),
+            parent=chk.maybe_id(parent, "parent"),
+            memory=None if memory is None else chk.memory_ids([memory], "memory")[0],
+            failed=failed,
+        )
+        n = check_count(limit, "limit", default=DEFAULT_LIST, limits=core.limits)
+        return chk.agenda_store(core.store).tasks(s, query, limit=n)
+
+    def subtasks(self, task: ag.Task | str, *, scope: str) -> builtins.list[ag.Task]:
+        """The subtasks of ``task`` (which must exist in ``scope``)."""
+        parent = self.get(task, scope=scope)
+        return self.list(scope=scope, parent=parent.id, limit=self._core.limits.max_k)
+
+    def history(self, task: ag.Task | str, *, scope: str) -> builtins.list[Event]:
+        """Every event of the task, oldest first: creation, each attempt, each failure, completion."""
+        found = self.get(task, scope=scope)
+        return self._core.store.events(found.scope, item_id=found.id, limit=self._core.limits.max_events)
+
+    @staticmethod
+    def _written(outcomes: builtins.list[Any]) -> ag.Task:
+        return ag.Task.from_dict(outcomes[0].events[-1].payload["task"])

@@ -1,0 +1,390 @@
+"""Intents (what is wanted) and tasks (what is done) in the log: records, status machines, commands.
+
+Pure, like the rest of ``model/``. The reducer rules live in ``model/agenda_rules.py``.
+
+Why on the memory's own log: an intent and the tasks serving it are part of what an agent knows
+("we set out to find Alice's allergy; the first lookup failed"), so they must replay, rebuild,
+stay inside their scope and show in ``history`` exactly like a claim. Each event carries the
+record's *whole* state after it (``intent`` / ``task``), so projecting needs no reads and a
+replay cannot drift from the live store (the conversation wing does the same).
+
+Event types and payloads (stable; a slice export copies these events as they are):
+
+- ``intent.created`` / ``intent.paused`` / ``intent.resumed`` / ``intent.completed`` /
+  ``intent.cancelled``: ``{"intent": Intent.to_dict()}``
+- ``task.created`` / ``task.started`` / ``task.completed`` / ``task.failed`` / ``task.retried``:
+  ``{"task": Task.to_dict()}``
+
+Payloads name memories by id only (``memory_ids``, ``inputs``, ``outputs``): a purged claim's
+text is never copied into them. The free text they hold (``label``, ``action``, ``reason``,
+failure reasons) is what the caller wrote; an accepted suggestion's label names its claim by id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from reverie.model.clock import from_iso, to_iso
+
+INTENT_CREATED = "intent.created"
+INTENT_PAUSED = "intent.paused"
+INTENT_RESUMED = "intent.resumed"
+INTENT_COMPLETED = "intent.completed"
+INTENT_CANCELLED = "intent.cancelled"
+TASK_CREATED = "task.created"
+TASK_STARTED = "task.started"
+TASK_COMPLETED = "task.completed"
+TASK_FAILED = "task.failed"
+TASK_RETRIED = "task.retried"
+
+INTENT_EVENTS = (INTENT_CREATED, INTENT_PAUSED, INTENT_RESUMED, INTENT_COMPLETED, INTENT_CANCELLED)
+TASK_EVENTS = (TASK_CREATED, TASK_STARTED, TASK_COMPLETED, TASK_FAILED, TASK_RETRIED)
+AGENDA_EVENT_TYPES = (*INTENT_EVENTS, *TASK_EVENTS)
+
+INTENT_STATUSES = ("active", "paused", "completed", "cancelled")
+TASK_STATUSES = ("pending", "running", "completed", "failed")
+
+#: move → (the statuses it may start from, the status it leads to, the event it records).
+INTENT_MOVES: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "pause": (("active",), "paused", INTENT_PAUSED),
+    "resume": (("paused",), "active", INTENT_RESUMED),
+    "complete": (("active", "paused"), "completed", INTENT_COMPLETED),
+    "cancel": (("active", "paused"), "cancelled", INTENT_CANCELLED),
+}
+TASK_MOVES: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "start": (("pending",), "running", TASK_STARTED),
+    "complete": (("running",), "completed", TASK_COMPLETED),
+    "fail": (("running",), "failed", TASK_FAILED),
+    "retry": (("failed",), "running", TASK_RETRIED),
+}
+#: Where no move leads on: a completed or cancelled intent, a completed task.
+FINAL_INTENT = ("completed", "cancelled")
+FINAL_TASK = ("completed",)
+#: Intent meta key and task meta key a claim written inside a running task carries (``Q.intent`` / ``Q.task``).
+INTENT_META = "intent_id"
+TASK_META = "task_id"
+
+
+def allowed_moves(moves: Mapping[str, tuple[tuple[str, ...], str, str]], status: str) -> list[str]:
+    """The moves possible from ``status``, in the table's order (an error message lists them)."""
+    return [name for name, (starts, _, _) in moves.items() if status in starts]
+
+
+def _ids(value: object) -> tuple[str, ...]:
+    return tuple(str(v) for v in (value or ()))  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """A goal: ``label`` says what is wanted; ``memory_ids`` the claims it is about.
+
+    ``priority`` in [0, 1] (higher first); ``parent`` makes it a sub-intent; ``reason`` is the
+    reason given with its last move; ``version`` counts its events (1 when created).
+    """
+
+    id: str
+    scope: str
+    label: str
+    created_at: datetime
+    updated_at: datetime
+    status: str = "active"
+    owner: str | None = None
+    priority: float = 0.5
+    parent: str | None = None
+    memory_ids: tuple[str, ...] = ()
+    reason: str = ""
+    version: int = 1
+
+    @property
+    def is_open(self) -> bool:
+        return self.status not in FINAL_INTENT
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "scope": self.scope,
+            "label": self.label,
+            "status": self.status,
+            "owner": self.owner,
+            "priority": self.priority,
+            "parent": self.parent,
+            "memory_ids": list(self.memory_ids),
+            "reason": self.reason,
+            "version": self.version,
+            "created_at": to_iso(self.created_at),
+            "updated_at": to_iso(self.updated_at),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Intent:
+        return cls(
+            id=str(d["id"]),
+            scope=str(d["scope"]),
+            label=str(d["label"]),
+            status=str(d["status"]),
+            owner=d.get("owner"),
+            priority=float(d.get("priority", 0.5)),
+            parent=d.get("parent"),
+            memory_ids=_ids(d.get("memory_ids")),
+            reason=str(d.get("reason") or ""),
+            version=int(d.get("version", 1)),
+            created_at=from_iso(str(d["created_at"])),
+            updated_at=from_iso(str(d["updated_at"])),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """One failed attempt of a task: kept for good, so the next agent does not retry it blindly."""
+
+    attempt: int
+    reason: str
+    at: datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"attempt": self.attempt, "reason": self.reason, "at": to_iso(self.at)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Failure:
+        return cls(attempt=int(d["attempt"]), reason=str(d["reason"]), at=from_iso(str(d["at"])))
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """A unit of work: ``action`` says what is done, for ``intent`` (optional), by ``agent``.
+
+    ``inputs`` / ``outputs`` are memory ids it read and produced; ``attempts`` counts its starts
+    (a retry is a new attempt); ``failures`` every failed attempt with its reason.
+    """
+
+    id: str
+    scope: str
+    action: str
+    created_at: datetime
+    updated_at: datetime
+    status: str = "pending"
+    intent: str | None = None
+    agent: str | None = None
+    parent: str | None = None
+    inputs: tuple[str, ...] = ()
+    outputs: tuple[str, ...] = ()
+    attempts: int = 0
+    failures: tuple[Failure, ...] = field(default_factory=tuple)
+    reason: str = ""
+    version: int = 1
+
+    @property
+    def is_open(self) -> bool:
+        return self.status not in FINAL_TASK
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "scope": self.scope,
+            "action": self.action,
+            "status": self.status,
+            "intent": self.intent,
+            "agent": self.agent,
+            "parent": self.parent,
+            "inputs": list(self.inputs),
+            "outputs": list(self.outputs),
+            "attempts": self.attempts,
+            "failures": [f.to_dict() for f in self.failures],
+            "reason": self.reason,
+            "version": self.version,
+            "created_at": to_iso(self.created_at),
+            "updated_at": to_iso(self.updated_at),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Task:
+        return cls(
+            id=str(d["id"]),
+            scope=str(d["scope"]),
+            action=str(d["action"]),
+            status=str(d["status"]),
+            intent=d.get("intent"),
+            agent=d.get("agent"),
+            parent=d.get("parent"),
+            inputs=_ids(d.get("inputs")),
+            outputs=_ids(d.get("outputs")),
+            attempts=int(d.get("attempts", 0)),
+            failures=tuple(Failure.from_dict(f) for f in d.get("failures") or ()),
+            reason=str(d.get("reason") or ""),
+            version=int(d.get("version", 1)),
+            created_at=from_iso(str(d["created_at"])),
+            updated_at=from_iso(str(d["updated_at"])),
+        )
+
+
+# -- queries -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class IntentQuery:
+    """Which intents of a scope to list; every set field must match (empty ``statuses``: any).
+
+    Sorted by priority (highest first), then id (creation order).
+    """
+
+    statuses: tuple[str, ...] = ()
+    owner: str | None = None
+    parent: str | None = None
+    memory: str | None = None
+    min_priority: float | None = None
+
+    def matches(self, it: Intent) -> bool:
+        return (
+            (not self.statuses or it.status in self.statuses)
+            and (self.owner is None or it.owner == self.owner)
+            and (self.parent is None or it.parent == self.parent)
+            and (self.memory is None or self.memory in it.memory_ids)
+            and (self.min_priority is None or it.priority >= self.min_priority)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TaskQuery:
+    """Which tasks of a scope to list; every set field must match. ``memory``: among inputs or
+    outputs; ``failed``: only tasks with a failed attempt on record (whatever their status now).
+
+    Sorted by id (creation order).
+    """
+
+    statuses: tuple[str, ...] = ()
+    intent: str | None = None
+    agent: str | None = None
+    parent: str | None = None
+    memory: str | None = None
+    failed: bool = False
+
+    def matches(self, t: Task) -> bool:
+        return (
+            (not self.statuses or t.status in self.statuses)
+            and (self.intent is None or t.intent == self.intent)
+            and (self.agent is None or t.agent == self.agent)
+            and (self.parent is None or t.parent == self.parent)
+            and (self.memory is None or self.memory in t.inputs or self.memory in t.outputs)
+            and (not self.failed or bool(t.failures))
+        )
+
+
+def intent_sort_key(it: Intent) -> tuple[float, str]:
+    return (-it.priority, it.id)
+
+
+# -- commands ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CreateIntent:
+    scope: str
+    label: str
+    owner: str | None = None
+    priority: float = 0.5
+    parent: str | None = None
+    memory_ids: tuple[str, ...] = ()
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveIntent:
+    """``move`` is a key of ``INTENT_MOVES``; ``expected_version`` refuses a stale caller."""
+
+    scope: str
+    id: str
+    move: str
+    reason: str = ""
+    expected_version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CreateTask:
+    scope: str
+    action: str
+    intent: str | None = None
+    agent: str | None = None
+    parent: str | None = None
+    inputs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTask:
+    """``move`` is a key of ``TASK_MOVES``; ``outputs`` only with ``complete``, ``reason`` required by ``fail``."""
+
+    scope: str
+    id: str
+    move: str
+    reason: str = ""
+    outputs: tuple[str, ...] = ()
+    expected_version: int | None = None
+
+
+AGENDA_COMMANDS = (CreateIntent, MoveIntent, CreateTask, MoveTask)
+
+
+# -- projection changes --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PutIntent:
+    intent: Intent
+
+
+@dataclass(frozen=True, slots=True)
+class PutTask:
+    task: Task
+
+
+AgendaChange = PutIntent | PutTask
+
+
+def is_agenda_event(event_type: str) -> bool:
+    return event_type.startswith(("intent.", "task."))
+
+
+def project_agenda(event_type: str, payload: Mapping[str, Any]) -> list[AgendaChange]:
+    """The change an intent or task event makes (no reads: the event carries the record)."""
+    if event_type in INTENT_EVENTS:
+        return [PutIntent(Intent.from_dict(payload["intent"]))]
+    if event_type in TASK_EVENTS:
+        return [PutTask(Task.from_dict(payload["task"]))]
+    return []  # a future agenda event type: skipped, never fatal for replay
+
+
+def agenda_record_id(payload: Mapping[str, Any]) -> str | None:
+    """The intent or task id an agenda event is about (``history`` finds its events by it)."""
+    for key in ("intent", "task"):
+        rec = payload.get(key)
+        if isinstance(rec, Mapping) and "id" in rec:
+            return str(rec["id"])
+    return None
+
+
+def agenda_problems(
+    events: Iterable[tuple[str, Mapping[str, Any]]],
+    intents: Mapping[tuple[str, str], Intent],
+    tasks: Mapping[tuple[str, str], Task],
+) -> list[str]:
+    """How the intent and task rows differ from what the log says (``doctor``): empty if they agree.
+
+    ``events`` are the (type, payload) of every agenda event in log order; the last one about a
+    record is what its row must hold.
+    """
+    want_i: dict[tuple[str, str], Intent] = {}
+    want_t: dict[tuple[str, str], Task] = {}
+    for event_type, payload in events:
+        for change in project_agenda(event_type, payload):
+            if isinstance(change, PutIntent):
+                want_i[(change.intent.scope, change.intent.id)] = change.intent
+            else:
+                want_t[(change.task.scope, change.task.id)] = change.task
+    problems: list[str] = []
+    for what, want, have in (("intent", want_i, intents), ("task", want_t, tasks)):
+        wrong = sorted(k[1] for k in set(want) | set(have) if want.get(k) != have.get(k))
+        if wrong:
+            problems.append(f"{len(wrong)} {what} rows disagree with the log (first: {wrong[0]}); run rebuild")
+    return problems

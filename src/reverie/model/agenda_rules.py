@@ -1,0 +1,156 @@
+"""The reducer's rules for intents and tasks: validate against the records' state, emit events.
+
+Split from ``reducer.py`` (which registers these handlers), as the conversation rules are. Every
+check runs before any event is built, so a refused command emits nothing. Anything another
+record or claim is named by (a parent, an intent, a memory id) must exist *in the command's
+scope*: an id from another scope gets the same ``NotFoundError`` as an unknown one (no
+existence oracle across the isolation boundary).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from reverie.errors import InvalidInputError, InvalidTransitionError, NotFoundError, VersionConflictError
+from reverie.model import agenda as ag
+from reverie.model import events as ev
+
+if TYPE_CHECKING:
+    from reverie.model.reducer import Context, StateView
+
+
+def _event(ctx: Context, type_: str, scope: str, payload: dict[str, Any]) -> ev.Event:
+    return ev.Event(id=ctx.new_id(), type=type_, scope=scope, at=ctx.now, cause=ctx.cause, payload=payload)
+
+
+def require_intent(view: StateView, scope: str, intent_id: str) -> ag.Intent:
+    found = view.intent(scope, intent_id)
+    if found is None:
+        raise NotFoundError(f"no intent {intent_id} in scope {scope!r}")
+    return found
+
+
+def require_task(view: StateView, scope: str, task_id: str) -> ag.Task:
+    found = view.task(scope, task_id)
+    if found is None:
+        raise NotFoundError(f"no task {task_id} in scope {scope!r}")
+    return found
+
+
+def _require_memories(view: StateView, scope: str, ids: Sequence[str], what: str) -> None:
+    for item_id in ids:
+        if view.item(scope, item_id) is None:
+            raise NotFoundError(f"{what} names item {item_id}, which is not in scope {scope!r}")
+
+
+def _check_version(kind: str, record_id: str, version: int, expected: int | None) -> None:
+    if expected is not None and expected != version:
+        raise VersionConflictError(
+            f"{kind} {record_id} is at version {version}, not {expected}: it changed since you read it; "
+            "read it again and retry"
+        )
+
+
+def _refuse(kind: str, record_id: str, move: str, status: str, moves: dict[str, Any]) -> InvalidTransitionError:
+    allowed = ag.allowed_moves(moves, status)
+    can = f"you can {', '.join(allowed)}" if allowed else "nothing moves it on (it is final)"
+    return InvalidTransitionError(f"cannot {move} {kind} {record_id}: it is {status}; from {status} {can}")
+
+
+def _create_intent(cmd: ag.CreateIntent, view: StateView, ctx: Context) -> list[ev.Event]:
+    if cmd.parent is not None:
+        parent = require_intent(view, cmd.scope, cmd.parent)
+        if not parent.is_open:
+            raise InvalidTransitionError(
+                f"cannot add a sub-intent to intent {parent.id}: it is {parent.status}; "
+                "sub-intents go under an active or paused intent"
+            )
+    _require_memories(view, cmd.scope, cmd.memory_ids, "the intent")
+    intent = ag.Intent(
+        id=ctx.new_id(),
+        scope=cmd.scope,
+        label=cmd.label,
+        created_at=ctx.now,
+        updated_at=ctx.now,
+        owner=cmd.owner,
+        priority=cmd.priority,
+        parent=cmd.parent,
+        memory_ids=cmd.memory_ids,
+        reason=cmd.reason,
+    )
+    return [_event(ctx, ag.INTENT_CREATED, cmd.scope, {"intent": intent.to_dict()})]
+
+
+def _move_intent(cmd: ag.MoveIntent, view: StateView, ctx: Context) -> list[ev.Event]:
+    if cmd.move not in ag.INTENT_MOVES:
+        raise InvalidInputError(f"intent move {cmd.move!r} is unknown; use one of {', '.join(ag.INTENT_MOVES)}")
+    intent = require_intent(view, cmd.scope, cmd.id)
+    _check_version("intent", intent.id, intent.version, cmd.expected_version)
+    starts, to, event_type = ag.INTENT_MOVES[cmd.move]
+    if intent.status not in starts:
+        raise _refuse("intent", intent.id, cmd.move, intent.status, ag.INTENT_MOVES)
+    moved = replace(intent, status=to, reason=cmd.reason, updated_at=ctx.now, version=intent.version + 1)
+    return [_event(ctx, event_type, cmd.scope, {"intent": moved.to_dict()})]
+
+
+def _create_task(cmd: ag.CreateTask, view: StateView, ctx: Context) -> list[ev.Event]:
+    intent_id = cmd.intent
+    if cmd.parent is not None:
+        parent = require_task(view, cmd.scope, cmd.parent)
+        if intent_id is None:
+            intent_id = parent.intent  # a subtask serves its parent's intent unless told otherwise
+    if intent_id is not None:
+        intent = require_intent(view, cmd.scope, intent_id)
+        if not intent.is_open:
+            raise InvalidTransitionError(
+                f"cannot add a task to intent {intent.id}: it is {intent.status}; "
+                "tasks serve an active or paused intent"
+            )
+    _require_memories(view, cmd.scope, cmd.inputs, "the task's inputs")
+    task = ag.Task(
+        id=ctx.new_id(),
+        scope=cmd.scope,
+        action=cmd.action,
+        created_at=ctx.now,
+        updated_at=ctx.now,
+        intent=intent_id,
+        agent=cmd.agent,
+        parent=cmd.parent,
+        inputs=cmd.inputs,
+    )
+    return [_event(ctx, ag.TASK_CREATED, cmd.scope, {"task": task.to_dict()})]
+
+
+def _move_task(cmd: ag.MoveTask, view: StateView, ctx: Context) -> list[ev.Event]:
+    if cmd.move not in ag.TASK_MOVES:
+        raise InvalidInputError(f"task move {cmd.move!r} is unknown; use one of {', '.join(ag.TASK_MOVES)}")
+    if cmd.outputs and cmd.move != "complete":
+        raise InvalidInputError(f"outputs are given when a task completes, not on {cmd.move}")
+    if cmd.move == "fail" and not cmd.reason.strip():
+        raise InvalidInputError(
+            "a failed task needs a reason (what went wrong), so the next agent does not retry blindly"
+        )
+    task = require_task(view, cmd.scope, cmd.id)
+    _check_version("task", task.id, task.version, cmd.expected_version)
+    starts, to, event_type = ag.TASK_MOVES[cmd.move]
+    if task.status not in starts:
+        raise _refuse("task", task.id, cmd.move, task.status, ag.TASK_MOVES)
+    _require_memories(view, cmd.scope, cmd.outputs, "the task's outputs")
+    moved = replace(task, status=to, reason=cmd.reason, updated_at=ctx.now, version=task.version + 1)
+    if cmd.move in ("start", "retry"):
+        moved = replace(moved, attempts=task.attempts + 1)
+    elif cmd.move == "fail":
+        moved = replace(moved, failures=(*task.failures, ag.Failure(task.attempts, cmd.reason, ctx.now)))
+    else:
+        moved = replace(moved, outputs=tuple(dict.fromkeys((*task.outputs, *cmd.outputs))))
+    return [_event(ctx, event_type, cmd.scope, {"task": moved.to_dict()})]
+
+
+HANDLERS: dict[type, Callable[[Any, StateView, Context], list[ev.Event]]] = {
+    ag.CreateIntent: _create_intent,
+    ag.MoveIntent: _move_intent,
+    ag.CreateTask: _create_task,
+    ag.MoveTask: _move_task,
+}
