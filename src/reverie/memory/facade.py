@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reverie.conversation import Conversations
+from reverie.conversation.learn import Learner
+from reverie.conversation.people import People
 from reverie.embed import Embedder
 from reverie.errors import InvalidInputError
 from reverie.limits import DEFAULT_LIMITS, Limits
@@ -100,7 +102,10 @@ class Memory:
         self._maintenance = Maintenance(core)
         self._retraction = Retraction(core)
         self._imports = Imports(core, self._writes)
-        self._conversations = Conversations(core)
+        self._conversations = Conversations(
+            core, learner=Learner(core, self._writes.remember), recall=self._retrieval.recall
+        )
+        self._people = People(core)
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -188,6 +193,10 @@ class Memory:
     conversation = delegate("_conversations", Conversations.conversation)
     archive_search = delegate("_conversations", Conversations.archive_search)
     recap = delegate("_conversations", Conversations.recap)
+
+    # -- people (reverie.conversation.people) -------------------------------------------
+    people = delegate("_people", People.people)
+    person = delegate("_people", People.person)
 
     # -- contradictions -------------------------------------------------------------------
     detect_conflicts = delegate("_conflicts", Contradictions.detect_conflicts)

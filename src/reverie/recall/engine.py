@@ -144,9 +144,15 @@ class RecallOptions:
     #: Let items that form sequences lend relevance to their neighbours (see ``Neighbours``).
     #: ``None`` (the default) turns it off.
     neighbours: Neighbours | None = None
+    #: People hook (h-people, ``reverie.conversation.people.recall_hook``): the claims about the
+    #: person a query names by a relation ("Alice's sister") score × (1 + ``about_boost``);
+    #: ``why["about_person"]`` records it. Empty / 0 (the defaults) turn it off.
+    about_items: frozenset[str] = frozenset()
+    about_boost: float = 0.0
 
     def __post_init__(self) -> None:
         _check_weight("RecallOptions.author_boost", self.author_boost)
+        _check_weight("RecallOptions.about_boost", self.about_boost)
         _check_weight("RecallOptions.weak_strength", self.weak_strength)
 
 
@@ -297,6 +303,8 @@ def _hit(
         hit.why["neighbour_bonus"] = round(extra, 6)
     if named is not None and named(item.author):
         hit = replace(hit, score=hit.score * (1 + opts.author_boost), why={**hit.why, "author_named": True})
+    if opts.about_boost and item.id in opts.about_items:  # people hook (h-people)
+        hit = replace(hit, score=hit.score * (1 + opts.about_boost), why={**hit.why, "about_person": True})
     return hit
 
 
@@ -320,7 +328,7 @@ def _factor_ceiling(opts: RecallOptions) -> float:
     ceiling = 1.0
     for weight in (w.decay, w.trust, w.importance, w.value):
         ceiling *= max(1.0, 1.0 - weight)
-    return ceiling * max(1.0, w.hub_penalty) * (1.0 + opts.author_boost)
+    return ceiling * max(1.0, w.hub_penalty) * (1.0 + opts.author_boost) * (1.0 + opts.about_boost)
 
 
 def _score_top(
