@@ -123,6 +123,8 @@ class Learner:
         for proposer in extra:
             for m, ps in proposer.propose(messages):
                 proposals.setdefault(m.id, []).extend(p for p in ps if _new_text(p, proposals.get(m.id, [])))
+            skipped = getattr(proposer, "skipped", ())
+            report.skipped.extend(Skip("", f"{proposer.name}: {why}") for why in skipped)
         recent: list[str] = []
         for m in messages:
             found = proposals.get(m.id, [])

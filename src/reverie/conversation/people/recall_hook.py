@@ -45,14 +45,17 @@ def people_default(store: Store, scope: str, query: str, opts: RecallOptions) ->
         if owner is None:
             continue
         noun = m.group(2).lower()
-        targets = {r.person: r.person_name for r in book.relations(owner) if r.of == owner.id and r.type == noun}
+        used = [r for r in book.relations(owner) if r.of == owner.id and r.type == noun]
+        targets = {r.person: r.person_name for r in used}
         if not targets:
             continue
         text = text[: m.start()] + " and ".join(targets.values()) + text[m.end() :]
+        # The relation itself is what the question presupposes, not what it asks: not boosted.
+        evidence = {r.claim for r in used}
         for pid in targets:
             group = book.group(pid)
             if group is not None:
-                boosted.update(c.id for c in book.claims_about(group))
+                boosted.update(c.id for c in book.claims_about(group) if c.id not in evidence)
     if not boosted:
         return query, opts
     return text, replace(opts, about_items=frozenset(boosted), about_boost=ABOUT_BOOST)
