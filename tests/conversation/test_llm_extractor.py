@@ -10,7 +10,7 @@ import pytest
 from chat_server import ChatServer, completion
 
 from reverie import Memory
-from reverie.conversation.llm import ChatEndpoint, ChatExtractor
+from reverie.conversation.llm import ChatEndpoint, ChatExtractor, ChatSummariser
 from reverie.errors import InvalidInputError
 
 SCOPE = "user:alice"
@@ -134,3 +134,39 @@ def test_the_key_is_sent_as_a_bearer_header_and_never_shown(server: ChatServer) 
     server.reply = lambda body: (seen.append(body) or 200, completion('{"claims": []}'))  # type: ignore[func-returns-value]
     endpoint.complete([{"role": "user", "content": "hi"}])
     assert seen and seen[0]["temperature"] == 0
+
+
+def summarised(mem: Memory, server: ChatServer) -> Any:
+    conv = mem.conversation("s", scope=SCOPE, summariser=ChatSummariser(ChatEndpoint(server.url(), "m", timeout=2)))
+    conv.add("I am planning a trip to Lisbon in May.", speaker="Alice")
+    conv.add("Book the tram tour in Lisbon.", speaker="Bot", role="assistant")
+    conv.tool_call("search", args={"q": "trams"}, detail="RESULT: 40 trams listed")
+    return conv.close().recap
+
+
+def test_a_grounded_model_summary_becomes_the_recap(mem: Memory, server: ChatServer) -> None:
+    server.reply = lambda body: (
+        200,
+        completion("Alice is planning a Lisbon trip in May; the tram tour was suggested."),
+    )
+    recap = summarised(mem, server)
+    assert "Alice is planning a Lisbon trip in May" in recap.text and recap.meta["summariser"] == "llm"
+    sent = server.requests[0]["body"]["messages"][1]["content"]
+    assert "tool search (ok)" in sent and "40 trams" not in sent  # that a tool ran, never what it returned
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        (200, completion("Alice robbed a bank in Madrid and fled to Peru with accomplices.")),
+        (200, b"garbage"),
+        (503, b"busy"),
+    ],
+)
+def test_an_invented_or_failed_summary_falls_back_to_the_extractive_one(
+    mem: Memory, server: ChatServer, reply: tuple[int, bytes]
+) -> None:
+    server.reply = lambda body: reply
+    recap = summarised(mem, server)
+    assert recap.meta["summariser"] == "extractive" and recap.meta["fallback"]
+    assert "planning a trip to Lisbon" in recap.text and "Peru" not in recap.text

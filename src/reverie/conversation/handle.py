@@ -18,7 +18,7 @@ from reverie.conversation.history import history as build_history
 from reverie.conversation.host import ConversationHost, conversation_store
 from reverie.conversation.learn import ExtractionReport, Learner, Proposer, sessions_of
 from reverie.conversation.people.asker import Recall, first_person_query
-from reverie.conversation.writer import Message, Writer, is_idle
+from reverie.conversation.writer import Message, Summariser, Writer, is_idle
 from reverie.errors import InvalidInputError
 from reverie.model.conversation import ConversationState, Entry
 from reverie.model.validate import check_id, check_reason
@@ -47,9 +47,10 @@ class Conversation:
         learner: Learner | None = None,
         extractor: Proposer | None = None,
         recall: Recall | None = None,
+        summariser: Summariser | None = None,
     ) -> None:
         self._host = host
-        self._writer = Writer(host, learner, (extractor,) if extractor is not None else ())
+        self._writer = Writer(host, learner, (extractor,) if extractor is not None else (), summariser)
         self._recall = recall
         self.scope = scope
         self.id = conversation

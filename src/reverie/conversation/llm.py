@@ -233,6 +233,68 @@ class ChatExtractor:
         return person, noun[0], of
 
 
+_SUMMARY_SYSTEM = (
+    "Summarise this part of a chat for the assistant that will continue it: who said, asked and decided "
+    "what, in plain sentences, using only facts from the chat. Reply with the summary text only."
+)
+#: A model summary must take at least this share of its content words from the entries it sums up.
+SUMMARY_GROUNDING = 0.7
+
+
+class ChatSummariser:
+    """Summaries from a chat model, used only when they pass the checks; else the extractive one is kept.
+
+    Checks: fits the budget (cut at a sentence end), no control characters, and grounded — most
+    of its content words occur in the entries it stands for (a summary replaces what the model
+    no longer sees, so it must not invent). ``skipped`` holds the last reason one was refused.
+    """
+
+    name = "llm"
+
+    def __init__(self, endpoint: ChatEndpoint) -> None:
+        if not isinstance(endpoint, ChatEndpoint):
+            raise InvalidInputError("ChatSummariser needs a ChatEndpoint(url, model)")
+        self.endpoint = endpoint
+        self.skipped: str | None = None
+
+    def summarise(self, entries: Sequence[Entry], budget_chars: int) -> str | None:
+        """The model's summary of ``entries`` within ``budget_chars``, or None (``skipped`` says why)."""
+        self.skipped = None
+        lines = [_line(e) for e in entries]
+        text = "\n".join(line for line in lines if line)[: 4 * CHARS_PER_REQUEST]
+        if not text:
+            return None
+        ask = f"Summarise in at most {budget_chars} characters:\n{text}"
+        try:
+            reply = self.endpoint.complete(
+                [{"role": "system", "content": _SUMMARY_SYSTEM}, {"role": "user", "content": ask}]
+            )
+        except EndpointFailure as exc:
+            self.skipped = str(exc)
+            return None
+        summary = " ".join(reply.split())
+        if len(summary) > budget_chars:
+            cut = summary[:budget_chars]
+            summary = cut[: cut.rfind(". ") + 1] if ". " in cut else cut
+        if not summary or any(ord(c) < 32 for c in summary):
+            self.skipped = "the model's summary is empty or holds control characters"
+            return None
+        said = set(tokens(text))
+        words = [w for w in re.findall(r"[a-z0-9']+", summary.lower()) if w not in STOPWORDS and len(w) > 2]
+        grounded = sum(1 for w in words if w.strip("'") in said or w.removesuffix("'s") in said)
+        if words and grounded < SUMMARY_GROUNDING * len(words):
+            self.skipped = f"the model's summary says what the chat does not ({grounded}/{len(words)} words grounded)"
+            return None
+        return summary
+
+
+def _line(e: Entry) -> str:
+    if e.kind == "tool_call":
+        return f"tool {e.text} ({e.meta.get('status', 'ok')})"  # that it ran, never what it returned
+    who = "summary" if e.kind in ("summary", "recap") else (e.speaker or e.role or "someone")
+    return f"{who}: {e.text}"
+
+
 def _parts(messages: Sequence[Entry]) -> list[list[Entry]]:
     parts: list[list[Entry]] = [[]]
     size = 0
@@ -329,4 +391,4 @@ def _post(endpoint: Endpoint, body: bytes, headers: dict[str, str], timeout: flo
     return response.status, payload
 
 
-__all__ = ["ChatEndpoint", "ChatExtractor", "EndpointFailure"]
+__all__ = ["ChatEndpoint", "ChatExtractor", "ChatSummariser", "EndpointFailure"]

@@ -16,7 +16,7 @@ from reverie.conversation.history import DEFAULT_HISTORY_CHARS
 from reverie.conversation.host import ConversationHost, conversation_store
 from reverie.conversation.learn import Learner, Proposer
 from reverie.conversation.people.asker import Recall
-from reverie.conversation.writer import Writer, is_idle
+from reverie.conversation.writer import Summariser, Writer, is_idle
 from reverie.errors import InvalidInputError, LimitExceededError
 from reverie.model.conversation import Entry, quote_pattern, quote_span
 from reverie.model.validate import check_count, check_text
@@ -71,6 +71,7 @@ class Conversations:
         idle_after: timedelta = DEFAULT_IDLE,
         history_chars: int = DEFAULT_HISTORY_CHARS,
         extractor: Proposer | None = None,
+        summariser: Summariser | None = None,
     ) -> Conversation:
         """Open (or resume) conversation ``conversation_id`` in ``scope`` and return its handle.
 
@@ -78,7 +79,9 @@ class Conversations:
         messages' own times, is released and recapped. ``history_chars`` (default 60,000): how
         much verbatim text ``history()`` keeps before folding older entries into a summary.
         ``extractor``: proposals on top of the rules when the conversation is closed (e.g. an
-        ``llm.ChatExtractor``); the rules still decide what is written.
+        ``llm.ChatExtractor``); the rules still decide what is written. ``summariser``: writes the
+        history summaries and recaps of this handle (e.g. ``llm.ChatSummariser``) when its summary
+        passes its checks; else the extractive summary is kept.
         """
         s = self._host.scope(scope)
         cid = checks.check_name(conversation_id, "conversation id")
@@ -89,6 +92,10 @@ class Conversations:
         self._writer.open(s, cid)
         if extractor is not None and not callable(getattr(extractor, "propose", None)):
             raise InvalidInputError("extractor must have a propose(messages) method (e.g. llm.ChatExtractor)")
+        if summariser is not None and not callable(getattr(summariser, "summarise", None)):
+            raise InvalidInputError(
+                "summariser must have a summarise(entries, budget) method (e.g. llm.ChatSummariser)"
+            )
         return Conversation(
             self._host,
             s,
@@ -98,6 +105,7 @@ class Conversations:
             learner=self._learner,
             extractor=extractor,
             recall=self._recall,
+            summariser=summariser,
         )
 
     def archive_search(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from reverie.conversation.host import ConversationHost, conversation_store
 from reverie.conversation.learn import Learner, Proposer, safely
@@ -30,6 +30,14 @@ MESSAGE_KIND = "observation"
 #: How far back ``add`` reads for the previous turns (positions; tool calls may sit between).
 _LOOKBACK = 4 * WINDOW_BEFORE
 RECAP_CHARS = 1_500
+
+
+class Summariser(Protocol):
+    """A summariser (e.g. ``llm.ChatSummariser``): a summary within the budget, or None to keep the extractive one."""
+
+    name: str
+
+    def summarise(self, entries: Sequence[Entry], budget_chars: int) -> str | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +69,15 @@ def is_idle(state: ConversationState, now: datetime, idle: timedelta, at: dateti
 class Writer:
     """The commands of the conversation wing, over one ``ConversationHost``."""
 
-    def __init__(self, host: ConversationHost, learner: Learner | None = None, extra: Sequence[Proposer] = ()) -> None:
+    def __init__(
+        self,
+        host: ConversationHost,
+        learner: Learner | None = None,
+        extra: Sequence[Proposer] = (),
+        summariser: Summariser | None = None,
+    ) -> None:
         self._host = host
+        self.summariser = summariser
         #: Extraction into long-term memory on each release (``conversation.learn``); None: off.
         self.learner = learner
         self.extra = tuple(extra)
@@ -131,6 +146,17 @@ class Writer:
         out = host.run([RecordEntry(state.scope, entry, state.position)])
         return Entry.from_dict(out[0].events[0].payload["entry"])
 
+    def summarise(self, entries: Sequence[Entry], budget: int) -> tuple[str, dict[str, str]]:
+        """A summary of ``entries`` and how it was made (``meta``): the summariser's if one is set
+        and its summary passes its checks, else the extractive one (with the reason)."""
+        if self.summariser is not None:
+            text = self.summariser.summarise(entries, budget)
+            if text:
+                return text, {"summariser": self.summariser.name}
+            why = getattr(self.summariser, "skipped", None) or "no summary"
+            return extractive_summary(entries, budget), {"summariser": "extractive", "fallback": str(why)[:300]}
+        return extractive_summary(entries, budget), {}
+
     def release(self, state: ConversationState, *, learn: bool = True) -> Entry | None:
         """Write the session's recap and release its history (the next message opens a new session).
 
@@ -147,13 +173,14 @@ class Writer:
         head = f"Conversation {state.id}, session {state.session}: {len(messages)} message(s)"
         if messages:
             head += f", {date_text(messages[0].at)} to {date_text(messages[-1].at)}"
-        body = extractive_summary(said, RECAP_CHARS)
+        body, how = self.summarise(said, RECAP_CHARS)
         at = state.last_at or self._host.clock.now()
         meta = {
             "from": state.session_start,
             "upto": state.position,
             "messages": len(messages),
             "session": state.session,
+            **how,
         }
         recap = self.add_entry(state, "recap", f"{head}.\n{body}" if body else f"{head}.", at, meta)
         learner = self.learner
