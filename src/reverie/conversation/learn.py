@@ -126,9 +126,10 @@ class Learner:
             skipped = getattr(proposer, "skipped", ())
             report.skipped.extend(Skip("", f"{proposer.name}: {why}") for why in skipped)
         recent: list[str] = []
+        memories = self._message_items(scope, [m.id for m in messages])
         for m in messages:
             found = proposals.get(m.id, [])
-            memory = self._message_item(scope, m.id)
+            memory = memories.get(m.id)
             if memory is None:
                 report.skipped.append(Skip(m.id, "the message's memory is gone (purged)"))
                 continue
@@ -216,11 +217,17 @@ class Learner:
             "valid_from": m.at,
         }
 
-    def _message_item(self, scope: str, message_id: str) -> str | None:
-        found = self._host.store.query(
-            scope, Q.meta("message", message_id) & Q.status("live"), parse_sort(None), limit=1
-        )
-        return found[0].id if found else None
+    def _message_items(self, scope: str, message_ids: Sequence[str]) -> dict[str, str]:
+        """Each message's recallable memory (message id → item id), read in a few queries, not one each."""
+        out: dict[str, str] = {}
+        for start in range(0, len(message_ids), 100):
+            chunk = message_ids[start : start + 100]
+            where = Q.meta("message", chunk[0])
+            for mid in chunk[1:]:
+                where = where | Q.meta("message", mid)
+            for item in self._host.store.query(scope, where & Q.status("live"), parse_sort(None), limit=2 * len(chunk)):
+                out.setdefault(str(item.meta["message"]), item.id)
+        return out
 
     def _mined(self, scope: str, memory: str) -> bool:
         return any(
