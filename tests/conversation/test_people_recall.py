@@ -64,3 +64,14 @@ def test_a_relation_nobody_has_leaves_the_query_alone(mem: Memory) -> None:
     chat(mem)
     hits = mem.recall("where does Alice's brother live?", scope=SCOPE, k=5)
     assert not any(h.why.get("about_person") for h in hits)
+
+
+def test_a_message_and_the_claims_mined_from_it_take_one_slot_of_the_answer(mem: Memory) -> None:
+    """Regression (LoCoMo k=10 recall fell 0.782 → 0.777 once extraction ran): a claim and the
+    message it came from answered the same question twice, pushing another turn out of the top k."""
+    chat(mem)
+    hits = mem.recall("Dana Lisbon sister", scope=SCOPE, k=10)
+    sources = [h.item.meta.get("message") or h.item.meta.get("message_id") for h in hits]
+    sources = [s for s in sources if s]
+    assert len(sources) == len(set(sources))
+    assert any(h.why.get("same_source_folded") for h in hits)
