@@ -4,7 +4,7 @@
 relation "Dana is Alice's sister", and the claims about Dana get ``about_boost`` (the recall
 engine's ``about_items``). Person records themselves (items of kind ``person``, whose text is a
 bare name) are records, not memories: recall leaves them out unless the caller's ``where``
-asks for something.
+asks for something. Scopes without conversations are left exactly as they were.
 
 Cheap when it does nothing: the store is read only when the query holds a possessive followed
 by a relation noun.
@@ -18,6 +18,7 @@ from dataclasses import replace
 from reverie.conversation.people.book import PERSON_KIND, Book
 from reverie.conversation.people.lexicon import RELATION_ADJECTIVES, RELATIONS
 from reverie.model.query import Q
+from reverie.recall.conversational import SpeakerSource
 from reverie.recall.engine import RecallOptions
 from reverie.store.protocol import Store
 
@@ -28,8 +29,14 @@ _ADJ = "|".join(sorted(RELATION_ADJECTIVES))
 _PHRASE = re.compile(r"\b([A-Z][\w-]*(?:\s[A-Z][\w-]*)?)['’]s\s(?i:(?:(?:" + _ADJ + r")\s)?(" + _REL + r"))\b")
 
 
+def _has_conversations(store: Store, scope: str) -> bool:
+    return isinstance(store, SpeakerSource) and bool(store.conversation_speakers(scope))
+
+
 def people_default(store: Store, scope: str, query: str, opts: RecallOptions) -> tuple[str, RecallOptions]:
     """``(query, opts)`` with relation phrases resolved and person records left out (see the module doc)."""
+    if not _has_conversations(store, scope):
+        return query, opts  # person records are written only by conversation extraction
     if opts.where is None:
         opts = replace(opts, where=~Q.kind(PERSON_KIND))
     phrases = list(_PHRASE.finditer(query))
