@@ -22,7 +22,7 @@ ALLOWED: dict[str, set[str]] = {
     "conflict": {"model"},
     "recall": {"model", "store"},
     "dream": {"model", "store", "recall", "conflict", "embed"},
-    "conversation": {"model", "store", "recall"},
+    "conversation": {"model", "store", "recall", "embed"},  # embed: netguard, the URL check of llm.py
     "slice": {"model"},
     "memory": {"model", "store", "recall", "conflict", "embed", "dream", "conversation", "slice"},
 }

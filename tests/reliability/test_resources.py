@@ -107,6 +107,8 @@ CALLS: dict[str, Callable[[Memory], Any]] = {
     "link": lambda m: m.link(ID, str(uuid.UUID(int=2)), "supports", scope="s"),
     "list": lambda m: m.list(scope="s"),
     "pause_learning": lambda m: m.pause_learning("s"),
+    "people": lambda m: m.people(scope="s"),
+    "person": lambda m: m.person("Dana", scope="s"),
     "promote": lambda m: m.promote(ID, scope="s"),
     "rebuild": lambda m: m.rebuild(),
     "recap": lambda m: m.recap(scope="s"),

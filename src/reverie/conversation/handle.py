@@ -9,26 +9,49 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from reverie.conversation import checks
 from reverie.conversation.history import history as build_history
 from reverie.conversation.host import ConversationHost, conversation_store
-from reverie.conversation.writer import Message, Writer, is_idle
+from reverie.conversation.learn import ExtractionReport, Learner, Proposer, sessions_of
+from reverie.conversation.people.asker import Recall, first_person_query
+from reverie.conversation.writer import Message, Summariser, Writer, is_idle
 from reverie.errors import InvalidInputError
 from reverie.model.conversation import ConversationState, Entry
 from reverie.model.validate import check_id, check_reason
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """What ``close()`` did: the recap it wrote (None if the session was released already) and
+    what the extraction into long-term memory wrote and skipped."""
+
+    recap: Entry | None
+    extraction: ExtractionReport
 
 
 class Conversation:
     """Append messages and tool-call records; read the history the model should see, or the whole archive."""
 
     def __init__(
-        self, host: ConversationHost, scope: str, conversation: str, *, idle_after: timedelta, history_chars: int
+        self,
+        host: ConversationHost,
+        scope: str,
+        conversation: str,
+        *,
+        idle_after: timedelta,
+        history_chars: int,
+        learner: Learner | None = None,
+        extractor: Proposer | None = None,
+        recall: Recall | None = None,
+        summariser: Summariser | None = None,
     ) -> None:
         self._host = host
-        self._writer = Writer(host)
+        self._writer = Writer(host, learner, (extractor,) if extractor is not None else (), summariser)
+        self._recall = recall
         self.scope = scope
         self.id = conversation
         self.idle_after = idle_after
@@ -114,6 +137,46 @@ class Conversation:
         """Release the current session now (as the idle timeout would): write its recap and return it."""
         state = self._writer.state(self.scope, self.id)
         return self._writer.release(state) if not state.released else None
+
+    def close(self) -> Closed:
+        """Close the conversation now: release the session (recap) and mine it into long-term memory.
+
+        The things people said (user messages; never tool output or the assistant's words)
+        become claims through ``remember``, each linked to its message and to the people it is
+        about (``conversation.learn``). Idempotent: closing again, or after the idle timeout
+        already released the session, writes nothing twice. A later message reopens the
+        conversation in a new session, as after an idle release.
+        """
+        state = self._writer.state(self.scope, self.id)
+        recap = self._writer.release(state, learn=False) if not state.released else None
+        return Closed(recap, self.extract())
+
+    def extract(self) -> ExtractionReport:
+        """Mine every session of the conversation (messages not mined yet) into claims; see ``close``."""
+        learner = self._writer.learner
+        if learner is None:
+            report = ExtractionReport(self.id)
+            report.stopped = "no extractor is configured for this conversation host"
+            return report
+        sessions = sessions_of(conversation_store(self._host).conversation_entries(self.scope, self.id))
+        return learner.extract(self.scope, self.id, sessions, extra=self._writer.extra)
+
+    def recall(self, query: str, *, speaker: str | None = None, **options: Any) -> builtins.list[Any]:
+        """``mem.recall`` as asked by someone in this conversation: "my" / "I" / "me" in ``query``
+        are ``speaker`` (default: the speaker of the latest user message), so "where does my
+        sister live?" asked by Alice finds the claims about Alice's sister. Other ``options`` are
+        ``mem.recall``'s."""
+        if self._recall is None:
+            raise InvalidInputError("this conversation host has no recall; use Memory.conversation")
+        who = checks.check_name(speaker, "speaker") if speaker is not None else self._asker()
+        text = first_person_query(query, who) if who else query
+        return self._recall(text, scope=self.scope, **options)
+
+    def _asker(self) -> str | None:
+        for e in reversed(self.messages()):
+            if e.role == "user" and e.speaker:
+                return e.speaker
+        return None
 
     def purge(self, message_id: str, *, reason: str = "") -> None:
         """Erase one message everywhere it is stored (archive, log, summaries and recaps quoting it,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reverie.conversation.summary import extractive_summary
 from reverie.conversation.writer import Writer
 from reverie.model.conversation import ConversationState, Entry
 
@@ -44,7 +43,7 @@ def history(writer: Writer, state: ConversationState, entries: Sequence[Entry], 
     dropped = [e for e in tail if e.position < keep[0].position]
     if not dropped:  # one entry larger than the threshold: it is the newest, and it is shown whole
         return ([last] if last else []) + tail
-    text = extractive_summary(([last] if last else []) + dropped, summary_budget(threshold))
-    meta = {"from": state.session_start, "upto": dropped[-1].position}
+    text, how = writer.summarise(([last] if last else []) + dropped, summary_budget(threshold))
+    meta: dict[str, object] = {"from": state.session_start, "upto": dropped[-1].position, **how}
     summary = writer.add_entry(state, "summary", text or "(nothing to summarise)", dropped[-1].at, meta)
     return [summary, *keep]

@@ -14,7 +14,9 @@ from reverie.conversation import checks
 from reverie.conversation.handle import Conversation
 from reverie.conversation.history import DEFAULT_HISTORY_CHARS
 from reverie.conversation.host import ConversationHost, conversation_store
-from reverie.conversation.writer import Writer, is_idle
+from reverie.conversation.learn import Learner, Proposer
+from reverie.conversation.people.asker import Recall
+from reverie.conversation.writer import Summariser, Writer, is_idle
 from reverie.errors import InvalidInputError, LimitExceededError
 from reverie.model.conversation import Entry, quote_pattern, quote_span
 from reverie.model.validate import check_count, check_text
@@ -55,9 +57,11 @@ class Recap:
 class Conversations:
     """``conversation``, ``archive_search`` and ``recap`` over one ``ConversationHost``."""
 
-    def __init__(self, host: ConversationHost) -> None:
+    def __init__(self, host: ConversationHost, *, learner: Learner | None = None, recall: Recall | None = None) -> None:
         self._host = host
-        self._writer = Writer(host)
+        self._learner = learner
+        self._recall = recall
+        self._writer = Writer(host, learner)
 
     def conversation(
         self,
@@ -66,12 +70,18 @@ class Conversations:
         scope: str,
         idle_after: timedelta = DEFAULT_IDLE,
         history_chars: int = DEFAULT_HISTORY_CHARS,
+        extractor: Proposer | None = None,
+        summariser: Summariser | None = None,
     ) -> Conversation:
         """Open (or resume) conversation ``conversation_id`` in ``scope`` and return its handle.
 
         ``idle_after`` (default 30 minutes): a session quiet this long, on the clock or in the
         messages' own times, is released and recapped. ``history_chars`` (default 60,000): how
         much verbatim text ``history()`` keeps before folding older entries into a summary.
+        ``extractor``: proposals on top of the rules when the conversation is closed (e.g. an
+        ``llm.ChatExtractor``); the rules still decide what is written. ``summariser``: writes the
+        history summaries and recaps of this handle (e.g. ``llm.ChatSummariser``) when its summary
+        passes its checks; else the extractive summary is kept.
         """
         s = self._host.scope(scope)
         cid = checks.check_name(conversation_id, "conversation id")
@@ -80,7 +90,23 @@ class Conversations:
         if isinstance(history_chars, bool) or not isinstance(history_chars, int) or history_chars < 100:
             raise InvalidInputError(f"history_chars must be an int of at least 100, got {history_chars!r}")
         self._writer.open(s, cid)
-        return Conversation(self._host, s, cid, idle_after=idle_after, history_chars=history_chars)
+        if extractor is not None and not callable(getattr(extractor, "propose", None)):
+            raise InvalidInputError("extractor must have a propose(messages) method (e.g. llm.ChatExtractor)")
+        if summariser is not None and not callable(getattr(summariser, "summarise", None)):
+            raise InvalidInputError(
+                "summariser must have a summarise(entries, budget) method (e.g. llm.ChatSummariser)"
+            )
+        return Conversation(
+            self._host,
+            s,
+            cid,
+            idle_after=idle_after,
+            history_chars=history_chars,
+            learner=self._learner,
+            extractor=extractor,
+            recall=self._recall,
+            summariser=summariser,
+        )
 
     def archive_search(
         self, query: str, *, scope: str, conversation: str | None = None, k: int = 10

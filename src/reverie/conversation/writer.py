@@ -8,11 +8,13 @@ turns.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from reverie.conversation.host import ConversationHost, conversation_store
+from reverie.conversation.learn import Learner, Proposer, safely
 from reverie.conversation.summary import extractive_summary
 from reverie.conversation.window import WINDOW_BEFORE, date_text, window_text
 from reverie.errors import InvalidInputError, NotFoundError
@@ -28,6 +30,14 @@ MESSAGE_KIND = "observation"
 #: How far back ``add`` reads for the previous turns (positions; tool calls may sit between).
 _LOOKBACK = 4 * WINDOW_BEFORE
 RECAP_CHARS = 1_500
+
+
+class Summariser(Protocol):
+    """A summariser (e.g. ``llm.ChatSummariser``): a summary within the budget, or None to keep the extractive one."""
+
+    name: str
+
+    def summarise(self, entries: Sequence[Entry], budget_chars: int) -> str | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +69,18 @@ def is_idle(state: ConversationState, now: datetime, idle: timedelta, at: dateti
 class Writer:
     """The commands of the conversation wing, over one ``ConversationHost``."""
 
-    def __init__(self, host: ConversationHost) -> None:
+    def __init__(
+        self,
+        host: ConversationHost,
+        learner: Learner | None = None,
+        extra: Sequence[Proposer] = (),
+        summariser: Summariser | None = None,
+    ) -> None:
         self._host = host
+        self.summariser = summariser
+        #: Extraction into long-term memory on each release (``conversation.learn``); None: off.
+        self.learner = learner
+        self.extra = tuple(extra)
 
     def state(self, scope: str, conversation: str) -> ConversationState:
         state = conversation_store(self._host).conversation_state(scope, conversation)
@@ -126,8 +146,23 @@ class Writer:
         out = host.run([RecordEntry(state.scope, entry, state.position)])
         return Entry.from_dict(out[0].events[0].payload["entry"])
 
-    def release(self, state: ConversationState) -> Entry | None:
-        """Write the session's recap and release its history (the next message opens a new session)."""
+    def summarise(self, entries: Sequence[Entry], budget: int) -> tuple[str, dict[str, str]]:
+        """A summary of ``entries`` and how it was made (``meta``): the summariser's if one is set
+        and its summary passes its checks, else the extractive one (with the reason)."""
+        if self.summariser is not None:
+            text = self.summariser.summarise(entries, budget)
+            if text:
+                return text, {"summariser": self.summariser.name}
+            why = getattr(self.summariser, "skipped", None) or "no summary"
+            return extractive_summary(entries, budget), {"summariser": "extractive", "fallback": str(why)[:300]}
+        return extractive_summary(entries, budget), {}
+
+    def release(self, state: ConversationState, *, learn: bool = True) -> Entry | None:
+        """Write the session's recap and release its history (the next message opens a new session).
+
+        With ``learn`` (and a learner), the session's messages are then mined into claims; a
+        failure there is logged and never fails the release (``learn.safely``).
+        """
         entries = conversation_store(self._host).conversation_entries(
             state.scope, state.id, after_position=state.session_start - 1
         )
@@ -138,15 +173,20 @@ class Writer:
         head = f"Conversation {state.id}, session {state.session}: {len(messages)} message(s)"
         if messages:
             head += f", {date_text(messages[0].at)} to {date_text(messages[-1].at)}"
-        body = extractive_summary(said, RECAP_CHARS)
+        body, how = self.summarise(said, RECAP_CHARS)
         at = state.last_at or self._host.clock.now()
         meta = {
             "from": state.session_start,
             "upto": state.position,
             "messages": len(messages),
             "session": state.session,
+            **how,
         }
-        return self.add_entry(state, "recap", f"{head}.\n{body}" if body else f"{head}.", at, meta)
+        recap = self.add_entry(state, "recap", f"{head}.\n{body}" if body else f"{head}.", at, meta)
+        learner = self.learner
+        if learn and learner is not None:
+            safely(lambda: learner.extract(state.scope, state.id, [entries], extra=self.extra), state.id)
+        return recap
 
     def purge_message(self, state: ConversationState, message_id: str, reason: str) -> None:
         """Erase a message everywhere: its archive row and events, the summaries and recaps that
@@ -163,6 +203,8 @@ class Writer:
         )
         commands: list[cmd.Command] = [PurgeMessage(scope, state.id, message_id, covering, reason)]
         commands += [cmd.Purge(scope, i, reason) for i in self._items_of(scope, message_id)]
+        # The claims mined from it quote it too (``learn``: ``meta.message_id``).
+        commands += [cmd.Purge(scope, i, reason) for i in self._claims_of(scope, message_id)]
         texts = [REDACTED]
         for later in _quoting(entries, target):
             for item_id in self._items_of(scope, later.id):
@@ -194,6 +236,10 @@ class Writer:
                 )
                 texts.append(window)
         host.run(commands, texts)
+
+    def _claims_of(self, scope: str, message_id: str) -> list[str]:
+        where = Q.meta("message_id", message_id) & Q.status("live")
+        return [i.id for i in self._host.store.query(scope, where, parse_sort(None), limit=1000)]
 
     def _items_of(self, scope: str, message_id: str) -> list[str]:
         found = self._host.store.query(scope, Q.meta("message", message_id), parse_sort(None), limit=100)

@@ -13,6 +13,8 @@ What counts as a dependent of ``x`` (each current item counted once, scope-local
 
 - a current item that lists ``x`` in ``parents`` (derived from it, its provenance);
 - the source of a current ``derived_from`` edge to ``x``;
+- the source of a current ``about`` edge to ``x`` (a claim about the person record ``x``,
+  ``reverie.conversation.people``: the record must stay while claims are about it);
 - the target of a current ``supports`` edge from ``x`` (``x`` supports it: ``link(src, dst,
   "supports")`` reads "src supports dst", so the target rests on ``x``).
 
@@ -71,7 +73,7 @@ def count_dependents(snap: Snapshot) -> dict[str, Dependents]:
                 derive.add((parent, it.id))
     support: set[tuple[str, str]] = set()
     for e in snap.edges:
-        if e.type == "derived_from" and e.src in live and e.dst != e.src and e.dst in snap.index:
+        if e.type in ("derived_from", "about") and e.src in live and e.dst != e.src and e.dst in snap.index:
             derive.add((e.dst, e.src))
         elif e.type == "supports" and e.dst in live and e.dst != e.src and e.src in snap.index:
             support.add((e.src, e.dst))

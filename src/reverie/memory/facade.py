@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reverie.conversation import Conversations
+from reverie.conversation.learn import Learner
+from reverie.conversation.people import People
 from reverie.embed import Embedder
 from reverie.errors import InvalidInputError
 from reverie.limits import DEFAULT_LIMITS, Limits
@@ -104,7 +106,10 @@ class Memory:
         self._maintenance = Maintenance(core)
         self._retraction = Retraction(core)
         self._imports = Imports(core, self._writes)
-        self._conversations = Conversations(core)
+        self._conversations = Conversations(
+            core, learner=Learner(core, self._writes.remember), recall=self._retrieval.recall
+        )
+        self._people = People(core)
         self._slices = Slices(core, self._writes)
         self._alerts = Alerts(core)
         #: Intents and tasks on the same log (``reverie.memory.intents`` / ``reverie.memory.tasks``).
@@ -202,6 +207,10 @@ class Memory:
     # -- slices (reverie.slice): transplant a piece of a scope to another store and back -----
     export_slice = delegate("_slices", Slices.export_slice)
     import_slice = delegate("_slices", Slices.import_slice)
+
+    # -- people (reverie.conversation.people) -------------------------------------------
+    people = delegate("_people", People.people)
+    person = delegate("_people", People.person)
 
     # -- contradictions -------------------------------------------------------------------
     detect_conflicts = delegate("_conflicts", Contradictions.detect_conflicts)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from reverie.conversation.people.recall_hook import people_default
 from reverie.errors import (
     EmbedderError,
     EmbedderMismatchError,
@@ -94,8 +95,10 @@ class Retrieval:
         if valid_at is not None:
             opts = replace(opts, valid_at=ensure_aware(valid_at, "valid_at"))
         search = query
+        if options is None:  # people hook (h-people): "Alice's sister" → the person; person records left out
+            search, opts = people_default(core.store, s, search, opts)
         if options is None:  # conversation-aware default (h-conv): only on a scope that holds conversations
-            search, opts = conversation_default(core.store, s, query, opts)
+            search, opts = conversation_default(core.store, s, search, opts)
         qvec, opts, down = self._query_vector(search, opts)
         hits, trace = run_recall(core.store, s, search, qvec, opts, core.clock.now())
         extra: dict[str, Any] = {"passes": trace["passes"], "answer_from": trace["used"]}

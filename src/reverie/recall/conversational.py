@@ -27,6 +27,9 @@ from reverie.recall.expand import split_authors
 CONVERSATION_RRF_K = 20
 CONVERSATION_AUTHOR_BOOST = 3.0
 CONVERSATION_NEIGHBOURS = Neighbours(group="conversation", position="turn", before=0.0, after=0.5)
+#: A message's memory and the claims mined from it (h-people, ``conversation.learn``) are one source:
+#: the answer keeps the best of them, so one turn does not fill two of the k slots.
+CONVERSATION_SAME_SOURCE = ("message", "message_id")
 
 
 @runtime_checkable
@@ -45,6 +48,7 @@ def conversation_options(query: str, speakers: Sequence[str], opts: RecallOption
         author_boost=CONVERSATION_AUTHOR_BOOST,
         authors=split.authors,
         neighbours=CONVERSATION_NEIGHBOURS,
+        same_source=CONVERSATION_SAME_SOURCE,
     )
 
 

@@ -144,9 +144,20 @@ class RecallOptions:
     #: Let items that form sequences lend relevance to their neighbours (see ``Neighbours``).
     #: ``None`` (the default) turns it off.
     neighbours: Neighbours | None = None
+    #: People hook (h-people, ``reverie.conversation.people.recall_hook``): the claims about the
+    #: person a query names by a relation ("Alice's sister") score × (1 + ``about_boost``);
+    #: ``why["about_person"]`` records it. Empty / 0 (the defaults) turn it off.
+    about_items: frozenset[str] = frozenset()
+    about_boost: float = 0.0
+    #: People hook (h-people): meta keys naming the message an item comes from (a message's memory
+    #: has ``meta["message"]``, a claim mined from it ``meta["message_id"]``). Of the candidates with
+    #: one source only the best stays in the answer, so a claim and its message do not take two of
+    #: the k slots; ``why["same_source_folded"]`` counts the others. Empty (the default): off.
+    same_source: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _check_weight("RecallOptions.author_boost", self.author_boost)
+        _check_weight("RecallOptions.about_boost", self.about_boost)
         _check_weight("RecallOptions.weak_strength", self.weak_strength)
 
 
@@ -263,10 +274,40 @@ def _run(
     for h in scored:
         signals.annotate(h.why, h.item.id, shares, opts.leg_weights)
     scored.sort(key=lambda h: (-h.score, h.item.id))
+    if opts.same_source:
+        scored = _fold_same_source(scored, opts.same_source, opts.about_items)
     if opts.contradictions == "surface":  # flags only, never reorders: look up edges for the answer alone
         return _contradictions(store, scope, _diversify(scored, opts)[: opts.k], opts)
     scored = _contradictions(store, scope, scored, opts)
     return _diversify(scored, opts)[: opts.k]
+
+
+def _fold_same_source(scored: list[Hit], keys: Sequence[str], about: frozenset[str]) -> list[Hit]:
+    """Best first: keep one hit per source (``RecallOptions.same_source``) and count the rest.
+
+    The one kept is the best, except that a claim about the person the query names
+    (``about_items``) stands for its source in the best one's place: a question about Dana is
+    answered by the claim about Dana rather than by the message it was mined from.
+    """
+    at: dict[str, int] = {}
+    out: list[Hit] = []
+    for h in scored:
+        source = next((str(v) for k in keys if (v := h.item.meta.get(k)) is not None), None)
+        if source is None:
+            out.append(h)
+            continue
+        if source not in at:
+            at[source] = len(out)
+            out.append(h)
+            continue
+        first = out[at[source]]
+        why = {**first.why, "same_source_folded": int(first.why.get("same_source_folded", 0)) + 1}
+        if h.item.id in about and first.item.id not in about:
+            why = {**h.why, "same_source_folded": why["same_source_folded"], "score_of_source": first.item.id}
+            out[at[source]] = replace(h, score=first.score, why=why)
+        else:
+            out[at[source]] = replace(first, why=why)
+    return out
 
 
 def _visible_candidates(
@@ -297,6 +338,8 @@ def _hit(
         hit.why["neighbour_bonus"] = round(extra, 6)
     if named is not None and named(item.author):
         hit = replace(hit, score=hit.score * (1 + opts.author_boost), why={**hit.why, "author_named": True})
+    if opts.about_boost and item.id in opts.about_items:  # people hook (h-people)
+        hit = replace(hit, score=hit.score * (1 + opts.about_boost), why={**hit.why, "about_person": True})
     return hit
 
 
@@ -307,6 +350,7 @@ def _prunable(opts: RecallOptions) -> bool:
     return (
         opts.diversity_author <= 0
         and opts.diversity_parent <= 0
+        and not opts.same_source  # a folded hit's place is taken by one further down
         and opts.contradictions == "surface"
         and opts.weights.sharpness >= 0
     )
@@ -320,7 +364,7 @@ def _factor_ceiling(opts: RecallOptions) -> float:
     ceiling = 1.0
     for weight in (w.decay, w.trust, w.importance, w.value):
         ceiling *= max(1.0, 1.0 - weight)
-    return ceiling * max(1.0, w.hub_penalty) * (1.0 + opts.author_boost)
+    return ceiling * max(1.0, w.hub_penalty) * (1.0 + opts.author_boost) * (1.0 + opts.about_boost)
 
 
 def _score_top(

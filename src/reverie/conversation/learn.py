@@ -1,0 +1,266 @@
+"""From a closed conversation into long-term memory: proposals → people → claims through ``remember``.
+
+Run when a session is released (``conv.close()`` or the idle timeout). For each person's message
+of the session, in order:
+
+1. the extractor proposes claims (``extract.RuleExtractor``; an ``llm.ChatExtractor`` may add
+   proposals, which pass the same checks — it proposes, these rules decide);
+2. the people each proposal names are found or enrolled (``people.enroll``);
+3. each claim is written through ``remember`` — so learning pause, tombstones, corroboration and
+   conflict detection apply — with the message as its parent, ``meta.message_id``, and a
+   provenance pointing at the conversation and message;
+4. one transaction links each claim to the people it is about (``about``) and to the message's
+   memory (``derived_from``, ``meta.extracted``).
+
+That last edge is the mark that a message was mined: closing twice, or a later ``extract()``,
+skips marked messages, so nothing is written twice (a claim said again in another message is
+corroborated, as ``remember`` does for any repeated claim). A refusal skips that claim with its
+reason; a paused scope stops the pass; no failure here ever fails the release that ran it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from reverie.conversation.checks import RESERVED_META
+from reverie.conversation.extract import Proposal, RuleExtractor, minable
+from reverie.conversation.host import ConversationHost
+from reverie.conversation.people.enroll import AUTHOR, Enroller
+from reverie.errors import ConflictError, InvalidInputError, LearningPausedError, ReverieError
+from reverie.model import commands as cmd
+from reverie.model.conversation import Entry
+from reverie.model.item import Item
+from reverie.model.query import Q, parse_sort
+
+_log = logging.getLogger("reverie")
+
+#: The kind each category of claim is remembered as (it sets how fast it decays: a plan is
+#: episodic, a preference a trait, the rest assertions).
+KIND_OF = {
+    "fact": "assertion",
+    "preference": "trait",
+    "plan": "episodic",
+    "decision": "assertion",
+    "relation": "assertion",
+}
+#: Meta the extraction sets on a claim (the message's own meta is copied except these).
+EXTRACTION_META = frozenset({"message_id", "conversation", "extracted", "category", "relation", "about", "speaker"})
+MAX_CLAIM_CHARS = 1_000
+
+
+#: ``Memory.remember``'s shape (text, then keyword fields), as far as extraction uses it.
+Remember = Callable[..., Item]
+
+
+class Proposer(Protocol):
+    """An extractor: the proposals for each message of a session (messages in order)."""
+
+    name: str
+
+    def propose(self, messages: Sequence[Entry]) -> list[tuple[Entry, list[Proposal]]]: ...
+
+
+@dataclass(slots=True)
+class Skip:
+    message_id: str
+    reason: str
+    text: str = ""
+
+
+@dataclass(slots=True)
+class ExtractionReport:
+    """What one extraction pass did: claims written (new or corroborated), persons, what it skipped and why."""
+
+    conversation: str
+    claims: list[str] = field(default_factory=list)
+    messages_mined: int = 0
+    messages_already_mined: int = 0
+    persons: list[str] = field(default_factory=list)
+    skipped: list[Skip] = field(default_factory=list)
+    stopped: str | None = None
+
+
+class Learner:
+    """Extraction for the conversations of one host, writing through ``remember``."""
+
+    def __init__(self, host: ConversationHost, remember: Remember) -> None:
+        self._host = host
+        self._remember = remember
+
+    def extract(
+        self,
+        scope: str,
+        conversation: str,
+        sessions: Sequence[Sequence[Entry]],
+        *,
+        extra: Sequence[Proposer] = (),
+    ) -> ExtractionReport:
+        """Mine ``sessions`` (each a session's entries in order) of ``conversation``; see the module doc."""
+        report = ExtractionReport(conversation)
+        enroller = Enroller(self._host, scope)
+        try:
+            for entries in sessions:
+                self._session(scope, conversation, [e for e in entries if minable(e)], enroller, extra, report)
+        except LearningPausedError as exc:
+            report.stopped = f"learning is paused in scope {scope!r}: {exc.message}"
+        return report
+
+    def _session(
+        self,
+        scope: str,
+        conversation: str,
+        messages: list[Entry],
+        enroller: Enroller,
+        extra: Sequence[Proposer],
+        report: ExtractionReport,
+    ) -> None:
+        if not messages:
+            return
+        proposals = {m.id: list(ps) for m, ps in RuleExtractor().propose(messages)}
+        for proposer in extra:
+            for m, ps in proposer.propose(messages):
+                proposals.setdefault(m.id, []).extend(p for p in ps if _new_text(p, proposals.get(m.id, [])))
+            skipped = getattr(proposer, "skipped", ())
+            report.skipped.extend(Skip("", f"{proposer.name}: {why}") for why in skipped)
+        recent: list[str] = []
+        memories = self._message_items(scope, [m.id for m in messages])
+        for m in messages:
+            found = proposals.get(m.id, [])
+            memory = memories.get(m.id)
+            if memory is None:
+                report.skipped.append(Skip(m.id, "the message's memory is gone (purged)"))
+                continue
+            if self._mined(scope, memory):
+                report.messages_already_mined += 1
+                continue
+            if found:
+                self._message(scope, conversation, m, memory, found, enroller, recent, report)
+
+    def _message(
+        self,
+        scope: str,
+        conversation: str,
+        m: Entry,
+        memory: str,
+        proposals: list[Proposal],
+        enroller: Enroller,
+        recent: list[str],
+        report: ExtractionReport,
+    ) -> None:
+        links: list[cmd.Command] = []
+        for p in proposals:
+            try:
+                claim, people = self._claim(scope, conversation, m, memory, p, enroller, recent)
+            except LearningPausedError:
+                raise
+            except (ConflictError, InvalidInputError) as exc:
+                report.skipped.append(Skip(m.id, f"{exc.code}: {exc.message}", p.text))
+                continue
+            report.claims.append(claim.id)
+            report.persons.extend(x for x in people if x not in report.persons)
+            meta = {"extracted": p.origin}
+            links.append(cmd.Link(scope, "derived_from", claim.id, memory, AUTHOR, 1.0, meta))
+            links += [cmd.Link(scope, "about", claim.id, person, AUTHOR, 0.7, meta) for person in people]
+        if links:
+            self._host.run(links)
+            report.messages_mined += 1
+
+    def _claim(
+        self,
+        scope: str,
+        conversation: str,
+        m: Entry,
+        memory: str,
+        p: Proposal,
+        enroller: Enroller,
+        recent: list[str],
+    ) -> tuple[Item, list[str]]:
+        """Enroll the proposal's people, then remember the claim; (the item, the name items it is about)."""
+        names = [n for n in (p.subject, *p.mentions) if n]
+        people: list[str] = []
+        for name in dict.fromkeys(names):
+            is_speaker = name == m.speaker
+            name_id = enroller.ensure(name, conversation=conversation, speaker=is_speaker, prefer=recent)
+            person = enroller.person_of(name_id)
+            if person in recent:
+                recent.remove(person)
+            recent.insert(0, person)
+            people.append(name_id)
+        claim = self._remember(p.text[:MAX_CLAIM_CHARS], scope=scope, **self._fields(conversation, m, memory, p))
+        return claim, people
+
+    def _fields(self, conversation: str, m: Entry, memory: str, p: Proposal) -> dict[str, Any]:
+        own = {k: v for k, v in m.meta.items() if k not in RESERVED_META and k not in EXTRACTION_META}
+        meta: dict[str, Any] = {
+            **own,
+            "message_id": m.id,
+            "conversation": conversation,
+            "extracted": p.origin,
+            "category": p.category,
+            "about": [n for n in (p.subject, *p.mentions) if n],
+        }
+        if m.speaker:
+            meta["speaker"] = m.speaker
+        if p.relation is not None:
+            meta["relation"] = {"person": p.relation[0], "type": p.relation[1], "of": p.relation[2]}
+        return {
+            "kind": KIND_OF.get(p.category, "assertion"),
+            "source": "user_stated" if p.first_person else "observed",
+            "author": m.speaker,
+            "meta": meta,
+            "parents": (memory,),
+            "provenance": {"origin": "conversation", "ref": conversation, "locator": m.id},
+            "confidence": p.confidence,
+            "valid_from": m.at,
+        }
+
+    def _message_items(self, scope: str, message_ids: Sequence[str]) -> dict[str, str]:
+        """Each message's recallable memory (message id → item id), read in a few queries, not one each."""
+        out: dict[str, str] = {}
+        for start in range(0, len(message_ids), 100):
+            chunk = message_ids[start : start + 100]
+            where = Q.meta("message", chunk[0])
+            for mid in chunk[1:]:
+                where = where | Q.meta("message", mid)
+            for item in self._host.store.query(scope, where & Q.status("live"), parse_sort(None), limit=2 * len(chunk)):
+                out.setdefault(str(item.meta["message"]), item.id)
+        return out
+
+    def _mined(self, scope: str, memory: str) -> bool:
+        return any(
+            e.type == "derived_from" and e.dst == memory and "extracted" in e.meta
+            for e in self._host.store.edges(scope, memory)
+        )
+
+
+def _new_text(p: Proposal, have: Sequence[Proposal]) -> bool:
+    return all(p.text.casefold() != q.text.casefold() for q in have)
+
+
+def sessions_of(entries: Sequence[Entry]) -> list[list[Entry]]:
+    """A conversation's entries cut into sessions at each recap."""
+    out: list[list[Entry]] = [[]]
+    for e in entries:
+        if e.kind == "recap":
+            out.append([])
+        else:
+            out[-1].append(e)
+    return [s for s in out if s]
+
+
+def safely(run: Callable[[], ExtractionReport], conversation: str) -> ExtractionReport | None:
+    """Run an extraction from a release the caller did not ask to extract (the idle timeout):
+    a failure is logged, never raised, so a message that arrives after an idle gap is still added."""
+    try:
+        return run()
+    except ReverieError as exc:
+        _log.warning("extraction of conversation %r failed (%s); its messages stay unmined", conversation, exc)
+    except Exception:  # a bug in a rule must not lose the user's message
+        _log.exception("extraction of conversation %r failed; its messages stay unmined", conversation)
+    return None
+
+
+__all__ = ["ExtractionReport", "Learner", "Proposer", "Remember", "Skip", "safely", "sessions_of"]

@@ -1,0 +1,46 @@
+"""The people capability of the facade: ``mem.people(scope=...)`` and ``mem.person(name_or_id, scope=...)``."""
+
+from __future__ import annotations
+
+import builtins
+
+from reverie.conversation.host import ConversationHost
+from reverie.conversation.people.book import Book, Person
+from reverie.conversation.people.names import check_person_name, fits
+from reverie.errors import InvalidInputError, NotFoundError
+
+
+class People:
+    """Reads the person records of a scope (they are written by conversation extraction)."""
+
+    def __init__(self, host: ConversationHost) -> None:
+        self._host = host
+
+    def people(self, *, scope: str) -> builtins.list[Person]:
+        """Every person of ``scope`` (name, aliases, attributes), oldest first; relations and
+        claims are left out here — ``person(...)`` gives them for one."""
+        s = self._host.scope(scope)
+        book = Book(self._host.store, s)
+        return [book.person(g, with_claims=False) for g in book.groups]
+
+    def person(self, name_or_id: str, *, scope: str) -> Person:
+        """One person, found by id or by any of their names ("Bob", "Robert" and "Bob Smith" are
+        one person), with their relations (both ways, each with the claim that says it) and the
+        current claims about them, newest first.
+
+        ``NotFoundError`` if nobody in ``scope`` has that name or id; ``InvalidInputError`` if the
+        name fits several people (give the full name or the id) or is not a plain name.
+        """
+        s = self._host.scope(scope)
+        wanted = check_person_name(name_or_id, "name_or_id")
+        book = Book(self._host.store, s)
+        group = book.group(wanted) or book.resolve(wanted)
+        if group is None:
+            several = [g.display for g in book.groups if any(fits(wanted, n.text) for n in g.names)]
+            if len(several) > 1:
+                raise InvalidInputError(
+                    f"{wanted!r} fits several people in scope {s!r} ({', '.join(sorted(several))}); "
+                    "give the full name or the person's id"
+                )
+            raise NotFoundError(f"no person {wanted!r} in scope {s!r}; mem.people(scope=...) lists who is known")
+        return book.person(group)

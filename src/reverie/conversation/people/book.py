@@ -1,0 +1,210 @@
+"""The person records of one scope, read from the store: names, aliases, relations, claims about each.
+
+Everything here is derived from items and edges, so it replays, scopes and purges like the rest
+of the memory:
+
+- a *name* is a current item of kind ``person`` whose text is the name;
+- names joined by ``alias`` edges are one *person*, identified by its oldest name item's id;
+- a claim is *about* a person when it has an ``about`` edge (claim → one of their name items);
+- a *relation* is such a claim carrying ``meta["relation"] = {"type", "person", "of"}`` (names
+  as said) — "Dana is Alice's sister" has ``type="sister"``, ``person`` Dana, ``of`` Alice.
+
+``Book`` is a snapshot: build it, resolve mentions against it, write, and build a new one.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from reverie.conversation.people.names import best_display, fits, tokens
+from reverie.model.item import Edge, Item
+from reverie.model.query import Q, parse_sort
+from reverie.store.protocol import Store
+
+PERSON_KIND = "person"
+#: At most this many person names are read per scope (a scope is one user's or one team's memory).
+MAX_NAMES = 5_000
+#: At most this many claims are listed per person.
+MAX_CLAIMS = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """``person`` is ``of``'s ``type`` ("Dana is Alice's sister"), as ``claim`` says (its evidence)."""
+
+    type: str
+    person: str
+    person_name: str
+    of: str
+    of_name: str
+    claim: str
+    text: str
+    message_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """One person: ``id`` (their oldest name item), the ``name`` shown, every alias, attributes,
+    relations (both ways) and the current claims about them (newest first)."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    attributes: dict[str, Any] = field(default_factory=dict)
+    relations: tuple[Relation, ...] = ()
+    claims: tuple[Item, ...] = ()
+
+
+@dataclass(slots=True)
+class Group:
+    """The name items of one person while a ``Book`` is built."""
+
+    id: str
+    names: list[Item]
+
+    @property
+    def display(self) -> str:
+        return best_display([n.text for n in self.names])
+
+    @property
+    def item_ids(self) -> builtins.list[str]:
+        return [n.id for n in self.names]
+
+
+class Book:
+    """The persons of ``scope`` at the moment it was built."""
+
+    def __init__(self, store: Store, scope: str) -> None:
+        self.store = store
+        self.scope = scope
+        where = Q.kind(PERSON_KIND) & Q.status("live")
+        names = store.query(scope, where, parse_sort(None), limit=MAX_NAMES)
+        names.sort(key=lambda i: i.id)
+        self._by_item = {n.id: n for n in names}
+        parent = {n.id: n.id for n in names}
+
+        def root(x: str) -> str:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for n in names:
+            for e in store.edges(scope, n.id):
+                if e.type == "alias" and e.src in parent and e.dst in parent:
+                    a, b = root(e.src), root(e.dst)
+                    if a != b:
+                        parent[max(a, b)] = min(a, b)
+        groups: dict[str, Group] = {}
+        for n in names:
+            groups.setdefault(root(n.id), Group(root(n.id), [])).names.append(n)
+        self.groups = sorted(groups.values(), key=lambda g: g.id)
+        self._group_of = {n.id: root(n.id) for n in names}
+        self._groups = groups
+
+    def __len__(self) -> int:
+        return len(self.groups)
+
+    def group(self, person_id: str) -> Group | None:
+        """The person whose id — or one of whose name items' ids — is ``person_id``."""
+        root = self._group_of.get(person_id)
+        return self._groups.get(root) if root is not None else None
+
+    def exact(self, name: str) -> Group | None:
+        """The person one of whose names is ``name`` (case, spacing and titles aside)."""
+        want = tokens(name)
+        for g in self.groups:
+            if any(tokens(n.text) == want for n in g.names):
+                return g
+        return None
+
+    def resolve(self, mention: str, *, prefer: Sequence[str] = ()) -> Group | None:
+        """The one person ``mention`` can be (``names.fits``), or None when none — or several — fit.
+
+        Several fit ("Alex" with an Alex Kim and an Alex Wu): the ones in ``prefer`` (persons of
+        this conversation, most recent first) decide; otherwise nobody is guessed.
+        """
+        found = self.exact(mention)
+        if found is not None:
+            return found
+        fitting = [g for g in self.groups if any(fits(mention, n.text) for n in g.names)]
+        if len(fitting) == 1:
+            return fitting[0]
+        for pid in prefer:
+            for g in fitting:
+                if g.id == pid:
+                    return g
+        return None
+
+    def about_edges(self, group: Group) -> builtins.list[Edge]:
+        """Current ``about`` edges into any of the person's names."""
+        out: builtins.list[Edge] = []
+        for item_id in group.item_ids:
+            out.extend(e for e in self.store.edges(self.scope, item_id) if e.type == "about" and e.dst == item_id)
+        return out
+
+    def claims_about(self, group: Group, *, limit: int = MAX_CLAIMS) -> builtins.list[Item]:
+        ids = list(dict.fromkeys(e.src for e in self.about_edges(group)))
+        found = self.store.get_many(self.scope, ids)
+        items = [found[i] for i in ids if i in found and found[i].is_current]
+        items.sort(key=lambda i: i.id, reverse=True)
+        return items[:limit]
+
+    def relations(self, group: Group) -> builtins.list[Relation]:
+        """The relations ``group`` takes part in, either side, from the claims about them."""
+        out: builtins.list[Relation] = []
+        for claim in self.claims_about(group):
+            rel = claim.meta.get("relation")
+            if not isinstance(rel, dict):
+                continue
+            person = self._side(claim, str(rel.get("person", "")))
+            of = self._side(claim, str(rel.get("of", "")))
+            if person is None or of is None:
+                continue
+            out.append(
+                Relation(
+                    type=str(rel.get("type", "")),
+                    person=person.id,
+                    person_name=person.display,
+                    of=of.id,
+                    of_name=of.display,
+                    claim=claim.id,
+                    text=claim.text,
+                    message_id=claim.meta.get("message_id"),
+                )
+            )
+        return out
+
+    def _side(self, claim: Item, name: str) -> Group | None:
+        """Which of the persons ``claim`` is about is called ``name``."""
+        linked = [
+            g
+            for e in self.store.edges(self.scope, claim.id)
+            if e.type == "about" and e.src == claim.id and (g := self.group(e.dst)) is not None
+        ]
+        for g in linked:
+            if any(tokens(n.text) == tokens(name) for n in g.names):
+                return g
+        for g in linked:
+            if any(fits(name, n.text) for n in g.names):
+                return g
+        return None
+
+    def person(self, group: Group, *, with_claims: bool = True) -> Person:
+        attributes: dict[str, Any] = {
+            "speaker": any(n.meta.get("speaker") for n in group.names),
+            "conversations": sorted({str(n.meta["conversation"]) for n in group.names if n.meta.get("conversation")}),
+        }
+        names = [n.text for n in group.names]
+        display = group.display
+        return Person(
+            id=group.id,
+            name=display,
+            aliases=tuple(dict.fromkeys(n for n in names if n != display)),
+            attributes=attributes,
+            relations=tuple(self.relations(group)) if with_claims else (),
+            claims=tuple(self.claims_about(group)) if with_claims else (),
+        )

@@ -1,0 +1,69 @@
+"""Writing person names: a new person, or a new name (an alias) of a known one.
+
+A name item and its alias edge are two transactions (the edge needs the item's id). If a crash
+fell between them, the name would stand alone as a person of its own until someone links it;
+nothing else is left half-written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reverie.conversation.host import ConversationHost
+from reverie.conversation.people.book import PERSON_KIND, Book
+from reverie.conversation.people.names import check_person_name, tokens
+from reverie.model import commands as cmd
+from reverie.model.item import Provenance
+
+AUTHOR = "reverie:people"
+
+
+def name_command(scope: str, name: str, *, conversation: str | None, speaker: bool) -> cmd.Remember:
+    meta: dict[str, object] = {"person": name, "speaker": speaker}
+    if conversation is not None:
+        meta["conversation"] = conversation
+    return cmd.Remember(
+        scope=scope,
+        text=name,
+        kind=PERSON_KIND,
+        source="observed",
+        author=AUTHOR,
+        meta=meta,
+        provenance=Provenance(origin="conversation", ref=conversation),
+        corroborate=False,
+    )
+
+
+class Enroller:
+    """Finds or writes the name item a mention should be linked to; keeps its ``Book`` fresh."""
+
+    def __init__(self, host: ConversationHost, scope: str) -> None:
+        self._host = host
+        self.scope = scope
+        self.book = Book(host.store, scope)
+
+    def ensure(
+        self, mention: str, *, conversation: str | None, speaker: bool = False, prefer: Sequence[str] = ()
+    ) -> str:
+        """The id of the name item for ``mention``: an existing one, a new alias, or a new person.
+
+        Raises what ``remember`` raises (a dismissed name, learning paused); writes nothing then.
+        """
+        name = check_person_name(mention)
+        group = self.book.resolve(name, prefer=prefer)
+        if group is not None:
+            for n in group.names:
+                if tokens(n.text) == tokens(name):
+                    return n.id
+        out = self._host.run([name_command(self.scope, name, conversation=conversation, speaker=speaker)], [name])
+        new_id = out[0].item_id
+        assert new_id is not None
+        if group is not None:
+            self._host.run([cmd.Link(self.scope, "alias", new_id, group.id, AUTHOR, 0.7, {"rule": "name fits"})])
+        self.book = Book(self._host.store, self.scope)
+        return new_id
+
+    def person_of(self, item_id: str) -> str:
+        """The person id (oldest name) of a name item."""
+        group = self.book.group(item_id)
+        return group.id if group is not None else item_id

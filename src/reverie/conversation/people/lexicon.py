@@ -1,0 +1,159 @@
+"""Word lists the people rules read: relation nouns, titles, nicknames, words that are not names.
+
+Kept apart from the rules so a reviewer can see (and extend) the vocabulary without reading
+regular expressions. Everything is lower case; matching folds case first.
+"""
+
+from __future__ import annotations
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+#: Nouns that name how one person stands to another ("my sister Dana", "Omar is my manager").
+#: Singular only: "Melanie's kids" names several people, and rewriting it to one of them would
+#: be wrong more often than right.
+RELATIONS = _words(
+    """
+    accountant adviser advisor assistant aunt babysitter bassist boss boyfriend brother ceo cfo classmate co-founder
+    co-worker coach cofounder colleague cousin coworker cto dad daughter dentist designer doctor
+    drummer father fiance fiancee fiancé fiancée flatmate founder friend girlfriend granddaughter grandfather
+    grandma grandmother grandpa grandson granny guitarist housemate husband landlady landlord lawyer manager
+    mentee mentor mom mother mum nanny neighbor neighbour nephew niece partner pastor roommate sibling singer
+    sister son spouse stepdaughter stepfather stepmother stepson student supervisor teacher teammate tenant
+    therapist trainer tutor twin uncle vet wife
+    """
+)
+
+#: Words that may sit between the possessive and the relation noun ("my old boss", "her best friend").
+RELATION_ADJECTIVES = _words(
+    """
+    baby best big close direct ex former good little new old older oldest team thesis twin younger youngest
+    """
+)
+
+#: Titles in front of a name: kept in the displayed name, ignored when names are compared.
+TITLES = _words(
+    """
+    aunt dame doctor dr dr. miss mr mr. mrs mrs. ms ms. prof prof. professor sir uncle
+    """
+)
+
+#: Short forms of given names (nickname → the full names it is short for).
+NICKNAMES: dict[str, tuple[str, ...]] = {
+    "bob": ("robert",),
+    "bobby": ("robert",),
+    "rob": ("robert",),
+    "robbie": ("robert",),
+    "bert": ("robert", "albert"),
+    "bill": ("william",),
+    "billy": ("william",),
+    "will": ("william",),
+    "willy": ("william",),
+    "kate": ("katherine", "catherine", "kathryn"),
+    "katie": ("katherine", "catherine", "kathryn"),
+    "kathy": ("katherine", "catherine", "kathryn"),
+    "cathy": ("catherine",),
+    "alex": ("alexander", "alexandra", "alexis"),
+    "sasha": ("alexander", "alexandra"),
+    "jim": ("james",),
+    "jimmy": ("james",),
+    "jamie": ("james",),
+    "mike": ("michael",),
+    "mickey": ("michael",),
+    "tom": ("thomas",),
+    "tommy": ("thomas",),
+    "dan": ("daniel",),
+    "danny": ("daniel",),
+    "sam": ("samuel", "samantha"),
+    "sammy": ("samuel", "samantha"),
+    "ben": ("benjamin",),
+    "benny": ("benjamin",),
+    "joe": ("joseph",),
+    "joey": ("joseph",),
+    "liz": ("elizabeth",),
+    "lizzie": ("elizabeth",),
+    "beth": ("elizabeth",),
+    "betty": ("elizabeth",),
+    "dave": ("david",),
+    "chris": ("christopher", "christine", "christina"),
+    "nick": ("nicholas",),
+    "matt": ("matthew",),
+    "andy": ("andrew",),
+    "drew": ("andrew",),
+    "tony": ("anthony",),
+    "steve": ("steven", "stephen"),
+    "pat": ("patrick", "patricia"),
+    "jen": ("jennifer",),
+    "jenny": ("jennifer",),
+    "meg": ("margaret",),
+    "maggie": ("margaret",),
+    "peggy": ("margaret",),
+    "sue": ("susan",),
+    "ed": ("edward",),
+    "eddie": ("edward",),
+    "ted": ("edward", "theodore"),
+    "rick": ("richard",),
+    "dick": ("richard",),
+    "greg": ("gregory",),
+    "jeff": ("jeffrey",),
+    "larry": ("lawrence",),
+    "fred": ("frederick",),
+    "frank": ("francis", "franklin"),
+    "charlie": ("charles",),
+    "chuck": ("charles",),
+    "tim": ("timothy",),
+    "josh": ("joshua",),
+    "nate": ("nathan", "nathaniel"),
+    "abby": ("abigail",),
+    "vicky": ("victoria",),
+    "becky": ("rebecca",),
+    "nico": ("nicolas", "nicholas"),
+}
+#: Capitalised words that start sentences or name things, never people.
+NOT_NAMES = _words(
+    """
+    a about actually after also am an and anyway april are august be because been before but can christmas
+    cool could december did do does easter february friday god great had haha halfway has have he hello her
+    here hey hi his honestly how i i'd i'll i'm i've if is it it's its january july june just lol march may
+    maybe me monday my nice no not november october oh ok okay or our please probably really saturday
+    september she should so sometimes sorry still sunday sure thank thanks that the their them then there
+    these they this those thursday today tomorrow tonight tuesday was we we're we've wednesday well were what
+    when where which who whom whose why will would wow yes yesterday you your
+    """
+)
+
+#: How a person may feel without that being a fact worth keeping ("I'm worried", "I was surprised").
+FEELINGS = _words(
+    """
+    angry anxious bored confused curious excited fine glad good great happy nervous ok okay relieved sad
+    scared shocked sorry stressed sure surprised terrified thrilled tired upset worried
+    """
+)
+
+#: Third-person pronouns that open a sentence about the person last mentioned.
+SUBJECT_PRONOUNS = _words("he she he's she's he'll she'll he'd she'd")
+POSSESSIVE_PRONOUNS = _words("his her")
+#: Words in front of a verb that do not change whose fact it is ("I just adopted", "I really love").
+ADVERBS = _words(
+    """
+    absolutely actually already also always currently definitely finally honestly just mostly never often
+    really recently sometimes still totally usually
+    """
+)
+
+MODALS = _words("can could will would should must may might shall")
+#: Verbs whose first-person form is also their past tense (or that do not take -s after "I").
+UNCHANGED_VERBS = _words(
+    """
+    began bought broke brought built came caught cut drove felt flew fought found gave got grew had hurt kept
+    knew left let lost made met moved paid put quit ran read said saw sent set sold spent taught thought told
+    took was went won wrote
+    """
+)
+
+#: Verbs whose third-person form is irregular.
+IRREGULAR_VERBS = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is"}
+#: Speech verbs of reported speech ("Jake said \"I'm moving\"").
+SPEECH_VERBS = ("said", "says", "told me", "told us", "wrote", "texted", "mentioned")
