@@ -75,11 +75,9 @@ class Memory:
         ``ReadOnlyError`` and reads record nothing (recall records no use).
         """
         if store is None:
-            from reverie.store.sqlite import SQLiteStore
+            from reverie.store.opening import open_store
 
-            if not isinstance(path, str | Path):
-                raise InvalidInputError("path must be a file path or ':memory:'")
-            store = SQLiteStore(path, durability=durability, read_only=read_only)
+            store = open_store(path, durability=durability, read_only=read_only)  # a postgresql:// URL too
         elif read_only:
             raise InvalidInputError("read_only opens the SQLite file at path; a store you pass is opened by you")
         self._core = core = Core(

@@ -1,0 +1,85 @@
+"""A real PostgreSQL 16 with pgvector for the tests: the ``pgserver`` package, no root, no system package.
+
+``pg_server`` starts one server per test run in a temporary directory (a few seconds) and makes
+a template database with reverie's schema; ``pg_url`` gives each test a fresh database cloned
+from it (tens of milliseconds) and drops it afterwards. If the server cannot start (the
+optional ``postgres`` extra is not installed, or the binaries do not run here), every test that
+needs it is skipped with the reason, and the reason is printed in the run's summary.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tempfile
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TEMPLATE = "reverie_template"
+SKIPPED: list[str] = []  # why the PostgreSQL tests were skipped (pytest_terminal_summary prints it)
+
+
+@dataclass
+class PgServer:
+    """A running server: the owner's URL of any database on it, and fresh databases on request."""
+
+    uri: str
+    _counter: Any = field(default_factory=itertools.count)
+
+    def url(self, database: str) -> str:
+        base, _, query = self.uri.partition("?")
+        return base.rsplit("/", 1)[0] + "/" + database + ("?" + query if query else "")
+
+    def admin(self) -> Any:
+        import psycopg
+
+        return psycopg.connect(self.uri, autocommit=True)
+
+    def fresh(self) -> tuple[str, str]:
+        name = f"t{next(self._counter)}"
+        with self.admin() as c:
+            c.execute(f'CREATE DATABASE "{name}" TEMPLATE {TEMPLATE}')
+        return name, self.url(name)
+
+    def drop(self, name: str) -> None:
+        with self.admin() as c:
+            c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def start() -> Iterator[PgServer]:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # platformdirs warns about XDG_RUNTIME_DIR (under root) at import
+            import pgserver  # type: ignore[import-untyped]
+        import psycopg  # noqa: F401
+    except ImportError as exc:
+        reason = f"PostgreSQL tests skipped: {exc} (install the extra: pip install -e '.[postgres]')"
+        SKIPPED.append(reason)
+        pytest.skip(reason)
+    tmp = tempfile.mkdtemp(prefix="reverie-pg-")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # platformdirs warns about XDG_RUNTIME_DIR under root
+            srv = pgserver.get_server(Path(tmp), cleanup_mode="delete")
+            uri = srv.get_uri()
+    except Exception as exc:  # the binaries do not run here: say so, loudly
+        reason = f"PostgreSQL tests skipped: pgserver could not start a server ({type(exc).__name__}: {exc})"
+        SKIPPED.append(reason)
+        pytest.skip(reason)
+    server = PgServer(uri)
+    from reverie.store.postgres import PostgresStore
+
+    with server.admin() as c:
+        c.execute(f"DROP DATABASE IF EXISTS {TEMPLATE}")
+        c.execute(f"CREATE DATABASE {TEMPLATE}")
+    PostgresStore(server.url(TEMPLATE)).close()  # the schema (and the vector extension) once
+    try:
+        yield server
+    finally:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            srv.cleanup()
