@@ -64,7 +64,9 @@ class PgServer:
             for table, column in (("events", "seq"), ("items", "n"), ("dream_runs", "n"), ("conv_entries", "n")):
                 c.execute("SELECT setval(pg_get_serial_sequence(%s, %s), 1, false)", (table, column))
             c.execute("DROP INDEX IF EXISTS items_hnsw")
-            c.execute("DROP ROLE IF EXISTS reverie_app_test")
+            for (role,) in c.execute("SELECT rolname FROM pg_roles WHERE rolname LIKE 'reverie\\_%%'").fetchall():
+                c.execute(f'DROP OWNED BY "{role}"')  # roles are the server's: a test's role goes with its test
+                c.execute(f'DROP ROLE "{role}"')
         self._pool.append(name)
 
 
