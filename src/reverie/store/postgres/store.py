@@ -211,6 +211,12 @@ class PostgresStore:
                 self._allow(scopes, subscopes=subscopes)
                 yield
                 return
+            if self._conn.closed or self._conn.broken:
+                # The server went away (restart, failover, a killed backend): the failed write was
+                # rolled back with its session; the next call reconnects instead of failing forever.
+                # Session locks (leases) died with that session: the lease rows decide again.
+                self._leases.clear()
+                self._conn = pgconnect.connect(self.url)
             try:
                 tx = self._conn.transaction()
                 tx.__enter__()
@@ -246,7 +252,7 @@ class PostgresStore:
             )
         if lock:
             for scope in sorted(new):
-                self.q("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0)) WHERE %s = %s", (scope, scope, scope))
+                self.q("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (scope,))
 
     def _write_scopes(self, scopes: Sequence[str]) -> None:
         """Inside a write: name and lock the scopes a batch of commands touches, in a fixed order."""
@@ -459,7 +465,7 @@ class PostgresStore:
             done = self.x("DELETE FROM leases WHERE scope = %s AND owner = %s", (scope, owner)) > 0
             if scope in self._leases and (done or self._leases[scope] == owner):
                 del self._leases[scope]
-                self.q("SELECT pg_advisory_unlock(%s, hashtext(%s)) WHERE %s = %s", (_LEASE_LOCKS, scope, scope, scope))
+                self.q("SELECT pg_advisory_unlock(%s, hashtext(%s))", (_LEASE_LOCKS, scope))
         return done
 
     # -- dream runs -----------------------------------------------------------------------
