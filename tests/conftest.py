@@ -136,6 +136,14 @@ def any_mem(request: pytest.FixtureRequest, memories: MemoryRegistry, db_path: P
     return memories.open(reference=True)
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_mem(request: pytest.FixtureRequest, memories: MemoryRegistry, db_path: Path) -> Memory:
+    """A ``Memory`` on each persistent backend: a module overrides ``mem`` with it to run on both."""
+    if request.param == "postgres":
+        return memories.open(request.getfixturevalue("pg_url"))
+    return memories.open(db_path)
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Say loudly, at the end of the run, why the PostgreSQL tests did not run (if they did not)."""
     for reason in dict.fromkeys(pg_server.SKIPPED):
