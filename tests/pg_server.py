@@ -60,8 +60,10 @@ class PgServer:
         with psycopg.connect(self.url(name), autocommit=True) as c:
             tables = [r[0] for r in c.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
             for table in tables:  # DELETE, not TRUNCATE: a test's few rows go in ms, new table files do not
-                c.execute(f"DELETE FROM {table}" + (" WHERE k != 'schema_version'" if table == "settings" else ""))
-            for table, column in (("events", "seq"), ("items", "n"), ("dream_runs", "n"), ("conv_entries", "n")):
+                keep = " WHERE k NOT IN ('schema_version', 'event_seq')" if table == "settings" else ""
+                c.execute(f"DELETE FROM {table}{keep}")
+            c.execute("UPDATE settings SET v = '0' WHERE k = 'event_seq'")
+            for table, column in (("items", "n"), ("dream_runs", "n"), ("conv_entries", "n")):
                 c.execute("SELECT setval(pg_get_serial_sequence(%s, %s), 1, false)", (table, column))
             c.execute("DROP INDEX IF EXISTS items_hnsw")
             for (role,) in c.execute("SELECT rolname FROM pg_roles WHERE rolname LIKE 'reverie\\_%%'").fetchall():

@@ -62,7 +62,8 @@ class Memory:
         detect_conflicts: bool = True,
         read_only: bool = False,
     ) -> None:
-        """Open (creating if missing) the store at ``path``.
+        """Open (creating if missing) the store at ``path``: a SQLite file, ``":memory:"``, or a
+        ``postgresql://`` URL (``reverie.store.postgres``; needs ``pip install 'reverie[postgres]'``).
 
         ``embedder``: an ``Embedder``, ``"minilm"`` (the default: a local model shipped in a
         PyPI package), or ``"hash"`` (deterministic, no model; for tests and scale runs).

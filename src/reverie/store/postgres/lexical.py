@@ -30,7 +30,7 @@ _MAX_POS = 16383
 Query = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
 
 
-def extra(item: Item) -> str:
+def item_extra(item: Item) -> str:
     """Secondary full-text column: the structured key/value and tags (as on SQLite)."""
     parts = [p for p in (item.key, item.value) if p]
     parts += list(item.tags)

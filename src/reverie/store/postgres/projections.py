@@ -75,7 +75,7 @@ def _content(item: Item) -> tuple[Any, ...]:
 def put_item(w: Writer, change: PutItem, vectors: Vectors) -> None:
     item = change.item
     if change.created:
-        doc, ntok = lexical.document(item.text, lexical.extra(item))
+        doc, ntok = lexical.document(item.text, lexical.item_extra(item))
         vec = vectors.get(item.text)
         made_by = w.made_by() if vec is not None else None
         w.x(_INSERT_ITEM, (*item_to_row(item), doc, ntok, None if vec is None else vector_literal(vec), made_by))
@@ -113,7 +113,7 @@ def put_item(w: Writer, change: PutItem, vectors: Vectors) -> None:
 
 def _reindex_redacted(w: Writer, item: Item, old_text: str, vectors: Vectors) -> None:
     """A purged version: its full-text document, vector and fingerprints follow its new content."""
-    doc, ntok = lexical.document(item.text, lexical.extra(item))
+    doc, ntok = lexical.document(item.text, lexical.item_extra(item))
     w.x("UPDATE items SET tsv = %s::tsvector, ntok = %s WHERE scope = %s AND id = %s", (doc, ntok, item.scope, item.id))
     if old_text != item.text:
         vec = vectors.get(item.text)

@@ -43,7 +43,7 @@ _TABLES = [
     f"CREATE TABLE IF NOT EXISTS settings (k {T} PRIMARY KEY, v {T} NOT NULL)",
     f"""CREATE TABLE events (
         scope {T} NOT NULL,
-        seq BIGINT GENERATED ALWAYS AS IDENTITY,
+        seq BIGINT NOT NULL,  -- from the settings row 'event_seq': dense, as SQLite's (see store.append_event)
         id {T} NOT NULL,
         type {T} NOT NULL,
         at {T} NOT NULL,
@@ -147,7 +147,7 @@ _TABLES = [
 _SCOPES = "coalesce(nullif(current_setting('reverie.scopes', true), ''), '{}')::text[]"
 #: Reads of ``subscopes`` (``scope/child``) are allowed only when the transaction asks for them.
 _VISIBLE = (
-    f"(scope = ANY ({_SCOPES}) OR (current_setting('reverie.subscopes', true) = 'on' "
+    f"(scope = ANY ({_SCOPES}) OR (current_setting('reverie.subscopes', true) = 'on' "  # nosec B608 # constants
     f"AND EXISTS (SELECT 1 FROM unnest({_SCOPES}) AS s WHERE starts_with(scope, s || '/'))))"
 )
 _WRITABLE = f"(scope = ANY ({_SCOPES}))"

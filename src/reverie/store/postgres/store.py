@@ -163,6 +163,7 @@ class PostgresStore:
             for stmt in statements():
                 self.x(stmt)
             self.x("INSERT INTO settings (k, v) VALUES ('schema_version', %s)", (str(SCHEMA_VERSION),))
+            self.x("INSERT INTO settings (k, v) VALUES ('event_seq', '0')")
 
     def _schema_version(self) -> int:
         rows = self.q("SELECT to_regclass('settings') IS NOT NULL")
@@ -292,8 +293,9 @@ class PostgresStore:
     def edge(self, scope: str, edge_id: str) -> Edge | None:
         with self._txn([scope]):
             rows = self.q(
-                f"SELECT {projections._EDGE_COLUMNS} FROM edges WHERE scope = %s AND id = %s", (scope, edge_id)
-            )  # nosec B608 # constant
+                f"SELECT {projections._EDGE_COLUMNS} FROM edges WHERE scope = %s AND id = %s",  # nosec B608 # constant
+                (scope, edge_id),
+            )
         return row_to_edge(rows[0]) if rows else None
 
     def _edges(self, scope: str, where: str, params: Sequence[Any]) -> list[Edge]:
@@ -356,9 +358,23 @@ class PostgresStore:
     def append_event(self, event: Event) -> Event:
         d = event.to_dict()
         self._write_scopes([event.scope])
-        rows = self.q(
-            "INSERT INTO events (scope, id, type, at, cause, payload) VALUES (%s, %s, %s, %s, %s, %s) RETURNING seq",
-            (d["scope"], d["id"], d["type"], d["at"], d["cause"], json.dumps(d["payload"], ensure_ascii=False)),
+        # The log's position from one counter row updated in this transaction, not a sequence: a
+        # PostgreSQL sequence never gives back the values of a rolled-back write, so refused batches
+        # would leave gaps that SQLite's log (and the reference store's) does not have. The row lock
+        # orders writers across scopes until they commit, as SQLite's one write lock does; per-scope
+        # counters are the way to lift that if cross-scope write throughput ever needs it.
+        rows = self.q("UPDATE settings SET v = (v::bigint + 1)::text WHERE k = 'event_seq' RETURNING v")
+        self.x(
+            "INSERT INTO events (scope, seq, id, type, at, cause, payload) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            (
+                d["scope"],
+                int(rows[0][0]),
+                d["id"],
+                d["type"],
+                d["at"],
+                d["cause"],
+                json.dumps(d["payload"], ensure_ascii=False),
+            ),
         )
         return Event(
             id=event.id,
@@ -674,8 +690,9 @@ class PostgresStore:
             for col, current in (("tier", True), ("kind", True), ("source", True), ("status", False)):
                 where = "scope = %s AND closed_at IS NULL" if current else "scope = %s"
                 rows = self.q(
-                    f"SELECT {col}, count(*) FROM items WHERE {where} GROUP BY {col} ORDER BY {col}", (scope,)
-                )  # nosec B608 # constants
+                    f"SELECT {col}, count(*) FROM items WHERE {where} GROUP BY {col} ORDER BY {col}",  # nosec B608 # constants
+                    (scope,),
+                )
                 out[col] = {str(r[0]): int(r[1]) for r in rows}
         return out
 
