@@ -79,3 +79,21 @@ def test_percent_encoded_odd_characters_in_the_url_work(pg, pg_url: str) -> None
     from reverie.store.postgres.connect import redact
 
     assert "p%40ss" not in redact(url) and "***" in redact(url)
+
+
+def test_a_rolled_back_write_leaves_no_gap_in_event_seq(memories, pg_url: str) -> None:  # type: ignore[no-untyped-def]
+    """Regression (found by the state machine): a PostgreSQL sequence keeps the values a rolled-back
+    write took, so the log's ``seq`` had gaps that SQLite's and the reference store's do not."""
+    mem: Memory = memories.open(pg_url)
+    mem.remember("one", scope="s")
+
+    def refuse_after_the_event(sql: str) -> None:
+        if sql.startswith("INSERT INTO items"):
+            raise InvalidInputError("refused after the event was appended")
+
+    mem.store._statement_hook = refuse_after_the_event  # type: ignore[attr-defined]
+    with pytest.raises(InvalidInputError):
+        mem.remember("two", scope="s")
+    mem.store._statement_hook = None  # type: ignore[attr-defined]
+    mem.remember("three", scope="s")
+    assert [e.seq for e in mem.events(scope="s")] == [1, 2]
