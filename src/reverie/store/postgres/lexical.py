@@ -26,6 +26,8 @@ from reverie.store.sqlite import fts_budget, fts_scope
 _LEXEME_BYTES = 1000
 #: Positions above this are clamped by PostgreSQL (16383); phrases past it match loosely there.
 _MAX_POS = 16383
+#: Rows ``search`` decodes and rescores per query (see there).
+CANDIDATES = 1000
 
 Query = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
 
@@ -89,19 +91,27 @@ def search(query: Query, scope: str, match: str, limit: int, *, current: bool) -
     )[0]
     if not docs:
         return []
+    where = f"FROM items WHERE scope = %s AND closed_at {state} AND tsv @@ %s::tsquery"  # nosec B608 # constant
+    dfs = []
+    for p in phrases:  # each term's document frequency in the scope: GIN counts, no row decoded here
+        one = tsquery([p], " OR ")
+        dfs.append(int(query(f"SELECT count(*) {where}", (scope, one))[0][0]) if one else 0)  # nosec B608 # constant
+    # Only the best CANDIDATES rows by ts_rank are decoded and rescored with bm25: exact while the
+    # scope has no more matches than that (as on SQLite); beyond, a row ts_rank places lower can
+    # be missed (the trade SQLite's common-term budget makes too; fts_budget.py).
     rows = query(
-        f"SELECT n, id, text, key, value, tags, ntok FROM items WHERE scope = %s AND closed_at {state} "  # nosec B608 # constant
-        "AND tsv @@ %s::tsquery",
-        (scope, q),
+        f"SELECT n, id, text, key, value, tags, ntok {where} "  # nosec B608 # constant
+        "ORDER BY ts_rank(tsv, %s::tsquery) DESC, n LIMIT %s",
+        (scope, q, q, max(CANDIDATES, limit)),
     )
-    scored = _score(rows, phrases, joiner, int(docs), int(total))
+    scored = _score(rows, phrases, joiner, int(docs), int(total), dfs)
     return scored[:limit]
 
 
 def _score(
-    rows: list[tuple[Any, ...]], phrases: list[list[str]], joiner: str, docs: int, total: int
+    rows: list[tuple[Any, ...]], phrases: list[list[str]], joiner: str, docs: int, total: int, hits: list[int]
 ) -> list[tuple[str, float]]:
-    """bm25 as ``fts_scope.lexical`` computes it: term counts over every row holding any term."""
+    """bm25 as ``fts_scope.lexical`` computes it, with ``hits`` each term's document frequency."""
     found: list[tuple[int, str, int, list[float]]] = []
     for n, item_id, text, key, value, tags, ntok in rows:
         more = " ".join([p for p in (key, value) if p] + list(json.loads(tags)))
@@ -116,7 +126,6 @@ def _score(
             found.append((int(n), str(item_id), int(ntok), freqs))
     if not found:
         return []
-    hits = [sum(1 for r in found if r[3][i] > 0) for i in range(len(phrases))]
     if joiner == " AND ":
         found = [r for r in found if all(f > 0 for f in r[3])]
     idfs = [fts_scope.idf(docs, h) for h in hits]

@@ -94,6 +94,7 @@ class PostgresStore:
         self._txn_scopes: list[str] | None = None  # scopes of the open transaction (None: none open)
         self._subscopes = False
         self._leases: dict[str, str] = {}  # scope -> owner, for the advisory locks this session holds
+        self._vector_cache: dict[tuple[str, bool], tuple[tuple[Any, ...], list[str], np.ndarray]] = {}
         #: Test-only: called with each statement before it runs (the audit and fault tests use it).
         self._statement_hook: Callable[[str], None] | None = None
         self._conn = pgconnect.connect(url)
@@ -594,17 +595,43 @@ class PostgresStore:
         mat = np.frombuffer(raw, dtype=">f4").astype(np.float32).reshape(len(rows), -1)
         return [str(r[0]) for r in rows], mat
 
+    def _cached_matrix(self, scope: str, current: bool, dim: int) -> tuple[list[str], np.ndarray]:
+        """``_matrix``, kept until the scope's log moves: every change to a scope's vectors comes with
+        an event of that scope (from any process), and ``reindex`` / ``rebuild`` bump ``vectors_epoch``.
+        Why: reading 10k vectors from the server is most of a recall's time otherwise."""
+        key = tuple(
+            self.q(
+                "SELECT (SELECT max(seq) FROM events WHERE scope = %s), "
+                "(SELECT v FROM settings WHERE k = 'vectors_epoch'), (SELECT v FROM settings WHERE k = 'embedder')",
+                (scope,),
+            )[0]
+        )
+        hit = self._vector_cache.get((scope, current))
+        if hit is not None and hit[0] == key:
+            return hit[1], hit[2]
+        ids, mat = self._matrix(scope, current, dim)
+        if len(self._vector_cache) > 64:
+            self._vector_cache.clear()
+        self._vector_cache[(scope, current)] = (key, ids, mat)
+        return ids, mat
+
+    def _bump_vectors_epoch(self) -> None:
+        self.x(
+            "INSERT INTO settings (k, v) VALUES ('vectors_epoch', '1') "
+            "ON CONFLICT (k) DO UPDATE SET v = (settings.v::bigint + 1)::text"
+        )
+
     def vectors(self, scope: str, *, current_only: bool = True) -> tuple[list[str], np.ndarray]:
         name, dim = self.embedder() or ("", 0)
         with self._txn([scope]):
             if name:
                 self._check_served(scope, name, True)
-            ids, mat = self._matrix(scope, True, dim)
+            ids, mat = self._cached_matrix(scope, True, dim)
             if current_only:
                 return ids, mat
             if name:
                 self._check_served(scope, name, False)
-            hids, hmat = self._matrix(scope, False, dim)
+            hids, hmat = self._cached_matrix(scope, False, dim)
         return ids + hids, np.concatenate([mat, hmat]) if hids else mat
 
     def nearest(self, scope: str, query: np.ndarray, *, limit: int) -> list[str] | None:
@@ -663,6 +690,7 @@ class PostgresStore:
         with self._txn([], write=True):
             scopes = [str(r[0]) for r in self.q(f"SELECT DISTINCT scope FROM items {ALL_SCOPES} ORDER BY scope")]  # nosec B608 # constant
             self._write_scopes(scopes)
+            self._bump_vectors_epoch()
             todo: list[tuple[str, str, str]] = []
             for scope in scopes:
                 todo += [
@@ -708,6 +736,7 @@ class PostgresStore:
         with self._txn([], write=True):
             scopes = [str(r[0]) for r in self.q(f"SELECT DISTINCT scope FROM events {ALL_SCOPES} ORDER BY scope")]  # nosec B608 # constant
             self._write_scopes(scopes)
+            self._bump_vectors_epoch()
             for table in PROJECTION_TABLES:
                 self.x(f"DELETE FROM {table} WHERE scope = ANY (%s)", (scopes,))  # nosec B608 # constant table
             view = ProjectionView(self.item, self.edge)
