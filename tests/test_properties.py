@@ -356,7 +356,7 @@ def test_postgres_matches_reference(pg: pg_server.PgServer) -> None:
     run_state_machine_as_test(
         PostgresMatchesReference,
         settings=settings(
-            SQLiteMatchesReference.TestCase.settings, max_examples=25, phases=[Phase.explicit, Phase.generate]
+            SQLiteMatchesReference.TestCase.settings, max_examples=10, phases=[Phase.explicit, Phase.generate]
         ),
     )
 
