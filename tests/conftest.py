@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+import pg_server
 from reverie import ClosedError, ManualClock, Memory
 from reverie.store.reference import ReferenceStore
 from strategies import START
@@ -27,7 +28,9 @@ class MemoryRegistry:
 
     def __init__(self, clock: ManualClock) -> None:
         self.clock = clock
-        self._opened: list[tuple[Memory, Path | None]] = []
+        self._opened: list[tuple[Memory, Path | str | None]] = []
+        #: Run after every memory is checked and closed (a test database is dropped only then).
+        self.after_close: list[Callable[[], None]] = []
 
     def open(self, path: str | Path | None = None, *, reference: bool = False, **kwargs: Any) -> Memory:
         kwargs.setdefault("embedder", "hash")
@@ -39,7 +42,9 @@ class MemoryRegistry:
             return mem
         assert path is not None, "a SQLite memory needs a path (use tmp_path, or ':memory:')"
         mem = Memory(path, **kwargs)
-        file = Path(path) if str(path) != ":memory:" else None
+        file: Path | str | None = Path(path) if str(path) != ":memory:" else None
+        if str(path).startswith("postgresql://"):
+            file = str(path)  # reopened by URL, like a file
         self._opened.append((mem, file))
         return mem
 
@@ -57,6 +62,8 @@ class MemoryRegistry:
                 mem.close()
             if not report.ok:
                 problems.append(f"{path or 'in-memory store'}: {report.problems}")
+        for done in self.after_close:
+            done()
         return problems
 
 
@@ -96,9 +103,48 @@ def mem(memories: MemoryRegistry, db_path: Path) -> Memory:
     return memories.open(db_path)
 
 
-@pytest.fixture(params=["sqlite", "reference"])
+@pytest.fixture(scope="session")
+def pg() -> Iterator[pg_server.PgServer]:
+    """One real PostgreSQL (with pgvector) per test run (``tests/pg_server.py``); skips if it cannot start."""
+    yield from pg_server.start()
+
+
+@pytest.fixture
+def pg_url(pg: pg_server.PgServer, memories: MemoryRegistry) -> str:
+    """A fresh database with reverie's schema on the shared server, dropped after the test (once
+    ``memories`` has doctored and closed what the test opened on it)."""
+    name, url = pg.fresh()
+    memories.after_close.append(lambda: pg.drop(name))
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_url(request: pytest.FixtureRequest, db_path: Path) -> str:
+    """Where a store-level test opens its store: a SQLite file, then a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(db_path)
+    return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture(params=["sqlite", "reference", "postgres"])
 def any_mem(request: pytest.FixtureRequest, memories: MemoryRegistry, db_path: Path) -> Memory:
-    """The same ``Memory`` API over each backend: a SQLite file, and the in-memory reference store."""
+    """The same ``Memory`` API over each backend: a SQLite file, the in-memory reference store, PostgreSQL."""
     if request.param == "sqlite":
         return memories.open(db_path)
+    if request.param == "postgres":
+        return memories.open(request.getfixturevalue("pg_url"))
     return memories.open(reference=True)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_mem(request: pytest.FixtureRequest, memories: MemoryRegistry, db_path: Path) -> Memory:
+    """A ``Memory`` on each persistent backend: a module overrides ``mem`` with it to run on both."""
+    if request.param == "postgres":
+        return memories.open(request.getfixturevalue("pg_url"))
+    return memories.open(db_path)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say loudly, at the end of the run, why the PostgreSQL tests did not run (if they did not)."""
+    for reason in dict.fromkeys(pg_server.SKIPPED):
+        terminalreporter.write_line(f"WARNING: {reason}", yellow=True, bold=True)

@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
+import pg_server
 from reverie import History, InvalidInputError, ManualClock, Memory, ReverieError
 from reverie.model.item import EDGE_TYPES, TIERS
 from reverie.store.reference import ReferenceStore
@@ -333,6 +334,31 @@ SQLiteMatchesReference.TestCase.settings = settings(
     phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],  # "explain" costs minutes
 )
 test_sqlite_matches_reference = SQLiteMatchesReference.TestCase
+
+
+class PostgresMatchesReference(SQLiteMatchesReference):
+    """The same machine with a fresh PostgreSQL database in place of the SQLite file."""
+
+    def __init__(self) -> None:
+        self._db, self.url = pg_server.shared().fresh()
+        super().__init__()
+
+    def _open_lite(self) -> Memory:
+        return Memory(self.url, embedder="hash", clock=self.clock, seed=0)
+
+    def teardown(self) -> None:
+        super().teardown()
+        pg_server.shared().drop(self._db)
+
+
+def test_postgres_matches_reference(pg: pg_server.PgServer) -> None:
+    # Fewer runs than SQLite's (each opens a database on the server); the same rules and checks.
+    run_state_machine_as_test(
+        PostgresMatchesReference,
+        settings=settings(
+            SQLiteMatchesReference.TestCase.settings, max_examples=10, phases=[Phase.explicit, Phase.generate]
+        ),
+    )
 
 
 # -- rebuild is a fixed point ---------------------------------------------------------------------------------

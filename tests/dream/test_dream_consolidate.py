@@ -14,6 +14,12 @@ from reverie.dream.text import GIST_MARK
 from .kit import TEA, S, ids, seed
 
 
+@pytest.fixture
+def mem(store_mem: Memory) -> Memory:
+    """This module's tests run on SQLite and on PostgreSQL (the conformance suite)."""
+    return store_mem
+
+
 def _gist_id(report: object) -> str:
     created = [o.created for o in report.outcomes if o.created]  # type: ignore[attr-defined]
     assert len(created) == 1

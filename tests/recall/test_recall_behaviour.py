@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
@@ -20,9 +18,9 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture()
-def mem(tmp_path: Path, clock: ManualClock) -> Iterator[Memory]:
-    with Memory(tmp_path / "r.db", embedder="hash", clock=clock, seed=0) as m:
-        yield m
+def mem(store_mem: Memory) -> Memory:
+    """This module's tests run on SQLite and on PostgreSQL (the conformance suite)."""
+    return store_mem
 
 
 def texts(hits: list) -> list[str]:  # type: ignore[type-arg]

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from reverie import ReverieError, __version__
-from reverie.cli import agenda, metacog, ops, read, slices, write
+from reverie.cli import agenda, metacog, migrate, ops, read, slices, write
 from reverie.cli.state import EXIT_FAILED, CliError, CliUsageError, State
 
 _EPILOG = """\b
@@ -129,7 +129,8 @@ def cli(
     )
 
 
-for _command in (*write.COMMANDS, *read.COMMANDS, *ops.COMMANDS, *slices.COMMANDS, *metacog.COMMANDS, *agenda.COMMANDS):
+_GROUPS = (write, read, ops, slices, metacog, agenda, migrate)
+for _command in (command for group in _GROUPS for command in group.COMMANDS):
     cli.add_command(_command)
 
 

@@ -82,6 +82,8 @@ class State:
         """
         if (create and not self.read_only) or self.db == ":memory:" or Path(self.db).exists():
             return
+        if self.db.lower().startswith(("postgresql://", "postgres://")):
+            return  # a server: opening it says whether it is there (and creates the schema if not)
         fix = "it cannot be created with --read-only" if self.read_only else f"{creator} create one"
         raise NotFoundError(f"no store at {self.db}: pass --db PATH or set REVERIE_DB ({fix})")
 
@@ -116,7 +118,7 @@ def recorded_embedder(db: str) -> str | None:
     store with no vectors yet, or a model the CLI cannot load gives ``None``: the default then
     applies and a mismatch is reported by ``Memory`` itself, naming the recorded model.
     """
-    if db == ":memory:" or not Path(db).is_file():
+    if db == ":memory:" or (not Path(db).is_file() and not db.lower().startswith(("postgresql://", "postgres://"))):
         return None
     try:
         with Memory(db, read_only=True) as peek:

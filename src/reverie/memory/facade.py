@@ -68,7 +68,8 @@ class Memory:
         detect_conflicts: bool = True,
         read_only: bool = False,
     ) -> None:
-        """Open (creating if missing) the store at ``path``.
+        """Open (creating if missing) the store at ``path``: a SQLite file, ``":memory:"``, or a
+        ``postgresql://`` URL (``reverie.store.postgres``; needs ``pip install 'reverie[postgres]'``).
 
         ``embedder``: an ``Embedder``, ``"minilm"`` (the default: a local model shipped in a
         PyPI package), or ``"hash"`` (deterministic, no model; for tests and scale runs).
@@ -81,11 +82,9 @@ class Memory:
         ``ReadOnlyError`` and reads record nothing (recall records no use).
         """
         if store is None:
-            from reverie.store.sqlite import SQLiteStore
+            from reverie.store.opening import open_store
 
-            if not isinstance(path, str | Path):
-                raise InvalidInputError("path must be a file path or ':memory:'")
-            store = SQLiteStore(path, durability=durability, read_only=read_only)
+            store = open_store(path, durability=durability, read_only=read_only)  # a postgresql:// URL too
         elif read_only:
             raise InvalidInputError("read_only opens the SQLite file at path; a store you pass is opened by you")
         self._core = core = Core(

@@ -1,0 +1,127 @@
+"""Copy a store, with its full event log, from one backend to another (SQLite ⇄ PostgreSQL).
+
+Why the log and not the rows: every projection is derived from the log, so the copy replays the
+source's events, in their order, through the destination's own projection code, in one
+transaction (a failure leaves the destination as it was). The vectors are the source's (keyed
+by the item each event carries), so no embedder runs and recall answers identically. Dream-run
+summaries (operational data, not in the log) are copied too; leases are not (they belong to the
+processes of the source).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from reverie.errors import InvalidInputError
+from reverie.model.clock import from_iso
+from reverie.model.events import Event
+from reverie.model.projection import ProjectionView, project
+from reverie.store.opening import open_store
+from reverie.store.protocol import DREAM_RUNS_KEPT, Store
+
+_PAGE = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class MigrateReport:
+    """What ``migrate`` copied, and the destination's ``doctor`` verdict."""
+
+    scopes: int
+    events: int
+    items: int
+    dream_runs: int
+    doctor_ok: bool
+    problems: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scopes": self.scopes,
+            "events": self.events,
+            "items": self.items,
+            "dream_runs": self.dream_runs,
+            "doctor": {"ok": self.doctor_ok, "problems": list(self.problems)},
+        }
+
+
+def _log(store: Store, scope: str) -> Iterator[Event]:
+    after = 0
+    while True:
+        page = store.events(scope, after_seq=after, limit=_PAGE)
+        yield from page
+        if len(page) < _PAGE:
+            return
+        after = page[-1].seq or after
+
+
+@contextlib.contextmanager
+def _transaction(store: Store) -> Iterator[None]:
+    """The destination's own write transaction (both backends keep one open per ``with``)."""
+    from reverie.store.postgres import PostgresStore
+    from reverie.store.sqlite import SQLiteStore
+
+    if isinstance(store, SQLiteStore):
+        with store._write():
+            yield
+    elif isinstance(store, PostgresStore):
+        with store._txn([], write=True):
+            yield
+    else:  # pragma: no cover - only the two persistent backends are destinations
+        raise InvalidInputError("reverie migrate copies between SQLite files and PostgreSQL databases")
+
+
+def copy_store(source: Store, dest: Store) -> MigrateReport:
+    """Replay ``source``'s log into the empty ``dest`` (see the module docstring)."""
+    if dest.scopes() or any(dest.events(s, limit=1) for s in source.scopes()):
+        raise InvalidInputError("the destination already holds a store; migrate into an empty database or file")
+    scopes = source.scopes()
+    events = sorted((e for s in scopes for e in _log(source, s)), key=lambda e: e.seq or 0)
+    vectors: dict[str, np.ndarray] = {}
+    for s in scopes:
+        ids, mat = source.vectors(s, current_only=False)
+        vectors.update(zip(ids, mat, strict=True))
+    recorded = source.embedder()
+    if recorded is not None:
+        dest.set_embedder(*recorded)
+
+    def vectors_of(event: Event) -> Mapping[str, np.ndarray]:
+        item = event.payload.get("item")
+        if not isinstance(item, dict) or item.get("id") not in vectors:
+            return {}
+        return {str(item["text"]): vectors[str(item["id"])]}
+
+    backend: Any = dest
+    with _transaction(dest):
+        view = ProjectionView(backend.item, backend.edge)
+        for event in events:
+            stored = backend.append_event(event)
+            for change in project(stored, view):
+                backend.apply_change(change, vectors_of(event))
+    runs = 0
+    for s in scopes:
+        for run in reversed(source.dream_runs(s, limit=DREAM_RUNS_KEPT)):
+            summary = {k: v for k, v in run.items() if k not in ("scope", "at")}
+            dest.record_dream_run(s, summary, at=from_iso(str(run["at"])))
+            runs += 1
+    report = dest.doctor()
+    items = sum(sum(source.summary_counts(s)["status"].values()) for s in scopes)
+    return MigrateReport(len(scopes), len(events), items, runs, report.ok, tuple(report.problems))
+
+
+def migrate(src: str, dst: str) -> MigrateReport:
+    """Copy the store at ``src`` into the empty store at ``dst`` (a file path or a postgresql:// URL)."""
+    if str(src) == str(dst):
+        raise InvalidInputError("source and destination are the same store")
+    source = open_store(src, read_only=True)
+    try:
+        dest = open_store(dst)
+        try:
+            return copy_store(source, dest)
+        finally:
+            dest.close()
+    finally:
+        source.close()

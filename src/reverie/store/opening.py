@@ -1,0 +1,34 @@
+"""Which backend a location names: a ``postgresql://`` URL opens PostgreSQL, anything else a SQLite file.
+
+One rule for every face (``Memory(...)``, ``REVERIE_DB``, ``--db``), so a URL given anywhere
+opens the same store.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reverie.errors import InvalidInputError
+from reverie.store.protocol import Store
+
+
+def is_server_url(location: str | Path) -> bool:
+    """True when ``location`` names a database server (a PostgreSQL URL) rather than a file."""
+    from reverie.store.postgres.connect import is_url
+
+    return isinstance(location, str) and is_url(location)
+
+
+def open_store(location: str | Path, *, durability: str = "full", read_only: bool = False) -> Store:
+    """The store at ``location``: PostgreSQL for a ``postgresql://`` URL, else the SQLite file."""
+    if not isinstance(location, str | Path):
+        raise InvalidInputError("path must be a file path, ':memory:' or a postgresql:// URL")
+    if is_server_url(location):
+        from reverie.store.postgres import PostgresStore
+
+        if durability not in ("full", "fast"):
+            raise InvalidInputError(f"durability must be 'full' or 'fast', got {durability!r}")
+        return PostgresStore(str(location), read_only=read_only)
+    from reverie.store.sqlite import SQLiteStore
+
+    return SQLiteStore(location, durability=durability, read_only=read_only)

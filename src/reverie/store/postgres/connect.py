@@ -1,0 +1,98 @@
+"""Opening a PostgreSQL connection, and every driver error translated into the stable tree.
+
+The URL is checked before any connection is tried (a clear ``InvalidInputError`` for a string
+that is not one), and a password never appears in a message: ``redact`` replaces it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from reverie.errors import CorruptStoreError, InvalidInputError, ReverieError, StorageError
+
+SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_url(target: object) -> bool:
+    """True for a PostgreSQL connection URL (``postgresql://`` or ``postgres://``)."""
+    return isinstance(target, str) and target.lower().startswith(SCHEMES)
+
+
+def redact(url: str) -> str:
+    """``url`` with its password (if any) replaced by ``***``, for messages and logs."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        netloc = parts.netloc.rsplit("@", 1)
+        user = netloc[0].split(":", 1)[0]
+        return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
+    except ValueError:
+        return re.sub(r"://([^:/@]*):[^@]*@", r"://\1:***@", url)
+
+
+def check_url(url: str) -> None:
+    """Refuse a string that cannot be a connection URL, before anything is tried."""
+    if "\x00" in url:
+        raise InvalidInputError("a PostgreSQL URL cannot contain a NUL character")
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # a non-numeric port raises here
+    except ValueError as exc:
+        raise InvalidInputError(
+            f"{redact(url)!r} is not a valid PostgreSQL URL ({exc}); write it as "
+            "postgresql://USER:PASSWORD@HOST:PORT/DATABASE and percent-encode reserved characters "
+            "in the user or password (@ as %40, : as %3A, / as %2F)"
+        ) from None
+
+
+def connect(url: str, *, autocommit: bool = True) -> Any:
+    """A psycopg connection to ``url``, or a ``ReverieError`` saying what to fix."""
+    check_url(url)
+    try:
+        import psycopg
+    except ImportError:
+        raise StorageError("PostgreSQL support needs the psycopg driver: pip install 'reverie[postgres]'") from None
+    try:
+        return psycopg.connect(url, autocommit=autocommit, connect_timeout=10)
+    except psycopg.ProgrammingError as exc:  # a malformed conninfo (bad option, bad escape)
+        raise InvalidInputError(f"{redact(url)!r} is not a usable PostgreSQL URL: {_first_line(exc)}") from None
+    except psycopg.Error as exc:
+        raise translate(exc, url) from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return redact(text[0]) if text else type(exc).__name__
+
+
+def translate(exc: BaseException, url: str = "") -> ReverieError:
+    """A driver error as a ``ReverieError``: every write runs in one transaction the server rolls
+    back on failure, so "nothing was changed" holds for each of these."""
+    import psycopg
+
+    where = f" ({redact(url)})" if url else ""
+    state = getattr(exc, "sqlstate", None) or ""
+    text = _first_line(exc)
+    if state == "28P01" or "password authentication failed" in text:
+        return StorageError(f"PostgreSQL refused the password{where}: check the user and password in the URL")
+    if state.startswith("28"):
+        return StorageError(f"PostgreSQL refused the login{where}: {text}")
+    if state == "3D000":
+        return StorageError(f"the database does not exist{where}: create it first (createdb NAME)")
+    if state in ("40001", "40P01"):
+        return StorageError(f"the write collided with a concurrent one and was rolled back ({text}); retry")
+    if state == "42501":
+        return StorageError(f"PostgreSQL denied the statement{where}: {text}; nothing was changed")
+    if state.startswith("53"):
+        return StorageError(f"the PostgreSQL server ran out of a resource ({text}); nothing was changed; retry")
+    if state.startswith("XX") or state == "22P02":
+        return CorruptStoreError(f"the PostgreSQL store returned damaged data ({text})")
+    if isinstance(exc, psycopg.OperationalError) or state.startswith(("08", "57")):
+        return StorageError(
+            f"the PostgreSQL server could not be reached or went away{where} ({text}); the transaction "
+            "in flight was rolled back, nothing of it was written; check the server and retry"
+        )
+    return StorageError(f"PostgreSQL storage failure ({text})")

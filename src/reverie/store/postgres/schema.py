@@ -1,0 +1,189 @@
+"""PostgreSQL schema, migrations and row-level security, with a version row like the SQLite file.
+
+Why this shape:
+- **Scope first everywhere.** Every table but ``settings`` has ``scope`` as the first column of
+  its primary key, and every statement the store issues filters on it, so the schema can be
+  distributed by scope (Citus: ``create_distributed_table(t, 'scope')``; ``settings`` becomes a
+  reference table). ``tests/postgres/test_pg_audit.py`` checks the statements.
+- **Projections on the item row.** The full-text document (``tsv``, with its token count
+  ``ntok`` for bm25) and the vector (``vec``, with ``made_by``: the embedder that made it) live
+  on the item's own row, so they change in the same statement as the row and cannot drift from
+  it; "current" is ``closed_at IS NULL`` (the SQLite store moves rows to ``*_history`` twins).
+- **Text compares bytewise.** Every text column is ``COLLATE "C"``, so ``ORDER BY`` agrees with
+  SQLite's binary collation whatever locale the server was initialised with.
+- **Row-level security.** Every scoped table has ``FORCE ROW LEVEL SECURITY`` and a policy that
+  shows a role only the scopes the current transaction named (``set_config('reverie.scopes',
+  ..., true)``, a text array; the store sets it per transaction). The owner (who ran the
+  migration) has a second policy that sees every row: it is the maintenance role (doctor,
+  rebuild, migrate). An application role made with ``create_app_role`` has only the scope policy,
+  so raw SQL run as it cannot read or write another scope.
+"""
+
+from __future__ import annotations
+
+SCHEMA_VERSION = 1
+
+T = 'TEXT COLLATE "C"'
+
+#: Scoped tables, in the order ``rebuild`` empties the projections among them.
+PROJECTION_TABLES = (
+    "items",
+    "fingerprints",
+    "tombstones",
+    "scope_state",
+    "edges",
+    "conv_state",
+    "conv_entries",
+    "conv_speakers",
+)
+#: Every table carrying a ``scope`` column (RLS applies to each).
+SCOPED_TABLES = ("events", *PROJECTION_TABLES, "leases", "dream_runs")
+
+_TABLES = [
+    f"CREATE TABLE IF NOT EXISTS settings (k {T} PRIMARY KEY, v {T} NOT NULL)",
+    f"""CREATE TABLE events (
+        scope {T} NOT NULL,
+        seq BIGINT NOT NULL,  -- from the settings row 'event_seq': dense, as SQLite's (see store.append_event)
+        id {T} NOT NULL,
+        type {T} NOT NULL,
+        at {T} NOT NULL,
+        cause {T} NOT NULL,
+        payload {T} NOT NULL,
+        PRIMARY KEY (scope, seq),
+        UNIQUE (scope, id)
+    )""",
+    f"""CREATE TABLE items (
+        scope {T} NOT NULL,
+        id {T} NOT NULL,
+        n BIGINT GENERATED ALWAYS AS IDENTITY,
+        text {T} NOT NULL,
+        kind {T} NOT NULL,
+        source {T} NOT NULL,
+        key {T},
+        value {T},
+        author {T},
+        tags {T} NOT NULL,
+        meta {T} NOT NULL,
+        parents {T} NOT NULL,
+        provenance {T} NOT NULL,
+        authority DOUBLE PRECISION NOT NULL,
+        confidence DOUBLE PRECISION NOT NULL,
+        importance DOUBLE PRECISION NOT NULL,
+        durability DOUBLE PRECISION NOT NULL,
+        value_score DOUBLE PRECISION NOT NULL,
+        evidence_count BIGINT NOT NULL,
+        tier {T} NOT NULL,
+        status {T} NOT NULL,
+        flags {T} NOT NULL,
+        valid_from {T},
+        valid_to {T},
+        closed_at {T},
+        recorded_at {T} NOT NULL,
+        updated_at {T} NOT NULL,
+        last_seen_at {T},
+        last_used_at {T},
+        last_used_query {T},
+        use_count BIGINT NOT NULL,
+        version BIGINT NOT NULL,
+        tsv TSVECTOR NOT NULL,
+        ntok INTEGER NOT NULL,
+        vec VECTOR,
+        made_by {T},
+        PRIMARY KEY (scope, id)
+    )""",
+    "CREATE INDEX items_by_n ON items (scope, n)",
+    "CREATE INDEX items_by_recorded ON items (scope, recorded_at)",
+    "CREATE INDEX items_by_key ON items (scope, key)",
+    "CREATE INDEX items_current ON items (scope, closed_at)",
+    "CREATE INDEX items_fts ON items USING gin (tsv)",
+    f"""CREATE TABLE fingerprints (
+        scope {T} NOT NULL, fp {T} NOT NULL, item_id {T} NOT NULL, PRIMARY KEY (scope, fp, item_id)
+    )""",
+    "CREATE INDEX fingerprints_by_item ON fingerprints (scope, item_id)",
+    f"""CREATE TABLE tombstones (
+        scope {T} NOT NULL, fp {T} NOT NULL, item_id {T} NOT NULL, PRIMARY KEY (scope, fp)
+    )""",
+    f"CREATE TABLE scope_state (scope {T} PRIMARY KEY, paused BOOLEAN NOT NULL DEFAULT false)",
+    f"""CREATE TABLE edges (
+        scope {T} NOT NULL,
+        id {T} NOT NULL,
+        type {T} NOT NULL,
+        src {T} NOT NULL,
+        dst {T} NOT NULL,
+        recorded_at {T} NOT NULL,
+        author {T},
+        authority DOUBLE PRECISION NOT NULL,
+        meta {T} NOT NULL,
+        closed_at {T},
+        PRIMARY KEY (scope, id)
+    )""",
+    "CREATE INDEX edges_by_src ON edges (scope, src)",
+    "CREATE INDEX edges_by_dst ON edges (scope, dst)",
+    f"CREATE TABLE leases (scope {T} PRIMARY KEY, owner {T} NOT NULL, expires_at {T} NOT NULL)",
+    f"""CREATE TABLE dream_runs (
+        scope {T} NOT NULL, n BIGINT GENERATED ALWAYS AS IDENTITY, at {T} NOT NULL, summary {T} NOT NULL,
+        PRIMARY KEY (scope, n)
+    )""",
+    f"""CREATE TABLE conv_state (
+        scope {T} NOT NULL, id {T} NOT NULL, active_at {T} NOT NULL, state {T} NOT NULL, PRIMARY KEY (scope, id)
+    )""",
+    f"""CREATE TABLE conv_entries (
+        scope {T} NOT NULL,
+        id {T} NOT NULL,
+        n BIGINT GENERATED ALWAYS AS IDENTITY,
+        conversation {T} NOT NULL,
+        position BIGINT NOT NULL,
+        kind {T} NOT NULL,
+        entry {T} NOT NULL,
+        tsv TSVECTOR,
+        PRIMARY KEY (scope, id)
+    )""",
+    "CREATE INDEX conv_entries_by_position ON conv_entries (scope, conversation, position)",
+    "CREATE INDEX conv_entries_fts ON conv_entries USING gin (tsv)",
+    f"CREATE TABLE conv_speakers (scope {T} NOT NULL, speaker {T} NOT NULL, PRIMARY KEY (scope, speaker))",
+]
+
+#: The scopes the current transaction may touch: a text array set with ``set_config(..., true)``.
+_SCOPES = "coalesce(nullif(current_setting('reverie.scopes', true), ''), '{}')::text[]"
+#: Reads of ``subscopes`` (``scope/child``) are allowed only when the transaction asks for them.
+_VISIBLE = (
+    f"(scope = ANY ({_SCOPES}) OR (current_setting('reverie.subscopes', true) = 'on' "  # nosec B608 # constants
+    f"AND EXISTS (SELECT 1 FROM unnest({_SCOPES}) AS s WHERE starts_with(scope, s || '/'))))"
+)
+_WRITABLE = f"(scope = ANY ({_SCOPES}))"
+
+
+def _rls(table: str) -> list[str]:
+    return [
+        f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
+        f"ALTER TABLE {table} FORCE ROW LEVEL SECURITY",
+        f"CREATE POLICY reverie_scope ON {table} USING {_VISIBLE} WITH CHECK {_WRITABLE}",
+        f"CREATE POLICY reverie_owner ON {table} TO CURRENT_USER USING (true) WITH CHECK (true)",
+    ]
+
+
+def statements() -> list[str]:
+    """The DDL of schema 1, in order (tables, then their row-level security)."""
+    out = list(_TABLES)
+    for table in SCOPED_TABLES:
+        out += _rls(table)
+    return out
+
+
+def hnsw_statements(dim: int) -> list[str]:
+    """The HNSW index over current vectors of ``dim`` (pgvector needs the dimension in the index)."""
+    return [
+        "DROP INDEX IF EXISTS items_hnsw",
+        f"CREATE INDEX items_hnsw ON items USING hnsw ((vec::vector({int(dim)})) vector_cosine_ops) "
+        "WHERE closed_at IS NULL AND vec IS NOT NULL",
+    ]
+
+
+def app_role_statements(role: str, quoted_password: str) -> list[str]:
+    """Grants for a non-owner application role: row access only, no DDL, never the owner policy."""
+    return [
+        f"CREATE ROLE {role} LOGIN PASSWORD {quoted_password} NOSUPERUSER NOBYPASSRLS",
+        f"GRANT USAGE ON SCHEMA public TO {role}",
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}",
+        f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {role}",
+    ]

@@ -1,0 +1,791 @@
+"""The PostgreSQL store: the same belief store as the SQLite file, on a server many processes share.
+
+Why this shape:
+- **One transaction per write, serialised per scope.** Each write takes a transaction-level
+  advisory lock per scope it touches (``pg_advisory_xact_lock``) before the reducer reads, so
+  its checks (versions, tombstones, corroboration) cannot be invalidated by another process
+  between read and write, the way ``BEGIN IMMEDIATE`` does on SQLite, but only writers of the
+  same scope wait for each other. Versions are checked inside that transaction (optimistic).
+- **The scope set per transaction** (``set_config('reverie.scopes', ..., true)``) feeds the
+  row-level security policies (``schema.py``): as the owner it changes nothing, as an
+  application role it is the only thing that role can see.
+- **Every statement goes through ``_run``**, so a test can see every statement the store issues
+  (``tests/postgres/test_pg_audit.py``: each carries the scope predicate) and every driver
+  error becomes a ``ReverieError``.
+- **Dense search on the server above a size, exact in numpy below it.** A scope with fewer than
+  ``ANN_THRESHOLD`` vectors is scanned exactly (the SQLite store's numbers, bit for bit); above,
+  pgvector's HNSW index answers ``nearest``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from reverie.errors import ClosedError, EmbedderMismatchError, InvalidInputError, ReverieError, StorageError
+from reverie.model.agenda import Intent, Task
+from reverie.model.clock import from_iso, to_iso
+from reverie.model.commands import Command, Purge
+from reverie.model.conversation import ConversationState
+from reverie.model.conversation import Entry as ConversationEntry
+from reverie.model.events import Event
+from reverie.model.item import Edge, Item
+from reverie.model.projection import SUPERSEDED_PREFIX, Change, ProjectionView, project
+from reverie.model.query import Filter, Sort
+from reverie.store.engine import batch_runner, run_commands
+from reverie.store.postgres import connect as pgconnect
+from reverie.store.postgres import conversation as conv
+from reverie.store.postgres import health, lexical, projections, purge
+from reverie.store.postgres.filters import compile_filter, compile_sort
+from reverie.store.postgres.schema import PROJECTION_TABLES, SCHEMA_VERSION, hnsw_statements, statements
+from reverie.store.protocol import (
+    DREAM_RUNS_KEPT,
+    Batch,
+    DoctorReport,
+    Embed,
+    Lease,
+    Outcome,
+    Step,
+    dream_run,
+    dream_summary_json,
+)
+from reverie.store.sqlite.sql import SELECT_ITEM, row_to_edge, row_to_item
+
+#: Below this many current vectors in a scope, dense search is the exact numpy scan.
+ANN_THRESHOLD = 20_000
+#: Namespace of the session-level advisory locks that back dream leases (two-int key space).
+_LEASE_LOCKS = 0x7265
+#: Marks the few statements that read every scope on purpose (maintenance: doctor, rebuild,
+#: scopes); the statement audit lists them (on Citus they are multi-shard queries).
+ALL_SCOPES = "/* all scopes */"
+_EVENTS = "SELECT seq, id, type, scope, at, cause, payload FROM events"
+_ABOUT_ITEM = (
+    "((payload::jsonb ->> 'id') = %s OR (payload::jsonb ->> 'old_id') = %s "
+    "OR (payload::jsonb #>> '{item,id}') = %s "
+    "OR (payload::jsonb #>> '{edge,src}') = %s OR (payload::jsonb #>> '{edge,dst}') = %s "
+    "OR (type = 'memory.used' AND EXISTS "
+    "(SELECT 1 FROM jsonb_array_elements(payload::jsonb -> 'uses') u WHERE (u ->> 0) = %s)) "
+    "OR (type = 'memory.tiers_set' AND EXISTS "
+    "(SELECT 1 FROM jsonb_array_elements(payload::jsonb -> 'changes') c WHERE (c ->> 'id') = %s)))"
+)
+
+
+def _event(r: Sequence[Any]) -> Event:
+    return Event.from_dict(
+        {"seq": r[0], "id": r[1], "type": r[2], "scope": r[3], "at": r[4], "cause": r[5], "payload": json.loads(r[6])}
+    )
+
+
+#: Why an intent or task read fails here (partial: issue #19 — intents and tasks are not ported yet).
+_AGENDA_MISSING = (
+    "intents and tasks are not stored on PostgreSQL in this build yet; use a SQLite store for them "
+    "(`reverie migrate` copies a store either way)"
+)
+
+
+class PostgresStore:
+    """A store in one PostgreSQL database. Thread-safe: one connection behind a lock."""
+
+    def __init__(self, url: str, *, read_only: bool = False) -> None:
+        self.url = url
+        self.path = pgconnect.redact(url)  # what messages and ``Memory`` show as the store's location
+        self.read_only = bool(read_only)
+        self._lock = threading.RLock()
+        self._closed = False
+        self._txn_scopes: list[str] | None = None  # scopes of the open transaction (None: none open)
+        self._subscopes = False
+        self._leases: dict[str, str] = {}  # scope -> owner, for the advisory locks this session holds
+        self._vector_cache: dict[tuple[str, bool], tuple[tuple[Any, ...], list[str], np.ndarray]] = {}
+        #: Test-only: called with each statement before it runs (the audit and fault tests use it).
+        self._statement_hook: Callable[[str], None] | None = None
+        self._conn = pgconnect.connect(url)
+        try:
+            self._migrate()
+        except BaseException:
+            self._conn.close()
+            raise
+
+    # -- statements -----------------------------------------------------------------------
+    def _run(self, sql: str, params: Sequence[Any] = (), *, binary: bool = False) -> Any:
+        if self._statement_hook is not None:
+            self._statement_hook(sql)
+        try:
+            return self._conn.execute(sql, params, binary=binary)
+        except ReverieError:
+            raise
+        except Exception as exc:
+            raise self._translate(exc) from None
+
+    def _translate(self, exc: BaseException) -> ReverieError:
+        import psycopg
+
+        if isinstance(exc, psycopg.Error):
+            return pgconnect.translate(exc, self.url)
+        raise exc
+
+    def x(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run a write statement inside the open transaction; the rows it changed."""
+        return int(self._run(sql, params).rowcount)
+
+    def q(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run a read statement; its rows."""
+        return list(self._run(sql, params).fetchall())
+
+    def xmany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if self._statement_hook is not None:
+            self._statement_hook(sql)
+        try:
+            with self._conn.cursor() as cur:
+                cur.executemany(sql, rows)
+        except Exception as exc:
+            raise self._translate(exc) from None
+
+    def made_by(self) -> str | None:
+        rows = self.q("SELECT v FROM settings WHERE k = 'embedder'")
+        return str(rows[0][0]) if rows else None
+
+    # -- schema ---------------------------------------------------------------------------
+    def _migrate(self) -> None:
+        version = self._schema_version()
+        if version == SCHEMA_VERSION:
+            return
+        if version > SCHEMA_VERSION:
+            from reverie.errors import CorruptStoreError
+
+            raise CorruptStoreError(
+                f"this database was written by a newer reverie (schema {version} > {SCHEMA_VERSION}); upgrade reverie"
+            )
+        if self.read_only:
+            raise StorageError(f"{self.path} holds no reverie store yet, and a read-only open cannot create one")
+        self._ensure_vector_extension()
+        with self._txn([]):
+            self.x("SELECT pg_advisory_xact_lock(0x72657665)")  # two processes migrating: one waits
+            if self._schema_version() == SCHEMA_VERSION:
+                return
+            for stmt in statements():
+                self.x(stmt)
+            self.x("INSERT INTO settings (k, v) VALUES ('schema_version', %s)", (str(SCHEMA_VERSION),))
+            self.x("INSERT INTO settings (k, v) VALUES ('event_seq', '0')")
+
+    def _schema_version(self) -> int:
+        rows = self.q("SELECT to_regclass('settings') IS NOT NULL")
+        if not rows[0][0]:
+            return 0
+        found = self.q("SELECT v FROM settings WHERE k = 'schema_version'")
+        text = str(found[0][0]) if found else "0"
+        if not (text.isascii() and text.isdigit()):
+            from reverie.errors import CorruptStoreError
+
+            raise CorruptStoreError(f"{self.path} has schema_version {text[:40]!r}, which is no integer")
+        return int(text)
+
+    def _ensure_vector_extension(self) -> None:
+        if self.q("SELECT 1 FROM pg_extension WHERE extname = 'vector'"):
+            return
+        if not self.q("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"):
+            raise StorageError(
+                f"the PostgreSQL server of {self.path} has no pgvector extension: install it on the server "
+                "(Debian: apt install postgresql-16-pgvector; managed services: enable the 'vector' extension), "
+                "then open the store again; nothing was created"
+            )
+        try:
+            self.x("CREATE EXTENSION IF NOT EXISTS vector")
+        except StorageError as exc:
+            raise StorageError(
+                f"pgvector is installed on the server but could not be enabled in this database ({exc.message}); "
+                "ask its owner to run CREATE EXTENSION vector"
+            ) from None
+
+    # -- transactions ---------------------------------------------------------------------
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ClosedError("this Memory is closed; open a new one")
+
+    @contextmanager
+    def _txn(self, scopes: Sequence[str], *, write: bool = False, subscopes: bool = False) -> Iterator[None]:
+        """One transaction naming ``scopes`` (nested calls join the open one), under the lock."""
+        with self._lock:
+            self._check_open()
+            if write and self.read_only:
+                from reverie.errors import ReadOnlyError
+
+                raise ReadOnlyError(f"{self.path} is open read-only; open it without --read-only to change it")
+            if self._txn_scopes is not None:
+                self._allow(scopes, subscopes=subscopes)
+                yield
+                return
+            if self._conn.closed or self._conn.broken:
+                # The server went away (restart, failover, a killed backend): the failed write was
+                # rolled back with its session; the next call reconnects instead of failing forever.
+                # Session locks (leases) died with that session: the lease rows decide again.
+                self._leases.clear()
+                self._conn = pgconnect.connect(self.url)
+            try:
+                tx = self._conn.transaction()
+                tx.__enter__()
+            except Exception as exc:
+                raise self._translate(exc) from None
+            self._txn_scopes = []
+            self._subscopes = False
+            try:
+                self._allow(scopes, subscopes=subscopes)
+                yield
+            except BaseException as exc:
+                self._txn_scopes = None
+                with contextlib.suppress(Exception):
+                    tx.__exit__(type(exc), exc, exc.__traceback__)
+                raise
+            self._txn_scopes = None
+            try:
+                tx.__exit__(None, None, None)
+            except Exception as exc:
+                raise self._translate(exc) from None
+
+    def _allow(self, scopes: Sequence[str], *, subscopes: bool = False, lock: bool = False) -> None:
+        """Name ``scopes`` for row-level security in this transaction (and lock them for a write)."""
+        assert self._txn_scopes is not None
+        new = [s for s in dict.fromkeys(scopes) if s not in self._txn_scopes]
+        if new or (subscopes and not self._subscopes):
+            self._txn_scopes += new
+            self._subscopes = self._subscopes or subscopes
+            self.q(
+                "SELECT set_config('reverie.scopes', %s::text[]::text, true), "
+                "set_config('reverie.subscopes', %s, true)",
+                (self._txn_scopes, "on" if self._subscopes else "off"),
+            )
+        if lock:
+            for scope in sorted(new):
+                self.q("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (scope,))
+
+    def _write_scopes(self, scopes: Sequence[str]) -> None:
+        """Inside a write: name and lock the scopes a batch of commands touches, in a fixed order."""
+        assert self._txn_scopes is not None
+        missing = sorted({s for s in scopes if s not in self._txn_scopes})
+        self._allow(missing, lock=True)
+
+    # -- StateView ------------------------------------------------------------------------
+    def item(self, scope: str, item_id: str) -> Item | None:
+        with self._txn([scope]):
+            rows = self.q(SELECT_ITEM + " WHERE scope = %s AND id = %s", (scope, item_id))
+        return row_to_item(rows[0]) if rows else None
+
+    def versions(self, scope: str, item_ids: Sequence[str]) -> dict[str, int]:
+        with self._txn([scope]):
+            rows = self.q("SELECT id, version FROM items WHERE scope = %s AND id = ANY (%s)", (scope, list(item_ids)))
+        return {str(r[0]): int(r[1]) for r in rows}
+
+    def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
+        with self._txn([scope]):
+            rows = self.q(
+                "SELECT item_id FROM fingerprints WHERE scope = %s AND fp = %s ORDER BY item_id LIMIT 1",
+                (scope, fingerprint),
+            )
+            return self.item(scope, rows[0][0]) if rows else None
+
+    def tombstone(self, scope: str, fingerprint: str) -> str | None:
+        with self._txn([scope]):
+            rows = self.q("SELECT item_id FROM tombstones WHERE scope = %s AND fp = %s", (scope, fingerprint))
+        return str(rows[0][0]) if rows else None
+
+    def paused(self, scope: str) -> bool:
+        with self._txn([scope]):
+            rows = self.q("SELECT paused FROM scope_state WHERE scope = %s", (scope,))
+        return bool(rows and rows[0][0])
+
+    def edge(self, scope: str, edge_id: str) -> Edge | None:
+        with self._txn([scope]):
+            rows = self.q(
+                f"SELECT {projections._EDGE_COLUMNS} FROM edges WHERE scope = %s AND id = %s",  # nosec B608 # constant
+                (scope, edge_id),
+            )
+        return row_to_edge(rows[0]) if rows else None
+
+    def _edges(self, scope: str, where: str, params: Sequence[Any]) -> list[Edge]:
+        sql = f"SELECT {projections._EDGE_COLUMNS} FROM edges WHERE scope = %s AND {where} ORDER BY id"  # nosec B608 # constant
+        with self._txn([scope]):
+            return [row_to_edge(r) for r in self.q(sql, (scope, *params))]
+
+    def edges_between(self, scope: str, a: str, b: str) -> list[Edge]:
+        return self._edges(scope, "((src = %s AND dst = %s) OR (src = %s AND dst = %s))", (a, b, b, a))
+
+    def revisions(self, scope: str, item_id: str) -> list[str]:
+        with self._txn([scope]):
+            return purge.revisions(self.q, scope, item_id)
+
+    def superseded_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
+        with self._txn([scope]):
+            rows = self.q(
+                "SELECT item_id FROM fingerprints WHERE scope = %s AND fp = %s ORDER BY item_id DESC LIMIT 1",
+                (scope, SUPERSEDED_PREFIX + fingerprint),
+            )
+            return self.item(scope, rows[0][0]) if rows else None
+
+    def edges_of(self, scope: str, item_id: str) -> list[Edge]:
+        return self._edges(scope, "(src = %s OR dst = %s) AND closed_at IS NULL", (item_id, item_id))
+
+    def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
+        with self._txn([scope]):
+            return [row_to_item(r) for r in purge.derived_rows(self.q, scope, parent_ids)]
+
+    def conversation_state(self, scope: str, conversation: str) -> ConversationState | None:
+        with self._txn([scope]):
+            return conv.state(self.q, scope, conversation)
+
+    def conversation_entry(self, scope: str, entry_id: str) -> ConversationEntry | None:
+        with self._txn([scope]):
+            return conv.entry(self.q, scope, entry_id)
+
+    # -- conversations: reads -------------------------------------------------------------
+    def conversation_entries(
+        self, scope: str, conversation: str, *, after_position: int = 0, kinds: Sequence[str] | None = None
+    ) -> list[ConversationEntry]:
+        with self._txn([scope]):
+            return conv.entries(self.q, scope, conversation, after_position, kinds)
+
+    def conversations(self, scope: str) -> list[ConversationState]:
+        with self._txn([scope]):
+            return conv.conversations(self.q, scope)
+
+    def conversation_speakers(self, scope: str) -> list[str]:
+        with self._txn([scope]):
+            return conv.speakers(self.q, scope)
+
+    def archive_search(
+        self, scope: str, query: str, *, conversation: str | None, limit: int
+    ) -> list[ConversationEntry]:
+        with self._txn([scope]):
+            return conv.archive_search(self.q, scope, query, conversation, limit)
+
+    # -- primitive writes -----------------------------------------------------------------
+    def append_event(self, event: Event) -> Event:
+        d = event.to_dict()
+        self._write_scopes([event.scope])
+        # The log's position from one counter row updated in this transaction, not a sequence: a
+        # PostgreSQL sequence never gives back the values of a rolled-back write, so refused batches
+        # would leave gaps that SQLite's log (and the reference store's) does not have. The row lock
+        # orders writers across scopes until they commit, as SQLite's one write lock does; per-scope
+        # counters are the way to lift that if cross-scope write throughput ever needs it.
+        rows = self.q("UPDATE settings SET v = (v::bigint + 1)::text WHERE k = 'event_seq' RETURNING v")
+        self.x(
+            "INSERT INTO events (scope, seq, id, type, at, cause, payload) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            (
+                d["scope"],
+                int(rows[0][0]),
+                d["id"],
+                d["type"],
+                d["at"],
+                d["cause"],
+                json.dumps(d["payload"], ensure_ascii=False),
+            ),
+        )
+        return Event(
+            id=event.id,
+            type=event.type,
+            scope=event.scope,
+            at=event.at,
+            cause=event.cause,
+            payload=event.payload,
+            seq=int(rows[0][0]),
+        )
+
+    def apply_change(self, change: Change, vectors: Mapping[str, np.ndarray]) -> None:
+        projections.apply(self, change, vectors)
+
+    # -- Store protocol: writes -----------------------------------------------------------
+    def execute(
+        self,
+        commands: Sequence[Command],
+        *,
+        now: datetime,
+        new_id: Callable[[], str],
+        vectors: Mapping[str, np.ndarray],
+    ) -> list[Outcome]:
+        self._check_open()
+        scopes = sorted({str(getattr(c, "scope", "")) for c in commands})
+        with self._txn([], write=True):
+            self._write_scopes(scopes)
+            out = run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
+            for scope in sorted({c.scope for c in commands if isinstance(c, Purge)}):
+                # Dream-run summaries may quote the purged text: dropped with it, as on SQLite.
+                self.x("DELETE FROM dream_runs WHERE scope = %s", (scope,))
+        return out
+
+    def execute_steps(
+        self,
+        steps: Sequence[Step],
+        *,
+        now: datetime,
+        new_id: Callable[[], str],
+        vectors: Mapping[str, np.ndarray],
+    ) -> list[Any]:
+        """Every step in one transaction, each in a savepoint (see ``Store``)."""
+        self._check_open()
+        inner = batch_runner(self, now=now, new_id=new_id, vectors=vectors)
+
+        def run(commands: Sequence[Command]) -> list[Outcome]:
+            self._write_scopes(sorted({str(getattr(c, "scope", "")) for c in commands}))
+            return inner(commands)
+
+        batch = Batch(run=run, item=self.item)
+        out: list[Any] = []
+        with self._txn([], write=True):
+            for step in steps:
+                allowed = list(self._txn_scopes or [])
+                try:
+                    with self._conn.transaction():
+                        out.append(step(batch))
+                except ReverieError as exc:
+                    if isinstance(exc, StorageError | ClosedError):
+                        raise
+                    out.append(exc)
+                    # set_config is undone with the savepoint: name the scopes again
+                    self._txn_scopes = []
+                    self._allow(allowed)
+        return out
+
+    # -- leases ---------------------------------------------------------------------------
+    def take_lease(self, scope: str, owner: str, *, now: datetime, expires_at: datetime) -> Lease:
+        """The lease row decides as on SQLite (free, expired or ours), and a session advisory lock
+        backs it: a holder whose process died has lost its connection and with it the lock, so its
+        unexpired row no longer blocks anyone."""
+        with self._txn([scope], write=True):
+            rows = self.q("SELECT owner, expires_at FROM leases WHERE scope = %s FOR UPDATE", (scope,))
+            mine = self._leases.get(scope)
+            free = not rows or from_iso(str(rows[0][1])) <= now or rows[0][0] == owner
+            if not free and mine is None:
+                # the row's holder is not in this process: alive only if its session still holds the lock
+                free = bool(self._try_lock(scope))
+            if free:
+                self.x(
+                    "INSERT INTO leases (scope, owner, expires_at) VALUES (%s, %s, %s) ON CONFLICT (scope) "
+                    "DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at",
+                    (scope, owner, to_iso(expires_at)),
+                )
+                if mine is None:
+                    self._try_lock(scope)
+                self._leases[scope] = owner
+                return Lease(scope, owner, expires_at)
+            return Lease(scope, str(rows[0][0]), from_iso(str(rows[0][1])))
+
+    def _try_lock(self, scope: str) -> bool:
+        if scope in self._leases:
+            return True
+        rows = self.q(
+            "SELECT pg_try_advisory_lock(%s, hashtext(%s)) WHERE %s = %s", (_LEASE_LOCKS, scope, scope, scope)
+        )
+        got = bool(rows and rows[0][0])
+        if got:
+            self._leases[scope] = ""
+        return got
+
+    def release_lease(self, scope: str, owner: str) -> bool:
+        with self._txn([scope], write=True):
+            done = self.x("DELETE FROM leases WHERE scope = %s AND owner = %s", (scope, owner)) > 0
+            if scope in self._leases and (done or self._leases[scope] == owner):
+                del self._leases[scope]
+                self.q("SELECT pg_advisory_unlock(%s, hashtext(%s))", (_LEASE_LOCKS, scope))
+        return done
+
+    # -- dream runs -----------------------------------------------------------------------
+    def record_dream_run(self, scope: str, summary: Mapping[str, Any], *, at: datetime) -> None:
+        text = dream_summary_json(summary)
+        with self._txn([scope], write=True):
+            self.x("INSERT INTO dream_runs (scope, at, summary) VALUES (%s, %s, %s)", (scope, to_iso(at), text))
+            self.x(
+                "DELETE FROM dream_runs WHERE scope = %s AND n <= "
+                "(SELECT n FROM dream_runs WHERE scope = %s ORDER BY n DESC LIMIT 1 OFFSET %s)",
+                (scope, scope, DREAM_RUNS_KEPT),
+            )
+
+    # -- intents and tasks: NOT YET PORTED (the SQLite and reference stores have them) --------
+    def intent(self, scope: str, intent_id: str) -> Intent | None:
+        """Intents are not stored on PostgreSQL in this build: a clear refusal, never a wrong answer."""
+        raise StorageError(_AGENDA_MISSING)
+
+    def task(self, scope: str, task_id: str) -> Task | None:
+        """Tasks are not stored on PostgreSQL in this build (see ``intent``)."""
+        raise StorageError(_AGENDA_MISSING)
+
+    def dream_runs(self, scope: str, *, limit: int) -> list[dict[str, Any]]:
+        with self._txn([scope]):
+            rows = self.q(
+                "SELECT scope, at, summary FROM dream_runs WHERE scope = %s ORDER BY n DESC LIMIT %s",
+                (scope, max(limit, 0)),
+            )
+        return [dream_run(r[0], r[1], json.loads(r[2])) for r in rows]
+
+    # -- Store protocol: reads ------------------------------------------------------------
+    def get(self, scope: str, item_id: str) -> Item | None:
+        return self.item(scope, item_id)
+
+    def get_many(self, scope: str, item_ids: Sequence[str]) -> dict[str, Item]:
+        ids = list(dict.fromkeys(item_ids))
+        with self._txn([scope]):
+            rows = self.q(SELECT_ITEM + " WHERE scope = %s AND id = ANY (%s)", (scope, ids))
+        return {r[0]: row_to_item(r) for r in rows}
+
+    def query(
+        self, scope: str, where: Filter, sort: Sort, *, limit: int, offset: int = 0, subscopes: bool = False
+    ) -> list[Item]:
+        params: list[Any] = [scope]
+        scope_sql = "scope = %s"
+        if subscopes:
+            scope_sql = "(scope = %s OR starts_with(scope, %s))"
+            params.append(scope + "/")
+        cond = compile_filter(where, params)
+        sql = f"{SELECT_ITEM} WHERE {scope_sql} AND {cond} ORDER BY {compile_sort(sort)} LIMIT %s OFFSET %s"
+        with self._txn([scope], subscopes=subscopes):
+            return [row_to_item(r) for r in self.q(sql, (*params, limit, offset))]
+
+    def count(self, scope: str, where: Filter) -> int:
+        params: list[Any] = [scope]
+        cond = compile_filter(where, params)
+        with self._txn([scope]):
+            return int(self.q(f"SELECT count(*) FROM items WHERE scope = %s AND {cond}", params)[0][0])  # nosec B608 # compiled: values are params
+
+    def edges(self, scope: str, item_id: str | None = None, *, include_closed: bool = False) -> list[Edge]:
+        where, params = ("true", ()) if item_id is None else ("(src = %s OR dst = %s)", (item_id, item_id))
+        if not include_closed:
+            where += " AND closed_at IS NULL"
+        return self._edges(scope, where, params)
+
+    def events(self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000) -> list[Event]:
+        sql = _EVENTS + " WHERE scope = %s AND seq > %s"
+        params: list[Any] = [scope, after_seq]
+        if item_id is not None:
+            sql += f" AND strpos(payload, %s) > 0 AND {_ABOUT_ITEM}"
+            params += [item_id] * (1 + _ABOUT_ITEM.count("%s"))
+        sql += " ORDER BY seq LIMIT %s"
+        params.append(limit)
+        with self._txn([scope]):
+            return [_event(r) for r in self.q(sql, params)]
+
+    def tombstones(self, scope: str) -> list[tuple[str, str]]:
+        with self._txn([scope]):
+            rows = self.q("SELECT fp, item_id FROM tombstones WHERE scope = %s ORDER BY fp", (scope,))
+        return [(r[0], r[1]) for r in rows]
+
+    def lexical(self, scope: str, match: str, *, limit: int, current_only: bool = True) -> list[tuple[str, float]]:
+        """bm25 over the scope's own statistics (``lexical.py``), current rows then closed ones."""
+        with self._txn([scope]):
+            out = lexical.search(self.q, scope, match, limit, current=True)
+            if not current_only:
+                out += lexical.search(self.q, scope, match, limit, current=False)
+        out.sort(key=lambda p: (-p[1], p[0]))
+        return out[:limit]
+
+    def _check_served(self, scope: str, name: str, current: bool) -> None:
+        state = "IS NULL" if current else "IS NOT NULL"
+        lo, hi, untagged = self.q(
+            f"SELECT min(made_by), max(made_by), bool_or(made_by IS NULL) FROM items "  # nosec B608 # constant
+            f"WHERE scope = %s AND vec IS NOT NULL AND closed_at {state}",
+            (scope,),
+        )[0]
+        if lo is None and not untagged:
+            return
+        if untagged or lo != name or hi != name:
+            other = lo if lo != name else hi
+            raise EmbedderMismatchError(
+                f"scope {scope!r} holds vectors made by {other!r} but the store's embedder is {name!r}: a reindex "
+                "did not finish; run `reverie reindex` (Memory.reindex()) to finish it"
+            )
+
+    def _matrix(self, scope: str, current: bool, dim: int) -> tuple[list[str], np.ndarray]:
+        state = "IS NULL" if current else "IS NOT NULL"
+        cur = self._run(
+            f"SELECT id, vec FROM items WHERE scope = %s AND vec IS NOT NULL AND closed_at {state} ORDER BY n",  # nosec B608 # constant
+            (scope,),
+            binary=True,
+        )
+        rows = cur.fetchall()
+        if not rows:
+            return [], np.zeros((0, dim), dtype=np.float32)
+        # pgvector's binary form: int16 dimension, int16 unused, then big-endian float32s
+        raw = b"".join(bytes(r[1])[4:] for r in rows)
+        mat = np.frombuffer(raw, dtype=">f4").astype(np.float32).reshape(len(rows), -1)
+        return [str(r[0]) for r in rows], mat
+
+    def _cached_matrix(self, scope: str, current: bool, dim: int) -> tuple[list[str], np.ndarray]:
+        """``_matrix``, kept until the scope's log moves: every change to a scope's vectors comes with
+        an event of that scope (from any process), and ``reindex`` / ``rebuild`` bump ``vectors_epoch``.
+        Why: reading 10k vectors from the server is most of a recall's time otherwise."""
+        key = tuple(
+            self.q(
+                "SELECT (SELECT max(seq) FROM events WHERE scope = %s), "
+                "(SELECT v FROM settings WHERE k = 'vectors_epoch'), (SELECT v FROM settings WHERE k = 'embedder')",
+                (scope,),
+            )[0]
+        )
+        hit = self._vector_cache.get((scope, current))
+        if hit is not None and hit[0] == key:
+            return hit[1], hit[2]
+        ids, mat = self._matrix(scope, current, dim)
+        if len(self._vector_cache) > 64:
+            self._vector_cache.clear()
+        self._vector_cache[(scope, current)] = (key, ids, mat)
+        return ids, mat
+
+    def _bump_vectors_epoch(self) -> None:
+        self.x(
+            "INSERT INTO settings (k, v) VALUES ('vectors_epoch', '1') "
+            "ON CONFLICT (k) DO UPDATE SET v = (settings.v::bigint + 1)::text"
+        )
+
+    def vectors(self, scope: str, *, current_only: bool = True) -> tuple[list[str], np.ndarray]:
+        name, dim = self.embedder() or ("", 0)
+        with self._txn([scope]):
+            if name:
+                self._check_served(scope, name, True)
+            ids, mat = self._cached_matrix(scope, True, dim)
+            if current_only:
+                return ids, mat
+            if name:
+                self._check_served(scope, name, False)
+            hids, hmat = self._cached_matrix(scope, False, dim)
+        return ids + hids, np.concatenate([mat, hmat]) if hids else mat
+
+    def nearest(self, scope: str, query: np.ndarray, *, limit: int) -> list[str] | None:
+        """pgvector's HNSW answer for a large scope; None below ``ANN_THRESHOLD`` (the exact scan runs)."""
+        embedder = self.embedder()
+        if embedder is None:
+            return None
+        name, dim = embedder
+        with self._txn([scope]):
+            self._check_served(scope, name, True)
+            n = self.q(
+                "SELECT count(*) FROM items WHERE scope = %s AND closed_at IS NULL AND vec IS NOT NULL", (scope,)
+            )[0][0]
+            if int(n) < ANN_THRESHOLD:
+                return None
+            self.q(
+                "SELECT set_config('hnsw.ef_search', %s, true) WHERE %s = %s", (str(max(limit * 2, 100)), scope, scope)
+            )
+            rows = self.q(
+                f"SELECT id FROM items WHERE scope = %s AND closed_at IS NULL AND vec IS NOT NULL "  # nosec B608 # dim: int
+                f"ORDER BY vec::vector({int(dim)}) <=> %s::vector({int(dim)}) LIMIT %s",
+                (scope, projections.vector_literal(query), limit),
+            )
+        if len(rows) < min(limit, int(n)):
+            return None  # the index's filtered answer came up short (other scopes crowd it): scan exactly
+        return [str(r[0]) for r in rows]
+
+    def warm(self, scope: str) -> bool:
+        """Nothing to warm: the server keeps its HNSW index current with every write."""
+        self._check_open()
+        return False
+
+    def embedder(self) -> tuple[str, int] | None:
+        with self._txn([]):
+            rows = dict(self.q("SELECT k, v FROM settings WHERE k IN ('embedder', 'embedder_dim')"))
+        if "embedder" not in rows:
+            return None
+        return str(rows["embedder"]), int(rows["embedder_dim"])
+
+    def set_embedder(self, name: str, dim: int) -> None:
+        before = self.embedder()
+        with self._txn([], write=True):
+            for k, v in (("embedder", name), ("embedder_dim", str(dim))):
+                self.x(
+                    "INSERT INTO settings (k, v) VALUES (%s, %s) ON CONFLICT (k) DO UPDATE SET v = excluded.v", (k, v)
+                )
+            if before is None or before[1] != dim:
+                for stmt in hnsw_statements(dim):
+                    self.x(stmt)
+
+    def reindex(self, embed: Embed, *, batch: int = 256, progress: Callable[[int, int], None] | None = None) -> int:
+        """Every stored vector recomputed under the recorded embedder in one transaction: readers see
+        the old vectors until it commits, then the new ones; never a mix."""
+        self._check_open()
+        name = (self.embedder() or ("", 0))[0]
+        with self._txn([], write=True):
+            scopes = [str(r[0]) for r in self.q(f"SELECT DISTINCT scope FROM items {ALL_SCOPES} ORDER BY scope")]  # nosec B608 # constant
+            self._write_scopes(scopes)
+            self._bump_vectors_epoch()
+            todo: list[tuple[str, str, str]] = []
+            for scope in scopes:
+                todo += [
+                    (scope, str(r[0]), str(r[1]))
+                    for r in self.q("SELECT id, text FROM items WHERE scope = %s ORDER BY n", (scope,))
+                ]
+            for start in range(0, len(todo), batch):
+                chunk = todo[start : start + batch]
+                vecs = embed([t for _, _, t in chunk])
+                self.xmany(
+                    "UPDATE items SET vec = %s::vector, made_by = %s WHERE scope = %s AND id = %s",
+                    [(projections.vector_literal(v), name, s, i) for (s, i, _), v in zip(chunk, vecs, strict=True)],
+                )
+                if progress:
+                    progress(min(start + batch, len(todo)), len(todo))
+        return len(todo)
+
+    def scopes(self) -> list[str]:
+        with self._txn([]):
+            return [str(r[0]) for r in self.q(f"SELECT DISTINCT scope FROM items {ALL_SCOPES} ORDER BY scope")]  # nosec B608 # constant
+
+    def summary_counts(self, scope: str) -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = {}
+        with self._txn([scope]):
+            for col, current in (("tier", True), ("kind", True), ("source", True), ("status", False)):
+                where = "scope = %s AND closed_at IS NULL" if current else "scope = %s"
+                rows = self.q(
+                    f"SELECT {col}, count(*) FROM items WHERE {where} GROUP BY {col} ORDER BY {col}",  # nosec B608 # constants
+                    (scope,),
+                )
+                out[col] = {str(r[0]): int(r[1]) for r in rows}
+        return out
+
+    # -- health ---------------------------------------------------------------------------
+    def doctor(self) -> DoctorReport:
+        with self._txn([]):
+            scopes = [str(r[0]) for r in self.q(f"SELECT DISTINCT scope FROM events {ALL_SCOPES} ORDER BY scope")]  # nosec B608 # constant
+            self._allow(scopes)
+            return health.check(self.q, scopes, self.made_by())
+
+    def rebuild(self, embed: Embed) -> None:
+        """Empty every projection and replay the event log through the same projection code."""
+        with self._txn([], write=True):
+            scopes = [str(r[0]) for r in self.q(f"SELECT DISTINCT scope FROM events {ALL_SCOPES} ORDER BY scope")]  # nosec B608 # constant
+            self._write_scopes(scopes)
+            self._bump_vectors_epoch()
+            for table in PROJECTION_TABLES:
+                self.x(f"DELETE FROM {table} WHERE scope = ANY (%s)", (scopes,))  # nosec B608 # constant table
+            view = ProjectionView(self.item, self.edge)
+            for r in self.q(_EVENTS + " WHERE scope = ANY (%s) ORDER BY seq", (scopes,)):
+                event = _event(r)
+                texts = [event.payload["item"]["text"]] if "item" in event.payload else []
+                vecs = dict(zip(texts, embed(texts), strict=True)) if texts else {}
+                for change in project(event, view):
+                    self.apply_change(change, vecs)
+
+    def replay(self, events: Sequence[Event], vectors: Callable[[Event], Mapping[str, np.ndarray]]) -> None:
+        """Append ``events`` (another store's log, in its order) and project them, in one transaction
+        (``reverie migrate``): the copy gets new ``seq`` numbers in the same order."""
+        with self._txn([], write=True):
+            view = ProjectionView(self.item, self.edge)
+            for event in events:
+                stored = self.append_event(event)
+                for change in project(stored, view):
+                    self.apply_change(change, vectors(event))
+
+    def close(self) -> None:
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                with contextlib.suppress(Exception):
+                    self._conn.close()  # a session's advisory locks (leases) end with it
+
+    def now_iso(self, when: datetime) -> str:
+        return to_iso(when)
+
+
+def check_url_or_raise(url: str) -> None:
+    """``InvalidInputError`` unless ``url`` is a PostgreSQL URL (for callers that route by scheme)."""
+    if not pgconnect.is_url(url):
+        raise InvalidInputError(f"{url!r} is not a postgresql:// URL")
