@@ -3,8 +3,8 @@
 Each note is an item of kind ``note`` (so ``recall(where=Q.kind("note"))`` finds only notes and
 ``~Q.kind("note")`` leaves them out), ``meta`` = ``{"vault", "note", "folder", "title"}``,
 ``provenance`` = (vault, path), ``valid_from`` = the front-matter date, else the file's mtime.
-Its text is rendered from the note (title, path, tags, body): the path in the text keeps two
-notes with the same words from being corroborated into one item.
+Its text is rendered from the note (title, path, tags, body): the vault and path in the text keep
+two notes with the same words from being corroborated into one item.
 
 Why compare rendered text instead of a hash kept in ``meta``: ``revise`` keeps the item's id
 lineage (and with it accrued value and use) but not new ``meta``, so the store's own text is
@@ -76,9 +76,13 @@ def indexed(mem: Memory, scope: str, vault: str) -> dict[str, Item]:
         cursor = page.next_cursor
 
 
-def render(note: Note, limit: int) -> str:
-    """The text a note is recalled by (cut to ``limit`` characters: recall indexes the head)."""
-    head = f"{note.title}\n({note.path})"
+def render(note: Note, vault: str, limit: int) -> str:
+    """The text a note is recalled by (cut to ``limit`` characters: recall indexes the head).
+
+    The vault's name and the note's path are part of it: without them two notes with the same
+    words (in one vault, or in two vaults sharing a scope) would be corroborated into one item.
+    """
+    head = f"{note.title}\n({vault}:{note.path})"
     if note.tags:
         head += "\ntags: " + ", ".join(note.tags)
     text = f"{head}\n{note.body.strip()}".strip()
@@ -95,7 +99,7 @@ def sync(mem: Memory, scope: str, vault: str, corpus: Corpus) -> IndexReport:
     for path, note in corpus.notes.items():
         if note.problems:
             report.problems[path] = list(note.problems)
-        text = render(note, limit)
+        text = render(note, vault, limit)
         item = current.pop(path, None)
         if item is None:
             fresh.append(_candidate(note, text, vault, min(corpus.dated(path), now), mem.limits.max_tag_chars))

@@ -103,9 +103,8 @@ def _read_front(lines: list[str], problems: list[str]) -> dict[str, str | list[s
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        if stripped.startswith("- ") and current is not None:
-            prev = out.get(current)
-            out[current] = [*(prev if isinstance(prev, list) else []), _unquote(stripped[2:])]
+        if stripped.startswith("- ") and current is not None and isinstance(out.get(current), list):
+            out[current] = [*out[current], _unquote(stripped[2:])]
             continue
         m = _KEY.match(stripped)
         if m is None or line[:1].isspace():

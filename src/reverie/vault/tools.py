@@ -153,7 +153,7 @@ def find_gaps(corpus: Corpus, *, thin: int = 3) -> Gaps:
 def bridge_candidates(mem: Memory, scope: str, vault: str, corpus: Corpus, path: str, k: int = 5) -> list[Bridge]:
     """Notes close in meaning (dense recall) in *other* folders, not linked either way."""
     note = corpus.notes[path]
-    query = render(note, mem.limits.max_query_chars)
+    query = render(note, vault, mem.limits.max_query_chars)
     where = notes_filter(vault) & ~Q.meta("folder", note.folder)
     hits = mem.recall(query, scope=scope, k=min(mem.limits.max_k, 4 * k), mode="dense", where=where, record_use=False)
     linked = corpus.graph.neighbours(path) if path in corpus.graph.notes else set()

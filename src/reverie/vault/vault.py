@@ -134,7 +134,9 @@ class Vault:
             notes=len(corpus.notes),
             indexed=len(current),
             to_add=[p for p in corpus.notes if p not in current],
-            to_update=[p for p, n in corpus.notes.items() if p in current and current[p].text != render(n, limit)],
+            to_update=[
+                p for p, n in corpus.notes.items() if p in current and current[p].text != render(n, self.name, limit)
+            ],
             to_remove=sorted(p for p in current if p not in corpus.notes),
             skipped=[(s.path, s.reason) for s in corpus.skipped],
         )
