@@ -102,7 +102,8 @@ _WRITER = textwrap.dedent(
     with Memory(db, embedder="hash") as mem:
         v = Vault(root, memory=mem, scope="team:lantern")
         for i in range(6):
-            v.write_note(f"people/{person}/n{i}.md", f"# {person} {i}\\nnote {i} of {person}\\n", person=person, why="load")
+            text = f"# {person} {i}\\nnote {i} of {person}\\n"
+            v.write_note(f"people/{person}/n{i}.md", text, person=person, why="load")
             v.index()
     """
 )
