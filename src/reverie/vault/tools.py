@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from reverie.memory import Memory
 
 _EXCERPT = 240
+_LINKS = re.compile(r"!?\[\[[^\[\]\n|]*(?:\|([^\[\]\n]*))?\]\]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,13 +114,15 @@ def coverage_gap(mem: Memory, scope: str, vault: str, corpus: Corpus, question: 
     """Top notes for ``question``, and which of its content words no note in the vault supports.
 
     ``completeness`` is the share of the question's sub-terms (its content words, and "quoted
-    phrases" as one term) that some note contains; a term counts as supported by a note sharing
-    its root (``sleeping`` ~ ``sleep``). The top notes are asked first, then the whole vault.
+    phrases" as one term) that some note's prose contains — a ``[[link]]`` is a pointer, not
+    support, so only its ``|label`` counts; a term is supported by a word sharing its root
+    (``sleeping`` ~ ``sleep``). The top notes are asked first, then the whole vault.
     """
     top = relevant_notes(mem, scope, vault, corpus, question, k, record_use=False)
     terms = _terms(question)
-    vocab = {p: set(words(n.title + "\n" + n.body)) for p, n in corpus.notes.items()}
-    texts = {p: (n.title + "\n" + n.body).lower() for p, n in corpus.notes.items()}
+    prose = {p: n.title + "\n" + _LINKS.sub(lambda m: m.group(1) or "", n.body) for p, n in corpus.notes.items()}
+    vocab = {p: set(words(t)) for p, t in prose.items()}
+    texts = {p: t.lower() for p, t in prose.items()}
     order = [h.path for h in top] + sorted(p for p in corpus.notes if p not in {h.path for h in top})
     supported: dict[str, str] = {}
     for term in terms:

@@ -48,7 +48,8 @@ def tfidf(docs: Mapping[str, Iterable[str]]) -> dict[str, dict[str, float]]:
     n = len(counts)
     out: dict[str, dict[str, float]] = {}
     for key, c in counts.items():
-        vec = {w: tf * math.log((1 + n) / (1 + df[w])) for w, tf in c.items()}
+        # Smoothed idf (+1): a word in every note still counts a little, so a tiny vault gets suggestions too.
+        vec = {w: tf * (1.0 + math.log((1 + n) / (1 + df[w]))) for w, tf in c.items()}
         norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
         out[key] = {w: v / norm for w, v in vec.items() if v > 0}
     return out
