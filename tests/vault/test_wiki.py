@@ -107,6 +107,14 @@ def test_a_token_moves_exactly_that_note_into_curated_in_one_commit(drafted: Vau
     git(drafted, "fsck", "--strict")
 
 
+def test_promoting_a_note_a_person_wrote_by_hand_and_never_committed(vault: Vault) -> None:
+    write(vault, "people/alice/by-hand.md", "# By hand\n")
+    token = vault.request_promotion("people/alice/by-hand.md", "alice")
+    assert vault.promote("people/alice/by-hand.md", token) == "curated/by-hand.md"
+    assert git(vault, "show", "--name-status", "--format=", "HEAD").split() == ["A", "curated/by-hand.md"]
+    assert git(vault, "status", "--porcelain") == ""
+
+
 def _refused(v: Vault, note: str, token: str) -> None:
     before, log = snapshot(v), v.log()
     with pytest.raises(PromotionTokenError) as err:

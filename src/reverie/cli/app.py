@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from reverie import ReverieError, __version__
-from reverie.cli import ops, read, write
+from reverie.cli import ops, read, vault, write
 from reverie.cli.state import EXIT_FAILED, CliError, CliUsageError, State
 
 _EPILOG = """\b
@@ -129,7 +129,7 @@ def cli(
     )
 
 
-for _command in (*write.COMMANDS, *read.COMMANDS, *ops.COMMANDS):
+for _command in (*write.COMMANDS, *read.COMMANDS, *ops.COMMANDS, *vault.COMMANDS):
     cli.add_command(_command)
 
 

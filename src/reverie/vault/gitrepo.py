@@ -62,17 +62,15 @@ class GitRepo:
             self._git(["add", "-A", "--", *present])
         if gone:  # removed or moved away: unstage whatever is left of them (a ``git mv`` left nothing)
             self._git(["rm", "-q", "-r", "--cached", "--ignore-unmatch", "--", *gone])
-        if not self._git(["diff", "--cached", "--name-only", "--", *paths]).strip():
+        staged = self._git(["diff", "--cached", "--no-renames", "--name-only", "-z", "--", *paths]).split("\0")
+        staged = [p for p in staged if p]
+        if not staged:
             return None
         stamp = at.isoformat()
         env = {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
         who = ["-c", f"user.name={author}", "-c", f"user.email={AGENT_EMAIL}"]
-        self._git([*who, "commit", "-q", "--no-verify", "-m", message, "--", *paths], env=env)
+        self._git([*who, "commit", "-q", "--no-verify", "-m", message, "--", *staged], env=env)
         return self._git(["rev-parse", "HEAD"]).strip()
-
-    def move(self, src: str, dst: str) -> None:
-        """``git mv`` (the move is staged; ``commit`` with both paths records it)."""
-        self._git(["mv", "--", src, dst])
 
     def log(self, limit: int = 20) -> list[tuple[str, str]]:
         """The last commits as (id, subject), newest first; [] before the first commit."""

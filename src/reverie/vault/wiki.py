@@ -81,12 +81,13 @@ class Promotions:
             if (self.repo.root / dst).exists():
                 raise VaultAreaError(f"{dst!r} already exists in curated/; a person must merge them by hand")
             (self.repo.root / dst).parent.mkdir(parents=True, exist_ok=True)
-            self.repo.move(rel, dst)
+            # A plain rename, not ``git mv``: the note may be one a person wrote and never committed.
+            os.replace(self.repo.root / rel, self.repo.root / dst)
             msg = f"promote {rel} to {dst}\n\nConfirmed by {grant.person} with a promotion token."
             try:
                 self.repo.commit([rel, dst], msg, now)
             except Exception:
-                self.repo.move(dst, rel)  # the move is undone: a failed promotion changes nothing
+                os.replace(self.repo.root / dst, self.repo.root / rel)  # undone: a failed promotion changes nothing
                 raise
             self.book.spend(grant, now)
             return dst
