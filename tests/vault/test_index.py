@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 from datetime import UTC, datetime
+from pathlib import Path
 
 from vault_support import SCOPE, write
 
 from reverie import Memory, Q
+from reverie.testing import make_memory
 from reverie.vault import NOTE_KIND, Vault, notes_filter
 
 
@@ -110,3 +112,15 @@ def test_relevant_notes_records_use_so_value_accrues(vault: Vault, mem: Memory) 
     hit = vault.relevant_notes("coffee delays sleep", k=1)[0]
     assert hit.path == "topics/coffee.md"
     assert mem.get(hit.item_id, scope=SCOPE).last_used_query == "coffee delays sleep"
+
+
+def test_new_notes_are_not_checked_as_claims_nor_left_for_the_dream_pass(tmp_path: Path) -> None:
+    # With write-time detection off, every unchecked claim is flagged for the dream pass: notes are not claims.
+    mem, _ = make_memory(path=str(tmp_path / "m.db"), detect_conflicts=False)
+    v = Vault(tmp_path / "w", memory=mem, scope=SCOPE)
+    write(v, "swap.md", "The on-call engineer is Bob.\n")
+    v.index()
+    mem.remember("The on-call engineer is Carol.", scope=SCOPE)
+    flagged = mem.list(scope=SCOPE, where=Q.flag("conflicts_unchecked")).items
+    assert [i.kind for i in flagged] == ["observation"]
+    mem.close()

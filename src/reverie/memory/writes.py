@@ -120,16 +120,26 @@ class Writes:
         """Remember a claim reverie itself derived (a dream-pass gist, a system fact): source ``system``."""
         return self._remember_one({**fields, "text": text, "source": "system"}, scope, ("system",)).item
 
-    def remember_many(self, candidates: Iterable[Candidate | Mapping[str, Any]], *, scope: str) -> builtins.list[Item]:
-        """Remember a batch in one transaction: all are stored, or (on any refusal) none."""
+    def remember_many(
+        self, candidates: Iterable[Candidate | Mapping[str, Any]], *, scope: str, check_conflicts: bool = True
+    ) -> builtins.list[Item]:
+        """Remember a batch in one transaction: all are stored, or (on any refusal) none.
+
+        ``check_conflicts=False`` is for items that are not claims (a vault's notes: whole pages,
+        not one statement each): they are neither checked at write time nor flagged for the dream
+        pass to check. Claims written later are still checked against everything.
+        """
         core = self._core
         s = core.scope(scope)
         batch = list(candidates)
         if len(batch) > core.limits.max_batch:
             raise LimitExceededError(f"{len(batch)} items in one batch; the limit is {core.limits.max_batch}")
-        commands = [self._mark_unchecked(build_remember(c, s, CANDIDATE_SOURCES, core.limits)) for c in batch]
+        commands = [build_remember(c, s, CANDIDATE_SOURCES, core.limits) for c in batch]
+        if check_conflicts:
+            commands = [self._mark_unchecked(c) for c in commands]
         out = core.run(commands, [c.text for c in commands])
-        self._after_write(s, out)
+        if check_conflicts:
+            self._after_write(s, out)
         ids = [o.item_id for o in out]
         found = core.store.get_many(s, [i for i in ids if i])
         return [found[i] for i in ids if i]

@@ -10,6 +10,10 @@ Why compare rendered text instead of a hash kept in ``meta``: ``revise`` keeps t
 lineage (and with it accrued value and use) but not new ``meta``, so the store's own text is
 the content hash that stays true. A note whose rendering equals its item's text is not
 touched; an edited note is revised (a correction of the same note), a removed one forgotten.
+
+New notes skip write-time contradiction detection (``check_conflicts=False``): a note is a
+page, not one statement, and its claims meet memory through ``extract_claims``. Measured: on a
+300-note vault detection was 97 % of the index time (17 notes/s).
 """
 
 from __future__ import annotations
@@ -109,7 +113,7 @@ def sync(mem: Memory, scope: str, vault: str, corpus: Corpus) -> IndexReport:
         else:
             report.unchanged += 1
     for start in range(0, len(fresh), _BATCH):
-        mem.remember_many(fresh[start : start + _BATCH], scope=scope)
+        mem.remember_many(fresh[start : start + _BATCH], scope=scope, check_conflicts=False)
     report.added = [str(c.meta["note"]) for c in fresh if c.meta]
     for path, item in sorted(current.items()):
         mem.forget(item.id, scope=scope, reason=f"note {path} is no longer in the vault")

@@ -45,7 +45,8 @@ class TokenBook:
         self.path = path
 
     def issue(self, note: str, person: str, sha: str, now: datetime, ttl: timedelta = DEFAULT_TTL) -> str:
-        token = secrets.token_urlsafe(24)
+        # The prefix keeps a token from starting with "-", which a command line reads as an option.
+        token = "pt_" + secrets.token_urlsafe(24)
         grant = Grant(_sha(token), note, person, sha, (now + ttl).isoformat())
         self._save([*self._load(), grant])
         return token

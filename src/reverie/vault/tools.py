@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from reverie.model.query import Q
 from reverie.vault.corpus import Corpus
 from reverie.vault.index import notes_filter, render
+from reverie.vault.parse import Note
 from reverie.vault.words import stem_match, words
 
 if TYPE_CHECKING:
@@ -78,21 +80,30 @@ def as_dict(obj: Any) -> Any:
 
 
 def relevant_notes(
-    mem: Memory, scope: str, vault: str, corpus: Corpus, query: str, k: int = 5, *, record_use: bool = True
+    mem: Memory,
+    scope: str,
+    vault: str,
+    note_of: Callable[[str], Note | None],
+    query: str,
+    k: int = 5,
+    *,
+    record_use: bool = True,
 ) -> list[NoteHit]:
-    """The notes best answering ``query`` (hybrid recall restricted to this vault's notes)."""
+    """The notes best answering ``query`` (hybrid recall restricted to this vault's notes).
+
+    ``note_of`` reads one note for its excerpt: only the hits are read, never the whole vault.
+    """
     hits = mem.recall(query, scope=scope, k=k, where=notes_filter(vault), record_use=record_use)
     qwords = set(words(query))
     out = []
     for h in hits:
         path = str(h.item.meta.get("note"))
-        excerpt, line = _excerpt(corpus, path, qwords, h.item.text)
+        excerpt, line = _excerpt(note_of(path), qwords, h.item.text)
         out.append(NoteHit(path, str(h.item.meta.get("title", path)), round(h.score, 6), excerpt, line, h.item.id))
     return out
 
 
-def _excerpt(corpus: Corpus, path: str, qwords: set[str], fallback: str) -> tuple[str, int | None]:
-    note = corpus.notes.get(path)
+def _excerpt(note: Note | None, qwords: set[str], fallback: str) -> tuple[str, int | None]:
     if note is None:
         return fallback[:_EXCERPT], None
     best, best_line, best_n = "", None, 0
@@ -118,7 +129,7 @@ def coverage_gap(mem: Memory, scope: str, vault: str, corpus: Corpus, question: 
     support, so only its ``|label`` counts; a term is supported by a word sharing its root
     (``sleeping`` ~ ``sleep``). The top notes are asked first, then the whole vault.
     """
-    top = relevant_notes(mem, scope, vault, corpus, question, k, record_use=False)
+    top = relevant_notes(mem, scope, vault, corpus.notes.get, question, k, record_use=False)
     terms = _terms(question)
     prose = {p: n.title + "\n" + _LINKS.sub(lambda m: m.group(1) or "", n.body) for p, n in corpus.notes.items()}
     vocab = {p: set(words(t)) for p, t in prose.items()}

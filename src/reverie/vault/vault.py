@@ -17,12 +17,13 @@ from reverie.model.validate import check_count, check_scope
 from reverie.vault import claims as claims_mod
 from reverie.vault import maintain, tools
 from reverie.vault.claims import ExtractedClaim
-from reverie.vault.corpus import Corpus, read_corpus
-from reverie.vault.files import DEFAULT_MAX_NOTE_BYTES, note_path
+from reverie.vault.corpus import Cache, Corpus, read_cached, read_corpus
+from reverie.vault.files import DEFAULT_MAX_NOTE_BYTES, Skip, note_path
 from reverie.vault.gitrepo import GitRepo
 from reverie.vault.ideas import IDEA_METHODS, IdeaMethod
 from reverie.vault.index import IndexReport, indexed, notes_filter, render, sync
 from reverie.vault.maintain import MaintenanceReport
+from reverie.vault.parse import Note
 from reverie.vault.tokens import DEFAULT_TTL
 from reverie.vault.wiki import Promotions, atomic_write, check_person, check_text, check_writable
 
@@ -80,11 +81,18 @@ class Vault:
         self.repo = GitRepo(self.root)
         self.repo.init()
         self._promotions = Promotions(self.repo, token_ttl)
+        self._cache: Cache = {}
 
     # -- reading ---------------------------------------------------------------------------
     def read(self) -> Corpus:
         """Every note, parsed now (files skipped for a reason are in ``.skipped``)."""
-        return read_corpus(self.root, self.max_note_bytes)
+        return read_corpus(self.root, self.max_note_bytes, self._cache)
+
+    def _note_of(self, path: str) -> Note | None:
+        """One note, read (through the cache) without walking the vault; None if unreadable."""
+        rel = self.note(path)
+        got = read_cached(self.root, rel, self.root / rel, self.max_note_bytes, self._cache)
+        return None if isinstance(got, Skip) or not (self.root / rel).is_file() else got[1]
 
     def note(self, path: str) -> str:
         """The note's path checked against the vault (``VaultPathError`` if it could leave it)."""
@@ -144,7 +152,7 @@ class Vault:
     # -- thinking tools --------------------------------------------------------------------
     def relevant_notes(self, query: str, k: int = 5) -> builtins.list[tools.NoteHit]:
         """Notes for ``query``: relevance × accrued value, each with its best matching line."""
-        return tools.relevant_notes(self.memory, self.scope, self.name, self.read(), query, self._k(k))
+        return tools.relevant_notes(self.memory, self.scope, self.name, self._note_of, query, self._k(k))
 
     def coverage_gap(self, question: str, k: int = 5) -> tools.Coverage:
         """The top notes, a completeness score, and the question's sub-terms no note supports."""
