@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
 from reverie.vault.parse import Link, Note
 
@@ -32,10 +31,10 @@ class LinkGraph:
 
     def __init__(self, notes: Sequence[Note], *, ignore: Iterable[tuple[str, Link]] = ()) -> None:
         self.notes = {n.path: n for n in sorted(notes, key=lambda n: n.path)}
-        self._names: dict[str, list[str]] = {}
+        self._names: dict[str, list[tuple[str, str]]] = {}  # name → [(path, its folder)]
         for n in self.notes.values():
-            for name in (n.path[:-3], n.stem, *n.aliases):
-                self._names.setdefault(name.lower(), []).append(n.path)
+            for name in dict.fromkeys((n.path[:-3].lower(), n.stem.lower(), *(a.lower() for a in n.aliases))):
+                self._names.setdefault(name, []).append((n.path, n.folder))
         skip = {(p, id(x)) for p, x in ignore}
         self.out: dict[str, set[str]] = {p: set() for p in self.notes}
         self.into: dict[str, set[str]] = {p: set() for p in self.notes}
@@ -56,8 +55,7 @@ class LinkGraph:
         found = self._names.get(target.strip().lower())
         if not found:
             return None
-        local = [p for p in found if _folder(p) == from_folder]
-        return (local or found)[0]
+        return next((p for p, folder in found if folder == from_folder), found[0][0])
 
     def neighbours(self, path: str) -> set[str]:
         """Notes linked to or from ``path``."""
@@ -87,11 +85,6 @@ class LinkGraph:
         if not self.notes:
             return 1.0
         return len(self.components()[0]) / len(self.notes)
-
-
-def _folder(path: str) -> str:
-    parent = PurePosixPath(path).parent.as_posix()
-    return "" if parent == "." else parent
 
 
 def _is_attachment(target: str) -> bool:

@@ -13,7 +13,7 @@ re-run proposes the same block again and rewriting it changes nothing (idempoten
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -92,16 +92,16 @@ def near_duplicates(corpus: Corpus, threshold: float) -> list[list[str]]:
             p = parent[p]
         return p
 
-    checked: set[tuple[str, str]] = set()
+    shared: Counter[tuple[str, str]] = Counter()
     for members in buckets.values():
-        if len(members) > _BUCKET_CAP:
-            continue
-        for i, a in enumerate(members):
-            for b in members[i + 1 :]:
-                if (a, b) not in checked:
-                    checked.add((a, b))
-                    if jaccard(sh[a], sh[b]) >= threshold:
-                        parent[find(b)] = find(a)
+        if len(members) <= _BUCKET_CAP:
+            shared.update((a, b) for i, a in enumerate(members) for b in members[i + 1 :])
+    # Two notes sharing ``threshold`` of their shingles share about that share of their sketches:
+    # only pairs sharing at least a quarter of the sketch are compared exactly (a cheap first cut).
+    floor = max(1, int(_SKETCH * threshold / 4))
+    for (a, b), n in sorted(shared.items()):
+        if n >= floor and jaccard(sh[a], sh[b]) >= threshold:
+            parent[find(b)] = find(a)
     groups: dict[str, list[str]] = defaultdict(list)
     for p in sh:
         groups[find(p)].append(p)
