@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp import Client
+from mcp import Client, StdioServerParameters
 from vault_support import MANIFEST, SCOPE
 
 from reverie import Memory
@@ -69,3 +70,14 @@ async def test_vault_tool_refusals_have_the_one_error_shape(sample: Vault, mem: 
         err, doc = await _call(client, "vault_relevant_notes", query="x", folder="/etc")
         assert err and doc["code"] == "invalid_input"  # no argument can name another folder
     assert not (sample.root / "curated" / "x.md").exists()
+
+
+async def test_reverie_mcp_given_a_vault_serves_its_tools_over_stdio(sample: Vault, tmp_path: Path) -> None:
+    # The console script (`python -m reverie.mcp --vault` reaches the same run_stdio).
+    command = str(Path(sys.executable).with_name("reverie"))
+    args = ["--db", str(tmp_path / "stdio.db"), "--embedder", "hash", "mcp", "--create", "--vault", str(sample.root)]
+    async with Client(StdioServerParameters(command=command, args=args), mode="legacy") as client:
+        _, index = await _call(client, "vault_index")
+        _, hits = await _call(client, "vault_relevant_notes", query="nightly database backups", k=1)
+    assert len(index["result"]["added"]) == MANIFEST["notes"]
+    assert hits["result"][0]["path"] == "ops/database-backups.md"
