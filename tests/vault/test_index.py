@@ -124,3 +124,26 @@ def test_new_notes_are_not_checked_as_claims_nor_left_for_the_dream_pass(tmp_pat
     flagged = mem.list(scope=SCOPE, where=Q.flag("conflicts_unchecked")).items
     assert [i.kind for i in flagged] == ["observation"]
     mem.close()
+
+
+def test_a_note_deleted_then_restored_is_indexed_again(vault: Vault, mem: Memory) -> None:
+    write(vault, "a.md", "# A\nsame words\n")
+    vault.index()
+    (vault.root / "a.md").unlink()
+    assert vault.index().removed == ["a.md"]
+    write(vault, "a.md", "# A\nsame words\n")
+    assert vault.index().added == ["a.md"]
+    assert [i.meta["note"] for i in mem.list(scope=SCOPE, where=notes_filter(vault.name)).items] == ["a.md"]
+    assert vault.index().touched == 0
+
+
+def test_a_note_edited_back_to_an_earlier_text_is_current_again(vault: Vault, mem: Memory) -> None:
+    write(vault, "a.md", "# A\nfirst\n")
+    vault.index()
+    write(vault, "a.md", "# A\nsecond\n")
+    vault.index()
+    write(vault, "a.md", "# A\nfirst\n")
+    assert vault.index().updated == ["a.md"]
+    items = mem.list(scope=SCOPE, where=notes_filter(vault.name)).items
+    assert [i.text.endswith("first") for i in items] == [True]
+    assert vault.index().touched == 0

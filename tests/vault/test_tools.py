@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from vault_support import SCOPE, write
 
-from reverie import Memory, Q
+from reverie import ManualClock, Memory, Q
 from reverie.vault import NOTE_KIND, Vault
 
 
@@ -104,3 +104,15 @@ def test_idea_methods_name_the_tools_they_use(vault: Vault) -> None:
     assert len(methods) >= 5 and len({m.name for m in methods}) == len(methods)
     callable_tools = {n for n in dir(vault) if not n.startswith("_")} | {"contradictions"}
     assert all(set(m.tools) <= callable_tools and m.steps for m in methods)
+
+
+def test_notes_the_dream_pass_demoted_are_still_found(indexed: Vault, mem: Memory, clock: ManualClock) -> None:
+    # After 30 idle days the dream pass sets unused notes to subconscious; recall's corrective pass
+    # still finds the one that answers (and using it promotes it back).
+    clock.advance(days=90)
+    mem.dream(scope=SCOPE)
+    demoted = mem.list(scope=SCOPE, where=Q.kind(NOTE_KIND) & Q.tier("subconscious")).items
+    assert "ops/database-backups.md" in {i.meta["note"] for i in demoted}
+    hit = indexed.relevant_notes("nightly database backups", k=1)[0]
+    assert hit.path == "ops/database-backups.md"
+    assert mem.get(hit.item_id, scope=SCOPE).tier == "active"
