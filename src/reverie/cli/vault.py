@@ -11,20 +11,23 @@ import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from reverie import ManualClock, Memory
 from reverie.cli.state import CliUsageError, json_option, scoped, state
-from reverie.vault import Vault, as_dict
-from reverie.vault.tour import default_sample, tour
+
+if TYPE_CHECKING:  # imported when a vault command runs: other commands start without it
+    from reverie.vault import Vault
 
 _KEY = "reverie.vault"
 
 
 def _vault(*, create: bool = False) -> Vault:
     """The vault the group's options name, over the invocation's memory and scope."""
+    from reverie.vault import Vault
+
     st = state()
     path, name = click.get_current_context().meta.get(_KEY, (None, None))
     if not path:
@@ -35,6 +38,8 @@ def _vault(*, create: bool = False) -> Vault:
 
 
 def _emit(doc: Any, human: Callable[[], str]) -> None:
+    from reverie.vault import as_dict
+
     state().emit(as_dict(doc), human)
 
 
@@ -246,6 +251,8 @@ def promote_cmd(note: str, token: str) -> None:
 )
 def tour_cmd(sample: Path | None, into: Path | None) -> None:
     """A tour of every vault tool on a copy of the sample vault (in-memory store, hash embedder)."""
+    from reverie.vault.tour import default_sample, tour
+
     src = sample or default_sample()
     if src is None:
         raise CliUsageError("invalid_input", "no sample vault found; pass --sample DIR", state().json)

@@ -15,13 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reverie import Memory
 from reverie.mcp.catalog import DATA_NOTE, _tool
-from reverie.vault import Vault, as_dict
 
-VaultHandler = Callable[[Vault, dict[str, Any]], Any]
+if TYPE_CHECKING:  # imported on the first vault call: a server without --vault never loads it
+    from reverie.vault import Vault
+
+VaultHandler = Callable[["Vault", dict[str, Any]], Any]
 
 _NOTE = {"type": "string", "description": "A note's path inside the vault, e.g. 'research/bm25.md'."}
 _K = {"type": "integer", "minimum": 1, "description": "How many results (default 5)."}
@@ -127,5 +129,7 @@ READ_ONLY = frozenset({"vault_status", "vault_find_gaps", "vault_idea_methods", 
 
 def run_vault_tool(mem: Memory, root: Path, name: str, args: dict[str, Any]) -> dict[str, Any]:
     """Open the operator's vault over ``mem`` in the call's scope and run tool ``name``."""
+    from reverie.vault import Vault, as_dict
+
     v = Vault(root, memory=mem, scope=args["scope"])
     return {"note": DATA_NOTE, "result": as_dict(VAULT_HANDLERS[name](v, args))}
