@@ -181,3 +181,10 @@ def test_a_token_never_starts_with_a_dash_a_command_line_would_read_as_an_option
     vault.write_note("people/alice/n.md", "n\n", person="alice", why="x")
     tokens = [vault.request_promotion("people/alice/n.md", "alice") for _ in range(300)]
     assert not [t for t in tokens if t.startswith("-")] and len(set(tokens)) == 300
+
+
+@pytest.mark.parametrize("name", ["", "a:b", "tab\there", "x" * 101])
+def test_a_bad_vault_name_is_refused_before_anything_is_created(tmp_path: Path, mem: Memory, name: str) -> None:
+    with pytest.raises(InvalidInputError, match="vault name"):
+        Vault(tmp_path / "w", memory=mem, scope=SCOPE, name=name)
+    assert not (tmp_path / "w").exists()

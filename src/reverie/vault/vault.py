@@ -75,7 +75,7 @@ class Vault:
         self.root = Path(path).resolve()
         self.memory = memory
         self.scope = check_scope(scope, memory.limits)
-        self.name = name or self.root.name
+        self.name = _check_name(self.root.name if name is None else name)
         self.max_note_bytes = max_note_bytes
         self.token_ttl = token_ttl
         self.repo = GitRepo(self.root)
@@ -222,6 +222,13 @@ class Vault:
             why = next((s.reason for s in corpus.skipped if s.path == rel), "no such note")
             raise NotFoundError(f"note {rel!r} is not readable in the vault: {why}")
         return rel
+
+
+def _check_name(name: object) -> str:
+    """The vault's name: it is written into every note item's text and ``meta.vault``."""
+    if not isinstance(name, str) or not 0 < len(name) <= 100 or not name.isprintable() or ":" in name:
+        raise InvalidInputError(f"vault name {name!r} must be 1-100 printable characters without ':'; pass name=")
+    return name
 
 
 def _block_target(text: str) -> str:
