@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from reverie.model.item import Candidate, Item, Provenance
-from reverie.model.query import Filter, Q
+from reverie.model.query import Filter, Q, parse_sort
 from reverie.vault.corpus import Corpus
 from reverie.vault.files import Skip
 from reverie.vault.parse import Note
@@ -68,16 +68,15 @@ def notes_filter(vault: str) -> Filter:
 
 
 def indexed(mem: Memory, scope: str, vault: str) -> dict[str, Item]:
-    """This vault's current note items, by note path."""
-    out: dict[str, Item] = {}
-    cursor: str | None = None
-    while True:
-        page = mem.list(scope=scope, where=notes_filter(vault), limit=mem.limits.max_k, cursor=cursor)
-        for it in page.items:
-            out[str(it.meta.get("note"))] = it
-        if page.next_cursor is None:
-            return out
-        cursor = page.next_cursor
+    """This vault's current note items, by note path.
+
+    One store query (the same current-truth filter ``Memory.list`` applies), not ``list`` pages:
+    ``list`` pages by OFFSET, so reading 50,000 notes in pages of ``max_k`` rescanned the scope 50
+    times (measured: a re-index with nothing changed took 201 s at 50,000 notes).
+    """
+    current = notes_filter(vault) & Q.status("live") & Q.ongoing(mem.clock.now())
+    items = mem.store.query(scope, current, parse_sort(None), limit=2**62)
+    return {str(it.meta.get("note")): it for it in items}
 
 
 def render(note: Note, vault: str, limit: int) -> str:
