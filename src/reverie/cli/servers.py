@@ -61,9 +61,12 @@ def serve(host: str, port: int, token: str | None, dream_every: str | None, crea
 @click.command()
 @click.option("--http", "use_http", is_flag=True, help="Streamable HTTP on loopback instead of stdio.")
 @click.option("--port", default=8766, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "--vault", default=None, metavar="PATH", help="Also serve the vault tools (vault_*) over this Markdown vault."
+)
 @_create_option
 @store_options
-def mcp(use_http: bool, port: int, create: bool) -> None:
+def mcp(use_http: bool, port: int, vault: str | None, create: bool) -> None:
     """Run the MCP server (stdio by default; --http for streamable HTTP on 127.0.0.1)."""
     from reverie.mcp import run_http, run_stdio  # deferred: see `serve`
     from reverie.mcp.__main__ import announce_http, check_port_free  # the same checks as python -m reverie.mcp
@@ -73,6 +76,6 @@ def mcp(use_http: bool, port: int, create: bool) -> None:
     if use_http:
         check_port_free("127.0.0.1", port)
         announce_http("127.0.0.1", port)
-        run_http(st.db, port=port, embedder=embedder, read_only=st.read_only)
+        run_http(st.db, port=port, embedder=embedder, read_only=st.read_only, vault=vault)
     else:
-        run_stdio(st.db, embedder=embedder, read_only=st.read_only)
+        run_stdio(st.db, embedder=embedder, read_only=st.read_only, vault=vault)

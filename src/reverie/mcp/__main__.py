@@ -70,12 +70,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--http", action="store_true", help="serve streamable HTTP at /mcp instead of stdio")
     p.add_argument("--port", type=int, default=DEFAULT_HTTP_PORT, help=f"HTTP port (default {DEFAULT_HTTP_PORT})")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address: 127.0.0.1 (default) or ::1 only")
+    p.add_argument("--vault", default=None, help="also serve the vault tools over this Markdown vault folder")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    opening = {"create": args.create, "read_only": args.read_only}
+    opening = {"create": args.create, "read_only": args.read_only, "vault": args.vault}
     try:
         host = check_http_host(args.host) if args.http else args.host  # the arguments first, then the store
         check_store(args.db, args.create and not args.read_only)  # before the port check and the announcement

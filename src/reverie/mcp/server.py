@@ -31,6 +31,8 @@ from reverie import InvalidInputError, Memory, NotFoundError, ReverieError, __ve
 from reverie.mcp.catalog import DESCRIPTIONS, INSTRUCTIONS, SCHEMAS, TOOL_NAMES
 from reverie.mcp.handlers import HANDLERS, ToolError
 from reverie.mcp.schema import check_arguments
+from reverie.mcp.vault_tools import READ_ONLY as VAULT_READ_ONLY
+from reverie.mcp.vault_tools import VAULT_DESCRIPTIONS, VAULT_HANDLERS, VAULT_SCHEMAS, run_vault_tool
 
 logger = logging.getLogger(__name__)
 
@@ -44,17 +46,18 @@ _READ_ONLY = frozenset({"get", "history", "list", "contradictions", "summary", "
 _ADDITIVE = frozenset({"remember", "recall", "context", "link", "pause_learning", "resume_learning", "slice_import"})
 
 
-def tools() -> list[types.Tool]:
-    """The catalog as SDK ``Tool`` objects (fresh copies: a caller mutating one changes nothing)."""
-    return [_tool(name) for name in TOOL_NAMES]
+def tools(*, vault: bool = False) -> list[types.Tool]:
+    """The catalog as SDK ``Tool`` objects (fresh copies: a caller mutating one changes nothing);
+    ``vault``: with the vault tools (``vault_tools``) after the rest."""
+    return [_tool(name) for name in TOOL_NAMES] + ([_tool(n) for n in VAULT_DESCRIPTIONS] if vault else [])
 
 
 def _tool(name: str) -> types.Tool:
-    read_only = name in _READ_ONLY
+    read_only = name in _READ_ONLY or name in VAULT_READ_ONLY
     return types.Tool(
         name=name,
-        description=DESCRIPTIONS[name],
-        input_schema=copy.deepcopy(SCHEMAS[name]),
+        description=DESCRIPTIONS[name] if name in DESCRIPTIONS else VAULT_DESCRIPTIONS[name],
+        input_schema=copy.deepcopy(SCHEMAS[name] if name in SCHEMAS else VAULT_SCHEMAS[name]),
         annotations=types.ToolAnnotations(
             read_only_hint=read_only,
             destructive_hint=None if read_only else name not in _ADDITIVE,
@@ -76,9 +79,14 @@ def _json_text(payload: dict[str, Any]) -> types.TextContent:
     return types.TextContent(text=json.dumps(payload, ensure_ascii=False, allow_nan=False))
 
 
-def call_tool(mem: Memory, name: str, arguments: object) -> types.CallToolResult:
-    """Run one tool synchronously and turn every outcome, including bugs, into a result."""
+def call_tool(mem: Memory, name: str, arguments: object, vault: Path | None = None) -> types.CallToolResult:
+    """Run one tool synchronously and turn every outcome, including bugs, into a result.
+
+    ``vault``: the one vault folder the operator serves (its tools answer only then).
+    """
     try:
+        if vault is not None and name in VAULT_HANDLERS:
+            return _ok(run_vault_tool(mem, vault, name, check_arguments(VAULT_SCHEMAS[name], arguments)))
         handler = HANDLERS.get(name)
         if handler is None:
             raise ToolError("unknown_tool", f"no tool {name[:60]!r}; the tools are {', '.join(TOOL_NAMES)}")
@@ -91,21 +99,23 @@ def call_tool(mem: Memory, name: str, arguments: object) -> types.CallToolResult
         return _error("internal", f"{name} failed inside the server; see the server log")
 
 
-def build_server(mem: Memory) -> Server[Any]:
-    """An MCP server over ``mem`` (which the caller owns and closes).
+def build_server(mem: Memory, vault: str | Path | None = None) -> Server[Any]:
+    """An MCP server over ``mem`` (which the caller owns and closes); ``vault``: also serve the
+    vault tools over that one folder (``reverie.mcp.vault_tools``).
 
     ``Memory`` calls block on SQLite and the embedder, so each runs in a worker thread; one
     at a time, so concurrent clients queue instead of contending for the write lock.
     """
     limiter = anyio.CapacityLimiter(1)
+    root = Path(vault) if vault is not None else None
 
     async def on_list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tools())
+        return types.ListToolsResult(tools=tools(vault=root is not None))
 
     async def on_call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
-        run = functools.partial(call_tool, mem, params.name, params.arguments or {})
+        run = functools.partial(call_tool, mem, params.name, params.arguments or {}, root)
         return await anyio.to_thread.run_sync(run, limiter=limiter)
 
     return Server(
@@ -127,15 +137,20 @@ def open_memory(db_path: str | Path, embedder: str | None = None, *, read_only: 
     return Memory(db_path, embedder=embedder, read_only=read_only)
 
 
-async def serve_stdio(mem: Memory) -> None:
+async def serve_stdio(mem: Memory, vault: str | Path | None = None) -> None:
     """Serve ``mem`` over this process's stdin / stdout until the client hangs up."""
-    server = build_server(mem)
+    server = build_server(mem, vault)
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
 def run_stdio(
-    db_path: str | Path, *, embedder: str | None = None, create: bool = True, read_only: bool = False
+    db_path: str | Path,
+    *,
+    embedder: str | None = None,
+    create: bool = True,
+    read_only: bool = False,
+    vault: str | Path | None = None,
 ) -> None:
     """Open the store at ``db_path``, serve it over stdio, close it when the client leaves.
 
@@ -144,7 +159,7 @@ def run_stdio(
     """
     check_store(db_path, create and not read_only)
     with open_memory(db_path, embedder, read_only=read_only) as mem:
-        anyio.run(serve_stdio, mem)
+        anyio.run(serve_stdio, mem, vault)
 
 
 def check_http_host(host: str) -> str:
@@ -165,6 +180,7 @@ def run_http(
     embedder: str | None = None,
     create: bool = True,
     read_only: bool = False,
+    vault: str | Path | None = None,
 ) -> None:
     """Serve the store over streamable HTTP at ``http://{host}:{port}/mcp`` (loopback only).
 
@@ -178,7 +194,7 @@ def run_http(
     check_store(db_path, create and not read_only)
     with _sigterm_returns(), open_memory(db_path, embedder, read_only=read_only) as mem:
         # The SDK turns on DNS-rebinding protection (Host / Origin checks) for loopback hosts.
-        app = build_server(mem).streamable_http_app(host=host)
+        app = build_server(mem, vault).streamable_http_app(host=host)
         uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()
 
 

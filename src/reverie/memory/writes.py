@@ -120,9 +120,16 @@ class Writes:
         """Remember a claim reverie itself derived (a dream-pass gist, a system fact): source ``system``."""
         return self._remember_one({**fields, "text": text, "source": "system"}, scope, ("system",)).item
 
-    def remember_many(self, candidates: Iterable[Candidate | Mapping[str, Any]], *, scope: str) -> builtins.list[Item]:
-        """Remember a batch in one transaction: all are stored, or (on any refusal) none."""
-        return [r.item for r in self.remember_many_checked(candidates, scope=scope)]
+    def remember_many(
+        self, candidates: Iterable[Candidate | Mapping[str, Any]], *, scope: str, check_conflicts: bool = True
+    ) -> builtins.list[Item]:
+        """Remember a batch in one transaction: all are stored, or (on any refusal) none.
+
+        ``check_conflicts=False`` is for items that are not claims (a vault's notes: whole pages,
+        not one statement each): they are neither checked at write time nor flagged for the dream
+        pass to check. Claims written later are still checked against everything.
+        """
+        return [r.item for r in self._many(candidates, scope, check_conflicts)]
 
     def remember_many_checked(
         self, candidates: Iterable[Candidate | Mapping[str, Any]], *, scope: str
@@ -133,14 +140,22 @@ class Writes:
         Detection runs after the commit, item by item in batch order, so a later candidate may
         contradict an earlier one of the same batch (the edge is named on the later one).
         """
+        return self._many(candidates, scope, True)
+
+    def _many(
+        self, candidates: Iterable[Candidate | Mapping[str, Any]], scope: str, check_conflicts: bool
+    ) -> builtins.list[WriteResult]:
+        """The batch in one transaction; ``check_conflicts`` as in ``remember_many``."""
         core = self._core
         s = core.scope(scope)
         batch = list(candidates)
         if len(batch) > core.limits.max_batch:
             raise LimitExceededError(f"{len(batch)} items in one batch; the limit is {core.limits.max_batch}")
-        commands = [self._mark_unchecked(build_remember(c, s, CANDIDATE_SOURCES, core.limits)) for c in batch]
+        commands = [build_remember(c, s, CANDIDATE_SOURCES, core.limits) for c in batch]
+        if check_conflicts:
+            commands = [self._mark_unchecked(c) for c in commands]
         out = core.run(commands, [c.text for c in commands])
-        found = self._after_write(s, out)
+        found = self._after_write(s, out) if check_conflicts else {}
         return [_result(self._outcome_item(s, o), o, found) for o in out if o.item_id]
 
     def _remember_one(self, fields: Mapping[str, Any], scope: str, sources: Sequence[str]) -> WriteResult:

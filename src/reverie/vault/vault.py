@@ -1,0 +1,237 @@
+"""``Vault``: a git-backed Markdown folder the agent reads, writes, indexes and thinks over.
+
+It sits above the facade (it is given a ``Memory`` and uses only its public methods), so the
+core never learns about notes: a note is one more item, of kind ``note``.
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reverie.errors import InvalidInputError, NotFoundError
+from reverie.model.validate import check_count, check_scope
+from reverie.vault import claims as claims_mod
+from reverie.vault import maintain, tools
+from reverie.vault.claims import ExtractedClaim
+from reverie.vault.corpus import Cache, Corpus, read_cached, read_corpus
+from reverie.vault.files import DEFAULT_MAX_NOTE_BYTES, Skip, note_path
+from reverie.vault.gitrepo import GitRepo
+from reverie.vault.ideas import IDEA_METHODS, IdeaMethod
+from reverie.vault.index import IndexReport, indexed, notes_filter, render, sync
+from reverie.vault.maintain import MaintenanceReport
+from reverie.vault.parse import Note
+from reverie.vault.tokens import DEFAULT_TTL
+from reverie.vault.wiki import Promotions, atomic_write, check_person, check_text, check_writable
+
+if TYPE_CHECKING:
+    from reverie.memory import Memory
+
+
+@dataclass(frozen=True, slots=True)
+class IndexStatus:
+    """Notes on disk vs items in memory: what a re-index would add, update, remove."""
+
+    notes: int
+    indexed: int
+    to_add: list[str]
+    to_update: list[str]
+    to_remove: list[str]
+    skipped: list[tuple[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class SuggestionResult:
+    """What ``apply_suggestions`` changed (or would change, with ``dry_run``)."""
+
+    dry_run: bool
+    changes: dict[str, str]  # orphan path → the link it gets
+    skipped: dict[str, str]  # path → why it was left alone
+    commit: str | None
+
+
+class Vault:
+    """The vault at ``path`` (created, with its git repository, if missing), indexed into ``scope``.
+
+    ``name`` (default: the folder's name) tells this vault's notes apart in the store
+    (``meta.vault``). ``max_note_bytes``: notes over it are skipped and reported.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        memory: Memory,
+        scope: str,
+        name: str | None = None,
+        max_note_bytes: int = DEFAULT_MAX_NOTE_BYTES,
+        token_ttl: timedelta = DEFAULT_TTL,
+    ) -> None:
+        if isinstance(max_note_bytes, bool) or not isinstance(max_note_bytes, int) or max_note_bytes < 1:
+            raise InvalidInputError("max_note_bytes must be a positive int")
+        self.root = Path(path).resolve()
+        self.memory = memory
+        self.scope = check_scope(scope, memory.limits)
+        self.name = _check_name(self.root.name if name is None else name)
+        self.max_note_bytes = max_note_bytes
+        self.token_ttl = token_ttl
+        self.repo = GitRepo(self.root)
+        self.repo.init()
+        self._promotions = Promotions(self.repo, token_ttl)
+        self._cache: Cache = {}
+
+    # -- reading ---------------------------------------------------------------------------
+    def read(self) -> Corpus:
+        """Every note, parsed now (files skipped for a reason are in ``.skipped``)."""
+        return read_corpus(self.root, self.max_note_bytes, self._cache)
+
+    def _note_of(self, path: str) -> Note | None:
+        """One note, read (through the cache) without walking the vault; None if unreadable."""
+        rel = self.note(path)
+        got = read_cached(self.root, rel, self.root / rel, self.max_note_bytes, self._cache)
+        return None if isinstance(got, Skip) or not (self.root / rel).is_file() else got[1]
+
+    def note(self, path: str) -> str:
+        """The note's path checked against the vault (``VaultPathError`` if it could leave it)."""
+        return note_path(self.root, path)
+
+    # -- the wiki --------------------------------------------------------------------------
+    def write_note(self, path: str, text: str, *, person: str, why: str) -> str | None:
+        """Write (create or replace) a note in ``people/<person>/``: one commit saying what and why.
+
+        Returns the commit id (None when the note already had exactly this text).
+        """
+        who = check_person(person)
+        rel = self.note(path)
+        check_writable(rel, who)
+        body = check_text(text, self.max_note_bytes)
+        if not isinstance(why, str) or not why.strip():
+            raise InvalidInputError("why must say, in words, why the agent writes this note")
+        with self.repo.lock():
+            verb = "update" if (self.root / rel).exists() else "add"
+            atomic_write(self.root / rel, body)
+            return self.repo.commit([rel], f"agent: {verb} {rel} for {who}\n\nWhy: {why.strip()}", self._now())
+
+    def request_promotion(self, note: str, person: str) -> str:
+        """A single-use token (expiring after ``token_ttl``) confirming ``note``'s move to curated/."""
+        return self._promotions.request(self.note(note), check_person(person), self._now())
+
+    def promote(self, note: str, token: str) -> str:
+        """Move ``note`` to ``curated/`` with its token; returns the new path. A wrong, reused,
+        expired or stale token raises ``PromotionTokenError`` and changes nothing."""
+        return self._promotions.promote(self.note(note), token, self._now())
+
+    def log(self, limit: int = 20) -> builtins.list[tuple[str, str]]:
+        """The vault's last commits as (id, subject)."""
+        return self.repo.log(limit)
+
+    # -- indexing --------------------------------------------------------------------------
+    def index(self) -> IndexReport:
+        """Bring the memory in line with the notes; only changed notes are written."""
+        with self.repo.lock():  # two indexers take turns: neither revises what the other just did
+            return sync(self.memory, self.scope, self.name, self.read())
+
+    def index_status(self) -> IndexStatus:
+        corpus = self.read()
+        current = indexed(self.memory, self.scope, self.name)
+        limit = self.memory.limits.max_text_chars
+        return IndexStatus(
+            notes=len(corpus.notes),
+            indexed=len(current),
+            to_add=[p for p in corpus.notes if p not in current],
+            to_update=[
+                p for p, n in corpus.notes.items() if p in current and current[p].text != render(n, self.name, limit)
+            ],
+            to_remove=sorted(p for p in current if p not in corpus.notes),
+            skipped=[(s.path, s.reason) for s in corpus.skipped],
+        )
+
+    # -- thinking tools --------------------------------------------------------------------
+    def relevant_notes(self, query: str, k: int = 5) -> builtins.list[tools.NoteHit]:
+        """Notes for ``query``: relevance × accrued value, each with its best matching line."""
+        return tools.relevant_notes(self.memory, self.scope, self.name, self._note_of, query, self._k(k))
+
+    def coverage_gap(self, question: str, k: int = 5) -> tools.Coverage:
+        """The top notes, a completeness score, and the question's sub-terms no note supports."""
+        return tools.coverage_gap(self.memory, self.scope, self.name, self.read(), question, self._k(k))
+
+    def find_gaps(self, *, thin: int = 3) -> tools.Gaps:
+        """Isolated notes, under-linked ones, and folders with fewer than ``thin`` notes."""
+        return tools.find_gaps(self.read(), thin=thin)
+
+    def bridge_candidates(self, note: str, k: int = 5) -> builtins.list[tools.Bridge]:
+        """Notes in other folders close in meaning to ``note`` with no link between them."""
+        corpus = self.read()
+        rel = self._known(note, corpus)
+        return tools.bridge_candidates(self.memory, self.scope, self.name, corpus, rel, self._k(k))
+
+    def extract_claims(self, note: str, *, remember: bool = False) -> builtins.list[ExtractedClaim]:
+        """Claim-like sentences of ``note`` with line numbers; ``remember=True`` stores them as
+        claims (provenance: the note and line) and reports what each contradicts in memory."""
+        corpus = self.read()
+        found = claims_mod.extract(corpus.notes[self._known(note, corpus)])
+        return claims_mod.remember(self.memory, self.scope, self.name, found) if remember else found
+
+    def idea_methods(self) -> builtins.list[IdeaMethod]:
+        """Named idea-generation recipes, each naming the vault calls it uses."""
+        return list(IDEA_METHODS)
+
+    def context(self, query: str, *, budget_tokens: int = 800, notes: bool = True, claims: bool = True) -> str:
+        """``Memory.context`` packing notes, claims, or both (the default) into one prompt block."""
+        if not notes and not claims:
+            raise InvalidInputError("context needs notes, claims or both")
+        where = None if notes and claims else (notes_filter(self.name) if notes else ~notes_filter(self.name))
+        return self.memory.context(query, scope=self.scope, budget_tokens=budget_tokens, where=where)
+
+    # -- maintenance -----------------------------------------------------------------------
+    def maintenance_report(self, *, stale_days: int = 365) -> MaintenanceReport:
+        return maintain.report(self.read(), self._now(), stale_days=stale_days)
+
+    def apply_suggestions(self, *, dry_run: bool = True) -> SuggestionResult:
+        """Append a marked "Related (suggested)" block to each orphan (replacing its own earlier
+        block); additive only, idempotent, dry-run by default; applied, it is one commit.
+        Notes in ``curated/`` are left alone (people write there)."""
+        with self.repo.lock():
+            corpus = self.read()
+            plan = maintain.plan_suggestions(corpus)
+            skipped = {p: "in curated/, which only people write" for p in plan if p.startswith("curated/")}
+            todo = {p: t for p, t in sorted(plan.items()) if p not in skipped}
+            links = {p: _block_target(t) for p, t in todo.items()}
+            if dry_run or not todo:
+                return SuggestionResult(dry_run, links, skipped, None)
+            for p, text in todo.items():
+                atomic_write(self.root / p, text)
+            msg = f"maintenance: suggested links for {len(todo)} orphan note(s)\n\nAdditive only: " + (
+                "a marked 'Related (suggested)' block per orphan."
+            )
+            return SuggestionResult(False, links, skipped, self.repo.commit(sorted(todo), msg, self._now()))
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _now(self) -> Any:
+        return self.memory.clock.now()
+
+    def _k(self, k: int) -> int:
+        return check_count(k, "k", default=5, limits=self.memory.limits)
+
+    def _known(self, note: str, corpus: Corpus) -> str:
+        rel = self.note(note)
+        if rel not in corpus.notes:
+            why = next((s.reason for s in corpus.skipped if s.path == rel), "no such note")
+            raise NotFoundError(f"note {rel!r} is not readable in the vault: {why}")
+        return rel
+
+
+def _check_name(name: object) -> str:
+    """The vault's name: it is written into every note item's text and ``meta.vault``."""
+    if not isinstance(name, str) or not 0 < len(name) <= 100 or not name.isprintable() or ":" in name:
+        raise InvalidInputError(f"vault name {name!r} must be 1-100 printable characters without ':'; pass name=")
+    return name
+
+
+def _block_target(text: str) -> str:
+    start = text.rfind(maintain.BLOCK_START)
+    seg = text[start:]
+    return seg[seg.find("[[") + 2 : seg.find("]]")].split("|")[0]
