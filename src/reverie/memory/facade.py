@@ -30,6 +30,7 @@ from reverie.memory.wiring import delegate
 from reverie.memory.writes import Writes
 from reverie.model.clock import Clock, SystemClock
 from reverie.store.protocol import Store
+from reverie.store.visible import VisibleStore, principal_of, unwrapped
 
 if TYPE_CHECKING:
     from reverie.dream import DreamReport
@@ -61,6 +62,7 @@ class Memory:
         store: Store | None = None,
         detect_conflicts: bool = True,
         read_only: bool = False,
+        principal: str | None = None,
     ) -> None:
         """Open (creating if missing) the store at ``path``.
 
@@ -73,6 +75,8 @@ class Memory:
         each new claim against similar ones and link contradictions (on by default).
         ``read_only``: open the existing SQLite file at ``path`` for inspection; every write raises
         ``ReadOnlyError`` and reads record nothing (recall records no use).
+        ``principal``: act for this principal (``reverie.model.visibility``): every read sees only
+        what it may see. None (the default) is the store's owner, who sees everything.
         """
         if store is None:
             from reverie.store.sqlite import SQLiteStore
@@ -82,6 +86,9 @@ class Memory:
             store = SQLiteStore(path, durability=durability, read_only=read_only)
         elif read_only:
             raise InvalidInputError("read_only opens the SQLite file at path; a store you pass is opened by you")
+        # -- visibility (issue #14.8): the one point where a principal's reads are filtered --
+        if principal is not None:
+            store = VisibleStore(store, principal, owns=True)
         self._core = core = Core(
             store,
             clock=clock or SystemClock(),
@@ -120,6 +127,19 @@ class Memory:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def as_principal(self, principal: str) -> Memory:
+        """This memory as ``principal`` may see it: a view sharing this one's store and clock.
+
+        Closing the view leaves the store open (this Memory owns it). A server that serves many
+        callers makes one view per caller's principal; each sees only what it may see.
+        """
+        return _view(self._core, principal)
+
+    @property
+    def principal(self) -> str | None:
+        """Whom this memory reads for (None: the store's owner, who sees everything)."""
+        return principal_of(self._core.store)
 
     # -- shared state, read-only to callers -----------------------------------------------
     @property
@@ -166,6 +186,7 @@ class Memory:
     set_tiers = delegate("_writes", Writes.set_tiers)
     promote = delegate("_writes", Writes.promote)
     flag = delegate("_writes", Writes.flag)
+    set_visibility = delegate("_writes", Writes.set_visibility)
     pause_learning = delegate("_writes", Writes.pause_learning)
     resume_learning = delegate("_writes", Writes.resume_learning)
     cascade_retract = delegate("_retraction", Retraction.cascade_retract)
@@ -205,3 +226,14 @@ class Memory:
     rebuild = delegate("_maintenance", Maintenance.rebuild)
     reindex = delegate("_maintenance", Maintenance.reindex)
     backup = delegate("_maintenance", Maintenance.backup)
+
+
+def _view(core: Core, principal: str) -> Memory:
+    """A ``Memory`` over ``core``'s store as ``principal`` sees it (the store stays ``core``'s)."""
+    return Memory(
+        store=VisibleStore(unwrapped(core.store), principal),
+        embedder=core.loaded_embedder or core.embedder_spec,
+        clock=core.clock,
+        limits=core.limits,
+        detect_conflicts=core.detect_conflicts,
+    )
