@@ -55,7 +55,16 @@ def serve(host: str, port: int, token: str | None, dream_every: str | None, crea
     check_token(token)
     embedder = _prepare(st, create, "serve")
     check_port_free(host, port, what="the HTTP API", default=8765)
-    serve_http(st.db, host=host, port=port, token=token, embedder=embedder, dream_every=every, read_only=st.read_only)
+    serve_http(
+        st.db,
+        host=host,
+        port=port,
+        token=token,
+        embedder=embedder,
+        dream_every=every,
+        read_only=st.read_only,
+        principal=st.principal,
+    )
 
 
 @click.command()
@@ -73,6 +82,6 @@ def mcp(use_http: bool, port: int, create: bool) -> None:
     if use_http:
         check_port_free("127.0.0.1", port)
         announce_http("127.0.0.1", port)
-        run_http(st.db, port=port, embedder=embedder, read_only=st.read_only)
+        run_http(st.db, port=port, embedder=embedder, read_only=st.read_only, principal=st.principal)
     else:
-        run_stdio(st.db, embedder=embedder, read_only=st.read_only)
+        run_stdio(st.db, embedder=embedder, read_only=st.read_only, principal=st.principal)

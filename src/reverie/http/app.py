@@ -162,6 +162,7 @@ def serve(
     secret: str | None = None,
     request_timeout: float = server.REQUEST_TIMEOUT,
     read_only: bool = False,
+    principal: str | None = None,
 ) -> None:
     """Open the store at ``db_path`` and serve it until interrupted (blocking).
 
@@ -171,6 +172,9 @@ def serve(
     random per process) keys the CSRF tokens and sign-in cookies, so a restart with the same
     secret keeps people signed in. ``request_timeout``: seconds a request may take to arrive.
     ``read_only``: serve the store for inspection (every write answers 403 ``read_only``).
+    ``principal``: every request reads as this principal (issue #14.8). It is fixed by the
+    operator who starts the server and bound to the one ``token``: whoever proves they hold the
+    token acts as that principal. No request header can name a principal (anyone can set one).
     """
     check_bind(host, token)
     check_token(token)  # before opening anything, like the bind check
@@ -179,7 +183,7 @@ def serve(
     check_secret(key)
     import uvicorn
 
-    mem = Memory(db_path, embedder=embedder, read_only=read_only)
+    mem = Memory(db_path, embedder=embedder, read_only=read_only, principal=principal)
     try:
         app = create_app(
             mem,
