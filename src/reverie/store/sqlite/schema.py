@@ -319,8 +319,11 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
             conn.execute(stmt)
         fill_counters(conn)
     if found < 5:  # a column every existing row fills with "everyone", an index, term statistics
+        from reverie.store.sqlite.fts_scope import fill_terms
+
         for stmt in _v5(conn):
             conn.execute(stmt)
+        fill_terms(conn)
     conn.execute("INSERT OR REPLACE INTO settings VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
     row = conn.execute("SELECT v FROM settings WHERE k = 'fts_tokenize'").fetchone()
     _migrate_conversations(conn, str(row[0]) if row else tokenize)
