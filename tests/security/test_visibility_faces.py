@@ -63,6 +63,11 @@ def test_http_token_acts_as_its_principal_and_headers_cannot_widen_it(tmp_path: 
         assert httpx.get(f"{base}/summary", headers=agent).json()["current"] == 1
         operator = {"Authorization": f"Bearer {OPERATOR}"}
         assert httpx.get(f"{base}/items/{secret}", headers=operator).status_code == 200
+        wrote = httpx.post(f"{base}/items", headers=operator, json={"text": "plan zqplan", "visibility": ["user:ceo"]})
+        assert wrote.status_code == 201 and wrote.json()["visibility"] == ["user:ceo"]
+        assert "zqplan" not in httpx.get(f"{base}/items", headers=agent).text
+        refused = httpx.post(f"{base}/items", headers=operator, json={"text": "x", "visibility": ["bad one"]})
+        assert refused.status_code == 400
         assert httpx.get(f"{base}/items", headers={"Authorization": "Bearer wrong-token-0123"}).status_code == 401
     mem.close()
 
