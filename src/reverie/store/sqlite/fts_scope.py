@@ -314,9 +314,7 @@ def lexical(
     if parsed is None or scope_stats.docs <= 0:
         return None
     terms, joiner = parsed
-    if all(len(fts_budget.tokens(t)) == 1 and fts_budget.tokens(t)[0] == t for t in terms):
-        return by_terms(c, table, terms, joiner, scope, limit, scope_stats)
-    return by_rows(c, table, terms, joiner, scope, limit, scope_stats)
+    return by_terms(c, table, terms, joiner, scope, limit, scope_stats)
 
 
 def by_terms(
@@ -327,8 +325,11 @@ def by_terms(
     Why it is faster: the common-term split is planned *before* any row is read, so only the rows
     holding the kept (rarer) terms are read and scored, not every row holding a common word; and
     an AND query reads only the rows holding every term. The numbers are the ones ``by_rows``
-    counts (a row holds a term when its tokens do), so the scores are the same doubles.
+    counts (a row holds a term when its tokens do), so the scores are the same doubles. A phrase
+    ("dairy free") is no single term of the table: a query holding one goes to ``by_rows``.
     """
+    if not all(fts_budget.tokens(t) == [t] for t in terms):
+        return by_rows(c, table, terms, joiner, scope, limit, scope_stats)
     hits = term_docs(c, table, scope, terms)
     if not any(hits):
         return []
