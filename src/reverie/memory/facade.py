@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from reverie.conversation import Conversations
 from reverie.embed import Embedder
-from reverie.errors import InvalidInputError
+from reverie.errors import ClosedError, InvalidInputError
 from reverie.limits import DEFAULT_LIMITS, Limits
 from reverie.memory.contradictions import Contradictions
 from reverie.memory.core import Core
@@ -134,7 +134,7 @@ class Memory:
         Closing the view leaves the store open (this Memory owns it). A server that serves many
         callers makes one view per caller's principal; each sees only what it may see.
         """
-        return _view(self._core, principal)
+        return _view(self, principal)
 
     @property
     def principal(self) -> str | None:
@@ -228,8 +228,11 @@ class Memory:
     backup = delegate("_maintenance", Maintenance.backup)
 
 
-def _view(core: Core, principal: str) -> Memory:
-    """A ``Memory`` over ``core``'s store as ``principal`` sees it (the store stays ``core``'s)."""
+def _view(mem: Memory, principal: str) -> Memory:
+    """A ``Memory`` over ``mem``'s store as ``principal`` sees it (the store stays ``mem``'s)."""
+    if mem._closed:
+        raise ClosedError("this Memory was closed; open a new one")
+    core = mem._core
     return Memory(
         store=VisibleStore(unwrapped(core.store), principal),
         embedder=core.loaded_embedder or core.embedder_spec,
