@@ -270,6 +270,52 @@ def plot(rows: Sequence[dict[str, Any]], out: Path) -> None:
     print(f"wrote {out}")
 
 
+def shared_scope_lexical(size: int, n_queries: int, workdir: Path) -> dict[str, Any]:
+    """The scope-only bm25 path (``fts_scope``): a ``size``-item scope sharing its file with a
+    100-item one, so FTS5's table statistics are not the scope's. Times the store's lexical leg
+    (``pool`` = 50, current rows) for LoCoMo questions, computing each term's document frequency
+    from ``fts_terms`` (``by_terms``, the default) and by counting the matching rows (``by_rows``,
+    the path before the table), on the same file; and checks that both rank identically.
+    """
+    import sqlite3
+
+    from reverie.recall.normalize import fts_query
+    from reverie.store.sqlite import fts_budget, fts_scope
+
+    sentence, questions = corpus(SEED)
+    rng = random.Random(SEED + 7)
+    db = workdir / f"shared-{size}.db"
+    store = SQLiteStore(db, durability="fast")
+    with Memory(store=store, embedder="hash", clock=ManualClock(datetime(2025, 1, 1, tzinfo=UTC)), seed=SEED) as mem:
+        mem._core.detect_conflicts = False
+        fill(mem, sentence, rng, size)
+        mem.remember_many([{"text": sentence(rng)} for _ in range(100)], scope="other")
+    c = sqlite3.connect(db)
+    matches = [m for q in questions[:n_queries] if (m := fts_query(q)) is not None]
+    stats = fts_scope.stats(c, "fts", SCOPE)
+    out: dict[str, Any] = {"size": size, "queries": len(matches)}
+    paths = {"by_terms": fts_scope.by_terms, "by_rows": fts_scope.by_rows}
+    times: dict[str, list[float]] = {name: [] for name in paths}
+    same = single = 0
+    for k, m in enumerate(matches):
+        parsed = fts_scope._parse(m)
+        assert parsed is not None
+        single += all(fts_budget.tokens(t) == [t] for t in parsed[0])
+        got = {}
+        # Alternate which path runs first, so neither always finds the pages the other warmed.
+        for name in sorted(paths, reverse=bool(k % 2)):
+            start = time.perf_counter()
+            got[name] = paths[name](c, "fts", parsed[0], parsed[1], SCOPE, 50, stats)
+            times[name].append((time.perf_counter() - start) * 1000)
+        same += got["by_terms"] == got["by_rows"]
+    for name, ms in times.items():
+        out[f"{name}_p50_ms"], out[f"{name}_p95_ms"] = round(pct(ms, 50), 2), round(pct(ms, 95), 2)
+    out["single_token_queries"] = single
+    out["identical_results"] = same
+    c.close()
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="reverie recall latency and index throughput by store size")
     ap.add_argument("--sizes", default="10000,100000", help="comma-separated item counts")
@@ -279,7 +325,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--lexical-check", action="store_true", help="after the last size: lexical_check()")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--png", type=Path)
+    ap.add_argument(
+        "--shared-scope",
+        type=int,
+        default=0,
+        metavar="N",
+        help="only: scope-only bm25 of an N-item scope beside another",
+    )
     args = ap.parse_args(argv)
+    if args.shared_scope:
+        with threadpool_limits(limits=1), tempfile.TemporaryDirectory(prefix="reverie-scale-") as tmp:
+            found = shared_scope_lexical(args.shared_scope, args.queries, Path(tmp))
+        print(json.dumps(found | {"machine": machine()}, indent=2))
+        return 0
     sizes = sorted({int(s) for s in args.sizes.split(",") if s} | ({args.max} if args.max else set()))
     with threadpool_limits(limits=1):
         if args.keep:

@@ -62,6 +62,7 @@ OTHER: dict[str, Any] = {
     "last_used_query": "flag?",
     "use_count": 7,
     "version": 9,
+    "visibility": ("agent:a", "user:é"),
 }
 
 

@@ -24,6 +24,7 @@ releases; the message says what was wrong and how to fix it. No bare ``sqlite3``
     ├── StorageError                  storage              disk full, I/O error, locked too long
     │   └── CorruptStoreError         corrupt_store        schema or projection damage
     ├── ReadOnlyError                 read_only            a write to a store opened read-only
+    ├── NotPermittedError             not_permitted        an operator operation asked by a principal
     └── ClosedError                   closed               the Memory was closed
 """
 
@@ -145,6 +146,13 @@ class ReadOnlyError(ReverieError):
     code = "read_only"
 
 
+class NotPermittedError(ReverieError):
+    """An operation over the whole store (doctor, rebuild, reindex, backup) asked for by a caller
+    acting as a principal, who may see only part of it (``reverie.model.visibility``)."""
+
+    code = "not_permitted"
+
+
 class ClosedError(ReverieError):
     code = "closed"
 
@@ -165,6 +173,7 @@ __all__ = [
     "LearningPausedError",
     "LimitExceededError",
     "NotFoundError",
+    "NotPermittedError",
     "PortInUseError",
     "ReadOnlyError",
     "ReverieError",

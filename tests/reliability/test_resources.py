@@ -84,6 +84,7 @@ def test_close_is_idempotent_and_context_manager_closes(tmp_path: Path) -> None:
 ID = str(uuid.UUID(int=1))
 CALLS: dict[str, Callable[[Memory], Any]] = {
     "archive_search": lambda m: m.archive_search("q", scope="s"),
+    "as_principal": lambda m: m.as_principal("agent:a"),
     "backup": lambda m: m.backup("/tmp/never-written.db"),
     "cascade_retract": lambda m: m.cascade_retract(ID, scope="s"),
     "context": lambda m: m.context("q", scope="s"),
@@ -101,6 +102,7 @@ CALLS: dict[str, Callable[[Memory], Any]] = {
     "edges": lambda m: m.edges(scope="s"),
     "events": lambda m: m.events(scope="s"),
     "flag": lambda m: m.flag(ID, scope="s", add=["hub"]),
+    "set_visibility": lambda m: m.set_visibility(ID, scope="s", visibility=["agent:a"]),
     "forget": lambda m: m.forget(ID, scope="s"),
     "get": lambda m: m.get(ID, scope="s"),
     "history": lambda m: m.history(ID, scope="s"),

@@ -109,12 +109,26 @@ def _as_cli_error(err: Exception, as_json: bool, scope: str | None = None) -> Cl
     help="Embedding model: the local MiniLM, or the model-free hash embedder "
     "[default: the one the store records; minilm for a new store].",
 )
+@click.option(
+    "--principal",
+    envvar="REVERIE_PRINCIPAL",
+    show_envvar=True,
+    metavar="PRINCIPAL",
+    help="Read as this principal: only claims visible to it (default: the store's owner, who sees all).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Machine output: one JSON document on stdout.")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 @click.version_option(__version__, prog_name="reverie")
 @click.pass_context
 def cli(
-    ctx: click.Context, db: str, read_only: bool, scope: str | None, embedder: str | None, as_json: bool, debug: bool
+    ctx: click.Context,
+    db: str,
+    read_only: bool,
+    scope: str | None,
+    embedder: str | None,
+    principal: str | None,
+    as_json: bool,
+    debug: bool,
 ) -> None:
     """reverie: a belief-state memory for AI agents, on one SQLite file."""
     given = ctx.obj if isinstance(ctx.obj, State) else State()  # only its limits: the options set the rest
@@ -123,6 +137,7 @@ def cli(
         embedder=embedder,
         scope=scope or None,
         read_only=read_only,
+        principal=principal or None,
         json=as_json,
         debug=debug,
         limits=given.limits,

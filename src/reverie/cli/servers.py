@@ -10,6 +10,9 @@ logged "address already in use" and exited 3. ``--read-only`` serves the store f
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import click
 
 from reverie import InvalidInputError
@@ -21,6 +24,21 @@ def _create_option(f: click.decorators.FC) -> click.decorators.FC:
     return click.option(
         "--create", is_flag=True, help="Create the store if --db names no file (else a missing file is refused)."
     )(f)
+
+
+def _principal_tokens(path: str | None) -> dict[str, str] | None:
+    """``--principals FILE``: a JSON object of token → principal (checked again by the server)."""
+    if path is None:
+        return None
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise InvalidInputError(f"--principals {path}: not a readable JSON file ({exc})") from None
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise InvalidInputError(
+            f'--principals {path}: must be a JSON object of token to principal, e.g. {{"s3cr3t": "agent:a"}}'
+        )
+    return data
 
 
 def _prepare(st: State, create: bool, command: str) -> str:
@@ -36,9 +54,18 @@ def _prepare(st: State, create: bool, command: str) -> str:
 @click.option(
     "--dream-every", default=None, help="Run the dream pass on every scope this often (e.g. 3600, 30m, 1h; 1s to 365d)."
 )
+@click.option(
+    "--principals",
+    "principals_file",
+    type=click.Path(dir_okay=False, exists=True),
+    default=None,
+    help="A JSON file of {token: principal}: a /v1 request with one of these bearer tokens acts as its principal.",
+)
 @_create_option
 @store_options
-def serve(host: str, port: int, token: str | None, dream_every: str | None, create: bool) -> None:
+def serve(
+    host: str, port: int, token: str | None, dream_every: str | None, principals_file: str | None, create: bool
+) -> None:
     """Serve the HTTP API and the web review page on the store."""
     # The CLI is the process entry point for every face, so it starts the HTTP adapter; the
     # import is deferred so `reverie remember` never pays for FastAPI.
@@ -53,9 +80,20 @@ def serve(host: str, port: int, token: str | None, dream_every: str | None, crea
         raise InvalidInputError("--dream-every changes the store and --read-only forbids it: drop one of them")
     check_bind(host, token)  # the checks serve_http makes, first: none of them needs the store
     check_token(token)
+    principals = _principal_tokens(principals_file)
     embedder = _prepare(st, create, "serve")
     check_port_free(host, port, what="the HTTP API", default=8765)
-    serve_http(st.db, host=host, port=port, token=token, embedder=embedder, dream_every=every, read_only=st.read_only)
+    serve_http(
+        st.db,
+        host=host,
+        port=port,
+        token=token,
+        embedder=embedder,
+        dream_every=every,
+        read_only=st.read_only,
+        principal=st.principal,
+        principals=principals,
+    )
 
 
 @click.command()
@@ -76,6 +114,6 @@ def mcp(use_http: bool, port: int, vault: str | None, create: bool) -> None:
     if use_http:
         check_port_free("127.0.0.1", port)
         announce_http("127.0.0.1", port)
-        run_http(st.db, port=port, embedder=embedder, read_only=st.read_only, vault=vault)
+        run_http(st.db, port=port, embedder=embedder, read_only=st.read_only, vault=vault, principal=st.principal)
     else:
-        run_stdio(st.db, embedder=embedder, read_only=st.read_only, vault=vault)
+        run_stdio(st.db, embedder=embedder, read_only=st.read_only, vault=vault, principal=st.principal)

@@ -38,6 +38,9 @@ class State:
     scope: str | None = None
     #: ``--read-only``: open the store for inspection; every write is refused (``read_only``).
     read_only: bool = False
+    #: ``--principal``: every read sees only what this principal may (``reverie.model.visibility``).
+    #: A filter for the file's owner, not authentication: whoever runs the CLI can read the file.
+    principal: str | None = None
     json: bool = False
     debug: bool = False
     #: The bounds the ``Memory`` is opened with (``None``: the defaults). No option sets them; a
@@ -68,6 +71,8 @@ class State:
                 kwargs["detect_conflicts"] = False
             if self.read_only:
                 kwargs["read_only"] = True
+            if self.principal is not None:
+                kwargs["principal"] = self.principal
             memory = Memory(self.db, **kwargs)
             if replay:  # the export carries its own flags: no "conflicts_unchecked" marker on the copy
                 memory._core.mark_unchecked_writes = False

@@ -62,6 +62,13 @@ def _conflict_lines(result: WriteResult) -> str:
 @click.option("--valid-from", help="ISO-8601 time it became true (UTC if no offset).")
 @click.option("--valid-to", help="ISO-8601 time it stops being true (UTC if no offset).")
 @crew_options
+@click.option(
+    "--visible-to",
+    "visible_to",
+    multiple=True,
+    metavar="PRINCIPAL",
+    help="Only this principal may see it (repeatable; default: everyone in the scope).",
+)
 @scoped
 @json_option
 def remember(
@@ -83,6 +90,7 @@ def remember(
     agent: str | None,
     session: str | None,
     crew: str | None,
+    visible_to: tuple[str, ...],
 ) -> None:
     """Remember a claim (an equivalent current one is corroborated instead)."""
     st = state()
@@ -106,6 +114,7 @@ def remember(
         valid_from=iso_time(valid_from, "--valid-from"),
         valid_to=iso_time(valid_to, "--valid-to"),
         provenance={"origin": CLI_ORIGIN},
+        visibility=list(visible_to) or None,
     )
     item = result.item
     # A fresh item has one piece of evidence; more means an existing claim was corroborated.

@@ -204,6 +204,7 @@ def _prepare(mem: DreamHost, scope: str, action: Action) -> cmd.Remember | Rever
         "author": AUTHOR,
         "provenance": Provenance(origin="dream", ref=scope, locator=locator),
         "source": "system",
+        "visibility": list(p.get("visibility") or ()),  # the members' (plan.py merges equal ones only)
     }
     try:
         built = mem.gist_command(fields, scope)

@@ -159,16 +159,31 @@ def consolidate(p: Planner) -> None:
     for k, rows in enumerate(groups):
         members = [snap.items[r] for r in rows if snap.items[r].id not in contested]
         p.stats["cluster_members_contested"] += len(rows) - len(members)
-        if len(members) < 2:
-            p.stats["clusters_sparse"] += 1
-            continue
-        owners = sorted({g for m in members for g in covered.get(m.id, ())})
-        if owners:
-            _extend_gist(p, owners, members, covered)
-        elif len(members) >= p.config.cluster_min_size:
-            _new_gist(p, members, inside.get(k, []))
-        else:
-            p.stats["clusters_sparse"] += 1
+        # A gist merges only items of equal visibility (issue #14.8) and carries it: a gist
+        # quoting a member whose audience is narrower than another's would show that text to
+        # principals who may not see it. A mixed cluster consolidates per audience.
+        for audience in sorted({m.visibility for m in members}):
+            _consolidate_cluster(p, [m for m in members if m.visibility == audience], inside.get(k, []), covered)
+
+
+def _consolidate_cluster(p: Planner, members: list[Item], pairs: list[Pair], covered: dict[str, set[str]]) -> None:
+    """One cluster's members of one visibility: extend the gist that covers them, or start one."""
+    if len(members) < 2:
+        p.stats["clusters_sparse"] += 1
+        return
+    audience = members[0].visibility
+    owners = sorted({g for m in members for g in covered.get(m.id, ()) if _audience(p, g) == audience})
+    if owners:
+        _extend_gist(p, owners, members, covered)
+    elif len(members) >= p.config.cluster_min_size:
+        _new_gist(p, members, pairs)
+    else:
+        p.stats["clusters_sparse"] += 1
+
+
+def _audience(p: Planner, item_id: str) -> tuple[str, ...] | None:
+    item = p.snap.item(item_id)
+    return None if item is None else item.visibility
 
 
 def _contradictions(p: Planner, pairs: list[Pair]) -> None:
@@ -344,6 +359,7 @@ def _new_gist(p: Planner, members: list[Item], pairs: list[Pair]) -> None:
         importance=max(m.scores.importance for m in members),
         tags=list(rep.tags),
         meta={"dream": "gist", "representative": rep.id, "members": len(members)},
+        visibility=list(rep.visibility),
     )
 
 

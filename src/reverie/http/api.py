@@ -20,6 +20,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from reverie.errors import InvalidQueryError, ReverieError
 from reverie.http import schemas as s
 from reverie.http.scope_path import scope_param
+from reverie.http.security import bearer_principal
 from reverie.memory import Memory, WriteResult
 from reverie.model.item import Item
 from reverie.model.query import Filter, Q
@@ -57,7 +58,14 @@ class NotImplementedReverieError(ReverieError):
 
 
 def memory(request: Request) -> Memory:
+    """The ``Memory`` this request acts on: its principal token's view (issue #14.8), else the
+    server's own (the operator's token, or no token on loopback)."""
     mem: Memory = request.app.state.mem
+    views: dict[str, Memory] = getattr(request.app.state, "views", {})
+    if views:
+        token = bearer_principal(request.headers, views)
+        if token is not None:
+            return views[token]
     return mem
 
 

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
 from fastapi import FastAPI
@@ -43,6 +43,7 @@ def create_app(
     allowed_origins: Sequence[str] = (),
     secret: bytes | None = None,
     dream_every: float | None = None,
+    principals: Mapping[str, str] | None = None,
 ) -> FastAPI:
     """The HTTP face over ``mem`` (which the caller opens and closes).
 
@@ -53,8 +54,13 @@ def create_app(
     ``secret``: the key of the CSRF tokens and the sign-in cookie (at least 16 bytes); random per
     app unless given, so a restart signs everyone out. ``dream_every``: seconds between background
     dream passes over every scope, only if this ``Memory`` has a ``dream`` method.
+    ``principals``: token → principal (issue #14.8). A ``/v1`` request whose bearer token is one of
+    these reads and writes as that principal (``Memory.as_principal``); the operator's ``token``
+    still sees everything, and only it signs in to the review page. Why tokens and not a header
+    naming the principal: anyone can set a header; a token is a secret the operator handed out.
     """
     check_token(token)
+    views = principal_views(mem, token, principals or {})
     check_secret(secret)
     key = secret if secret is not None else new_secret()
     max_body = getattr(mem, "limits", Limits()).max_request_bytes
@@ -83,6 +89,7 @@ def create_app(
     )
     app.openapi = _openapi(app)  # type: ignore[method-assign]
     app.state.mem = mem
+    app.state.views = views
     app.state.token = token
     app.state.secret = key
     errors.install(app)
@@ -102,8 +109,28 @@ def create_app(
         max_body=max_body,
         secret=key,
         allowed_origins=allowed_origins,
+        principal_tokens=tuple(views),
     )
     return app
+
+
+def principal_views(mem: Memory, token: str | None, principals: Mapping[str, str]) -> dict[str, Memory]:
+    """One ``Memory`` view per principal token, checked: printable tokens, none the operator's,
+    valid principal names, and an operator token set (else the open review page shows everything)."""
+    if not principals:
+        return {}
+    if token is None:
+        raise InvalidInputError(
+            "principal tokens need an operator token too (--token / REVERIE_TOKEN): without one the "
+            "review page and every route without a principal token would be open to everyone"
+        )
+    views: dict[str, Memory] = {}
+    for given, principal in sorted(principals.items()):
+        check_token(given)
+        if given == token:
+            raise InvalidInputError("a principal token must differ from the operator token")
+        views[given] = mem.as_principal(principal)
+    return views
 
 
 def _openapi(app: FastAPI) -> Callable[[], dict[str, Any]]:
@@ -165,6 +192,8 @@ def serve(
     secret: str | None = None,
     request_timeout: float = server.REQUEST_TIMEOUT,
     read_only: bool = False,
+    principal: str | None = None,
+    principals: Mapping[str, str] | None = None,
 ) -> None:
     """Open the store at ``db_path`` and serve it until interrupted (blocking).
 
@@ -174,6 +203,9 @@ def serve(
     random per process) keys the CSRF tokens and sign-in cookies, so a restart with the same
     secret keeps people signed in. ``request_timeout``: seconds a request may take to arrive.
     ``read_only``: serve the store for inspection (every write answers 403 ``read_only``).
+    ``principal``: every request reads as this principal (issue #14.8). It is fixed by the
+    operator who starts the server and bound to the one ``token``: whoever proves they hold the
+    token acts as that principal. No request header can name a principal (anyone can set one).
     """
     check_bind(host, token)
     check_token(token)  # before opening anything, like the bind check
@@ -182,7 +214,7 @@ def serve(
     check_secret(key)
     import uvicorn
 
-    mem = Memory(db_path, embedder=embedder, read_only=read_only)
+    mem = Memory(db_path, embedder=embedder, read_only=read_only, principal=principal)
     try:
         app = create_app(
             mem,
@@ -191,6 +223,7 @@ def serve(
             allowed_origins=allowed_origins,
             secret=key,
             dream_every=dream_every,
+            principals=principals,
         )
         uvicorn.run(app, host=host, port=port, **server.options(request_timeout))
     finally:

@@ -21,6 +21,7 @@ from reverie.errors import (
     EmbedderError,
     InvalidInputError,
     NotFoundError,
+    NotPermittedError,
     ReadOnlyError,
     ReverieError,
     StorageError,
@@ -52,7 +53,7 @@ def status_for(exc: ReverieError) -> int:
         return 404
     if isinstance(exc, ConflictError):
         return 409
-    if isinstance(exc, ReadOnlyError):  # a store served for inspection: this server may not write
+    if isinstance(exc, ReadOnlyError | NotPermittedError):  # inspection only / an operator operation
         return 403
     if isinstance(exc, ClosedError | StorageError):
         return 503

@@ -78,6 +78,7 @@ class ItemOut(BaseModel):
     last_used_query: str | None = None
     use_count: int
     version: int
+    visibility: list[str] = Field([], description="Only these principals may see it; empty: everyone in the scope.")
 
 
 class WriteConflictOut(BaseModel):
@@ -256,6 +257,9 @@ class RememberIn(_In):
     durability: float | None = Field(None, description="How slowly it should fade. " + SCORE_DOC)
     valid_from: datetime | None = Field(None, description="When it became true (ISO-8601 with a timezone).")
     valid_to: datetime | None = Field(None, description="When it stops being true (ISO-8601 with a timezone).")
+    visibility: list[str] | None = Field(
+        None, description="Only these principals may see it (e.g. ['agent:ops']); leave out for everyone in the scope."
+    )
 
 
 class ReviseIn(_In):

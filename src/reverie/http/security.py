@@ -28,7 +28,7 @@ import hmac
 import ipaddress
 import logging
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -206,6 +206,19 @@ def authorised(headers: dict[str, str], token: str, secret: bytes) -> bool:
     return token_matches(_cookie(headers.get("cookie"), AUTH_COOKIE), auth_cookie_value(secret, token))
 
 
+def bearer_principal(headers: Mapping[str, str], tokens: Iterable[str]) -> str | None:
+    """Which of ``tokens`` the request's bearer header carries (each compared in constant time,
+    and all of them compared, so timing does not say which one nearly matched), else None."""
+    scheme, _, value = headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    found = None
+    for token in tokens:
+        if token_matches(value.strip(), token):
+            found = token
+    return found
+
+
 def is_json(content_type: str) -> bool:
     """``application/json`` or any ``+json`` media type (parameters such as charset ignored)."""
     media = content_type.split(";")[0].strip().lower()
@@ -227,10 +240,13 @@ class Guard:
         max_body: int,
         secret: bytes,
         allowed_origins: Iterable[str] = (),
+        principal_tokens: Iterable[str] = (),
     ) -> None:
         self.app = app
         self.allowed = normalise_hosts(allowed_hosts)
         self.token = token
+        #: Tokens that act as one principal each (``create_app(principals=...)``): bearer only, /v1 only.
+        self.principal_tokens = tuple(principal_tokens)
         self.max_body = max_body
         self.secret = secret
         self.origins = frozenset(o for o in map(parse_origin, allowed_origins) if o is not None)
@@ -277,7 +293,7 @@ class Guard:
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             return 413, "limit_exceeded", f"request body is larger than {self.max_body} bytes", {}
         api = scope["path"].startswith("/v1")
-        if self.token is not None and api and not authorised(headers, self.token, self.secret):
+        if self.token is not None and api and not self._authorised(headers):
             return (
                 401,
                 "unauthorized",
@@ -287,6 +303,12 @@ class Guard:
         if api and unsafe:
             return _not_json(headers)
         return None
+
+    def _authorised(self, headers: dict[str, str]) -> bool:
+        """The operator's token (bearer or sign-in cookie), or a principal's token (bearer)."""
+        if authorised(headers, self.token or "", self.secret):
+            return True
+        return bearer_principal(headers, self.principal_tokens) is not None
 
     def _same_origin(self, scheme: str, headers: dict[str, str]) -> bool:
         """No browser said otherwise: ``Origin`` (if sent) is ours, ``Sec-Fetch-Site`` (if sent) agrees.

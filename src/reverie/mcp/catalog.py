@@ -184,6 +184,7 @@ SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType(
             tags=_STRINGS,
             meta={"type": "object", "description": "Free JSON data kept with the claim."},
             parents={**_STRINGS, "description": "Ids of the items this claim was derived from."},
+            visibility={**_STRINGS, "description": "Only these principals may see it; leave out for everyone."},
             provenance={
                 "type": "object",
                 "properties": {

@@ -51,7 +51,7 @@ def _time(args: Mapping[str, Any], name: str) -> datetime | None:
 def remember(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     fields = _pick(
         a, "kind", "source", "key", "value", "author", "tags", "meta", "parents", "provenance",
-        "authority", "confidence", "importance", "durability",
+        "authority", "confidence", "importance", "durability", "visibility",
     )  # fmt: skip
     fields["provenance"] = {"origin": MCP_ORIGIN, **(fields.get("provenance") or {})}
     result = mem.remember_checked(

@@ -127,14 +127,19 @@ def build_server(mem: Memory, vault: str | Path | None = None) -> Server[Any]:
     )
 
 
-def open_memory(db_path: str | Path, embedder: str | None = None, *, read_only: bool = False) -> Memory:
+def open_memory(
+    db_path: str | Path, embedder: str | None = None, *, read_only: bool = False, principal: str | None = None
+) -> Memory:
     """The ``Memory`` the entry points serve (``embedder``: ``"minilm"`` or ``"hash"``; None, the
     default, is the one the store records — minilm for a new store).
 
     ``read_only``: for inspection; every write tool then answers ``read_only``. (The entry points
     refuse a missing file first, unless asked to create one: ``__main__.check_store``.)
+    ``principal``: every tool reads as this principal (issue #14.8). It is fixed by whoever
+    launches the server (the agent host's configuration), never by a tool argument: the model
+    on the other end of the connection cannot widen what it sees.
     """
-    return Memory(db_path, embedder=embedder, read_only=read_only)
+    return Memory(db_path, embedder=embedder, read_only=read_only, principal=principal)
 
 
 async def serve_stdio(mem: Memory, vault: str | Path | None = None) -> None:
@@ -151,6 +156,7 @@ def run_stdio(
     create: bool = True,
     read_only: bool = False,
     vault: str | Path | None = None,
+    principal: str | None = None,
 ) -> None:
     """Open the store at ``db_path``, serve it over stdio, close it when the client leaves.
 
@@ -158,7 +164,7 @@ def run_stdio(
     new empty store; ``read_only`` serves it for inspection.
     """
     check_store(db_path, create and not read_only)
-    with open_memory(db_path, embedder, read_only=read_only) as mem:
+    with open_memory(db_path, embedder, read_only=read_only, principal=principal) as mem:
         anyio.run(serve_stdio, mem, vault)
 
 
@@ -181,6 +187,7 @@ def run_http(
     create: bool = True,
     read_only: bool = False,
     vault: str | Path | None = None,
+    principal: str | None = None,
 ) -> None:
     """Serve the store over streamable HTTP at ``http://{host}:{port}/mcp`` (loopback only).
 
@@ -192,7 +199,7 @@ def run_http(
     if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
         raise InvalidInputError(f"port must be an int in [1, 65535], got {port!r}")
     check_store(db_path, create and not read_only)
-    with _sigterm_returns(), open_memory(db_path, embedder, read_only=read_only) as mem:
+    with _sigterm_returns(), open_memory(db_path, embedder, read_only=read_only, principal=principal) as mem:
         # The SDK turns on DNS-rebinding protection (Host / Origin checks) for loopback hosts.
         app = build_server(mem, vault).streamable_http_app(host=host)
         uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()

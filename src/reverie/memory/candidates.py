@@ -27,6 +27,7 @@ from reverie.model.validate import (
     check_unicode,
     check_value,
 )
+from reverie.model.visibility import check_visibility
 
 #: Every field a claim may carry: ``Candidate``'s fields plus the four score shortcuts.
 CANDIDATE_FIELDS = frozenset(Candidate.__dataclass_fields__) | {"authority", "confidence", "importance", "durability"}
@@ -77,6 +78,7 @@ def build_remember(
         scores=scores,
         valid_from=valid_from,
         valid_to=valid_to,
+        visibility=check_visibility(data.get("visibility")),
     )
 
 

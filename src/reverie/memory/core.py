@@ -108,6 +108,11 @@ class Core:
         return next((choice for prefix, choice in _RECORDED_CHOICES if name.startswith(prefix)), None)
 
     @property
+    def embedder_spec(self) -> Embedder | str | None:
+        """What the embedder was asked as (a view for a principal asks the same)."""
+        return self._embedder_spec
+
+    @property
     def loaded_embedder(self) -> Embedder | None:
         """The embedder if one was created already (``doctor`` must not load a model)."""
         return self._embedder

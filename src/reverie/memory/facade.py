@@ -17,7 +17,7 @@ from reverie.conversation import Conversations
 from reverie.conversation.learn import Learner
 from reverie.conversation.people import People
 from reverie.embed import Embedder
-from reverie.errors import InvalidInputError
+from reverie.errors import ClosedError, InvalidInputError
 from reverie.limits import DEFAULT_LIMITS, Limits
 from reverie.memory.alerts import Alerts
 from reverie.memory.contradictions import Contradictions
@@ -36,6 +36,7 @@ from reverie.memory.wiring import delegate
 from reverie.memory.writes import Writes
 from reverie.model.clock import Clock, SystemClock
 from reverie.store.protocol import Store
+from reverie.store.visible import VisibleStore, principal_of, unwrapped
 
 if TYPE_CHECKING:
     from reverie.dream import DreamReport
@@ -67,6 +68,7 @@ class Memory:
         store: Store | None = None,
         detect_conflicts: bool = True,
         read_only: bool = False,
+        principal: str | None = None,
     ) -> None:
         """Open (creating if missing) the store at ``path``: a SQLite file, ``":memory:"``, or a
         ``postgresql://`` URL (``reverie.store.postgres``; needs ``pip install 'reverie[postgres]'``).
@@ -80,6 +82,8 @@ class Memory:
         each new claim against similar ones and link contradictions (on by default).
         ``read_only``: open the existing SQLite file at ``path`` for inspection; every write raises
         ``ReadOnlyError`` and reads record nothing (recall records no use).
+        ``principal``: act for this principal (``reverie.model.visibility``): every read sees only
+        what it may see. None (the default) is the store's owner, who sees everything.
         """
         if store is None:
             from reverie.store.opening import open_store
@@ -87,6 +91,9 @@ class Memory:
             store = open_store(path, durability=durability, read_only=read_only)  # a postgresql:// URL too
         elif read_only:
             raise InvalidInputError("read_only opens the SQLite file at path; a store you pass is opened by you")
+        # -- visibility (issue #14.8): the one point where a principal's reads are filtered --
+        if principal is not None:
+            store = VisibleStore(store, principal, owns=True)
         self._core = core = Core(
             store,
             clock=clock or SystemClock(),
@@ -134,6 +141,19 @@ class Memory:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def as_principal(self, principal: str) -> Memory:
+        """This memory as ``principal`` may see it: a view sharing this one's store and clock.
+
+        Closing the view leaves the store open (this Memory owns it). A server that serves many
+        callers makes one view per caller's principal; each sees only what it may see.
+        """
+        return _view(self, principal)
+
+    @property
+    def principal(self) -> str | None:
+        """Whom this memory reads for (None: the store's owner, who sees everything)."""
+        return principal_of(self._core.store)
+
     # -- shared state, read-only to callers -----------------------------------------------
     @property
     def store(self) -> Store:
@@ -180,6 +200,7 @@ class Memory:
     set_tiers = delegate("_writes", Writes.set_tiers)
     promote = delegate("_writes", Writes.promote)
     flag = delegate("_writes", Writes.flag)
+    set_visibility = delegate("_writes", Writes.set_visibility)
     pause_learning = delegate("_writes", Writes.pause_learning)
     resume_learning = delegate("_writes", Writes.resume_learning)
     cascade_retract = delegate("_retraction", Retraction.cascade_retract)
@@ -231,3 +252,17 @@ class Memory:
     rebuild = delegate("_maintenance", Maintenance.rebuild)
     reindex = delegate("_maintenance", Maintenance.reindex)
     backup = delegate("_maintenance", Maintenance.backup)
+
+
+def _view(mem: Memory, principal: str) -> Memory:
+    """A ``Memory`` over ``mem``'s store as ``principal`` sees it (the store stays ``mem``'s)."""
+    if mem._closed:
+        raise ClosedError("this Memory was closed; open a new one")
+    core = mem._core
+    return Memory(
+        store=VisibleStore(unwrapped(core.store), principal),
+        embedder=core.loaded_embedder or core.embedder_spec,
+        clock=core.clock,
+        limits=core.limits,
+        detect_conflicts=core.detect_conflicts,
+    )

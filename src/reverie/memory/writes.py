@@ -36,6 +36,7 @@ from reverie.model.validate import (
     check_value,
     fingerprints,
 )
+from reverie.model.visibility import check_visibility
 from reverie.store.protocol import Outcome
 
 _log = logging.getLogger("reverie")
@@ -69,8 +70,13 @@ class Writes:
         scores: Mapping[str, float] | None = None,
         valid_from: datetime | None = None,
         valid_to: datetime | None = None,
+        visibility: Sequence[str] | None = None,
     ) -> Item:
         """Remember one claim; an equivalent current claim is corroborated instead of duplicated.
+
+        ``visibility``: only these principals may see it (None: everyone in the scope; a principal
+        writing a restricted claim is always among them). Only a claim with the same visibility
+        is corroborated.
 
         ``source`` may be ``user_stated``, ``observed`` or ``inferred`` (what an agent or
         extractor can propose). Raises ``DismissedValueError`` for a dismissed value and
@@ -101,6 +107,7 @@ class Writes:
         scores: Mapping[str, float] | None = None,
         valid_from: datetime | None = None,
         valid_to: datetime | None = None,
+        visibility: Sequence[str] | None = None,
     ) -> WriteResult:
         """``remember``, returning a ``WriteResult``: the item and the contradictions it created.
 
@@ -510,6 +517,18 @@ class Writes:
         add_, remove_ = check_tags(add, core.limits, "flags"), check_tags(remove, core.limits, "flags")
         version = check_version(expected_version)
         core.run([cmd.SetFlags(s, check_id(id), add_, remove_, check_reason(reason), version)])
+        return core.must_get(s, id)
+
+    def set_visibility(self, id: str, *, scope: str, visibility: Sequence[str] | None, reason: str = "") -> Item:
+        """Change who may see the claim — all its versions — in one ``memory.visibility_set`` event.
+
+        ``visibility``: a list of principals, or None / [] for everyone in the scope. A principal
+        restricting a claim stays among those who see it.
+        """
+        core = self._core
+        s = core.scope(scope)
+        audience = check_visibility(visibility)
+        core.run([cmd.SetVisibility(s, check_id(id), audience, check_reason(reason))])
         return core.must_get(s, id)
 
     def pause_learning(self, scope: str, *, reason: str = "") -> None:

@@ -39,6 +39,8 @@ class Remember:
     corroborate: bool = True
     #: Machine flags the new item starts with (e.g. ``conflicts_unchecked``).
     flags: tuple[str, ...] = ()
+    #: Who may see it (``model.visibility``): empty = everyone in the scope.
+    visibility: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +191,17 @@ class SetFlags:
 
 
 @dataclass(frozen=True, slots=True)
+class SetVisibility:
+    """Change who may see the claim ``id`` — every version of it (``revise`` links them), so an
+    older version never shows what the current one hides. Empty ``visibility``: everyone."""
+
+    scope: str
+    id: str
+    visibility: tuple[str, ...]
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class RecordUse:
     """Recall used these items for ``query``; weights in (0, 1] say how strongly (rank-based)."""
 
@@ -235,6 +248,7 @@ Command = (
     | SetTiers
     | Promote
     | SetFlags
+    | SetVisibility
     | RecordUse
     | DismissAlert
     | PauseLearning

@@ -27,6 +27,7 @@ TIER_SET = "memory.tier_set"
 TIERS_SET = "memory.tiers_set"
 PROMOTED = "memory.promoted"
 FLAGS_SET = "memory.flags_set"
+VISIBILITY_SET = "memory.visibility_set"
 USED = "memory.used"
 LINKED = "edge.linked"
 UNLINKED = "edge.unlinked"
@@ -58,6 +59,7 @@ EVENT_TYPES = (
     TIERS_SET,
     PROMOTED,
     FLAGS_SET,
+    VISIBILITY_SET,
     USED,
     LINKED,
     UNLINKED,

@@ -134,6 +134,9 @@ class Item:
     last_used_query: str | None = None
     use_count: int = 0
     version: int = 1
+    #: Who may see it: empty = everyone in the scope; else only these principals, sorted
+    #: (``model.visibility``). Last, so positional construction by older code still fits.
+    visibility: tuple[str, ...] = ()
 
     @property
     def is_current(self) -> bool:
@@ -165,6 +168,8 @@ class Item:
             elif isinstance(v, tuple):
                 v = list(v)
             out[f.name] = v
+        if not self.visibility:  # everyone: the payload keeps the shape it had before visibility
+            del out["visibility"]
         return out
 
     @classmethod
@@ -173,7 +178,7 @@ class Item:
         for name in _TIME_FIELDS:
             if kwargs.get(name) is not None:
                 kwargs[name] = from_iso(kwargs[name])
-        for name in ("tags", "parents", "flags"):
+        for name in ("tags", "parents", "flags", "visibility"):
             kwargs[name] = tuple(kwargs.get(name) or ())
         kwargs["scores"] = Scores.from_dict(kwargs.get("scores") or {})
         kwargs["provenance"] = Provenance.from_dict(kwargs.get("provenance") or {})
@@ -263,6 +268,8 @@ class Candidate:
     scores: dict[str, float] | None = None
     valid_from: datetime | None = None
     valid_to: datetime | None = None
+    #: Only these principals may see the claim (None or empty: everyone in the scope).
+    visibility: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         from reverie.errors import InvalidInputError

@@ -295,6 +295,24 @@ def _flags_set(event: ev.Event, view: ProjectionView) -> list[Change]:
     return [PutItem(_touch(item, event, flags=tuple(sorted(flags))), before=item)]
 
 
+def _visibility_set(event: ev.Event, view: ProjectionView) -> list[Change]:
+    visibility = tuple(event.payload["visibility"])
+    changes: list[Change] = []
+    for item_id in event.payload["ids"]:
+        item = view.item(event.scope, item_id)
+        if item is None:  # pragma: no cover - versions are never deleted
+            continue
+        # The named item's version moves (a reader holding it sees the change); older versions
+        # only follow its audience, as a tier move leaves them alone.
+        after = (
+            _touch(item, event, visibility=visibility)
+            if item_id == event.payload["id"]
+            else item.evolve(visibility=visibility)
+        )
+        changes.append(PutItem(after, before=item))
+    return changes
+
+
 def _used(event: ev.Event, view: ProjectionView) -> list[Change]:
     changes: list[Change] = []
     for item_id, weight in event.payload["uses"]:
@@ -357,6 +375,7 @@ _HANDLERS: dict[str, Callable[[ev.Event, ProjectionView], list[Change]]] = {
     ev.TIERS_SET: _tiers_set,
     ev.PROMOTED: _promoted,
     ev.FLAGS_SET: _flags_set,
+    ev.VISIBILITY_SET: _visibility_set,
     ev.USED: _used,
     ev.LINKED: _linked,
     ev.UNLINKED: _unlinked,

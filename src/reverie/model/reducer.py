@@ -41,6 +41,7 @@ from reverie.model.commands import (
     SetScores,
     SetTier,
     SetTiers,
+    SetVisibility,
     Supersede,
     Undismiss,
     Unlink,
@@ -185,7 +186,7 @@ def _remember(cmd: Remember, view: StateView, ctx: Context) -> list[ev.Event]:
     for parent in cmd.parents:
         _require(view, cmd.scope, parent)
     if cmd.corroborate:
-        existing = _live_match(view, cmd.scope, prints, cmd.valid_from)
+        existing = _live_match(view, cmd.scope, prints, cmd.valid_from, audience=cmd.visibility)
         if existing is not None:
             return [_corroborated(ctx, cmd.scope, existing, cmd.source)]
         echo = _echo(cmd, prints, view, ctx)
@@ -217,6 +218,7 @@ def _remember(cmd: Remember, view: StateView, ctx: Context) -> list[ev.Event]:
         valid_from=cmd.valid_from,
         valid_to=cmd.valid_to,
         last_seen_at=ctx.now,
+        visibility=cmd.visibility,
     ).to_dict()
     item["provenance"] = provenance
     return [
@@ -237,16 +239,24 @@ def _corroborated(ctx: Context, scope: str, existing: Item, source: str) -> ev.E
 
 
 def _live_match(
-    view: StateView, scope: str, prints: Sequence[str], valid_from: datetime | None, skip: str | None = None
+    view: StateView,
+    scope: str,
+    prints: Sequence[str],
+    valid_from: datetime | None,
+    skip: str | None = None,
+    *,
+    audience: tuple[str, ...] = (),
 ) -> Item | None:
     """The current claim equal to one of ``prints`` that a new statement would corroborate.
 
     A claim whose validity ended before the statement says it starts is a past period, not the
     same claim: "lives in Paris" from 2027 does not corroborate "lives in Paris" until 2026.
+    Only a claim with the same ``audience`` (visibility) counts: corroborating a claim the writer
+    may not see would hand it back that claim, and a private note must not raise a public one.
     """
     for fp in prints:
         existing = view.live_by_fingerprint(scope, fp)
-        if existing is None or existing.id == skip:
+        if existing is None or existing.id == skip or existing.visibility != audience:
             continue
         if valid_from is not None and existing.valid_to is not None and valid_from >= existing.valid_to:
             continue
@@ -281,7 +291,7 @@ def _echo(cmd: Remember, prints: Sequence[str], view: StateView, ctx: Context) -
     """
     for fp in prints:
         old = view.superseded_by_fingerprint(cmd.scope, fp)
-        if old is None:
+        if old is None or old.visibility != cmd.visibility:  # another audience's claim: not an echo
             continue
         corrector = _corrector(view, cmd.scope, old)
         if corrector is None:
@@ -331,7 +341,7 @@ def _revise(cmd: Revise, view: StateView, ctx: Context) -> list[ev.Event]:
     valid_from, valid_to = _revised_validity(cmd, old)
     why = cmd.reason or f"{old.id} was revised"
     if cmd.valid_from is None:
-        twin = _live_match(view, cmd.scope, prints, None, skip=old.id)
+        twin = _live_match(view, cmd.scope, prints, None, skip=old.id, audience=old.visibility)
         if twin is not None:  # the correction says what another current claim says: corroborate it
             return [
                 _corroborated(ctx, cmd.scope, twin, old.source),
@@ -593,6 +603,15 @@ def _set_flags(cmd: SetFlags, view: StateView, ctx: Context) -> list[ev.Event]:
     ]
 
 
+def _set_visibility(cmd: SetVisibility, view: StateView, ctx: Context) -> list[ev.Event]:
+    item = _require(view, cmd.scope, cmd.id)
+    ids = sorted(set(view.revisions(cmd.scope, item.id)) | {item.id})
+    if all((v := view.item(cmd.scope, i)) is None or v.visibility == cmd.visibility for i in ids):
+        return []  # nothing changes: no event (as pause/resume)
+    payload = {"id": item.id, "ids": ids, "visibility": list(cmd.visibility), "reason": cmd.reason}
+    return [_event(ctx, ev.VISIBILITY_SET, cmd.scope, payload)]
+
+
 def _record_use(cmd: RecordUse, view: StateView, ctx: Context) -> list[ev.Event]:
     uses = [[i, w] for i, w in cmd.uses if view.item(cmd.scope, i) is not None]
     if not uses:
@@ -633,6 +652,7 @@ _HANDLERS: dict[type, Callable[[Any, StateView, Context], list[ev.Event]]] = {
     SetTiers: _set_tiers,
     Promote: _promote,
     SetFlags: _set_flags,
+    SetVisibility: _set_visibility,
     RecordUse: _record_use,
     DismissAlert: _dismiss_alert,
     PauseLearning: _pause,

@@ -49,6 +49,11 @@ Exec = Callable[..., sqlite3.Cursor]
 _K1, _B = 1.2, 0.75  # FTS5's constants (fts5_aux.c)
 _WEIGHTS = (1.0, 0.5)  # text, extra: the column weights the store passes to bm25()
 _COUNTERS = {"fts": ("fts_docs", "fts_tokens"), "fts_history": ("fts_history_docs", "fts_history_tokens")}
+_TBL = {"fts": 0, "fts_history": 1}  # ``fts_terms.tbl``
+_ADD_TERM = (
+    "INSERT INTO fts_terms (scope, tbl, term, docs) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (scope, tbl, term) DO UPDATE SET docs = docs + excluded.docs"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +80,8 @@ def _size(blob: bytes | None) -> int:
 
 
 def count(x: Exec, c: sqlite3.Connection, table: str, scope: str, n: int, sign: int) -> None:
-    """Add (``sign`` 1, after inserting row ``n``) or remove (-1, before deleting it) one row's share."""
+    """Add (``sign`` 1, after inserting row ``n``) or remove (-1, before deleting it) one row's share:
+    its row and tokens in ``scope_state``, and one document for each distinct term in ``fts_terms``."""
     docs, tokens = _COUNTERS[table]
     size = doc_tokens(c, table, n)
     x("INSERT OR IGNORE INTO scope_state (scope) VALUES (?)", (scope,))
@@ -83,14 +89,36 @@ def count(x: Exec, c: sqlite3.Connection, table: str, scope: str, n: int, sign: 
         f"UPDATE scope_state SET {docs} = {docs} + ?, {tokens} = {tokens} + ? WHERE scope = ?",  # nosec B608 # constant column names
         (sign, sign * size, scope),
     )
+    add_terms(x, scope, table, row_terms(c, table, n), sign)
+
+
+def row_terms(c: sqlite3.Connection, table: str, n: int) -> frozenset[str] | None:
+    """The distinct terms of row ``n`` of ``table`` (both columns), as the scoped path counts them;
+    None when the row is not in that table."""
+    row = c.execute(f"SELECT text, extra FROM {table} WHERE rowid = ?", (n,)).fetchone()  # nosec B608 # table: fts or fts_history
+    if row is None:
+        return None
+    return frozenset(fts_budget.tokens(row[0] or "")) | frozenset(fts_budget.tokens(row[1] or ""))
+
+
+def add_terms(x: Exec, scope: str, table: str, terms: frozenset[str] | None, sign: int) -> None:
+    """Move each term's document count in ``scope`` by ``sign``; a count that reaches 0 is dropped
+    (so a rebuilt table, which never had it, holds the same rows)."""
+    tbl = _TBL[table]
+    for term in sorted(terms or ()):
+        x(_ADD_TERM, (scope, tbl, term, sign))
+        if sign < 0:
+            x("DELETE FROM fts_terms WHERE scope = ? AND tbl = ? AND term = ? AND docs <= 0", (scope, tbl, term))
 
 
 @dataclass(frozen=True, slots=True)
 class Shares:
-    """Where one item's row sits in the full-text tables, and its tokens (None: not in that table)."""
+    """Where one item's row sits in the full-text tables, its tokens and its distinct terms (None:
+    not in that table)."""
 
     n: int
     sizes: dict[str, int | None]
+    terms: dict[str, frozenset[str] | None]
 
 
 def shares(c: sqlite3.Connection, item_id: str) -> Shares | None:
@@ -105,7 +133,7 @@ def _shares(c: sqlite3.Connection, n: int) -> Shares:
     for table in _COUNTERS:
         found = c.execute(f"SELECT sz FROM {table}_docsize WHERE id = ?", (n,)).fetchone()  # nosec B608 # constants
         sizes[table] = None if found is None else _size(found[0])
-    return Shares(n, sizes)
+    return Shares(n, sizes, {table: row_terms(c, table, n) for table in _COUNTERS})
 
 
 def follow(x: Exec, c: sqlite3.Connection, scope: str, before: Shares | None) -> None:
@@ -115,6 +143,11 @@ def follow(x: Exec, c: sqlite3.Connection, scope: str, before: Shares | None) ->
         return
     after = _shares(c, before.n)
     x("INSERT OR IGNORE INTO scope_state (scope) VALUES (?)", (scope,))
+    for table in _COUNTERS:
+        was, now = before.terms[table], after.terms[table]
+        if was != now:  # a redacted text has other terms, or the row moved tables
+            add_terms(x, scope, table, (was or frozenset()) - (now or frozenset()), -1)
+            add_terms(x, scope, table, (now or frozenset()) - (was or frozenset()), 1)
     for table, (docs, tokens) in _COUNTERS.items():
         old, new = before.sizes[table], after.sizes[table]
         if old == new:
@@ -144,6 +177,29 @@ def fill_counters(c: sqlite3.Connection) -> None:
                 f"UPDATE scope_state SET {docs} = ?, {tokens} = ? WHERE scope = ?",  # nosec B608 # constant columns
                 (n_docs, n_tokens, scope),
             )
+
+
+def fill_terms(c: sqlite3.Connection) -> None:
+    """Count every scope's term documents from scratch (the schema-5 migration; one pass over the rows)."""
+    c.execute("DELETE FROM fts_terms")
+    for table, tbl in _TBL.items():
+        per: dict[tuple[str, str], int] = {}
+        rows = c.execute(f"SELECT i.scope, f.text, f.extra FROM {table} f JOIN items i ON i.n = f.rowid")  # nosec B608 # constant table
+        for scope, text, extra in rows:
+            for term in frozenset(fts_budget.tokens(text or "")) | frozenset(fts_budget.tokens(extra or "")):
+                per[(scope, term)] = per.get((scope, term), 0) + 1
+        c.executemany(
+            "INSERT INTO fts_terms (scope, tbl, term, docs) VALUES (?, ?, ?, ?)",
+            [(scope, tbl, term, docs) for (scope, term), docs in sorted(per.items())],
+        )
+
+
+def term_docs(c: sqlite3.Connection, table: str, scope: str, terms: list[str]) -> list[int]:
+    """How many of ``scope``'s rows in ``table`` hold each term: O(terms) index probes."""
+    marks = ", ".join("?" * len(terms))
+    sql = f"SELECT term, docs FROM fts_terms WHERE scope = ? AND tbl = ? AND term IN ({marks})"  # nosec B608 # only ? marks
+    found = dict(c.execute(sql, (scope, _TBL[table], *terms)).fetchall())
+    return [int(found.get(t, 0)) for t in terms]
 
 
 def stats(c: sqlite3.Connection, table: str, scope: str) -> Stats:
@@ -204,9 +260,12 @@ def _parse(match: str) -> tuple[list[str], str] | None:
     return None
 
 
-def _matching_rows(c: sqlite3.Connection, table: str, terms: list[str], scope: str) -> list[_Row]:
-    """Every row of ``scope`` in ``table`` holding any term, with FTS5's length and the term counts."""
-    any_term = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+def _matching_rows(
+    c: sqlite3.Connection, table: str, terms: list[str], scope: str, *, every: bool = False
+) -> list[_Row]:
+    """Every row of ``scope`` in ``table`` holding any term (``every``: all of them), with FTS5's
+    length and the term counts."""
+    any_term = (" AND " if every else " OR ").join('"' + t.replace('"', '""') + '"' for t in terms)
     phrases = [fts_budget.tokens(t) for t in terms]
     # CROSS JOIN keeps FTS5 the outer loop: with a plain JOIN the planner walked the scope's items
     # and ran the MATCH once per item (8-53 s per question at 100k items instead of milliseconds).
@@ -245,11 +304,55 @@ def lexical(
     c: sqlite3.Connection, table: str, match: str, scope: str, limit: int, scope_stats: Stats
 ) -> list[tuple[str, float]] | None:
     """The scope's ``limit`` best rows by bm25 over the scope's own statistics, as (id, score);
-    None when ``match`` is not a plain expression of quoted terms (the caller then asks FTS5)."""
+    None when ``match`` is not a plain expression of quoted terms (the caller then asks FTS5).
+
+    Terms that are one token each (what ``fts_query`` makes of most questions) take their
+    document frequencies from ``fts_terms`` (``by_terms``); a phrase needs its rows read
+    (``by_rows``). Both compute the same numbers, so they rank bit-identically.
+    """
     parsed = _parse(match)
     if parsed is None or scope_stats.docs <= 0:
         return None
     terms, joiner = parsed
+    return by_terms(c, table, terms, joiner, scope, limit, scope_stats)
+
+
+def by_terms(
+    c: sqlite3.Connection, table: str, terms: list[str], joiner: str, scope: str, limit: int, scope_stats: Stats
+) -> list[tuple[str, float]]:
+    """``by_rows`` for one-token terms, with each term's document frequency read from ``fts_terms``.
+
+    Why it is faster: the common-term split is planned *before* any row is read, so only the rows
+    holding the kept (rarer) terms are read and scored, not every row holding a common word; and
+    an AND query reads only the rows holding every term. The numbers are the ones ``by_rows``
+    counts (a row holds a term when its tokens do), so the scores are the same doubles. A phrase
+    ("dairy free") is no single term of the table: a query holding one goes to ``by_rows``.
+    """
+    if not all(fts_budget.tokens(t) == [t] for t in terms):
+        return by_rows(c, table, terms, joiner, scope, limit, scope_stats)
+    hits = term_docs(c, table, scope, terms)
+    if not any(hits):
+        return []
+    avgdl = float(scope_stats.tokens) / float(scope_stats.docs)
+    idfs = [idf(scope_stats.docs, h) for h in hits]
+    if joiner == " AND ":
+        rows = [r for r in _matching_rows(c, table, terms, scope, every=True) if all(f > 0 for f in r.freqs)]
+        return _ids(c, _rank(rows, idfs, avgdl, limit))
+    split = fts_budget.plan_with(terms, hits, scope_stats.docs, avgdl) if table == "fts" and len(terms) >= 2 else None
+    if split is None:
+        return _ids(c, _rank(_matching_rows(c, table, terms, scope), idfs, avgdl, limit))
+    keep = [i for i, t in enumerate(terms) if t not in split.rescore]
+    kept_rows = [r for r in _matching_rows(c, table, [terms[i] for i in keep], scope) if any(f > 0 for f in r.freqs)]
+    wide = limit * fts_budget.CANDIDATES_PER_ROW
+    ranked = _rank(kept_rows, [idfs[i] for i in keep], avgdl, wide)
+    return fts_budget.rescore(c, split, scope, ranked)[:limit]
+
+
+def by_rows(
+    c: sqlite3.Connection, table: str, terms: list[str], joiner: str, scope: str, limit: int, scope_stats: Stats
+) -> list[tuple[str, float]]:
+    """The scoped ranking from the matching rows themselves: every row of the scope holding any term
+    is read, and each term's document frequency counted over them (linear in those rows)."""
     rows = _matching_rows(c, table, terms, scope)
     if not rows:
         return []

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 FTS_TOKENIZE_DEFAULT = "unicode61 remove_diacritics 2 tokenchars '+#'"
 
@@ -222,6 +222,28 @@ def _v4(conn: sqlite3.Connection) -> list[str]:
     return out
 
 
+def _v5(conn: sqlite3.Connection) -> list[str]:
+    """Schema 5 (issue #14.8): who may see each item, and per-scope term statistics.
+
+    ``items.visibility`` is a JSON list of principals, ``'[]'`` for everyone in the scope (what
+    every existing item gets: visibility was never narrower before). ``items_restricted`` is a
+    partial index over the restricted items only, so finding what one principal may not see
+    costs their number, not the scope's. ``fts_terms`` holds, per scope, table and term, how
+    many full-text rows contain the term (``fts_scope``): filled after these statements run.
+    """
+    out = []
+    if "visibility" not in _columns(conn, "items"):
+        out.append("ALTER TABLE items ADD COLUMN visibility TEXT NOT NULL DEFAULT '[]'")
+    out += [
+        "CREATE INDEX IF NOT EXISTS items_restricted ON items(scope) WHERE visibility != '[]'",
+        """CREATE TABLE IF NOT EXISTS fts_terms (
+            scope TEXT NOT NULL, tbl INTEGER NOT NULL, term TEXT NOT NULL, docs INTEGER NOT NULL,
+            PRIMARY KEY (scope, tbl, term)
+        ) WITHOUT ROWID""",
+    ]
+    return out
+
+
 def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})")}
 
@@ -296,6 +318,12 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
         for stmt in _v4(conn):
             conn.execute(stmt)
         fill_counters(conn)
+    if found < 5:  # a column every existing row fills with "everyone", an index, term statistics
+        from reverie.store.sqlite.fts_scope import fill_terms
+
+        for stmt in _v5(conn):
+            conn.execute(stmt)
+        fill_terms(conn)
     conn.execute("INSERT OR REPLACE INTO settings VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
     row = conn.execute("SELECT v FROM settings WHERE k = 'fts_tokenize'").fetchone()
     _migrate_conversations(conn, str(row[0]) if row else tokenize)
@@ -310,6 +338,7 @@ PROJECTION_TABLES = (
     "fingerprints",
     "tombstones",
     "scope_state",
+    "fts_terms",
     "edges",
     "fts",
     "fts_history",

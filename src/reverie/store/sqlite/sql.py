@@ -34,6 +34,7 @@ from reverie.model.query import (
     TimeRange,
     ValidAt,
 )
+from reverie.model.visibility import Restricted, VisibleTo
 
 ITEM_COLUMNS = [
     "id",
@@ -67,6 +68,7 @@ ITEM_COLUMNS = [
     "last_used_query",
     "use_count",
     "version",
+    "visibility",
 ]
 SELECT_ITEM = "SELECT " + ", ".join(ITEM_COLUMNS) + " FROM items"  # nosec B608 # constant column names
 _COL = {"value": "value_score"}  # score name → column, where they differ
@@ -111,6 +113,7 @@ def item_to_row(item: Item) -> tuple[Any, ...]:
         item.last_used_query,
         item.use_count,
         item.version,
+        json.dumps(list(item.visibility), ensure_ascii=False),
     )
 
 
@@ -148,6 +151,7 @@ _FIELD_COLUMNS: dict[str, Callable[[Item], tuple[tuple[str, Any], ...]]] = {
     "last_used_query": lambda it: (("last_used_query", it.last_used_query),),
     "use_count": lambda it: (("use_count", it.use_count),),
     "version": lambda it: (("version", it.version),),
+    "visibility": lambda it: (("visibility", json.dumps(list(it.visibility), ensure_ascii=False)),),
 }
 _ITEM_FIELDS = tuple(f.name for f in fields(Item))
 _ITEM_VALUES = attrgetter(*_ITEM_FIELDS)  # every field in one C call: the diff runs per tier change
@@ -252,6 +256,7 @@ def row_to_item(r: sqlite3.Row | tuple[Any, ...]) -> Item:
         last_used_query,
         use_count,
         version,
+        visibility,
     ) = r
     return Item(
         id_,
@@ -281,6 +286,7 @@ def row_to_item(r: sqlite3.Row | tuple[Any, ...]) -> Item:
         last_used_query,
         use_count,
         version,
+        () if visibility == "[]" else _list(visibility),
     )
 
 
@@ -380,6 +386,12 @@ def compile_filter(f: Filter, params: list[Any]) -> str:
         return "(json_type(meta, ?) IS NOT NULL)"
     if isinstance(f, MetaEq):
         return _meta_eq(f, params)
+    if isinstance(f, Restricted):
+        # Spelled exactly as the partial index ``items_restricted`` is, so SQLite uses it.
+        return "visibility != '[]'"
+    if isinstance(f, VisibleTo):
+        params.append(f.principal)
+        return "(visibility = '[]' OR EXISTS (SELECT 1 FROM json_each(items.visibility) WHERE json_each.value = ?))"
     raise TypeError(f"cannot compile filter node {type(f).__name__}")  # pragma: no cover
 
 

@@ -1,0 +1,316 @@
+"""``VisibleStore``: a store as one principal may see it (issue #14.8, "visibility is never relaxed").
+
+Why a wrapper around the whole ``Store`` rather than a ``principal=`` argument on every read:
+every capability (recall and its corrective pass, list, get, history, context, contradictions,
+the dream pass, conversations, and the wings other engineers add) reads through ``core.store``.
+Filtering at this one seam means a read path cannot forget the filter, and a store method this
+class does not define is simply absent — a new read added to a backend fails loudly for a
+restricted principal (``AttributeError``) instead of leaking. This is the one marked point where
+visibility is enforced; ``model.visibility`` holds the rules.
+
+What a principal may not see is *hidden*: an item whose visibility is non-empty and omits the
+principal. Hidden items are found through ``Restricted`` (a SQLite partial index), so the cost
+of each read is proportional to the restricted items of the scope, not to the scope. Then:
+
+- items (``get``, ``get_many``, ``query``, ``count``): hidden ones are absent; ``query`` and
+  ``count`` push ``VisibleTo`` into the backend, so pages stay exact.
+- ``lexical`` / ``nearest`` ask the backend for ``limit + hidden`` candidates and drop the
+  hidden ones: the visible top-``limit`` is exactly what it would be without them.
+- ``vectors`` drops the hidden rows; ``edges`` drops an edge with a hidden end (a conflict with
+  an invisible claim is not shown at all); ``tombstones`` drops a hidden item's dismissals.
+- ``events`` drops every event that names a hidden item or an edge with a hidden end anywhere
+  in its payload (``mentions``); ``summary_counts`` subtracts the hidden items.
+- conversation archive reads drop a message whose recallable memory is hidden.
+- writes naming a hidden item or edge are refused with the same ``NotFoundError`` an absent id
+  gets (no existence oracle); a restricted visibility the principal writes includes it.
+- operator operations (``doctor``, ``rebuild``, ``reindex``, ``backup``) and dream-run summaries
+  of a scope with hidden items (their counts include them) are refused / withheld.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from reverie.errors import NotFoundError, NotPermittedError
+from reverie.model import commands as cmd
+from reverie.model.commands import Command
+from reverie.model.conversation import ConversationState, Entry
+from reverie.model.events import Event
+from reverie.model.item import Edge, Item
+from reverie.model.query import Filter, Sort
+from reverie.model.visibility import Restricted, VisibleTo, check_principal, may_see, mentions, with_writer
+from reverie.store.protocol import Batch, DoctorReport, Embed, Lease, Outcome, Step, Store
+
+_BY_ID: Sort = (("id", False),)
+_PAGE = 10_000
+
+
+class VisibleStore:
+    """``inner`` as ``principal`` may see it; writes pass through once they name nothing hidden."""
+
+    def __init__(self, inner: Store, principal: str, *, owns: bool = False) -> None:
+        self.inner = inner
+        self.principal = check_principal(principal)
+        #: Whether ``close`` closes ``inner`` (a ``Memory(principal=...)`` owns its file; a view
+        #: made by ``Memory.as_principal`` shares its parent's and must leave it open).
+        self._owns = owns
+        self.read_only = bool(getattr(inner, "read_only", False))
+
+    # -- what is hidden -------------------------------------------------------------------
+    def hidden_items(self, scope: str) -> list[Item]:
+        """Every item of ``scope`` (open or closed) the principal may not see."""
+        out: list[Item] = []
+        offset = 0
+        while True:
+            page = self.inner.query(scope, Restricted(), _BY_ID, limit=_PAGE, offset=offset)
+            out += [i for i in page if not may_see(i.visibility, self.principal)]
+            if len(page) < _PAGE:
+                return out
+            offset += _PAGE
+
+    def hidden(self, scope: str) -> set[str]:
+        return {i.id for i in self.hidden_items(scope)}
+
+    def _hidden_refs(self, scope: str) -> set[str]:
+        """Hidden item ids and the ids of every edge (open or closed) with a hidden end."""
+        ids = self.hidden(scope)
+        if ids:
+            ids |= {e.id for e in self.inner.edges(scope, include_closed=True) if e.src in ids or e.dst in ids}
+        return ids
+
+    def _visible(self, item: Item | None) -> Item | None:
+        return item if item is not None and may_see(item.visibility, self.principal) else None
+
+    # -- writes ---------------------------------------------------------------------------
+    def _checked(self, commands: Sequence[Command]) -> list[Command]:
+        """``commands`` refused if one names anything hidden; restricted writes include the writer."""
+        out: list[Command] = []
+        refs: dict[str, set[str]] = {}
+        for c in commands:
+            scope = str(getattr(c, "scope", ""))
+            hidden = refs.setdefault(scope, self._hidden_refs(scope)) if scope else set()
+            named = dataclasses.asdict(c)
+            named.pop("text", None)  # a claim's words are not references (an id-shaped text is no oracle)
+            if mentions(named, hidden):
+                ref = next(v for v in _strings(named) if v in hidden)
+                raise NotFoundError(f"no item {ref} in scope {scope!r}")
+            if isinstance(c, cmd.Remember | cmd.SetVisibility):
+                c = dataclasses.replace(c, visibility=with_writer(c.visibility, self.principal))
+            out.append(c)
+        return out
+
+    def execute(
+        self, commands: Sequence[Command], *, now: Any, new_id: Callable[[], str], vectors: Mapping[str, np.ndarray]
+    ) -> list[Outcome]:
+        return self.inner.execute(self._checked(commands), now=now, new_id=new_id, vectors=vectors)
+
+    def execute_steps(
+        self, steps: Sequence[Step], *, now: Any, new_id: Callable[[], str], vectors: Mapping[str, np.ndarray]
+    ) -> list[Any]:
+        def guarded(step: Step) -> Step:
+            def run(b: Batch) -> Any:
+                seen = Batch(
+                    run=lambda commands: b.run(self._checked(commands)),
+                    item=lambda scope, item_id: self._visible(b.item(scope, item_id)),
+                )
+                return step(seen)
+
+            return run
+
+        return self.inner.execute_steps([guarded(s) for s in steps], now=now, new_id=new_id, vectors=vectors)
+
+    def take_lease(self, scope: str, owner: str, *, now: datetime, expires_at: datetime) -> Lease:
+        return self.inner.take_lease(scope, owner, now=now, expires_at=expires_at)
+
+    def release_lease(self, scope: str, owner: str) -> bool:
+        return self.inner.release_lease(scope, owner)
+
+    def record_dream_run(self, scope: str, summary: Mapping[str, Any], *, at: datetime) -> None:
+        self.inner.record_dream_run(scope, summary, at=at)
+
+    def dream_runs(self, scope: str, *, limit: int) -> list[dict[str, Any]]:
+        """Withheld when the scope holds hidden items: a summary counts every item the pass saw."""
+        return [] if self.hidden(scope) else self.inner.dream_runs(scope, limit=limit)
+
+    # -- item reads -----------------------------------------------------------------------
+    def get(self, scope: str, item_id: str) -> Item | None:
+        return self._visible(self.inner.get(scope, item_id))
+
+    def get_many(self, scope: str, item_ids: Sequence[str]) -> dict[str, Item]:
+        found = self.inner.get_many(scope, item_ids)
+        return {k: v for k, v in found.items() if may_see(v.visibility, self.principal)}
+
+    def query(
+        self, scope: str, where: Filter, sort: Sort, *, limit: int, offset: int = 0, subscopes: bool = False
+    ) -> list[Item]:
+        mine = where & VisibleTo(self.principal)
+        return self.inner.query(scope, mine, sort, limit=limit, offset=offset, subscopes=subscopes)
+
+    def count(self, scope: str, where: Filter) -> int:
+        return self.inner.count(scope, where & VisibleTo(self.principal))
+
+    def edges(self, scope: str, item_id: str | None = None, *, include_closed: bool = False) -> list[Edge]:
+        found = self.inner.edges(scope, item_id, include_closed=include_closed)
+        hidden = self.hidden(scope) if found else set()
+        return [e for e in found if e.src not in hidden and e.dst not in hidden]
+
+    def events(self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000) -> list[Event]:
+        """The log without the events that name anything hidden, still ``limit`` long when it can be."""
+        refs = self._hidden_refs(scope)
+        out: list[Event] = []
+        after = after_seq
+        while len(out) < limit:
+            batch = self.inner.events(scope, item_id=item_id, after_seq=after, limit=limit)
+            out += [e for e in batch if not mentions(e.payload, refs)]
+            if len(batch) < limit:
+                break
+            after = batch[-1].seq
+        return out[:limit]
+
+    def paused(self, scope: str) -> bool:
+        return self.inner.paused(scope)
+
+    def tombstones(self, scope: str) -> list[tuple[str, str]]:
+        hidden = self.hidden(scope)
+        return [(fp, by) for fp, by in self.inner.tombstones(scope) if by not in hidden]
+
+    def lexical(self, scope: str, match: str, *, limit: int, current_only: bool = True) -> list[tuple[str, float]]:
+        hidden = self.hidden(scope)
+        found = self.inner.lexical(scope, match, limit=limit + len(hidden), current_only=current_only)
+        return [(i, s) for i, s in found if i not in hidden][:limit]
+
+    def nearest(self, scope: str, query: np.ndarray, *, limit: int) -> list[str] | None:
+        near = getattr(self.inner, "nearest", None)
+        if near is None:
+            return None  # the engine scans ``vectors`` exactly, which this class filters
+        hidden = self.hidden(scope)
+        found: list[str] | None = near(scope, query, limit=limit + len(hidden))
+        return None if found is None else [i for i in found if i not in hidden][:limit]
+
+    def vectors(self, scope: str, *, current_only: bool = True) -> tuple[list[str], np.ndarray]:
+        ids, mat = self.inner.vectors(scope, current_only=current_only)
+        hidden = self.hidden(scope)
+        if not hidden:
+            return ids, mat
+        keep = [n for n, i in enumerate(ids) if i not in hidden]
+        return [ids[n] for n in keep], mat[keep]
+
+    def summary_counts(self, scope: str) -> dict[str, dict[str, int]]:
+        counts = {k: dict(v) for k, v in self.inner.summary_counts(scope).items()}
+        for item in self.hidden_items(scope):
+            fields = ("tier", "kind", "source", "status") if item.is_current else ("status",)
+            for name in fields:
+                by = counts.setdefault(name, {})
+                key = getattr(item, name)
+                by[key] = by.get(key, 0) - 1
+                if by[key] <= 0:
+                    del by[key]
+        return counts
+
+    def scopes(self) -> list[str]:
+        """The scopes where this principal can see at least one item."""
+        return [s for s in self.inner.scopes() if self.inner.count(s, VisibleTo(self.principal)) > 0]
+
+    # -- conversations (scope-wide: an entry carries no visibility; its memory may) -------
+    def _conversations(self) -> Any:
+        return self.inner
+
+    def _hidden_messages(self, scope: str) -> set[str]:
+        return {str(i.meta["message"]) for i in self.hidden_items(scope) if "message" in i.meta}
+
+    def _entries(self, scope: str, entries: list[Entry]) -> list[Entry]:
+        hidden = self._hidden_messages(scope)
+        return [e for e in entries if e.id not in hidden]
+
+    def conversation_state(self, scope: str, conversation: str) -> ConversationState | None:
+        state: ConversationState | None = self._conversations().conversation_state(scope, conversation)
+        return state
+
+    def conversation_entry(self, scope: str, entry_id: str) -> Entry | None:
+        entry: Entry | None = self._conversations().conversation_entry(scope, entry_id)
+        return None if entry is None or entry.id in self._hidden_messages(scope) else entry
+
+    def conversation_entries(
+        self, scope: str, conversation: str, *, after_position: int = 0, kinds: Sequence[str] | None = None
+    ) -> list[Entry]:
+        found = self._conversations().conversation_entries(
+            scope, conversation, after_position=after_position, kinds=kinds
+        )
+        return self._entries(scope, list(found))
+
+    def conversations(self, scope: str) -> list[ConversationState]:
+        return list(self._conversations().conversations(scope))
+
+    def conversation_speakers(self, scope: str) -> list[str]:
+        return list(self._conversations().conversation_speakers(scope))
+
+    def archive_search(self, scope: str, query: str, *, conversation: str | None, limit: int) -> list[Entry]:
+        hidden = self._hidden_messages(scope)
+        found = self._conversations().archive_search(scope, query, conversation=conversation, limit=limit + len(hidden))
+        return [e for e in found if e.id not in hidden][:limit]
+
+    # -- index upkeep and operator operations ---------------------------------------------
+    def warm(self, scope: str) -> bool:
+        return self.inner.warm(scope)
+
+    def embedder(self) -> tuple[str, int] | None:
+        return self.inner.embedder()
+
+    def set_embedder(self, name: str, dim: int) -> None:
+        self.inner.set_embedder(name, dim)
+
+    def _operator(self, what: str) -> NotPermittedError:
+        return NotPermittedError(
+            f"{what} is an operator operation over every item of the store; principal {self.principal!r} "
+            "may see only part of it: run it without a principal (the store's owner)"
+        )
+
+    def reindex(self, embed: Embed, *, batch: int = 256, progress: Callable[[int, int], None] | None = None) -> int:
+        raise self._operator("reindex")
+
+    def doctor(self) -> DoctorReport:
+        raise self._operator("doctor")
+
+    def rebuild(self, embed: Embed) -> None:
+        raise self._operator("rebuild")
+
+    def backup(self, target: str | Path) -> None:
+        raise self._operator("backup")
+
+    def close(self) -> None:
+        if self._owns:
+            self.inner.close()
+
+
+def principal_of(store: object) -> str | None:
+    """The principal a store reads for (None: the owner's unfiltered store)."""
+    return store.principal if isinstance(store, VisibleStore) else None
+
+
+def unwrapped(store: Store) -> Store:
+    """The backend under any ``VisibleStore`` (a view of a view filters for the newest principal only)."""
+    return store.inner if isinstance(store, VisibleStore) else store
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string inside ``value`` (dicts, lists, tuples), depth first."""
+    out: list[str] = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, Mapping):
+            stack.extend(v.values())
+        elif isinstance(v, list | tuple):
+            stack.extend(v)
+    return out
+
+
+__all__ = ["VisibleStore", "principal_of", "unwrapped"]
