@@ -28,6 +28,7 @@ from reverie.model.query import (
     TimeRange,
     ValidAt,
 )
+from reverie.model.visibility import Restricted, VisibleTo
 
 _COL = {"value": "value_score"}  # score name → column, where they differ
 _EQ_COL = {"value": "value"}  # Eq on "value" means the structured value column
@@ -93,6 +94,12 @@ def compile_filter(f: Filter, params: list[Any]) -> str:
         return "((meta::jsonb #> %s::text[]) IS NOT NULL)"
     if isinstance(f, MetaEq):
         return _meta_eq(f, params)
+    if isinstance(f, Restricted):
+        # Spelled exactly as the partial index ``items_restricted`` is, so the planner uses it.
+        return "visibility <> '[]'"
+    if isinstance(f, VisibleTo):
+        params.append(f.principal)
+        return "(visibility = '[]' OR (items.visibility::jsonb ? %s))"
     raise TypeError(f"cannot compile filter node {type(f).__name__}")  # pragma: no cover
 
 

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from reverie.model.agenda import PutIntent, PutTask
 from reverie.model.clock import to_iso
 from reverie.model.conversation import EraseEntries, PutConversation, PutEntry
 from reverie.model.item import Item
@@ -28,8 +29,8 @@ from reverie.model.projection import (
     superseded_prints,
 )
 from reverie.model.validate import fingerprints
+from reverie.store.postgres import agenda, lexical, purge
 from reverie.store.postgres import conversation as conv
-from reverie.store.postgres import lexical, purge
 from reverie.store.sqlite.sql import ITEM_COLUMNS, edge_to_row, item_to_row
 
 
@@ -188,6 +189,8 @@ HANDLERS: dict[type, Handler] = {
     PutConversation: conv.put_conversation,
     PutEntry: conv.put_entry,
     EraseEntries: conv.erase_entries,
+    PutIntent: agenda.put_intent,
+    PutTask: agenda.put_task,
 }
 
 

@@ -17,11 +17,14 @@ Why this shape:
   migration) has a second policy that sees every row: it is the maintenance role (doctor,
   rebuild, migrate). An application role made with ``create_app_role`` has only the scope policy,
   so raw SQL run as it cannot read or write another scope.
+- **Versions step by step.** ``statements()`` is schema 1 as it first shipped; each later
+  version is a list of steps (``STEPS``) run in order inside the migration transaction, so a
+  database of any earlier version is brought up to date in place and a new one runs them all.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 T = 'TEXT COLLATE "C"'
 
@@ -35,9 +38,13 @@ PROJECTION_TABLES = (
     "conv_state",
     "conv_entries",
     "conv_speakers",
+    "intents",  # schema 2
+    "tasks",  # schema 2
 )
+#: Schema 1's tables carrying a ``scope`` column (its DDL gives each row-level security).
+_V1_SCOPED = ("events", *PROJECTION_TABLES[:-2], "leases", "dream_runs")
 #: Every table carrying a ``scope`` column (RLS applies to each).
-SCOPED_TABLES = ("events", *PROJECTION_TABLES, "leases", "dream_runs")
+SCOPED_TABLES = (*_V1_SCOPED, "intents", "tasks")
 
 _TABLES = [
     f"CREATE TABLE IF NOT EXISTS settings (k {T} PRIMARY KEY, v {T} NOT NULL)",
@@ -165,8 +172,49 @@ def _rls(table: str) -> list[str]:
 def statements() -> list[str]:
     """The DDL of schema 1, in order (tables, then their row-level security)."""
     out = list(_TABLES)
-    for table in SCOPED_TABLES:
+    for table in _V1_SCOPED:
         out += _rls(table)
+    return out
+
+
+#: Schema 2: claim visibility (``model/visibility.py``) and intents and tasks (``model/agenda.py``).
+#: ``visibility`` is the JSON list of principals SQLite stores (``'[]'``: everyone in the scope,
+#: what every existing item gets); ``items_restricted`` is spelled as ``Restricted`` compiles, so
+#: finding a scope's restricted items costs their number, not the scope's. The agenda tables keep
+#: the record as the JSON its last event carried (as on SQLite) plus the columns lists filter on.
+_V2 = [
+    f"ALTER TABLE items ADD COLUMN visibility {T} NOT NULL DEFAULT '[]'",
+    "CREATE INDEX items_restricted ON items (scope) WHERE visibility <> '[]'",
+    f"""CREATE TABLE intents (
+        scope {T} NOT NULL, id {T} NOT NULL, status {T} NOT NULL, owner {T}, parent {T},
+        priority DOUBLE PRECISION NOT NULL, record {T} NOT NULL,
+        PRIMARY KEY (scope, id)
+    )""",
+    "CREATE INDEX intents_by_status ON intents (scope, status, priority DESC, id)",
+    "CREATE INDEX intents_by_owner ON intents (scope, owner, priority DESC, id)",
+    "CREATE INDEX intents_by_parent ON intents (scope, parent, priority DESC, id)",
+    f"""CREATE TABLE tasks (
+        scope {T} NOT NULL, id {T} NOT NULL, status {T} NOT NULL, intent {T}, agent {T},
+        parent {T}, record {T} NOT NULL,
+        PRIMARY KEY (scope, id)
+    )""",
+    "CREATE INDEX tasks_by_intent ON tasks (scope, intent, id)",
+    "CREATE INDEX tasks_by_status ON tasks (scope, status, id)",
+    "CREATE INDEX tasks_by_agent ON tasks (scope, agent, id)",
+    "CREATE INDEX tasks_by_parent ON tasks (scope, parent, id)",
+    *_rls("intents"),
+    *_rls("tasks"),
+]
+
+#: ``STEPS[v]`` brings a database of schema ``v`` to ``v + 1``.
+STEPS: dict[int, list[str]] = {1: _V2}
+
+
+def upgrade_statements(version: int) -> list[str]:
+    """The DDL that brings a database of schema ``version`` (0: empty) to ``SCHEMA_VERSION``."""
+    out = statements() if version == 0 else []
+    for v in range(max(version, 1), SCHEMA_VERSION):
+        out += STEPS[v]
     return out
 
 
@@ -186,4 +234,7 @@ def app_role_statements(role: str, quoted_password: str) -> list[str]:
         f"GRANT USAGE ON SCHEMA public TO {role}",
         f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}",
         f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {role}",
+        # tables a later schema version adds reach the role too (the owner runs that migration)
+        f"ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO {role}",
+        f"ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO {role}",
     ]

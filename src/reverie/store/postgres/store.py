@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from reverie.errors import ClosedError, EmbedderMismatchError, InvalidInputError, ReverieError, StorageError
-from reverie.model.agenda import Intent, Task
+from reverie.model.agenda import Intent, IntentQuery, Task, TaskQuery
 from reverie.model.clock import from_iso, to_iso
 from reverie.model.commands import Command, Purge
 from reverie.model.conversation import ConversationState
@@ -40,11 +40,11 @@ from reverie.model.item import Edge, Item
 from reverie.model.projection import SUPERSEDED_PREFIX, Change, ProjectionView, project
 from reverie.model.query import Filter, Sort
 from reverie.store.engine import batch_runner, run_commands
+from reverie.store.postgres import agenda, health, lexical, projections, purge
 from reverie.store.postgres import connect as pgconnect
 from reverie.store.postgres import conversation as conv
-from reverie.store.postgres import health, lexical, projections, purge
 from reverie.store.postgres.filters import compile_filter, compile_sort
-from reverie.store.postgres.schema import PROJECTION_TABLES, SCHEMA_VERSION, hnsw_statements, statements
+from reverie.store.postgres.schema import PROJECTION_TABLES, SCHEMA_VERSION, hnsw_statements, upgrade_statements
 from reverie.store.protocol import (
     DREAM_RUNS_KEPT,
     Batch,
@@ -70,6 +70,7 @@ _ABOUT_ITEM = (
     "((payload::jsonb ->> 'id') = %s OR (payload::jsonb ->> 'old_id') = %s "
     "OR (payload::jsonb #>> '{item,id}') = %s "
     "OR (payload::jsonb #>> '{edge,src}') = %s OR (payload::jsonb #>> '{edge,dst}') = %s "
+    "OR (payload::jsonb #>> '{intent,id}') = %s OR (payload::jsonb #>> '{task,id}') = %s "
     "OR (type = 'memory.used' AND EXISTS "
     "(SELECT 1 FROM jsonb_array_elements(payload::jsonb -> 'uses') u WHERE (u ->> 0) = %s)) "
     "OR (type = 'memory.tiers_set' AND EXISTS "
@@ -81,13 +82,6 @@ def _event(r: Sequence[Any]) -> Event:
     return Event.from_dict(
         {"seq": r[0], "id": r[1], "type": r[2], "scope": r[3], "at": r[4], "cause": r[5], "payload": json.loads(r[6])}
     )
-
-
-#: Why an intent or task read fails here (partial: issue #19 — intents and tasks are not ported yet).
-_AGENDA_MISSING = (
-    "intents and tasks are not stored on PostgreSQL in this build yet; use a SQLite store for them "
-    "(`reverie migrate` copies a store either way)"
-)
 
 
 class PostgresStore:
@@ -169,10 +163,15 @@ class PostgresStore:
             self.x("SELECT pg_advisory_xact_lock(0x72657665)")  # two processes migrating: one waits
             if self._schema_version() == SCHEMA_VERSION:
                 return
-            for stmt in statements():
+            found = self._schema_version()
+            for stmt in upgrade_statements(found):
                 self.x(stmt)
-            self.x("INSERT INTO settings (k, v) VALUES ('schema_version', %s)", (str(SCHEMA_VERSION),))
-            self.x("INSERT INTO settings (k, v) VALUES ('event_seq', '0')")
+            self.x(
+                "INSERT INTO settings (k, v) VALUES ('schema_version', %s) "
+                "ON CONFLICT (k) DO UPDATE SET v = excluded.v",
+                (str(SCHEMA_VERSION),),
+            )
+            self.x("INSERT INTO settings (k, v) VALUES ('event_seq', '0') ON CONFLICT (k) DO NOTHING")
 
     def _schema_version(self) -> int:
         rows = self.q("SELECT to_regclass('settings') IS NOT NULL")
@@ -504,14 +503,24 @@ class PostgresStore:
                 (scope, scope, DREAM_RUNS_KEPT),
             )
 
-    # -- intents and tasks: NOT YET PORTED (the SQLite and reference stores have them) --------
+    # -- intents and tasks (store/postgres/agenda.py) --------------------------------------
     def intent(self, scope: str, intent_id: str) -> Intent | None:
-        """Intents are not stored on PostgreSQL in this build: a clear refusal, never a wrong answer."""
-        raise StorageError(_AGENDA_MISSING)
+        with self._txn([scope]):
+            return agenda.intent(self.q, scope, intent_id)
 
     def task(self, scope: str, task_id: str) -> Task | None:
-        """Tasks are not stored on PostgreSQL in this build (see ``intent``)."""
-        raise StorageError(_AGENDA_MISSING)
+        with self._txn([scope]):
+            return agenda.task(self.q, scope, task_id)
+
+    def intents(self, scope: str, where: IntentQuery, *, limit: int) -> list[Intent]:
+        """The scope's intents matching ``where``, highest priority first (ties: by id)."""
+        with self._txn([scope]):
+            return agenda.intents(self.q, scope, where, limit)
+
+    def tasks(self, scope: str, where: TaskQuery, *, limit: int) -> list[Task]:
+        """The scope's tasks matching ``where``, in creation order (by id)."""
+        with self._txn([scope]):
+            return agenda.tasks(self.q, scope, where, limit)
 
     def dream_runs(self, scope: str, *, limit: int) -> list[dict[str, Any]]:
         with self._txn([scope]):
@@ -746,7 +755,11 @@ class PostgresStore:
         with self._txn([]):
             scopes = [str(r[0]) for r in self.q(f"SELECT DISTINCT scope FROM events {ALL_SCOPES} ORDER BY scope")]  # nosec B608 # constant
             self._allow(scopes)
-            return health.check(self.q, scopes, self.made_by())
+            report = health.check(self.q, scopes, self.made_by())
+            problems, counts = agenda.check(self.q, scopes)
+        report.problems += problems
+        report.counts.update(counts)
+        return report
 
     def rebuild(self, embed: Embed) -> None:
         """Empty every projection and replay the event log through the same projection code."""
