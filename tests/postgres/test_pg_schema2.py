@@ -25,11 +25,13 @@ def own_db(pg: PgServer) -> Iterator[str]:
     """A database of its own (not the shared pool: this test changes its schema)."""
     with pg.admin() as c:
         c.execute("DROP DATABASE IF EXISTS schema_up")
+        c.execute("DROP ROLE IF EXISTS reverie_app_up")
         c.execute(f"CREATE DATABASE schema_up TEMPLATE {TEMPLATE}")
     yield pg.url("schema_up")
     with pg.admin() as c:
         c.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'schema_up'")
         c.execute("DROP DATABASE IF EXISTS schema_up")
+        c.execute("DROP ROLE IF EXISTS reverie_app_up")
 
 
 def _to_schema_1(url: str) -> None:
@@ -44,6 +46,7 @@ def test_a_schema_1_database_gains_visibility_and_the_agenda_in_place(own_db: st
     with Memory(own_db, embedder="hash") as mem:
         old = mem.remember("Alice is allergic to peanuts", scope=SCOPE)
     _to_schema_1(own_db)
+    create_app_role(own_db, "reverie_app_up", "pw")  # an application role made before the upgrade
     with Memory(own_db, embedder="hash") as mem:
         assert mem.get(old.id, scope=SCOPE).visibility == ()  # every old claim: everyone in the scope
         mem.set_visibility(old.id, scope=SCOPE, visibility=["agent:nurse"])
@@ -55,6 +58,9 @@ def test_a_schema_1_database_gains_visibility_and_the_agenda_in_place(own_db: st
     with psycopg.connect(own_db) as c:
         assert c.execute("SELECT v FROM settings WHERE k = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
         assert c.execute("SELECT indexname FROM pg_indexes WHERE indexname = 'items_restricted'").fetchone()
+    app = own_db.replace("postgresql://postgres:@", "postgresql://reverie_app_up:pw@", 1)
+    with Memory(app, embedder="hash") as as_app:  # reaches the tables the upgrade added
+        assert [i.id for i in as_app.intents.list(scope=SCOPE)] == [goal.id]
 
 
 def test_doctor_reports_an_intent_row_that_disagrees_with_the_log(memories, pg_url: str) -> None:  # type: ignore[no-untyped-def]
