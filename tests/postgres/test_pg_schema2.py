@@ -8,12 +8,15 @@ new tables, and ``doctor`` reading the agenda rows scope by scope.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import psycopg
 import pytest
+from click.testing import CliRunner
 
 from pg_server import TEMPLATE, PgServer
 from reverie import Memory
+from reverie.cli import cli
 from reverie.store.postgres.roles import create_app_role
 from reverie.store.postgres.schema import SCHEMA_VERSION
 
@@ -90,3 +93,28 @@ def test_app_role_sees_only_its_scopes_intents_and_tasks(memories, pg_url: str) 
             c.execute(
                 "INSERT INTO intents (scope, id, status, priority, record) VALUES ('user:bob', 'x', 'a', 0, '{}')"
             )
+
+
+def test_migrate_carries_visibility_intents_and_tasks_to_postgres_and_back(tmp_path: Path, pg_url: str) -> None:
+    src, back = tmp_path / "src.db", tmp_path / "back.db"
+    with Memory(src, embedder="hash") as mem:
+        secret = mem.remember("Alice's test results", scope=SCOPE, visibility=["agent:nurse"])
+        goal = mem.intents.create("confirm the allergy", scope=SCOPE, memory_ids=[secret.id])
+        task = mem.tasks.create("ask Alice", scope=SCOPE, intent=goal, inputs=[secret.id])
+        mem.tasks.start(task, scope=SCOPE)
+        want = _agenda_and_audience(mem, secret.id)
+    for a, b in ((str(src), pg_url), (pg_url, str(back))):
+        result = CliRunner().invoke(cli, ["migrate", a, b])
+        assert result.exit_code == 0, result.output
+        with Memory(b, embedder="hash") as copy:
+            assert _agenda_and_audience(copy, secret.id) == want
+            assert copy.doctor().ok
+
+
+def _agenda_and_audience(mem: Memory, item_id: str) -> tuple[object, ...]:
+    return (
+        [i.to_dict() for i in mem.intents.list(scope=SCOPE)],
+        [t.to_dict() for t in mem.tasks.list(scope=SCOPE)],
+        mem.get(item_id, scope=SCOPE).visibility,
+        [i.id for i in mem.as_principal("agent:planner").list(scope=SCOPE).items],
+    )
