@@ -474,7 +474,9 @@ class ReferenceStore:
 
     def edges_by_type(self, scope: str, type: str, *, include_closed: bool = False) -> list[Edge]:
         self._check_open()
-        out = [e for (s, _), e in self._edges.items() if s == scope and e.type == type and (include_closed or e.is_current)]
+        out = [
+            e for (s, _), e in self._edges.items() if s == scope and e.type == type and (include_closed or e.is_current)
+        ]
         return sorted(out, key=lambda e: e.id)
 
     def events(self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000) -> list[Event]:
