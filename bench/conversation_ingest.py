@@ -1,6 +1,7 @@
 """Ingest with extraction: one LoCoMo conversation through ``conv.add``, and how many edge rows it reads.
 
-    .venv/bin/python bench/conversation_ingest.py [--conversation 0] [--embedder hash|minilm] [--json out]
+    .venv/bin/python bench/conversation_ingest.py [--conversation 0] [--embedder hash|minilm] [--no-detect]
+        [--json out]
 
 Path: exactly the public one (as ``locomo_conversation.py``): a SQLite file (``durability="fast"``),
 ``conv.add(text, speaker=..., at=session time, meta={"dia_id": ...})`` per turn; the sessions are
@@ -66,11 +67,11 @@ class CountingStore(SQLiteStore):
         return self._count(found, False)
 
 
-def run(conv_index: int, embedder: str, tmp: Path) -> dict[str, Any]:
+def run(conv_index: int, embedder: str, tmp: Path, detect: bool = True) -> dict[str, Any]:
     c = data.load(data.DEFAULT_DATA)[conv_index]
     store = CountingStore(tmp / "ingest.db", durability="fast")
     quarters: list[dict[str, float]] = []
-    with Memory(store=store, embedder=embedder, clock=ManualClock(CLOCK_AT)) as mem:
+    with Memory(store=store, embedder=embedder, clock=ManualClock(CLOCK_AT), detect_conflicts=detect) as mem:
         mem.embedder.embed(["warm-up"])
         conv = mem.conversation(c.sample_id, scope=SCOPE)
         cut = {len(c.turns) * q // 4 for q in (1, 2, 3)}
@@ -101,6 +102,7 @@ def run(conv_index: int, embedder: str, tmp: Path) -> dict[str, Any]:
         "conversation": c.sample_id,
         "turns": len(c.turns),
         "embedder": embedder,
+        "detect_conflicts": detect,
         "claims": claims,
         "msg_per_s_wall": len(c.turns) / wall,
         "msg_per_s_cpu": len(c.turns) / cpu,
@@ -116,12 +118,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--conversation", type=int, default=0, help="LoCoMo conversation index (0-9)")
     ap.add_argument("--embedder", choices=["hash", "minilm"], default="hash")
+    ap.add_argument("--no-detect", action="store_true", help="Memory(detect_conflicts=False): what detection costs")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
     with threadpool_limits(limits=1), tempfile.TemporaryDirectory(prefix="reverie-ingest-") as tmp:
-        r = run(args.conversation, args.embedder, Path(tmp))
+        r = run(args.conversation, args.embedder, Path(tmp), detect=not args.no_detect)
+    how = r["embedder"] + ("" if r["detect_conflicts"] else ", no detection")
     print(
-        f"{r['conversation']} [{r['embedder']}] {r['turns']} turns, {r['claims']} claims: "
+        f"{r['conversation']} [{how}] {r['turns']} turns, {r['claims']} claims: "
         f"{r['msg_per_s_wall']:.1f} msg/s wall, {r['msg_per_s_cpu']:.1f} msg/s CPU; edge reads {r['edge_read_calls']} "
         f"calls / {r['edge_rows_read']} rows, of which scope-wide {r['scope_wide_edge_reads']} / "
         f"{r['scope_wide_edge_rows']}"
