@@ -9,6 +9,7 @@ the edge rows their reads return; a read that grows with unrelated edges shows a
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -168,3 +169,23 @@ def test_a_new_alias_joins_its_person_in_the_enrollers_book(counted: Any) -> Non
     assert [(g.id, [n.text for n in g.names]) for g in enroller.book.groups] == [
         (g.id, [n.text for n in g.names]) for g in fresh.groups
     ]
+
+
+def test_sqlite_reads_edges_of_one_type_through_its_index(tmp_path: Path) -> None:
+    path = tmp_path / "i.db"
+    SQLiteStore(path).close()
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("DROP INDEX edges_by_type")  # a file written before the index existed
+        conn.commit()
+    finally:
+        conn.close()
+    store = SQLiteStore(path)  # reopening adds it again
+    try:
+        plan = store._conn.execute(
+            "EXPLAIN QUERY PLAN SELECT * FROM edges WHERE scope = ? AND type = ? AND closed_at IS NULL ORDER BY id",
+            (SCOPE, "alias"),
+        ).fetchall()
+    finally:
+        store.close()
+    assert any("edges_by_type" in str(row[-1]) for row in plan), plan
