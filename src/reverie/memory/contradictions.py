@@ -102,10 +102,15 @@ class Contradictions:
         return [found[i] for i in ids if i in found and found[i].is_current]
 
     def alias_lookup(self, scope: str) -> AliasLookup | None:
-        """Alias groups (transitive, over current ``alias`` edges) as a name → group lookup."""
+        """Alias groups (transitive, over current ``alias`` edges) as a name → group lookup.
+
+        Read per claim by write-time detection, so it reads the alias edges alone
+        (``edges_by_type``): ``edges(scope)`` returned every about / derived_from edge extraction
+        adds, and conversation ingest grew quadratically with them (issue #15 follow-up).
+        """
         store = self._core.store
         groups: dict[str, set[str]] = {}
-        edges = [e for e in store.edges(scope) if e.type == "alias"]
+        edges = store.edges_by_type(scope, "alias")
         if not edges:
             return None
         items = store.get_many(scope, [i for e in edges for i in (e.src, e.dst)])
@@ -131,7 +136,7 @@ class Contradictions:
         core = self._core
         s = core.scope(scope)
         limit = check_count(limit, "limit", default=100, limits=core.limits)
-        edges = [e for e in core.store.edges(s) if e.type == "contradicts"]
+        edges = core.store.edges_by_type(s, "contradicts")
         items = core.store.get_many(s, [i for e in edges for i in (e.src, e.dst)])
         alerts = []
         for e in edges:
@@ -151,7 +156,7 @@ class Contradictions:
         core = self._core
         s = core.scope(scope)
         edge_id, keep_id = check_id(conflict, "conflict"), check_id(keep, "keep")
-        edge = next((e for e in core.store.edges(s) if e.id == edge_id and e.type == "contradicts"), None)
+        edge = next((e for e in core.store.edges_by_type(s, "contradicts") if e.id == edge_id), None)
         if edge is None:
             raise NotFoundError(f"no open conflict {edge_id} in scope {s!r}")
         if keep_id not in (edge.src, edge.dst):

@@ -164,6 +164,15 @@ class Store(Protocol):
 
     def edges(self, scope: str, item_id: str | None = None, *, include_closed: bool = False) -> list[Edge]: ...
 
+    def edges_by_type(self, scope: str, type: str, *, include_closed: bool = False) -> list[Edge]:
+        """The scope's edges of one ``type`` (current ones unless ``include_closed``), by id.
+
+        Why a typed read: the alias groups conflict detection and the person book need are a
+        handful of ``alias`` edges in a scope whose ``about`` / ``derived_from`` edges grow with
+        every extracted claim; reading them all per claim made conversation ingest quadratic.
+        """
+        ...
+
     def events(
         self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000
     ) -> list[Event]: ...

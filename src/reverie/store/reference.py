@@ -472,6 +472,13 @@ class ReferenceStore:
         ]
         return sorted(out, key=lambda e: e.id)
 
+    def edges_by_type(self, scope: str, type: str, *, include_closed: bool = False) -> list[Edge]:
+        self._check_open()
+        out = [
+            e for (s, _), e in self._edges.items() if s == scope and e.type == type and (include_closed or e.is_current)
+        ]
+        return sorted(out, key=lambda e: e.id)
+
     def events(self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000) -> list[Event]:
         self._check_open()
         out = [e for e in self._events if e.scope == scope and e.seq > after_seq]

@@ -160,6 +160,11 @@ class VisibleStore:
         hidden = self.hidden(scope) if found else set()
         return [e for e in found if e.src not in hidden and e.dst not in hidden]
 
+    def edges_by_type(self, scope: str, type: str, *, include_closed: bool = False) -> list[Edge]:
+        found = self.inner.edges_by_type(scope, type, include_closed=include_closed)
+        hidden = self.hidden(scope) if found else set()
+        return [e for e in found if e.src not in hidden and e.dst not in hidden]
+
     def events(self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000) -> list[Event]:
         """The log without the events that name anything hidden, still ``limit`` long when it can be."""
         refs = self._hidden_refs(scope)

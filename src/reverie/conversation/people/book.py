@@ -92,18 +92,35 @@ class Book:
                 x = parent[x]
             return x
 
-        for n in names:
-            for e in store.edges(scope, n.id):
-                if e.type == "alias" and e.src in parent and e.dst in parent:
-                    a, b = root(e.src), root(e.dst)
-                    if a != b:
-                        parent[max(a, b)] = min(a, b)
+        # The scope's alias edges alone: reading each name's edges read every ``about`` edge into
+        # it too, and a book is rebuilt on each new name extraction enrolls.
+        for e in store.edges_by_type(scope, "alias"):
+            if e.src in parent and e.dst in parent:
+                a, b = root(e.src), root(e.dst)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
         groups: dict[str, Group] = {}
         for n in names:
             groups.setdefault(root(n.id), Group(root(n.id), [])).names.append(n)
         self.groups = sorted(groups.values(), key=lambda g: g.id)
         self._group_of = {n.id: root(n.id) for n in names}
         self._groups = groups
+
+    def add(self, name: Item, alias_of: Group | None = None) -> None:
+        """Take in a name item just written — a new person, or (``alias_of``) a new name of one —
+        exactly as a rebuild would see it. Why: extraction enrolls names one by one, and rebuilding
+        the book after each read every name of the scope again (quadratic in the names; LoCoMo
+        conversations mention ~150)."""
+        self._by_item[name.id] = name
+        group = alias_of if alias_of is not None else Group(name.id, [])
+        self._groups.pop(group.id, None)
+        group.names.append(name)
+        group.names.sort(key=lambda n: n.id)
+        group.id = min(group.id, name.id)  # a group's id is its oldest name's (the union's root)
+        self._groups[group.id] = group
+        for n in group.names:
+            self._group_of[n.id] = group.id
+        self.groups = sorted(self._groups.values(), key=lambda g: g.id)
 
     def __len__(self) -> int:
         return len(self.groups)

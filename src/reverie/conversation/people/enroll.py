@@ -60,7 +60,12 @@ class Enroller:
         assert new_id is not None
         if group is not None:
             self._host.run([cmd.Link(self.scope, "alias", new_id, group.id, AUTHOR, 0.7, {"rule": "name fits"})])
-        self.book = Book(self._host.store, self.scope)
+        item = self._host.store.get(self.scope, new_id)
+        if item is None or not item.is_current or self.book.group(new_id) is not None:
+            # not a new name item as written (gone, or one the book holds already): read it again
+            self.book = Book(self._host.store, self.scope)
+        else:
+            self.book.add(item, group)  # one row, not every name of the scope again
         return new_id
 
     def person_of(self, item_id: str) -> str:

@@ -565,6 +565,9 @@ class PostgresStore:
             where += " AND closed_at IS NULL"
         return self._edges(scope, where, params)
 
+    def edges_by_type(self, scope: str, type: str, *, include_closed: bool = False) -> list[Edge]:
+        return self._edges(scope, "type = %s" + ("" if include_closed else " AND closed_at IS NULL"), (type,))
+
     def events(self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000) -> list[Event]:
         sql = _EVENTS + " WHERE scope = %s AND seq > %s"
         params: list[Any] = [scope, after_seq]

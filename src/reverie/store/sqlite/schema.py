@@ -244,6 +244,11 @@ def _v5(conn: sqlite3.Connection) -> list[str]:
     return out
 
 
+#: The scope's edges of one type (``SQLiteStore.edges_by_type``): the alias groups conflict
+#: detection reads per claim are a few rows among the scope's growing about / derived_from edges.
+EDGES_BY_TYPE = "CREATE INDEX IF NOT EXISTS edges_by_type ON edges(scope, type)"
+
+
 def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})")}
 
@@ -325,6 +330,9 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
             conn.execute(stmt)
         fill_terms(conn)
     conn.execute("INSERT OR REPLACE INTO settings VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+    # Not a schema version of its own: an index changes no row and every reader works without it
+    # (``edges_by_type`` is only slower), so a file of any version gains it here, idempotently.
+    conn.execute(EDGES_BY_TYPE)
     row = conn.execute("SELECT v FROM settings WHERE k = 'fts_tokenize'").fetchone()
     _migrate_conversations(conn, str(row[0]) if row else tokenize)
     from reverie.store.sqlite import agenda  # its own step and version, like the conversations'

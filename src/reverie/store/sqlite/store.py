@@ -778,6 +778,13 @@ class SQLiteStore:
         with self._read() as c:
             return [row_to_edge(r) for r in c.execute(sql + " ORDER BY id", params)]
 
+    def edges_by_type(self, scope: str, type: str, *, include_closed: bool = False) -> list[Edge]:
+        # Probes ``edges_by_type`` (scope, type): an alias lookup reads the scope's alias edges,
+        # not every about / derived_from edge extraction adds (it read all of them once per claim).
+        sql = "SELECT * FROM edges WHERE scope = ? AND type = ?" + ("" if include_closed else " AND closed_at IS NULL")
+        with self._read() as c:
+            return [row_to_edge(r) for r in c.execute(sql + " ORDER BY id", (scope, type))]
+
     def events(self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000) -> list[Event]:
         sql = "SELECT seq, id, type, scope, at, cause, payload FROM events WHERE scope = ? AND seq > ?"
         params: list[Any] = [scope, after_seq]
