@@ -281,6 +281,7 @@ def apply_agenda(
                 refs(it.id, "memory_ids", it.memory_ids), it.reason, None if it.id in plan.reid else it.origin_id,
             )  # fmt: skip
             report.intents[it.id] = _run(batch, command, it.id, "intent")
+            report.records_created.append(report.intents[it.id])
     for t in _parents_first(sl.tasks or ()):
         if t.id in plan.create:
             command_t = ag.CreateTask(
@@ -288,6 +289,7 @@ def apply_agenda(
                 refs(t.id, "inputs", t.inputs), None if t.id in plan.reid else t.origin_id,
             )  # fmt: skip
             report.tasks[t.id] = _run(batch, command_t, t.id, "task")
+            report.records_created.append(report.tasks[t.id])
     for t in sl.tasks or ():
         for m in _to_replay(plan, t.id, t.moves):
             outputs = refs(t.id, "outputs", t.outputs) if m.move == "complete" else ()
