@@ -261,8 +261,9 @@ def apply_agenda(
     """Create, then move, every record the plan writes; fills the report's maps."""
     if plan.empty:
         return
-    report.intents.update({k: v for k, v in plan.held.items() if any(i.id == k for i in sl.intents or ())})
-    report.tasks.update({k: v for k, v in plan.held.items() if any(t.id == k for t in sl.tasks or ())})
+    intent_ids = {i.id for i in sl.intents or ()}
+    report.intents.update({k: v for k, v in plan.held.items() if k in intent_ids})
+    report.tasks.update({k: v for k, v in plan.held.items() if k not in intent_ids})
 
     def refs(rec_id: str, name: str, ids: Sequence[str]) -> tuple[str, ...]:
         out = []
