@@ -315,7 +315,11 @@ def _run(batch: Batch, command: Any, rec_id: str, kind: str) -> str:
     try:
         out = batch.run([command])[0]
     except ReverieError as exc:
-        raise type(exc)(f"slice {kind} {rec_id}: {exc.message}") from None
+        try:
+            named = type(exc)(f"slice {kind} {rec_id}: {exc.message}")
+        except TypeError:  # an error type that takes more than a message: raised as it is
+            raise exc from None
+        raise named from None
     return str(out.events[-1].payload[kind]["id"])
 
 

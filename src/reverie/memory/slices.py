@@ -190,6 +190,9 @@ class Slices:
         nothing written; ``skip``: keep ours; ``reid``: import theirs as a new claim). A value
         dismissed here stays dismissed (skipped). A malformed slice, a newer format version or one
         forging trust raises ``InvalidSliceError``; nothing is written on any refusal.
+
+        The ``intents`` / ``tasks`` sections replay in the same transaction, each record through
+        its status machine, memory ids through ``report.ids`` (``reverie.memory.slice_agenda``).
         """
         core = self._core
         s = core.scope(scope)
