@@ -51,16 +51,13 @@ def test_export_carries_the_asked_items_their_parents_aliases_and_contradictions
     assert bare.items[0].parents == (root.id,)  # kept: an importer may already hold the parent
 
 
-def test_export_writes_nothing_and_refuses_unknown_ids_and_intents(mem: Memory) -> None:
+def test_export_writes_nothing_and_refuses_unknown_ids(mem: Memory) -> None:
     item = mem.remember("Alice works at Acme", scope=S)
     before = _state(mem, S)
     mem.export_slice(scope=S)
     with pytest.raises(NotFoundError):
         mem.export_slice(scope=S, memory_ids=[item.id, "01900000-0000-7000-8000-000000000000"])
-    with pytest.raises(InvalidInputError, match="intents are not part of this build"):
-        mem.export_slice(scope=S, include_intents=True)
-    with pytest.raises(InvalidInputError, match="tasks are not part of this build"):
-        mem.export_slice(scope=S, include_tasks=True)
+    assert mem.export_slice(scope=S, include_intents=True, include_tasks=True).intents == ()
     with pytest.raises(NotFoundError):  # another scope's id is not found, as every read
         mem.export_slice(scope="team:other", memory_ids=[item.id])
     assert _state(mem, S) == before
@@ -253,8 +250,8 @@ def _cycle(d: dict[str, Any]) -> None:
     d["items"][0]["parents"] = [d["items"][1]["id"]]
 
 
-def _intents(d: dict[str, Any]) -> None:
-    d["sections"] = {"intents": [{"label": "ship it"}]}
+def _unknown_section(d: dict[str, Any]) -> None:
+    d["sections"] = {"messages": [{"text": "ship it"}]}
 
 
 def _unknown_field(d: dict[str, Any]) -> None:
@@ -282,7 +279,7 @@ def _too_long(d: dict[str, Any]) -> None:
         (_duplicate, "invalid_slice", "appears twice"),
         (_dangling_edge, "invalid_slice", "not in the slice"),
         (_cycle, "invalid_slice", "its own ancestor"),
-        (_intents, "invalid_slice", "carries intents"),
+        (_unknown_section, "invalid_slice", "carries messages"),
         (_unknown_field, "invalid_slice", "unknown field(s) authority"),
         (_not_a_slice, "invalid_slice", "not a reverie slice"),
         (_bad_time, "invalid_slice", "ISO-8601"),

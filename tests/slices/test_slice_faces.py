@@ -133,3 +133,60 @@ def test_http_slice_routes_export_and_import_with_the_error_shape(mem: Memory) -
         )
         assert missing.status_code == 404
     assert len(mem.list(scope=OTHER).items) == 1
+
+
+# -- intents and tasks through every face ------------------------------------------------------------
+def _goal_and_task(mem: Memory) -> tuple[str, str, str]:
+    a = mem.remember("The API rate limit is 100 requests per minute", scope=SCOPE)
+    goal = mem.intents.create("Find the real limit", scope=SCOPE, memory_ids=[a.id])
+    job = mem.tasks.create("Probe the API", scope=SCOPE, intent=goal, inputs=[a.id])
+    mem.tasks.start(job, scope=SCOPE)
+    mem.tasks.fail(job, "timeout", scope=SCOPE)
+    return a.id, goal.id, job.id
+
+
+def test_cli_slice_export_intents_and_tasks_flags_carry_them_and_import_replays_them(tmp_path: Path) -> None:
+    a, b, out = tmp_path / "a.db", tmp_path / "b.db", tmp_path / "slice.json"
+    with Memory(a, embedder="hash") as mem:
+        claim, _, job = _goal_and_task(mem)
+    plain = json.loads(_cli(a, "slice", "export", "--id", claim).stdout)
+    assert plain["sections"] == {}
+    done = json.loads(
+        _cli(a, "--json", "slice", "export", "--id", claim, "--intents", "--tasks", "--out", str(out)).stdout
+    )
+    assert (done["intents"], done["tasks"]) == (1, 1)
+    report = json.loads(_cli(b, "--json", "slice", "import", str(out), scope=OTHER).stdout)
+    assert len(report["records_created"]) == 2 and set(report["tasks"]) == {job}
+    human = _cli(b, "slice", "import", str(out), scope=OTHER).stdout
+    assert "0 intents/tasks created" in human and "2 already here" in human
+    with Memory(b, embedder="hash") as copy:
+        (task,) = copy.tasks.list(scope=OTHER)
+        assert task.status == "failed" and task.failures[0].reason == "timeout"
+
+
+@pytest.mark.anyio
+async def test_mcp_slice_export_takes_include_intents_and_include_tasks(mem: Memory) -> None:
+    claim, goal, job = _goal_and_task(mem)
+    async with Client(build_server(mem), raise_exceptions=True) as client:
+        args = {"scope": SCOPE, "memory_ids": [claim], "include_intents": True, "include_tasks": True}
+        exported = _payload(await client.call_tool("slice_export", args))
+        assert [t["id"] for t in exported["slice"]["sections"]["tasks"]] == [job]
+        got = _payload(await client.call_tool("slice_import", {"scope": OTHER, "slice": exported["slice"]}))
+        assert set(got["intents"]) == {goal} and len(got["records_created"]) == 2
+    assert mem.tasks.get(got["tasks"][job], scope=OTHER).status == "failed"
+
+
+def test_http_slice_export_takes_include_intents_and_include_tasks(mem: Memory) -> None:
+    claim, goal, job = _goal_and_task(mem)
+    app = create_app(mem, allowed_hosts=["127.0.0.1", "testserver"])
+    with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
+        body = {"memory_ids": [claim], "include_intents": True, "include_tasks": True}
+        sl = client.post(f"/v1/scopes/{SCOPE}/slices/export", json=body).json()
+        assert [i["id"] for i in sl["sections"]["intents"]] == [goal]
+        sl["sections"]["tasks"][0]["moves"].append({"move": "complete", "reason": "", "at": None})
+        refused = client.post(f"/v1/scopes/{OTHER}/slices/import", json={"slice": sl})
+        assert refused.status_code == 400 and refused.json()["code"] == "invalid_slice"
+        assert "'complete' from 'failed'" in json.dumps(refused.json())
+        sl["sections"]["tasks"][0]["moves"].pop()
+        done = client.post(f"/v1/scopes/{OTHER}/slices/import", json={"slice": sl})
+        assert done.status_code == 200 and set(done.json()["tasks"]) == {job}

@@ -173,3 +173,117 @@ def test_a_mangled_slice_is_imported_or_refused_with_a_reverie_error_and_nothing
                 assert mem.get(kept.id, scope=OTHER).is_current
             before = [e.to_dict() for e in mem.events(scope=OTHER)]
         assert mem.doctor().ok
+
+
+# -- intents and tasks -----------------------------------------------------------------------------
+@st.composite
+def agendas(draw: st.DrawFn) -> dict[str, Any]:
+    """Claims, intents (sub-intents, random allowed moves) and tasks (subtasks, random allowed moves)."""
+    n_claims = draw(st.integers(1, 4))
+    n_intents = draw(st.integers(1, 4))
+    intents = [
+        {
+            "parent": draw(st.one_of(st.none(), st.integers(0, i - 1))) if i else None,
+            "memory": draw(st.sets(st.integers(0, n_claims - 1), min_size=1, max_size=2)),
+            "moves": draw(st.lists(st.integers(0, 3), max_size=3)),
+            "priority": draw(st.sampled_from([0.1, 0.5, 0.9])),
+        }
+        for i in range(n_intents)
+    ]
+    tasks = [
+        {
+            "intent": draw(st.one_of(st.none(), st.integers(0, n_intents - 1))),
+            "parent": draw(st.one_of(st.none(), st.integers(0, t - 1))) if t else None,
+            "inputs": draw(st.sets(st.integers(0, n_claims - 1), min_size=1, max_size=2)),
+            "outputs": draw(st.sets(st.integers(0, n_claims - 1), max_size=2)),
+            "moves": draw(st.lists(st.integers(0, 3), max_size=5)),
+        }
+        for t in range(draw(st.integers(0, 4)))
+    ]
+    return {"claims": n_claims, "intents": intents, "tasks": tasks}
+
+
+def _build_agenda(mem: Memory, pop: dict[str, Any]) -> list[str]:
+    from reverie.model.agenda import INTENT_MOVES, TASK_MOVES, allowed_moves
+
+    ids = [mem.remember(f"agenda claim {i}", scope=SCOPE).id for i in range(pop["claims"])]
+    made: list[Any] = []
+    for n, spec in enumerate(pop["intents"]):
+        made.append(
+            mem.intents.create(
+                f"goal {n}",
+                scope=SCOPE,
+                priority=spec["priority"],
+                parent=made[spec["parent"]] if spec["parent"] is not None else None,
+                memory_ids=[ids[m] for m in sorted(spec["memory"])],
+                reason=f"because {n}",
+            )
+        )
+    tasks: list[Any] = []
+    for n, spec in enumerate(pop["tasks"]):
+        intent = made[spec["intent"]] if spec["intent"] is not None else None
+        parent = tasks[spec["parent"]] if spec["parent"] is not None else None
+        # Intents move only after every task exists, so each intent is still open here.
+        tasks.append(
+            mem.tasks.create(
+                f"task {n}", scope=SCOPE, intent=intent, parent=parent, inputs=[ids[m] for m in sorted(spec["inputs"])]
+            )
+        )
+        for k, pick in enumerate(spec["moves"]):
+            t = mem.tasks.get(tasks[-1], scope=SCOPE)
+            allowed = allowed_moves(TASK_MOVES, t.status)
+            if allowed:
+                move = allowed[pick % len(allowed)]
+                outputs = [ids[m] for m in sorted(spec["outputs"])] if move == "complete" else []
+                mem.tasks.transition(t, move, scope=SCOPE, reason=f"step {k}", outputs=outputs)
+    for n, spec in enumerate(pop["intents"]):
+        for k, pick in enumerate(spec["moves"]):
+            it = mem.intents.get(made[n], scope=SCOPE)
+            allowed = allowed_moves(INTENT_MOVES, it.status)
+            if allowed:
+                mem.intents.transition(it, allowed[pick % len(allowed)], scope=SCOPE, reason=f"move {k}")
+    return ids
+
+
+def _normal_agenda(sl: Slice, ids: dict[str, str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The intents and tasks sections with every id mapped through ``ids`` and the times dropped."""
+
+    def norm(d: dict[str, Any]) -> dict[str, Any]:
+        d = dict(d)
+        d.pop("created_at")
+        d["moves"] = [(m["move"], m["reason"]) for m in d["moves"]]
+        for key in ("id", "origin_id", "parent", "intent"):
+            if d.get(key) is not None:
+                d[key] = ids.get(d[key], d[key])
+        for key in ("memory_ids", "inputs", "outputs"):
+            if key in d:
+                d[key] = sorted(ids.get(m, m) for m in d[key])
+        return d
+
+    sections = sl.to_dict()["sections"]
+    return (
+        sorted((norm(d) for d in sections["intents"]), key=lambda d: d["id"]),
+        sorted((norm(d) for d in sections["tasks"]), key=lambda d: d["id"]),
+    )
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(pop=agendas())
+def test_export_import_export_with_intents_and_tasks_gives_the_same_slice_up_to_ids(pop: dict[str, Any]) -> None:
+    clock = ManualClock(START)
+    with (
+        Memory(":memory:", embedder="hash", clock=clock, seed=1, detect_conflicts=False) as src,
+        Memory(":memory:", embedder="hash", clock=clock, seed=2, detect_conflicts=False) as dst,
+    ):
+        ids = _build_agenda(src, pop)
+        first = src.export_slice(scope=SCOPE, memory_ids=ids, include_intents=True, include_tasks=True)
+        assert first.intents is not None and len(first.intents) == len(pop["intents"])
+        assert first.tasks is not None and len(first.tasks) == len(pop["tasks"])
+        report = dst.import_slice(Slice.from_json(first.to_json()), scope=OTHER)
+        assert not report.dropped_refs
+        copies = [report.ids[i] for i in ids]
+        second = dst.export_slice(scope=OTHER, memory_ids=copies, include_intents=True, include_tasks=True)
+        back = {new: old for m in (report.ids, report.intents, report.tasks) for old, new in m.items()}
+        assert _normal_agenda(second, back) == _normal_agenda(first, {})
+        assert _normal(second, back) == _normal(first, {})
+        assert dst.doctor().ok

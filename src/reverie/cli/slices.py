@@ -18,7 +18,7 @@ from reverie.slice import ON_CONFLICT, SliceReport
 
 @click.group("slice")
 def slice_group() -> None:
-    """Export a slice of a scope (items, parents, aliases, contradictions, edges) or import one."""
+    """Export a slice of a scope (items, parents, aliases, contradictions, edges, intents, tasks) or import one."""
 
 
 @slice_group.command("export")
@@ -29,6 +29,12 @@ def slice_group() -> None:
 @click.option("--no-aliases", is_flag=True, help="Leave out the items' aliases.")
 @click.option("--no-contradictions", is_flag=True, help="Leave out the items that contradict them.")
 @click.option(
+    "--intents", "with_intents", is_flag=True, help="Add the intents about the items (all open ones without --id)."
+)
+@click.option(
+    "--tasks", "with_tasks", is_flag=True, help="Add the tasks that took or produced the items, with their intents."
+)
+@click.option(
     "--out",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     help="Write to FILE (atomically) instead of stdout.",
@@ -36,7 +42,13 @@ def slice_group() -> None:
 @scoped
 @json_option
 def slice_export(
-    ids: tuple[str, ...], no_parents: bool, no_aliases: bool, no_contradictions: bool, out: Path | None
+    ids: tuple[str, ...],
+    no_parents: bool,
+    no_aliases: bool,
+    no_contradictions: bool,
+    with_intents: bool,
+    with_tasks: bool,
+    out: Path | None,
 ) -> None:
     """Write a slice of the scope as one JSON document (`reverie slice import` reads it)."""
     st = state()
@@ -47,6 +59,8 @@ def slice_export(
         include_parents=not no_parents,
         include_aliases=not no_aliases,
         include_contradictions=not no_contradictions,
+        include_intents=with_intents,
+        include_tasks=with_tasks,
     )
     text = sl.to_json(indent=2) + "\n"
     if out is None:
@@ -62,6 +76,7 @@ def slice_export(
     finally:
         tmp.unlink(missing_ok=True)
     doc = {"scope": scope, "items": len(sl.items), "edges": len(sl.edges), "out": str(out)}
+    doc.update({name: len(rows) for name, rows in (("intents", sl.intents), ("tasks", sl.tasks)) if rows is not None})
     st.emit(
         doc, lambda: f"exported a slice of {len(sl.items)} items and {len(sl.edges)} edges of scope {scope} to {out}"
     )
@@ -71,11 +86,13 @@ def _report_text(report: SliceReport) -> str:
     lines = [
         f"imported a slice into scope {report.scope}: {len(report.created)} created, "
         f"{len(report.corroborated)} corroborated, {len(report.skipped)} skipped, {len(report.conflicts)} conflicts, "
-        f"{len(report.edges)} edges",
+        f"{len(report.edges)} edges; {len(report.records_created)} intents/tasks created, "
+        f"{len(report.records_advanced)} advanced, {len(report.records_skipped)} already here",
         "claims are stored as source 'imported' (their source is kept in provenance); --json prints the id map",
     ]
     lines += [f"  skipped {s['id']}: {s['reason']}" for s in report.skipped if s["reason"] != "already here"]
     lines += [f"  conflict {c['id']} (here {c['target']}): {c['reason']}" for c in report.conflicts]
+    lines += [f"  dropped memory {d['memory']} from {d['field']} of {d['record']}" for d in report.dropped_refs]
     return "\n".join(lines)
 
 

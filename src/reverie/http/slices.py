@@ -24,6 +24,12 @@ class SliceExportIn(BaseModel):
     include_parents: bool = Field(True, description="Add the items' parents, transitively.")
     include_aliases: bool = Field(True, description="Add the items' aliases, transitively.")
     include_contradictions: bool = Field(True, description="Add the claims that contradict them (one hop).")
+    include_intents: bool = Field(
+        False, description="Add the intents about the items (every open one when memory_ids is omitted)."
+    )
+    include_tasks: bool = Field(
+        False, description="Add the tasks that took or produced the items (every open one), with their intents."
+    )
 
 
 class SliceImportIn(BaseModel):
@@ -39,14 +45,17 @@ class SliceImportIn(BaseModel):
 
 @router.post("/slices/export", response_model=dict[str, Any], summary="Export a slice")
 def export_slice(scope: ScopeName, body: SliceExportIn, mem: Mem) -> dict[str, Any]:
-    """A versioned slice of the scope: the items, their parents, aliases and contradictions, and the
-    edges between them, as the receiving store will keep them. Reads only."""
+    """A versioned slice of the scope: the items, their parents, aliases and contradictions, the
+    edges between them and, on request, the intents and tasks about them, as the receiving store
+    will keep them. Reads only."""
     sl = mem.export_slice(
         scope=scope,
         memory_ids=body.memory_ids,
         include_parents=body.include_parents,
         include_aliases=body.include_aliases,
         include_contradictions=body.include_contradictions,
+        include_intents=body.include_intents,
+        include_tasks=body.include_tasks,
     )
     return sl.to_dict()
 

@@ -178,7 +178,15 @@ def resume_learning(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
 
 
 def slice_export(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
-    fields = _pick(a, "memory_ids", "include_parents", "include_aliases", "include_contradictions")
+    fields = _pick(
+        a,
+        "memory_ids",
+        "include_parents",
+        "include_aliases",
+        "include_contradictions",
+        "include_intents",
+        "include_tasks",
+    )
     sl = mem.export_slice(scope=a["scope"], **fields)
     return marked({"slice": sl.to_dict()})
 

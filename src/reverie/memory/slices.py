@@ -13,7 +13,7 @@ first recorded in ``meta[ORIGIN_META]``, which is how a later import recognises 
 from __future__ import annotations
 
 import builtins
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -31,16 +31,18 @@ from reverie.errors import (
 )
 from reverie.memory.candidates import build_remember
 from reverie.memory.core import Core
+from reverie.memory.slice_agenda import AgendaPlan, apply_agenda, export_agenda, memory_refs, plan_agenda
 from reverie.memory.writes import Writes
 from reverie.model import commands as cmd
 from reverie.model import events as ev
+from reverie.model.agenda import agenda_record_id, is_agenda_event
 from reverie.model.ids import is_id
 from reverie.model.item import STATUSES, Edge, Item, Provenance
 from reverie.model.query import Q
 from reverie.model.validate import check_id, check_meta, check_text
 from reverie.slice.format import IMPORTED_AUTHORITY, KNOWN_SECTIONS, ORIGIN_META, Slice, SliceEdge, SliceItem
 from reverie.slice.report import ON_CONFLICT, SliceReport
-from reverie.store.protocol import VECTOR_PENDING, Batch, Outcome
+from reverie.store.protocol import VECTOR_PENDING, Batch, Outcome, Store
 
 #: The most items one slice may carry (export and import): a bound, like every input's.
 MAX_SLICE_ITEMS = 100_000
@@ -71,8 +73,9 @@ class Slices:
         contradict them (one hop; their own parents are named, not added), with every current
         edge between the chosen items (an edge to an item left out is left out).
 
-        ``include_intents`` / ``include_tasks`` are accepted for the slice's future sections and
-        refused when True until intents and tasks exist in this build (issue #18 items 1–3).
+        ``include_intents`` / ``include_tasks`` add the ``intents`` / ``tasks`` sections: the
+        records about the chosen claims (every open one when ``memory_ids`` is None), with their
+        sub-records, moves and failures (``reverie.memory.slice_agenda`` says which exactly).
         Raises ``NotFoundError`` for an id not in the scope; reads only, writes nothing.
         """
         core = self._core
@@ -86,11 +89,6 @@ class Slices:
         ):
             if not isinstance(flag, bool):
                 raise InvalidInputError(f"{name} must be True or False")
-        # Sections for intents and tasks are wired by the lead once h-intents lands: until then
-        # a caller asking for them must hear that the slice would not carry them.
-        for name, flag in (("intents", include_intents), ("tasks", include_tasks)):
-            if flag:
-                raise InvalidInputError(f"include_{name}=True: {name} are not part of this build yet; leave it False")
         chosen = self._seed(s, memory_ids)
         edges = _EdgeCache(core, s)
         if include_parents or include_aliases:
@@ -105,12 +103,33 @@ class Slices:
             raise LimitExceededError(f"{len(chosen)} items in one slice; the limit is {MAX_SLICE_ITEMS}")
         items = sorted(chosen.values(), key=lambda i: (i.recorded_at, i.id))
         between = {e.id: e for i in items for e in edges.of(i.id) if e.src in chosen and e.dst in chosen}
+        intents, tasks = export_agenda(
+            core.store, s, chosen, memory_ids is None, include_intents, include_tasks, self._record_events(s)
+        )
         return Slice(
             scope=s,
             exported_at=core.clock.now(),
             items=tuple(_slice_item(i) for i in items),
             edges=tuple(_slice_edge(e) for e in sorted(between.values(), key=lambda e: (e.recorded_at, e.id))),
+            intents=intents,
+            tasks=tasks,
         )
+
+    def _record_events(self, s: str) -> Callable[[str], builtins.list[ev.Event]]:
+        """An intent's or task's events, oldest first (its creation and every move).
+
+        Read in one pass over the scope's log on first use, bucketed by record: a read per record
+        (``events(item_id=...)``) scans the log each time, and 1,000 records took 20 s to export.
+        """
+        store, index = self._core.store, None
+
+        def of(record_id: str) -> builtins.list[ev.Event]:
+            nonlocal index
+            if index is None:
+                index = _agenda_events(store, s)
+            return index.get(record_id, [])
+
+        return of
 
     def _seed(self, s: str, memory_ids: Sequence[str] | None) -> dict[str, Item]:
         store = self._core.store
@@ -171,6 +190,9 @@ class Slices:
         nothing written; ``skip``: keep ours; ``reid``: import theirs as a new claim). A value
         dismissed here stays dismissed (skipped). A malformed slice, a newer format version or one
         forging trust raises ``InvalidSliceError``; nothing is written on any refusal.
+
+        The ``intents`` / ``tasks`` sections replay in the same transaction, each record through
+        its status machine, memory ids through ``report.ids`` (``reverie.memory.slice_agenda``).
         """
         core = self._core
         s = core.scope(scope)
@@ -181,13 +203,18 @@ class Slices:
             raise LimitExceededError(f"{len(sl.items)} items in one slice; the limit is {MAX_SLICE_ITEMS}")
         plan = _Plan(sl, s, SliceReport(s))
         self._classify(plan, on_conflict)
+        agenda = plan_agenda(sl, core.store, s, on_conflict, plan.report, self._record_events(s))
         commands = self._commands(plan)
         links = self._links(plan)
+        external = {
+            ref: min(held, key=lambda h: (h.closed_at is not None, h.id)).id
+            for ref, held in self._by_origin(s, memory_refs(sl)).items()
+        }
         vectors, pending = self._vectors([c.text for c in commands.values()])
         if pending:
             commands = {k: replace(c, flags=(*c.flags, VECTOR_PENDING)) for k, c in commands.items()}
         results = core.store.execute_steps(
-            [lambda batch: _apply(batch, plan, commands, links)],
+            [lambda batch: _apply(batch, plan, commands, links, agenda, external)],
             now=core.clock.now(),
             new_id=core.new_id,
             vectors=vectors,
@@ -353,6 +380,21 @@ def _parse(value: Slice | Mapping[str, Any] | str | bytes) -> Slice:
     return sl
 
 
+def _agenda_events(store: Store, s: str) -> dict[str, list[ev.Event]]:
+    """Every intent and task event of scope ``s``, by the record it is about, oldest first."""
+    out: dict[str, list[ev.Event]] = {}
+    after = 0
+    while True:
+        page = store.events(s, after_seq=after, limit=_PAGE * 10)
+        for e in page:
+            record = agenda_record_id(e.payload) if is_agenda_event(e.type) else None
+            if record is not None:
+                out.setdefault(record, []).append(e)
+        if len(page) < _PAGE * 10:
+            return out
+        after = page[-1].seq
+
+
 def _order(items: Sequence[SliceItem]) -> list[SliceItem]:
     """Parents before children (a remember needs its parents); a cycle is a malformed slice."""
     by_id = {i.id: i for i in items}
@@ -383,9 +425,15 @@ def _order(items: Sequence[SliceItem]) -> list[SliceItem]:
 
 
 def _apply(
-    batch: Batch, plan: _Plan, commands: Mapping[str, cmd.Remember], links: Sequence[tuple[SliceEdge, dict[str, Any]]]
+    batch: Batch,
+    plan: _Plan,
+    commands: Mapping[str, cmd.Remember],
+    links: Sequence[tuple[SliceEdge, dict[str, Any]]],
+    agenda: AgendaPlan,
+    external: Mapping[str, str],
 ) -> list[Outcome]:
-    """The whole import inside one savepoint: items, then edges, then closing the closed ones."""
+    """The whole import inside one savepoint: items, then edges, closing the closed ones, then
+    the intents and tasks (whose memory ids map through the items' new ids)."""
     report, s = plan.report, plan.scope
     outcomes: list[Outcome] = []
     created: dict[str, str] = {}  # slice id -> new id, for items this import created
@@ -426,6 +474,7 @@ def _apply(
     for it in closed:
         if it.id not in superseded_by:
             batch.run([cmd.Forget(s, created[it.id], f"{it.status} where it was exported")])
+    apply_agenda(batch, plan.slice, agenda, s, report, external)
     return outcomes
 
 

@@ -73,6 +73,11 @@ def allowed_moves(moves: Mapping[str, tuple[tuple[str, ...], str, str]], status:
     return [name for name, (starts, _, _) in moves.items() if status in starts]
 
 
+def _origin(origin: str | None) -> dict[str, str]:
+    """``origin`` is written only when a slice set it, so every other record's payload is unchanged."""
+    return {} if origin is None else {"origin": origin}
+
+
 def _ids(value: object) -> tuple[str, ...]:
     return tuple(str(v) for v in (value or ()))  # type: ignore[attr-defined]
 
@@ -97,6 +102,8 @@ class Intent:
     memory_ids: tuple[str, ...] = ()
     reason: str = ""
     version: int = 1
+    #: The id this intent had where it was first recorded, when a slice brought it here (else None).
+    origin: str | None = None
 
     @property
     def is_open(self) -> bool:
@@ -116,6 +123,7 @@ class Intent:
             "version": self.version,
             "created_at": to_iso(self.created_at),
             "updated_at": to_iso(self.updated_at),
+            **_origin(self.origin),
         }
 
     @classmethod
@@ -133,6 +141,7 @@ class Intent:
             version=int(d.get("version", 1)),
             created_at=from_iso(str(d["created_at"])),
             updated_at=from_iso(str(d["updated_at"])),
+            origin=d.get("origin"),
         )
 
 
@@ -175,6 +184,8 @@ class Task:
     failures: tuple[Failure, ...] = field(default_factory=tuple)
     reason: str = ""
     version: int = 1
+    #: The id this task had where it was first recorded, when a slice brought it here (else None).
+    origin: str | None = None
 
     @property
     def is_open(self) -> bool:
@@ -197,6 +208,7 @@ class Task:
             "version": self.version,
             "created_at": to_iso(self.created_at),
             "updated_at": to_iso(self.updated_at),
+            **_origin(self.origin),
         }
 
     @classmethod
@@ -217,6 +229,7 @@ class Task:
             version=int(d.get("version", 1)),
             created_at=from_iso(str(d["created_at"])),
             updated_at=from_iso(str(d["updated_at"])),
+            origin=d.get("origin"),
         )
 
 
@@ -288,6 +301,7 @@ class CreateIntent:
     parent: str | None = None
     memory_ids: tuple[str, ...] = ()
     reason: str = ""
+    origin: str | None = None  # set by a slice import only (``reverie.memory.slice_agenda``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,6 +323,7 @@ class CreateTask:
     agent: str | None = None
     parent: str | None = None
     inputs: tuple[str, ...] = ()
+    origin: str | None = None  # set by a slice import only (``reverie.memory.slice_agenda``)
 
 
 @dataclass(frozen=True, slots=True)

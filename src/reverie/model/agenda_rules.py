@@ -79,6 +79,7 @@ def _create_intent(cmd: ag.CreateIntent, view: StateView, ctx: Context) -> list[
         parent=cmd.parent,
         memory_ids=cmd.memory_ids,
         reason=cmd.reason,
+        origin=cmd.origin,
     )
     return [_event(ctx, ag.INTENT_CREATED, cmd.scope, {"intent": intent.to_dict()})]
 
@@ -119,6 +120,7 @@ def _create_task(cmd: ag.CreateTask, view: StateView, ctx: Context) -> list[ev.E
         agent=cmd.agent,
         parent=cmd.parent,
         inputs=cmd.inputs,
+        origin=cmd.origin,
     )
     return [_event(ctx, ag.TASK_CREATED, cmd.scope, {"task": task.to_dict()})]
 

@@ -5,6 +5,7 @@ through ``Memory.export_slice`` / ``Memory.import_slice``.
 """
 
 from reverie.errors import InvalidSliceError, SliceConflictError
+from reverie.slice.agenda import SliceIntent, SliceMove, SliceTask
 from reverie.slice.format import FORMAT, IMPORTED_AUTHORITY, ORIGIN_META, VERSION, Slice, SliceEdge, SliceItem
 from reverie.slice.report import ON_CONFLICT, SliceReport
 
@@ -18,6 +19,9 @@ __all__ = [
     "Slice",
     "SliceConflictError",
     "SliceEdge",
+    "SliceIntent",
     "SliceItem",
+    "SliceMove",
     "SliceReport",
+    "SliceTask",
 ]

@@ -19,8 +19,11 @@ Shape (``version`` 1)::
   an import uses it to recognise a claim that is already here (the sandbox pattern brings copies
   back home) and keeps it on the new item under ``meta[ORIGIN_META]``.
 - ``recorded_at`` is informational: record time belongs to each store and is re-stamped.
-- ``sections`` holds further event families (intents, tasks, conversation messages) by name;
-  this version knows none, and a reader refuses a section it cannot import rather than drop it.
+- ``sections`` holds further record families by name: ``intents`` and ``tasks``
+  (``reverie.slice.agenda`` gives their shape); a reader refuses a section it cannot import
+  rather than drop it. Why no new version for them: a version-1 reader that predates them
+  already refuses a slice carrying them, by name, and every slice it could read reads the same
+  here; the version changes when a field it knows changes meaning.
 
 Everything here is pure (no store, no I/O): ``Slice.from_json`` is the one place a slice from
 outside is checked, so every face (Python, CLI, MCP, HTTP) refuses the same bad slices the same way.
@@ -39,6 +42,7 @@ from reverie.model.clock import from_iso, to_iso
 from reverie.model.ids import is_id
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SOURCES, STATUSES, TIERS
 from reverie.model.validate import SCORE_NAMES
+from reverie.slice.agenda import INTENTS, TASKS, SliceIntent, SliceTask, check_sections
 
 FORMAT = "reverie.slice"
 VERSION = 1
@@ -46,9 +50,8 @@ VERSION = 1
 IMPORTED_AUTHORITY = DEFAULT_AUTHORITY["imported"]
 #: Where an imported item keeps the id its claim had where it was first recorded.
 ORIGIN_META = "slice_origin"
-#: Sections a slice may carry besides items and edges; none is importable yet (intents and
-#: tasks land with issue #18's items 1–3: the lead adds them here and in ``memory.slices``).
-KNOWN_SECTIONS: frozenset[str] = frozenset()
+#: Sections a slice may carry besides items and edges and this build imports (``slice.agenda``).
+KNOWN_SECTIONS: frozenset[str] = frozenset({INTENTS, TASKS})
 
 _ITEM_KEYS = frozenset(
     {
@@ -156,13 +159,19 @@ class SliceEdge:
 
 @dataclass(frozen=True, slots=True)
 class Slice:
-    """A versioned, JSON-serialisable piece of a scope: items, the edges between them, sections."""
+    """A versioned, JSON-serialisable piece of a scope: items, the edges between them, sections.
+
+    ``intents`` / ``tasks`` are the checked ``intents`` / ``tasks`` sections (None: not carried);
+    ``sections`` holds any other section as it came (an import refuses a non-empty one).
+    """
 
     scope: str
     exported_at: datetime
     items: tuple[SliceItem, ...] = ()
     edges: tuple[SliceEdge, ...] = ()
     sections: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)
+    intents: tuple[SliceIntent, ...] | None = None
+    tasks: tuple[SliceTask, ...] | None = None
     format: str = FORMAT
     version: int = VERSION
 
@@ -174,8 +183,16 @@ class Slice:
             "exported_at": to_iso(self.exported_at),
             "items": [i.to_dict() for i in self.items],
             "edges": [e.to_dict() for e in self.edges],
-            "sections": {k: list(v) for k, v in sorted(self.sections.items())},
+            "sections": {k: list(v) for k, v in sorted(self._all_sections().items())},
         }
+
+    def _all_sections(self) -> dict[str, tuple[dict[str, Any], ...]]:
+        out = {k: v for k, v in self.sections.items() if k not in KNOWN_SECTIONS}
+        if self.intents is not None:
+            out[INTENTS] = tuple(i.to_dict() for i in self.intents)
+        if self.tasks is not None:
+            out[TASKS] = tuple(t.to_dict() for t in self.tasks)
+        return out
 
     def to_json(self, *, indent: int | None = None) -> str:
         """Strict JSON (no NaN), keys in a stable order, so equal slices give equal text."""
@@ -210,12 +227,15 @@ class Slice:
         edges = tuple(_edge(d, f"edges[{n}]") for n, d in enumerate(_list(data.get("edges", []), "edges")))
         sections = _sections(data.get("sections", {}))
         _check_references(items, edges)
+        intents, tasks = check_sections(sections)
         return cls(
             scope=_str(data.get("scope"), "scope"),
             exported_at=_time(data.get("exported_at"), "exported_at", required=True),  # type: ignore[arg-type]
             items=items,
             edges=edges,
-            sections=sections,
+            sections={k: v for k, v in sections.items() if k not in KNOWN_SECTIONS},
+            intents=intents,
+            tasks=tasks,
         )
 
 

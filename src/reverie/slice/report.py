@@ -27,6 +27,16 @@ class SliceReport:
     edges_skipped: list[dict[str, str]] = field(default_factory=list)
     #: Parents of an item that are neither in the slice nor in this scope: left off the new item.
     dropped_parents: list[dict[str, str]] = field(default_factory=list)
+    #: Slice intent / task id -> the target's (created, or the record already here it matched).
+    intents: dict[str, str] = field(default_factory=dict)
+    tasks: dict[str, str] = field(default_factory=dict)
+    #: Intents and tasks written new; records here moved on by the moves the slice had beyond
+    #: theirs (``{"id", "target", "moves"}``); records left as they are (``{"id", "target", "reason"}``).
+    records_created: list[str] = field(default_factory=list)
+    records_advanced: list[dict[str, Any]] = field(default_factory=list)
+    records_skipped: list[dict[str, str]] = field(default_factory=list)
+    #: Memory ids an intent or task named that are neither in the slice nor in this scope.
+    dropped_refs: list[dict[str, str]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -39,6 +49,12 @@ class SliceReport:
             "edges": dict(self.edges),
             "edges_skipped": list(self.edges_skipped),
             "dropped_parents": list(self.dropped_parents),
+            "intents": dict(self.intents),
+            "tasks": dict(self.tasks),
+            "records_created": list(self.records_created),
+            "records_advanced": list(self.records_advanced),
+            "records_skipped": list(self.records_skipped),
+            "dropped_refs": list(self.dropped_refs),
             "counts": {
                 "created": len(self.created),
                 "corroborated": len(self.corroborated),
