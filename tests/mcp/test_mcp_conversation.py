@@ -132,4 +132,4 @@ async def test_message_text_comes_back_only_inside_marked_data(mem: Memory) -> N
     async with connected(mem) as client:
         await call(client, "conversation_add", conversation="c1", text=INJECTION, scope=SCOPE)
         out = await call(client, "conversation_history", conversation="c1", scope=SCOPE)
-    assert list(out)[0] == "note" and out["entries"][0]["text"] == INJECTION
+    assert next(iter(out)) == "note" and out["entries"][0]["text"] == INJECTION
