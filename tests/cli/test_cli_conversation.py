@@ -141,3 +141,11 @@ def test_an_unknown_person_is_not_found(run: Cli) -> None:
     _talk(run)
     run.ok("conversation", "close", "c1")
     _assert_refused(run, "not_found", 1, "person", "Zed")
+
+
+def test_a_refused_first_message_does_not_open_the_conversation(run: Cli) -> None:
+    """Regression: ``add`` opened the conversation before the message was checked, so a refused
+    first message left an empty conversation behind."""
+    run.remember("a claim so the store exists")
+    _assert_refused(run, "invalid_input", 2, "conversation", "add", "new", "hello", "--speaker", "Al\x1bice")
+    assert run.json("conversation", "list")["conversations"] == []

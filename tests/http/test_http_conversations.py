@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from http_helpers import SCOPE, assert_error
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from reverie import Memory
 
@@ -111,3 +113,23 @@ def test_a_huge_tool_call_args_blob_is_refused(client: TestClient) -> None:
     response = client.post(f"{C1}/tool-calls", json={"name": "upload", "args": {"data": "x" * 20_000}})
     assert_error(response, 400, "limit_exceeded")
     assert _count(client) == 2
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    head=st.text(alphabet=st.characters(categories=["L"]), min_size=1, max_size=8),
+    control=st.sampled_from(["\x00", "\x07", "\x1b", "\n", "\r", "\t", "\x7f", "\u200b", "\u202e"]),
+)
+def test_any_speaker_with_a_control_or_format_character_is_refused(client: TestClient, head: str, control: str) -> None:
+    """Property: whatever the name around it, a control or format character in the speaker is a 400
+    and the archive keeps exactly what it had."""
+    before = len(client.get(f"{C1}/messages?all=true").json().get("entries", []))
+    response = client.post(f"{C1}/messages", json={"text": "hello", "speaker": head + control})
+    assert_error(response, 400, "invalid_input")
+    assert len(client.get(f"{C1}/messages?all=true").json().get("entries", [])) == before
+
+
+def test_a_refused_first_message_does_not_open_the_conversation(client: TestClient, mem: Memory) -> None:
+    """Regression: POST …/messages opened the conversation before the message was checked."""
+    assert_error(client.post(f"{C1}/messages", json={"text": "x" * 40_000}), 400, "limit_exceeded")
+    assert mem.conversations(scope=SCOPE) == []

@@ -133,3 +133,10 @@ async def test_message_text_comes_back_only_inside_marked_data(mem: Memory) -> N
         await call(client, "conversation_add", conversation="c1", text=INJECTION, scope=SCOPE)
         out = await call(client, "conversation_history", conversation="c1", scope=SCOPE)
     assert next(iter(out)) == "note" and out["entries"][0]["text"] == INJECTION
+
+
+async def test_a_refused_first_message_does_not_open_the_conversation(mem: Memory) -> None:
+    """Regression: conversation_add opened the conversation before the message was checked."""
+    async with connected(mem) as client:
+        await fail(client, "conversation_add", conversation="new", text="hi", speaker="Al\x1bice", scope=SCOPE)
+    assert mem.conversations(scope=SCOPE) == []

@@ -73,7 +73,7 @@ def conversation_add(
     """Append a message to CONVERSATION (opened if new): archived word for word and remembered."""
     st = state()
     when_at, extra = iso_time(at_, "--at"), meta_object(meta)  # parsed before anything is opened
-    conv = st.memory(create=True).conversation(conversation_id, scope=st.require_scope())
+    conv = st.memory(create=True).conversation(conversation_id, scope=st.require_scope(), open_on_add=True)
     msg = conv.add(text, speaker=speaker, role=role, at=when_at, meta=extra)
     doc = {"action": "added", "message": _plain(msg)}
     st.emit(doc, lambda: f"added message {msg.id} (turn {msg.turn}, position {msg.position}) to {clean(conv.id)}")

@@ -73,6 +73,7 @@ class Conversations:
         extractor: Proposer | None = None,
         summariser: Summariser | None = None,
         create: bool = True,
+        open_on_add: bool = False,
     ) -> Conversation:
         """Open (or resume) conversation ``conversation_id`` in ``scope`` and return its handle.
 
@@ -84,7 +85,9 @@ class Conversations:
         history summaries and recaps of this handle (e.g. ``llm.ChatSummariser``) when its summary
         passes its checks; else the extractive summary is kept. ``create=False``: resume only,
         ``NotFoundError`` if the scope has no such conversation (the faces' reads use it, so a
-        typo in an id is an error, not a new empty conversation).
+        typo in an id is an error, not a new empty conversation). ``open_on_add=True``: open a new
+        conversation only with its first accepted message, so a refused first message leaves
+        nothing behind (the faces' ``add``); until then the handle's reads are ``NotFoundError``.
         """
         s = self._host.scope(scope)
         cid = checks.check_name(conversation_id, "conversation id")
@@ -92,7 +95,9 @@ class Conversations:
             raise InvalidInputError(f"idle_after must be a positive timedelta, got {idle_after!r}")
         if isinstance(history_chars, bool) or not isinstance(history_chars, int) or history_chars < 100:
             raise InvalidInputError(f"history_chars must be an int of at least 100, got {history_chars!r}")
-        if create:
+        if open_on_add:
+            pass  # Conversation.add opens it once the message passed its checks
+        elif create:
             self._writer.open(s, cid)
         else:
             self._writer.state(s, cid)
@@ -112,6 +117,7 @@ class Conversations:
             extractor=extractor,
             recall=self._recall,
             summariser=summariser,
+            open_on_add=open_on_add,
         )
 
     def conversations(self, *, scope: str) -> builtins.list[ConversationState]:

@@ -133,7 +133,7 @@ def _entries(found: list[Any]) -> EntriesOut:
 )
 def add_message(scope: ScopeName, conversation: ConversationId, body: MessageIn, mem: Mem) -> MessageOut:
     """Append a message (201), opening the conversation if new; archived and remembered in one transaction."""
-    conv = mem.conversation(conversation, scope=scope)
+    conv = mem.conversation(conversation, scope=scope, open_on_add=True)
     msg = conv.add(body.text, speaker=body.speaker, role=body.role, at=body.at, meta=body.meta)
     return MessageOut.model_validate(_plain(msg))
 

@@ -38,7 +38,7 @@ def _existing(mem: Memory, a: dict[str, Any]) -> Conversation:
 
 def conversation_add(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     at = _time(a.get("at"))
-    conv = mem.conversation(a["conversation"], scope=a["scope"])
+    conv = mem.conversation(a["conversation"], scope=a["scope"], open_on_add=True)
     msg = conv.add(a["text"], speaker=a.get("speaker"), role=a.get("role", "user"), at=at, meta=a.get("meta"))
     return marked({"message": msg})
 
