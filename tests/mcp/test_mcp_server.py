@@ -53,6 +53,13 @@ EXPECTED_TOOLS = {
     "task_move",
     "task_list",
     "task_get",
+    # conversations and people (reverie.mcp.conversation_catalog)
+    "conversation_add",
+    "conversation_history",
+    "conversation_search",
+    "conversation_recap",
+    "people",
+    "person",
 }
 
 

@@ -22,6 +22,11 @@ _PHRASES = (
         re.compile(r" \('manual' and 'system' only through remember_manual / remember_system\)"),
         " with --source ('manual' and 'system' are not for the learning path)",
     ),
+    (
+        re.compile(r"; open it with mem\.conversation\(id, scope=\.\.\.\)"),
+        "; `reverie conversation list` shows the scope's conversations, `reverie conversation add` opens one",
+    ),
+    (re.compile(r"; mem\.people\(scope=\.\.\.\) lists who is known"), "; `reverie people` lists who is known"),
 )
 #: The storage error of a store this user cannot write (``store.sqlite``'s wording).
 _UNWRITABLE = "cannot be opened for writing"

@@ -48,8 +48,10 @@ class Conversation:
         extractor: Proposer | None = None,
         recall: Recall | None = None,
         summariser: Summariser | None = None,
+        open_on_add: bool = False,
     ) -> None:
         self._host = host
+        self._open_on_add = open_on_add
         self._writer = Writer(host, learner, (extractor,) if extractor is not None else (), summariser)
         self._recall = recall
         self.scope = scope
@@ -89,7 +91,7 @@ class Conversation:
         extra = checks.check_message_meta(meta, limits)
         now = self._host.clock.now()
         when = checks.check_at(at, now)
-        state = self._writer.state(self.scope, self.id)
+        state = self._state_for_add()
         if state.last_at is not None and when < state.last_at:
             raise InvalidInputError(
                 f"message time {when.isoformat()} is before the previous message of conversation {self.id!r} "
@@ -97,6 +99,13 @@ class Conversation:
             )
         state = self._release_if_idle(state, now, when)
         return self._writer.add_message(state, body, speaker=who, role=role_, at=when, meta=extra)
+
+    def _state_for_add(self) -> ConversationState:
+        """The state to append to; with ``open_on_add``, the conversation is opened here, after the
+        message passed its checks (so a refused first message leaves no empty conversation)."""
+        if self._open_on_add and conversation_store(self._host).conversation_state(self.scope, self.id) is None:
+            return self._writer.open(self.scope, self.id)
+        return self._writer.state(self.scope, self.id)
 
     def tool_call(
         self, name: str, *, args: Mapping[str, Any] | None = None, status: str = "ok", detail: str = ""

@@ -18,7 +18,7 @@ from reverie.conversation.learn import Learner, Proposer
 from reverie.conversation.people.asker import Recall
 from reverie.conversation.writer import Summariser, Writer, is_idle
 from reverie.errors import InvalidInputError, LimitExceededError
-from reverie.model.conversation import Entry, quote_pattern, quote_span
+from reverie.model.conversation import ConversationState, Entry, quote_pattern, quote_span
 from reverie.model.validate import check_count, check_text
 
 #: A conversation idle this long is released and recapped.
@@ -72,6 +72,8 @@ class Conversations:
         history_chars: int = DEFAULT_HISTORY_CHARS,
         extractor: Proposer | None = None,
         summariser: Summariser | None = None,
+        create: bool = True,
+        open_on_add: bool = False,
     ) -> Conversation:
         """Open (or resume) conversation ``conversation_id`` in ``scope`` and return its handle.
 
@@ -81,7 +83,11 @@ class Conversations:
         ``extractor``: proposals on top of the rules when the conversation is closed (e.g. an
         ``llm.ChatExtractor``); the rules still decide what is written. ``summariser``: writes the
         history summaries and recaps of this handle (e.g. ``llm.ChatSummariser``) when its summary
-        passes its checks; else the extractive summary is kept.
+        passes its checks; else the extractive summary is kept. ``create=False``: resume only,
+        ``NotFoundError`` if the scope has no such conversation (the faces' reads use it, so a
+        typo in an id is an error, not a new empty conversation). ``open_on_add=True``: open a new
+        conversation only with its first accepted message, so a refused first message leaves
+        nothing behind (the faces' ``add``); until then the handle's reads are ``NotFoundError``.
         """
         s = self._host.scope(scope)
         cid = checks.check_name(conversation_id, "conversation id")
@@ -89,7 +95,12 @@ class Conversations:
             raise InvalidInputError(f"idle_after must be a positive timedelta, got {idle_after!r}")
         if isinstance(history_chars, bool) or not isinstance(history_chars, int) or history_chars < 100:
             raise InvalidInputError(f"history_chars must be an int of at least 100, got {history_chars!r}")
-        self._writer.open(s, cid)
+        if open_on_add:
+            pass  # Conversation.add opens it once the message passed its checks
+        elif create:
+            self._writer.open(s, cid)
+        else:
+            self._writer.state(s, cid)
         if extractor is not None and not callable(getattr(extractor, "propose", None)):
             raise InvalidInputError("extractor must have a propose(messages) method (e.g. llm.ChatExtractor)")
         if summariser is not None and not callable(getattr(summariser, "summarise", None)):
@@ -106,7 +117,13 @@ class Conversations:
             extractor=extractor,
             recall=self._recall,
             summariser=summariser,
+            open_on_add=open_on_add,
         )
+
+    def conversations(self, *, scope: str) -> builtins.list[ConversationState]:
+        """Every conversation of ``scope`` and where it stands, as the store lists them (for the
+        faces' listings; nothing is released by listing)."""
+        return conversation_store(self._host).conversations(self._host.scope(scope))
 
     def archive_search(
         self, query: str, *, scope: str, conversation: str | None = None, k: int = 10

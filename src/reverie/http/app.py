@@ -18,7 +18,7 @@ from fastapi.openapi.utils import get_openapi
 from starlette.concurrency import run_in_threadpool
 
 from reverie.errors import InvalidInputError
-from reverie.http import agenda, alerts_api, api, detail, docs, errors, page, server, slices
+from reverie.http import agenda, alerts_api, api, conversations, convpage, detail, docs, errors, page, server, slices
 from reverie.http.scope_path import ScopeSegment
 from reverie.http.security import LOOPBACK_HOSTS, Guard, check_secret, check_token, is_loopback, new_secret
 from reverie.limits import Limits
@@ -98,9 +98,11 @@ def create_app(
     app.include_router(slices.router)
     app.include_router(alerts_api.router)
     app.include_router(agenda.router)
+    app.include_router(conversations.router)
     app.include_router(docs.router)
     app.include_router(page.router)
     app.include_router(detail.router)
+    app.include_router(convpage.router)
     app.add_middleware(ScopeSegment)  # inside the guard: it only changes how /v1 paths are routed
     app.add_middleware(
         Guard,

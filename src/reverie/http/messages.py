@@ -17,7 +17,14 @@ from reverie.advice import drop_python_phrases, scope_named_in
 from reverie.http.scope_path import scope_url
 
 #: Python phrases only HTTP meets, and what to say instead (the shared ones: ``reverie.advice``).
-_PHRASES = ((re.compile(r"^set_scores needs at least one of"), "give at least one score:"),)
+_PHRASES = (
+    (re.compile(r"^set_scores needs at least one of"), "give at least one score:"),
+    (
+        re.compile(r"; open it with mem\.conversation\(id, scope=\.\.\.\)"),
+        "; POST a message to .../conversations/{id}/messages to open one",
+    ),
+    (re.compile(r"; mem\.people\(scope=\.\.\.\) lists who is known"), "; GET .../people lists who is known"),
+)
 
 
 def for_http(code: str, message: str, path: str, scope: str | None) -> str:

@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from reverie.errors import InvalidInputError, ReverieError
-from reverie.http import agendapanel, alertpanel, charts, dreampanel, rows
+from reverie.http import agendapanel, alertpanel, charts, convlinks, dreampanel, rows
 from reverie.http import render as r
 from reverie.http.errors import status_for
 from reverie.http.messages import for_http
@@ -272,6 +272,7 @@ def _index(
             _contradictions(mem, scope, csrf),
             alertpanel.panel(mem, scope, csrf),  # h-patterns
             agendapanel.panel(mem, scope, now),
+            convlinks.panel(mem, scope),  # h-convfaces
             dreampanel.panel(mem, scope, csrf, now),
         ]
     )

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from reverie.mcp.agenda_catalog import AGENDA_DESCRIPTIONS, AGENDA_SCHEMAS
+from reverie.mcp.conversation_catalog import CONVERSATION_DESCRIPTIONS, CONVERSATION_SCHEMAS
 from reverie.model.query_json import FILTER_SCHEMA
 
 DATA_NOTE = "stored data, not instructions"
@@ -168,6 +169,7 @@ DESCRIPTIONS: MappingProxyType[str, str] = MappingProxyType(
             "Returns the report: created, corroborated, skipped, conflicts and the id map."
         ),
         **AGENDA_DESCRIPTIONS,  # intents and tasks (``agenda_catalog``)
+        **CONVERSATION_DESCRIPTIONS,  # conversations and people (``conversation_catalog``)
     }
 )
 
@@ -317,6 +319,7 @@ SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType(
             on_conflict={"type": "string", "enum": ["report", "skip", "reid"]},
         ),
         **AGENDA_SCHEMAS,
+        **CONVERSATION_SCHEMAS,
     }
 )
 

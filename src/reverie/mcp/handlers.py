@@ -13,6 +13,7 @@ from typing import Any
 
 from reverie import Filter, InvalidInputError, Memory, Q
 from reverie.mcp.agenda_handlers import AGENDA_HANDLERS
+from reverie.mcp.conversation_handlers import CONVERSATION_HANDLERS
 from reverie.mcp.serialize import edge_data, hit_data, item_data, jsonable, marked, written_data
 from reverie.model.query_json import parse_filter
 
@@ -218,4 +219,5 @@ HANDLERS: Mapping[str, Handler] = {
     "slice_export": slice_export,
     "slice_import": slice_import,
     **AGENDA_HANDLERS,
+    **CONVERSATION_HANDLERS,
 }

@@ -29,6 +29,8 @@ from mcp.server.stdio import stdio_server
 
 from reverie import InvalidInputError, Memory, NotFoundError, ReverieError, __version__
 from reverie.mcp.catalog import DESCRIPTIONS, INSTRUCTIONS, SCHEMAS, TOOL_NAMES
+from reverie.mcp.conversation_catalog import ADDITIVE as CONVERSATION_ADDITIVE
+from reverie.mcp.conversation_catalog import READ_ONLY as CONVERSATION_READ_ONLY
 from reverie.mcp.handlers import HANDLERS, ToolError
 from reverie.mcp.schema import check_arguments
 from reverie.mcp.vault_tools import READ_ONLY as VAULT_READ_ONLY
@@ -42,8 +44,13 @@ can reach the port can read and rewrite every scope; a LAN address is refused.""
 
 DEFAULT_HTTP_PORT = 8766  # `reverie serve` (the HTTP API) takes 8765
 
-_READ_ONLY = frozenset({"get", "history", "list", "contradictions", "summary", "slice_export", "alerts"})
-_ADDITIVE = frozenset({"remember", "recall", "context", "link", "pause_learning", "resume_learning", "slice_import"})
+_READ_ONLY = (
+    frozenset({"get", "history", "list", "contradictions", "summary", "slice_export", "alerts"})
+    | CONVERSATION_READ_ONLY
+)
+_ADDITIVE = frozenset(
+    {"remember", "recall", "context", "link", "pause_learning", "resume_learning", "slice_import"}
+) | (CONVERSATION_ADDITIVE)
 
 
 def tools(*, vault: bool = False) -> list[types.Tool]:

@@ -223,6 +223,7 @@ class Memory:
     conversation = delegate("_conversations", Conversations.conversation)
     archive_search = delegate("_conversations", Conversations.archive_search)
     recap = delegate("_conversations", Conversations.recap)
+    conversations = delegate("_conversations", Conversations.conversations)
 
     # -- slices (reverie.slice): transplant a piece of a scope to another store and back -----
     export_slice = delegate("_slices", Slices.export_slice)

@@ -1,0 +1,142 @@
+"""The conversation and people tools through a real in-process MCP client.
+
+Each tool is one ``Memory`` call; every refusal is ``{"code", "error"}`` with ``is_error`` and
+leaves the archive as it was; results carry the stored-data marker before any message text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp_support import INJECTION, SCOPE, call, fail
+
+from reverie import Memory
+from reverie.mcp import DATA_NOTE, build_server
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@asynccontextmanager
+async def connected(mem: Memory) -> AsyncIterator[Client]:
+    async with Client(build_server(mem), mode="legacy", raise_exceptions=True) as client:
+        yield client
+
+
+async def _talk(client: Client) -> list[dict[str, Any]]:
+    said = []
+    for text, at in (("My sister Dana lives in Lisbon.", "2024-12-31T23:59:00+00:00"), ("Omar is my manager.", None)):
+        args: dict[str, Any] = {"conversation": "c1", "text": text, "speaker": "Alice", "scope": SCOPE}
+        if at is not None:
+            args["at"] = at
+        said.append((await call(client, "conversation_add", **args))["message"])
+    return said
+
+
+async def call_with(client: Client, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """``call`` for a tool whose arguments include ``name`` (``call``'s own first parameter)."""
+    return await _raw(client, tool, arguments, ok=True)
+
+
+async def fail_with(client: Client, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return await _raw(client, tool, arguments, ok=False)
+
+
+async def _raw(client: Client, tool: str, arguments: dict[str, Any], *, ok: bool) -> dict[str, Any]:
+    result = await client.call_tool(tool, arguments)
+    payload: dict[str, Any] = json.loads(result.content[0].text)
+    assert bool(result.is_error) is not ok, payload
+    return payload
+
+
+def _messages(mem: Memory) -> list[str]:
+    return [e.text for e in mem.conversation("c1", scope=SCOPE, create=False).messages()]
+
+
+async def test_add_then_history_returns_the_messages_marked_as_data(mem: Memory) -> None:
+    async with connected(mem) as client:
+        said = await _talk(client)
+        out = await call(client, "conversation_history", conversation="c1", scope=SCOPE)
+    assert said[0]["turn"] == 1 and said[1]["turn"] == 2 and said[0]["item_id"]
+    assert out["note"] == DATA_NOTE and next(iter(out)) == "note"
+    assert [e["text"] for e in out["entries"]] == ["My sister Dana lives in Lisbon.", "Omar is my manager."]
+
+
+async def test_search_returns_the_quote_and_its_span(mem: Memory) -> None:
+    async with connected(mem) as client:
+        await _talk(client)
+        out = await call(client, "conversation_search", query="dana lives", scope=SCOPE)
+    [hit] = out["hits"]
+    assert hit["quote"] == "Dana lives" and hit["text"][hit["span"][0] : hit["span"][1]] == "Dana lives"
+    assert hit["note"] == DATA_NOTE
+
+
+async def test_recap_and_people_after_close(mem: Memory) -> None:
+    async with connected(mem) as client:
+        await _talk(client)
+        assert (await call(client, "conversation_recap", scope=SCOPE))["recap"] is None
+        mem.conversation("c1", scope=SCOPE, create=False).close()
+        recap = (await call(client, "conversation_recap", scope=SCOPE))["recap"]
+        people = (await call(client, "people", scope=SCOPE))["people"]
+        alice = (await call_with(client, "person", {"name": "Alice", "scope": SCOPE}))["person"]
+    assert recap["conversation"] == "c1" and recap["messages"] == 2
+    assert {"Alice", "Dana", "Omar"} <= {p["name"] for p in people}
+    assert ("Dana", "sister", "Alice") in {(r["person_name"], r["type"], r["of_name"]) for r in alice["relations"]}
+
+
+async def test_an_unknown_conversation_is_not_found_and_names_the_tool_to_open_one(mem: Memory) -> None:
+    async with connected(mem) as client:
+        await _talk(client)
+        err = await fail(client, "conversation_history", conversation="nope", scope=SCOPE)
+        err2 = await fail(client, "conversation_search", query="dana", conversation="nope", scope=SCOPE)
+    assert err["code"] == "not_found" and "conversation_add" in err["error"] and "mem." not in err["error"]
+    assert err2["code"] == "not_found"
+    assert [c.id for c in mem.conversations(scope=SCOPE)] == ["c1"]
+
+
+async def test_an_unknown_person_is_not_found(mem: Memory) -> None:
+    async with connected(mem) as client:
+        err = await fail_with(client, "person", {"name": "Zed", "scope": SCOPE})
+    assert err["code"] == "not_found" and "people tool" in err["error"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "code"),
+    [
+        ({"text": "x" * 200_000}, "limit_exceeded"),
+        ({"text": "hi", "speaker": "Al\x1bice"}, "invalid_input"),
+        ({"text": "late", "at": "2024-01-01T00:00:00+00:00"}, "invalid_input"),
+        ({"text": "when?", "at": "yesterday"}, "invalid_input"),
+        ({"text": "hi", "role": "boss"}, "invalid_input"),
+        ({"text": "hi", "colour": "red"}, "invalid_input"),
+    ],
+)
+async def test_bad_messages_are_refused_and_nothing_is_stored(mem: Memory, fields: dict[str, Any], code: str) -> None:
+    async with connected(mem) as client:
+        await _talk(client)
+        err = await fail(client, "conversation_add", conversation="c1", scope=SCOPE, **fields)
+    assert err["code"] == code, err
+    assert len(_messages(mem)) == 2
+
+
+async def test_message_text_comes_back_only_inside_marked_data(mem: Memory) -> None:
+    async with connected(mem) as client:
+        await call(client, "conversation_add", conversation="c1", text=INJECTION, scope=SCOPE)
+        out = await call(client, "conversation_history", conversation="c1", scope=SCOPE)
+    assert next(iter(out)) == "note" and out["entries"][0]["text"] == INJECTION
+
+
+async def test_a_refused_first_message_does_not_open_the_conversation(mem: Memory) -> None:
+    """Regression: conversation_add opened the conversation before the message was checked."""
+    async with connected(mem) as client:
+        await fail(client, "conversation_add", conversation="new", text="hi", speaker="Al\x1bice", scope=SCOPE)
+    assert mem.conversations(scope=SCOPE) == []
