@@ -124,6 +124,7 @@ CALLS: dict[str, Callable[[Memory], Any]] = {
     "remember_many": lambda m: m.remember_many(["x"], scope="s"),
     "remember_many_checked": lambda m: m.remember_many_checked(["x"], scope="s"),
     "alerts": lambda m: m.alerts(scope="s"),
+    "conversations": lambda m: m.conversations(scope="s"),
     "dismiss_alert": lambda m: m.dismiss_alert("al_0123456789abcdef", scope="s"),
     "remember_system": lambda m: m.remember_system("x", scope="s"),
     "resolve": lambda m: m.resolve(ID, keep=ID, scope="s"),
