@@ -144,6 +144,11 @@ def _storage_error(exc: sqlite3.Error) -> ReverieError:
     return StorageError(f"storage failure: {detail}")
 
 
+#: ``edges_by_type``'s two statements, whole (no SQL is assembled from parts at run time).
+_EDGES_OF_TYPE_ALL = "SELECT * FROM edges WHERE scope = ? AND type = ? ORDER BY id"
+_EDGES_OF_TYPE_CURRENT = "SELECT * FROM edges WHERE scope = ? AND type = ? AND closed_at IS NULL ORDER BY id"
+
+
 class SQLiteStore:
     """A store in one SQLite file (or ``:memory:``). Thread-safe: one connection behind a lock."""
 
@@ -781,9 +786,9 @@ class SQLiteStore:
     def edges_by_type(self, scope: str, type: str, *, include_closed: bool = False) -> list[Edge]:
         # Probes ``edges_by_type`` (scope, type): an alias lookup reads the scope's alias edges,
         # not every about / derived_from edge extraction adds (it read all of them once per claim).
-        sql = "SELECT * FROM edges WHERE scope = ? AND type = ?" + ("" if include_closed else " AND closed_at IS NULL")
+        sql = _EDGES_OF_TYPE_ALL if include_closed else _EDGES_OF_TYPE_CURRENT
         with self._read() as c:
-            return [row_to_edge(r) for r in c.execute(sql + " ORDER BY id", (scope, type))]
+            return [row_to_edge(r) for r in c.execute(sql, (scope, type))]
 
     def events(self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000) -> list[Event]:
         sql = "SELECT seq, id, type, scope, at, cause, payload FROM events WHERE scope = ? AND seq > ?"
