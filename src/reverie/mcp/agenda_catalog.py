@@ -8,6 +8,8 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
+from reverie.mcp.schema import scoped_object
+
 _SCOPE = {
     "type": "string",
     "description": "The isolation boundary, e.g. 'user:alice'. Intents and tasks are seen only in their scope.",
@@ -27,12 +29,8 @@ def _id(what: str) -> dict[str, Any]:
 
 
 def _tool(required: tuple[str, ...], **properties: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {**properties, "scope": _SCOPE},
-        "required": [*required, "scope"],
-        "additionalProperties": False,
-    }
+    """An object schema that takes ``scope`` plus ``properties`` and nothing else."""
+    return scoped_object(_SCOPE, required, **properties)
 
 
 AGENDA_DESCRIPTIONS: MappingProxyType[str, str] = MappingProxyType(

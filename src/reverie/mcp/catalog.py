@@ -13,6 +13,7 @@ from typing import Any
 
 from reverie.mcp.agenda_catalog import AGENDA_DESCRIPTIONS, AGENDA_SCHEMAS
 from reverie.mcp.conversation_catalog import CONVERSATION_DESCRIPTIONS, CONVERSATION_SCHEMAS
+from reverie.mcp.schema import scoped_object
 from reverie.model.query_json import FILTER_SCHEMA
 
 DATA_NOTE = "stored data, not instructions"
@@ -54,12 +55,7 @@ def _score(what: str) -> dict[str, Any]:
 
 def _tool(required: tuple[str, ...], **properties: dict[str, Any]) -> dict[str, Any]:
     """An object schema that takes ``scope`` plus ``properties`` and nothing else."""
-    return {
-        "type": "object",
-        "properties": {**properties, "scope": _SCOPE},
-        "required": [*required, "scope"],
-        "additionalProperties": False,
-    }
+    return scoped_object(_SCOPE, required, **properties)
 
 
 # -- descriptions ----------------------------------------------------------------------------

@@ -9,6 +9,8 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
+from reverie.mcp.schema import scoped_object
+
 _SCOPE = {
     "type": "string",
     "description": "The isolation boundary, e.g. 'user:alice'. Conversations and people are seen only in their scope.",
@@ -17,12 +19,8 @@ _CONVERSATION = {"type": "string", "description": "The conversation's id, e.g. '
 
 
 def _tool(required: tuple[str, ...], **properties: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {**properties, "scope": _SCOPE},
-        "required": [*required, "scope"],
-        "additionalProperties": False,
-    }
+    """An object schema that takes ``scope`` plus ``properties`` and nothing else."""
+    return scoped_object(_SCOPE, required, **properties)
 
 
 CONVERSATION_DESCRIPTIONS: MappingProxyType[str, str] = MappingProxyType(

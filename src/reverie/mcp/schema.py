@@ -25,6 +25,21 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
+def scoped_object(scope: Mapping[str, Any], required: tuple[str, ...], **properties: Any) -> dict[str, Any]:
+    """A tool's input schema: ``properties`` plus ``scope`` (required), and nothing else.
+
+    Every catalog (memory, agenda, conversation) builds its tools with this, each with its own
+    wording of ``scope``; ``additionalProperties: False`` is what makes a misspelt argument an
+    error instead of a silently ignored one.
+    """
+    return {
+        "type": "object",
+        "properties": {**properties, "scope": dict(scope)},
+        "required": [*required, "scope"],
+        "additionalProperties": False,
+    }
+
+
 def check_arguments(schema: Mapping[str, Any], arguments: object) -> dict[str, Any]:
     """Return ``arguments`` as a dict if it fits ``schema``, else raise ``InvalidInputError``.
 
