@@ -103,6 +103,8 @@ def build(world: World, ops: list[tuple[Any, ...]], clock: ManualClock) -> None:
                 own[:] = list(dict.fromkeys(own))
             elif op == "revise":
                 own.append(mem.revise(own[t1 % len(own)], TEXTS[ti] + " (revised)", scope=scope).id)
+                # a revise into another current claim's words corroborates it and returns its id (#13.3)
+                own[:] = list(dict.fromkeys(own))
             elif op == "forget":
                 mem.forget(own[t1 % len(own)], scope=scope)
             elif op == "dismiss":
