@@ -18,8 +18,6 @@ from __future__ import annotations
 import http.client
 import json
 import re
-import socket
-import ssl
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -27,7 +25,7 @@ from urllib.parse import urlsplit, urlunsplit
 from reverie.conversation.extract import CATEGORIES, Proposal, minable
 from reverie.conversation.people.lexicon import RELATIONS
 from reverie.conversation.people.names import check_person_name, tokens
-from reverie.embed.netguard import Endpoint, Resolver, check_endpoint
+from reverie.embed.netguard import Endpoint, Resolver, check_endpoint, pinned_connection
 from reverie.errors import EmbedderError, InvalidInputError, ReverieError
 from reverie.model.conversation import Entry
 from reverie.recall.normalize import STOPWORDS
@@ -333,44 +331,8 @@ def _snippet(payload: bytes) -> str:
     return " ".join(text.split())[:200] or "(empty body)"
 
 
-class _Pinned(http.client.HTTPConnection):
-    """Connects to the addresses the guard checked, not to a fresh DNS answer."""
-
-    def __init__(self, endpoint: Endpoint, timeout: float) -> None:
-        super().__init__(endpoint.host, endpoint.port, timeout=timeout)
-        self._addresses = endpoint.addresses
-
-    def connect(self) -> None:
-        self.sock = _connect(self._addresses, self.port, self.timeout)
-
-
-class _PinnedTLS(http.client.HTTPSConnection):
-    def __init__(self, endpoint: Endpoint, timeout: float) -> None:
-        self._tls = ssl.create_default_context()
-        super().__init__(endpoint.host, endpoint.port, timeout=timeout, context=self._tls)
-        self._addresses = endpoint.addresses
-
-    def connect(self) -> None:
-        raw = _connect(self._addresses, self.port, self.timeout)
-        try:
-            self.sock = self._tls.wrap_socket(raw, server_hostname=self.host)
-        except BaseException:
-            raw.close()
-            raise
-
-
-def _connect(addresses: Sequence[str], port: int, timeout: float | None) -> socket.socket:
-    last: OSError | None = None
-    for address in addresses:
-        try:
-            return socket.create_connection((address, port), timeout)
-        except OSError as exc:
-            last = exc
-    raise last or OSError("no address to connect to")
-
-
 def _post(endpoint: Endpoint, body: bytes, headers: dict[str, str], timeout: float) -> tuple[int, bytes]:
-    conn = _PinnedTLS(endpoint, timeout) if endpoint.scheme == "https" else _Pinned(endpoint, timeout)
+    conn = pinned_connection(endpoint, timeout)
     try:
         conn.request("POST", endpoint.target, body=body, headers=headers)
         response = conn.getresponse()

@@ -21,8 +21,10 @@ and the connection (rebinding) cannot slip through. Literal IPs never touch DNS.
 
 from __future__ import annotations
 
+import http.client
 import ipaddress
 import socket
+import ssl
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
@@ -194,4 +196,55 @@ def _unwrap(address: IPAddress) -> IPAddress:
     return address
 
 
-__all__ = ["Endpoint", "Resolver", "check_endpoint", "validate_endpoint_url"]
+class _PinnedHTTPConnection(http.client.HTTPConnection):
+    """Connects to pre-checked addresses instead of resolving the host name again."""
+
+    def __init__(self, host: str, port: int, addresses: Sequence[str], timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self._pinned = tuple(addresses)
+
+    def connect(self) -> None:
+        self.sock = _connect_first(self._pinned, self.port, self.timeout)
+
+
+class _PinnedHTTPSConnection(http.client.HTTPSConnection):
+    """As above, with TLS verified against the URL's host name (SNI and certificate)."""
+
+    def __init__(self, host: str, port: int, addresses: Sequence[str], timeout: float, tls: ssl.SSLContext) -> None:
+        super().__init__(host, port, timeout=timeout, context=tls)
+        self._pinned = tuple(addresses)
+        self._tls = tls
+
+    def connect(self) -> None:
+        raw = _connect_first(self._pinned, self.port, self.timeout)
+        try:
+            self.sock = self._tls.wrap_socket(raw, server_hostname=self.host)
+        except BaseException:
+            raw.close()
+            raise
+
+
+def _connect_first(addresses: Sequence[str], port: int, timeout: float | None) -> socket.socket:
+    last: OSError | None = None
+    for address in addresses:
+        try:
+            return socket.create_connection((address, port), timeout)
+        except OSError as exc:
+            last = exc
+    raise last or OSError("no address to connect to")
+
+
+def pinned_connection(
+    endpoint: Endpoint, timeout: float, tls: ssl.SSLContext | None = None
+) -> http.client.HTTPConnection:
+    """A connection to exactly the addresses ``check_endpoint`` approved (no second DNS answer can
+    redirect it); https verifies the certificate against the URL's host. Shared by every client of
+    a checked endpoint (embeddings, the optional chat model)."""
+    if endpoint.scheme == "https":
+        return _PinnedHTTPSConnection(
+            endpoint.host, endpoint.port, endpoint.addresses, timeout, tls or ssl.create_default_context()
+        )
+    return _PinnedHTTPConnection(endpoint.host, endpoint.port, endpoint.addresses, timeout)
+
+
+__all__ = ["Endpoint", "Resolver", "check_endpoint", "pinned_connection", "validate_endpoint_url"]

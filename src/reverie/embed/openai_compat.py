@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import socket
 import ssl
 import threading
 from collections.abc import Sequence
@@ -27,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reverie.embed.base import Matrix, as_text_list, empty_matrix, is_blank, l2_normalise_rows
-from reverie.embed.netguard import Endpoint, Resolver, check_endpoint
+from reverie.embed.netguard import Endpoint, Resolver, check_endpoint, pinned_connection
 from reverie.errors import EmbedderError, InvalidInputError
 
 MAX_REDIRECTS = 3
@@ -168,55 +167,11 @@ class OpenAICompatibleEmbedder:
         return headers
 
 
-class _PinnedHTTPConnection(http.client.HTTPConnection):
-    """Connects to pre-checked addresses instead of resolving the host name again."""
-
-    def __init__(self, host: str, port: int, addresses: Sequence[str], timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout)
-        self._pinned = tuple(addresses)
-
-    def connect(self) -> None:
-        self.sock = _connect_first(self._pinned, self.port, self.timeout)
-
-
-class _PinnedHTTPSConnection(http.client.HTTPSConnection):
-    """As above, with TLS verified against the URL's host name (SNI and certificate)."""
-
-    def __init__(self, host: str, port: int, addresses: Sequence[str], timeout: float, tls: ssl.SSLContext) -> None:
-        super().__init__(host, port, timeout=timeout, context=tls)
-        self._pinned = tuple(addresses)
-        self._tls = tls
-
-    def connect(self) -> None:
-        raw = _connect_first(self._pinned, self.port, self.timeout)
-        try:
-            self.sock = self._tls.wrap_socket(raw, server_hostname=self.host)
-        except BaseException:
-            raw.close()
-            raise
-
-
-def _connect_first(addresses: Sequence[str], port: int, timeout: float | None) -> socket.socket:
-    last: OSError | None = None
-    for address in addresses:
-        try:
-            return socket.create_connection((address, port), timeout)
-        except OSError as exc:
-            last = exc
-    raise last or OSError("no address to connect to")
-
-
 def _send(
     endpoint: Endpoint, body: bytes, headers: dict[str, str], timeout: float, tls: ssl.SSLContext | None
 ) -> tuple[int, str | None, bytes]:
     """One request on a fresh connection: (status, Location header, body)."""
-    conn: http.client.HTTPConnection
-    if endpoint.scheme == "https":
-        conn = _PinnedHTTPSConnection(
-            endpoint.host, endpoint.port, endpoint.addresses, timeout, tls or ssl.create_default_context()
-        )
-    else:
-        conn = _PinnedHTTPConnection(endpoint.host, endpoint.port, endpoint.addresses, timeout)
+    conn = pinned_connection(endpoint, timeout, tls)
     try:
         conn.request("POST", endpoint.target, body=body, headers=headers)
         response = conn.getresponse()
