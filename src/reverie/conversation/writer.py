@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from reverie.conversation.forget_people import people_commands
 from reverie.conversation.host import ConversationHost, conversation_store
 from reverie.conversation.learn import Learner, Proposer, safely
 from reverie.conversation.summary import extractive_summary
@@ -20,6 +21,7 @@ from reverie.conversation.window import WINDOW_BEFORE, date_text, window_text
 from reverie.errors import InvalidInputError, NotFoundError
 from reverie.model import commands as cmd
 from reverie.model.conversation import ConversationState, Entry, OpenConversation, PurgeMessage, RecordEntry
+from reverie.model.item import STATUSES
 from reverie.model.query import Q, parse_sort
 from reverie.model.redact import REDACTED
 
@@ -202,9 +204,11 @@ class Writer:
             e.id for e in entries if e.covers is not None and e.covers[0] <= target.position <= e.covers[1]
         )
         commands: list[cmd.Command] = [PurgeMessage(scope, state.id, message_id, covering, reason)]
-        commands += [cmd.Purge(scope, i, reason) for i in self._items_of(scope, message_id)]
-        # The claims mined from it quote it too (``learn``: ``meta.message_id``).
-        commands += [cmd.Purge(scope, i, reason) for i in self._claims_of(scope, message_id)]
+        # Its memory, and the claims mined from it, which quote it too (``learn``: ``meta.message_id``).
+        erased = [*self._items_of(scope, message_id), *self._claims_of(scope, message_id)]
+        commands += [cmd.Purge(scope, i, reason) for i in erased]
+        # The people only it spoke for: their names would outlive it (``forget_people``).
+        commands += people_commands(host.store, scope, target, erased, entries, reason)
         texts = [REDACTED]
         for later in _quoting(entries, target):
             for item_id in self._items_of(scope, later.id):
@@ -238,8 +242,11 @@ class Writer:
         host.run(commands, texts)
 
     def _claims_of(self, scope: str, message_id: str) -> list[str]:
-        where = Q.meta("message_id", message_id) & Q.status("live")
-        return [i.id for i in self._host.store.query(scope, where, parse_sort(None), limit=1000)]
+        """The claims mined from the message, in any status: a forgotten or superseded one still
+        quotes it (one already purged is skipped)."""
+        where = Q.meta("message_id", message_id) & Q.status(*STATUSES)
+        found = self._host.store.query(scope, where, parse_sort(None), limit=1000)
+        return [i.id for i in found if i.text != REDACTED]
 
     def _items_of(self, scope: str, message_id: str) -> list[str]:
         found = self._host.store.query(scope, Q.meta("message", message_id), parse_sort(None), limit=100)
