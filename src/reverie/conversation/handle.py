@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -200,6 +200,8 @@ class Conversation:
         self, state: ConversationState, now: datetime, at: datetime | None = None
     ) -> ConversationState:
         if is_idle(state, now, self.idle_after, at):
+            if self._writer.read_only:  # nothing is written: the state is shown as the release would leave it
+                return replace(state, released=True)
             self._writer.release(state)
             return self._writer.state(self.scope, self.id)
         return state

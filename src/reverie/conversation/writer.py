@@ -139,6 +139,11 @@ class Writer:
         stored = Entry.from_dict(out[0].events[0].payload["entry"])
         return _message(stored, out[1].item_id)
 
+    @property
+    def read_only(self) -> bool:
+        """The store is open for inspection: reads show what they would write, and write nothing."""
+        return bool(self._host.read_only)
+
     def add_entry(self, state: ConversationState, kind: str, text: str, at: datetime, meta: dict[str, Any]) -> Entry:
         """A tool call, summary or recap: an entry with no recallable memory."""
         host = self._host
@@ -159,12 +164,10 @@ class Writer:
             return extractive_summary(entries, budget), {"summariser": "extractive", "fallback": str(why)[:300]}
         return extractive_summary(entries, budget), {}
 
-    def release(self, state: ConversationState, *, learn: bool = True) -> Entry | None:
-        """Write the session's recap and release its history (the next message opens a new session).
-
-        With ``learn`` (and a learner), the session's messages are then mined into claims; a
-        failure there is logged and never fails the release (``learn.safely``).
-        """
+    def recap_of(self, state: ConversationState) -> tuple[list[Entry], Entry] | None:
+        """The session's entries and the recap its release would write (not stored: ``id`` empty,
+        no position), or None for an empty session. ``release`` writes it; a read-only store
+        shows it (``wing.Conversations.recap``)."""
         entries = conversation_store(self._host).conversation_entries(
             state.scope, state.id, after_position=state.session_start - 1
         )
@@ -184,7 +187,21 @@ class Writer:
             "session": state.session,
             **how,
         }
-        recap = self.add_entry(state, "recap", f"{head}.\n{body}" if body else f"{head}.", at, meta)
+        text = f"{head}.\n{body}" if body else f"{head}."
+        draft = Entry(id="", scope=state.scope, conversation=state.id, kind="recap", text=text, at=at, meta=meta)
+        return entries, draft
+
+    def release(self, state: ConversationState, *, learn: bool = True) -> Entry | None:
+        """Write the session's recap and release its history (the next message opens a new session).
+
+        With ``learn`` (and a learner), the session's messages are then mined into claims; a
+        failure there is logged and never fails the release (``learn.safely``).
+        """
+        found = self.recap_of(state)
+        if found is None:
+            return None
+        entries, draft = found
+        recap = self.add_entry(state, "recap", draft.text, draft.at, draft.meta)
         learner = self.learner
         if learn and learner is not None:
             safely(lambda: learner.extract(state.scope, state.id, [entries], extra=self.extra), state.id)
