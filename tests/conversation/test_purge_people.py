@@ -128,3 +128,10 @@ def test_a_speaker_of_other_messages_keeps_their_record(mem: Memory) -> None:
     brunhild = mem.person("Brunhild", scope=SCOPE)
     conv.purge(said.id)
     assert mem.person("Brunhild", scope=SCOPE).id == brunhild.id
+
+
+def test_the_people_only_a_message_named_go_with_it_on_every_backend(any_mem: Memory) -> None:
+    conv, secret = _chat(any_mem)
+    conv.purge(secret.id)
+    assert {p.name for p in any_mem.people(scope=SCOPE)} == {"Alice", "Dana"}
+    assert CANARY not in _everything(any_mem)

@@ -242,3 +242,14 @@ def test_a_slice_object_round_trips_through_json(main: Memory) -> None:
     sl = main.export_slice(scope=MAIN, include_conversations=True)
     again = Slice.from_json(sl.to_json())
     assert again.conversations == sl.conversations and again.to_json() == sl.to_json()
+
+
+def test_conversations_travel_between_scopes_on_every_backend(any_mem: Memory, clock: ManualClock) -> None:
+    """The same section through the reference store, SQLite and PostgreSQL: both scopes in one store."""
+    _chat(any_mem, clock)
+    sl = any_mem.export_slice(scope=MAIN, include_conversations=True)
+    report = any_mem.import_slice(sl.to_json(), scope=TASK)
+    assert report.conversations == {"c": "c"}
+    assert _shape(_entries(any_mem, TASK)) == _shape(_entries(any_mem, MAIN))
+    again = any_mem.import_slice(sl.to_json(), scope=TASK)
+    assert again.created == [] and again.conversations_skipped[0]["reason"] == "already here"
