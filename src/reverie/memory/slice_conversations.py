@@ -232,7 +232,8 @@ def _match(
         return matched, rest, "its entries are here in another order"
     # A purged entry here holds nothing and never travels (the slice cannot hold it): it is no
     # entry the slice lacks. One the slice still holds is matched above and stays purged.
-    if len(matched) < sum(1 for e in local if e.text != REDACTED or any(le.id == e.id for _, le in matched)):
+    seen = {le.id for _, le in matched}
+    if len(matched) < sum(1 for e in local if e.text != REDACTED or e.id in seen):
         if not matched:
             return matched, rest, "a conversation of this name here holds other entries"
         return matched, rest, "this scope's conversation has entries the slice lacks (both went on)"
