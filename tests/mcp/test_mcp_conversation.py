@@ -140,3 +140,74 @@ async def test_a_refused_first_message_does_not_open_the_conversation(mem: Memor
     async with connected(mem) as client:
         await fail(client, "conversation_add", conversation="new", text="hi", speaker="Al\x1bice", scope=SCOPE)
     assert mem.conversations(scope=SCOPE) == []
+
+
+async def test_tool_call_is_recorded_in_the_conversation_and_shown_in_its_history(mem: Memory) -> None:
+    async with connected(mem) as client:
+        await _talk(client)
+        args = {"conversation": "c1", "name": "reship", "args": {"order": 1182}, "scope": SCOPE}
+        out = await call_with(client, "conversation_tool_call", {**args, "status": "error", "detail": "no stock"})
+        history = await call(client, "conversation_history", conversation="c1", scope=SCOPE)
+    entry = out["entry"]
+    assert out["note"] == DATA_NOTE and next(iter(out)) == "note"
+    assert (entry["kind"], entry["text"], entry["position"]) == ("tool_call", "reship", 3)
+    assert entry["meta"] == {"args": {"order": 1182}, "status": "error", "detail": "no stock"}
+    assert [e["kind"] for e in history["entries"]] == ["message", "message", "tool_call"]
+    stored = mem.conversation("c1", scope=SCOPE, create=False).entries()[-1]
+    assert (stored.id, stored.meta["status"]) == (entry["id"], "error")
+
+
+@pytest.mark.parametrize(
+    ("fields", "code"),
+    [
+        ({"status": "exploded"}, "invalid_input"),
+        ({"args": {"blob": "x" * 9_000}}, "limit_exceeded"),
+        ({"name": "re\x1bship"}, "invalid_input"),
+        ({"detail": "d" * 2_001}, "limit_exceeded"),
+        ({"args": "not an object"}, "invalid_input"),
+        ({"output": "the tool's whole answer"}, "invalid_input"),
+        ({"conversation": "nope"}, "not_found"),
+    ],
+)
+async def test_a_bad_tool_call_is_refused_with_the_error_shape_and_nothing_is_stored(
+    mem: Memory, fields: dict[str, Any], code: str
+) -> None:
+    async with connected(mem) as client:
+        await _talk(client)
+        args = {"conversation": "c1", "name": "reship", "scope": SCOPE, **fields}
+        err = await fail_with(client, "conversation_tool_call", args)
+    assert err["code"] == code and set(err) == {"code", "error"}, err
+    assert [e.kind for e in mem.conversation("c1", scope=SCOPE, create=False).entries()] == ["message"] * 2
+    assert [c.id for c in mem.conversations(scope=SCOPE)] == ["c1"]
+
+
+async def test_close_writes_the_recap_mines_claims_and_writes_nothing_twice(mem: Memory) -> None:
+    async with connected(mem) as client:
+        await _talk(client)
+        first = await call(client, "conversation_close", conversation="c1", scope=SCOPE)
+        again = await call(client, "conversation_close", conversation="c1", scope=SCOPE)
+        recap = (await call(client, "conversation_recap", scope=SCOPE))["recap"]
+    assert first["note"] == DATA_NOTE and next(iter(first)) == "note"
+    assert first["recap"]["kind"] == "recap" and "2 message(s)" in first["recap"]["text"]
+    claims = first["extraction"]["claims"]
+    assert claims and all(mem.get(c, scope=SCOPE).meta["conversation"] == "c1" for c in claims)
+    assert any("Dana" in mem.get(c, scope=SCOPE).text for c in claims)
+    assert again["recap"] is None and again["extraction"]["claims"] == []
+    assert again["extraction"]["messages_already_mined"] == first["extraction"]["messages_mined"]
+    assert recap["conversation"] == "c1" and recap["messages"] == 2
+
+
+async def test_close_of_an_unknown_conversation_is_not_found_and_opens_nothing(mem: Memory) -> None:
+    async with connected(mem) as client:
+        err = await fail(client, "conversation_close", conversation="nope", scope=SCOPE)
+        bad = await fail(client, "conversation_close", conversation="c1", scope="no spaces allowed")
+    assert err["code"] == "not_found" and "conversation_add" in err["error"]
+    assert bad["code"] == "invalid_scope"
+    assert mem.conversations(scope=SCOPE) == []
+
+
+def test_the_tool_call_status_enum_is_the_wings_own_list() -> None:
+    from reverie.conversation.checks import TOOL_STATUSES
+    from reverie.mcp.catalog import SCHEMAS
+
+    assert tuple(SCHEMAS["conversation_tool_call"]["properties"]["status"]["enum"]) == TOOL_STATUSES

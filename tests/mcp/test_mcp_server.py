@@ -55,6 +55,8 @@ EXPECTED_TOOLS = {
     "task_get",
     # conversations and people (reverie.mcp.conversation_catalog)
     "conversation_add",
+    "conversation_tool_call",
+    "conversation_close",
     "conversation_history",
     "conversation_search",
     "conversation_recap",

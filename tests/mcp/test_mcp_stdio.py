@@ -90,3 +90,26 @@ async def test_reverie_mcp_command_as_an_mcp_client_registers_it(
     assert parent["count"] == 0  # 'team' is not 'team/alpha'
     assert bad_filter["code"] == "invalid_query"
     assert open_mem(db).get(new["id"], scope="team/alpha").text == "Alice lives in Lyon"
+
+
+async def test_stdio_records_a_tool_call_and_closes_a_conversation_durably(
+    tmp_path: Path, open_mem: Callable[..., Memory]
+) -> None:
+    db = tmp_path / "conv.db"
+    async with spawn(db) as client:
+        said = {"conversation": "c1", "speaker": "Alice", "scope": SCOPE}
+        await call(client, "conversation_add", text="My sister Dana lives in Lisbon.", **said)
+        tool = await client.call_tool(
+            "conversation_tool_call",
+            {"conversation": "c1", "name": "lookup", "args": {"city": "Lisbon"}, "scope": SCOPE},
+        )
+        closed = await call(client, "conversation_close", conversation="c1", scope=SCOPE)
+        missing = await fail(client, "conversation_close", conversation="nope", scope=SCOPE)
+    assert not tool.is_error and tool.structured_content["entry"]["kind"] == "tool_call"
+    assert closed["recap"]["kind"] == "recap" and closed["extraction"]["claims"]
+    assert missing["code"] == "not_found"
+    reopened = open_mem(db)
+    entries = reopened.conversation("c1", scope=SCOPE, create=False).entries()
+    assert [e.kind for e in entries] == ["message", "tool_call", "recap"]
+    assert entries[1].meta == {"args": {"city": "Lisbon"}, "status": "ok", "detail": ""}
+    assert {reopened.get(c, scope=SCOPE).meta["message_id"] for c in closed["extraction"]["claims"]} == {entries[0].id}

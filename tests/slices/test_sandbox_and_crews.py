@@ -108,3 +108,35 @@ def test_crew_queries_in_json_match_the_python_builders(mem: Memory) -> None:
 def test_crew_queries_refuse_no_ids_and_non_strings(bad: tuple[object, ...]) -> None:
     with pytest.raises(InvalidQueryError):
         Q.agent(*bad)  # type: ignore[arg-type]
+
+
+def test_sandbox_the_conversation_it_carried_on_comes_home_appended(
+    open_mem: Callable[..., Memory], tmp_path: Path
+) -> None:
+    """Issue #15: the sub-agent gets the conversation, not only its messages' memories, carries it
+    on in its own store, and only what it added comes back — after main's entries, which stay as they were."""
+    main = open_mem(tmp_path / "main.db")
+    chat = main.conversation("support-42", scope=MAIN)
+    chat.add("Our client gets HTTP 429 every morning.", speaker="Dana")
+    chat.tool_call("logs", args={"since": "08:00"}, status="ok", detail="430 hits")
+    before = [(e.id, e.text, e.meta) for e in chat.entries()]
+    handed = main.export_slice(scope=MAIN, include_conversations=True).to_json()
+
+    with Memory(tmp_path / "sandbox.db", embedder="hash", clock=main.clock, seed=7) as sandbox:
+        sandbox.import_slice(handed, scope=TASK)
+        work = sandbox.conversation("support-42", scope=TASK, create=False)
+        assert [e.text for e in work.entries()] == [text for _, text, _ in before]
+        work.tool_call("raise_limit", args={"to": 200}, status="ok")
+        said = work.add("I raised the limit to 200 per minute for this client.", speaker="sub-1", role="assistant")
+        results = sandbox.export_slice(scope=TASK, memory_ids=[said.item_id or ""], include_conversations=True)
+
+    back = main.import_slice(results.to_json(), scope=MAIN)
+    after = chat.entries()
+    assert [(e.id, e.text, e.meta) for e in after[:2]] == before  # append-only
+    assert [(e.kind, e.text) for e in after[2:]] == [
+        ("tool_call", "raise_limit"),
+        ("message", "I raised the limit to 200 per minute for this client."),
+    ]
+    memory = main.get(back.ids[said.item_id or ""], scope=MAIN)
+    assert memory.meta["message"] == after[-1].id and memory.source == "imported"
+    assert [h.message_id for h in main.archive_search("raised the limit", scope=MAIN)] == [after[-1].id]

@@ -14,6 +14,7 @@ import pytest
 
 from reverie import Memory
 from reverie.errors import InvalidInputError, InvalidTransitionError, SliceConflictError
+from reverie.slice import VERSION
 
 MAIN, TASK, COPY = "team:acme", "task:rate-limit", "team:copy"
 
@@ -179,7 +180,7 @@ def _wrong_status(d: dict[str, Any]) -> None:
 
 
 def _future(d: dict[str, Any]) -> None:
-    d["version"] = 2
+    d["version"] = VERSION + 1
 
 
 def _reason_less_failure(d: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from reverie import InvalidInputError, LearningPausedError, Memory, NotFoundError, ReverieError
 from reverie.errors import InvalidSliceError, SliceConflictError
-from reverie.slice import IMPORTED_AUTHORITY, ORIGIN_META, Slice
+from reverie.slice import IMPORTED_AUTHORITY, ORIGIN_META, VERSION, Slice
 
 S, T = "team:main", "team:sandbox"
 
@@ -227,7 +227,7 @@ def _good(mem: Memory) -> dict[str, Any]:
 
 
 def _future(d: dict[str, Any]) -> None:
-    d["version"] = 2
+    d["version"] = VERSION + 1
 
 
 def _manual(d: dict[str, Any]) -> None:

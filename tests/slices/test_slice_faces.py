@@ -190,3 +190,50 @@ def test_http_slice_export_takes_include_intents_and_include_tasks(mem: Memory) 
         sl["sections"]["tasks"][0]["moves"].pop()
         done = client.post(f"/v1/scopes/{OTHER}/slices/import", json={"slice": sl})
         assert done.status_code == 200 and set(done.json()["tasks"]) == {job}
+
+
+# -- conversations through every face (format version 2) ---------------------------------------------
+def _talk(mem: Memory) -> None:
+    conv = mem.conversation("c1", scope=SCOPE)
+    conv.add("The build broke after the upgrade.", speaker="Dana")
+    conv.tool_call("ci_logs", args={"job": 7}, status="error", detail="timeout")
+
+
+def _entries(mem: Memory, scope: str) -> list[tuple[str, str]]:
+    return [(e.kind, e.text) for e in mem.conversation("c1", scope=scope, create=False).entries()]
+
+
+def test_cli_slice_export_conversations_and_import(tmp_path: Path, mem: Memory, db_path: Path) -> None:
+    _talk(mem)
+    out = tmp_path / "handed.json"
+    _cli(db_path, "slice", "export", "--conversations", "--out", str(out))
+    handed = json.loads(out.read_text())
+    assert handed["version"] == 2 and [c["id"] for c in handed["sections"]["conversations"]] == ["c1"]
+    plain = json.loads(_cli(db_path, "slice", "export").stdout)
+    assert plain["version"] == 1 and "conversations" not in plain["sections"]
+    report = json.loads(_cli(db_path, "--json", "slice", "import", str(out), scope=OTHER).stdout)
+    assert report["conversations"] == {"c1": "c1"} and len(report["entries"]) == 2
+    assert _entries(mem, OTHER) == _entries(mem, SCOPE)
+
+
+@pytest.mark.anyio
+async def test_mcp_slice_export_with_conversations_and_import(mem: Memory) -> None:
+    _talk(mem)
+    async with Client(build_server(mem), raise_exceptions=True) as client:
+        args = {"scope": SCOPE, "include_conversations": True}
+        exported = _payload(await client.call_tool("slice_export", args))
+        got = _payload(await client.call_tool("slice_import", {"scope": OTHER, "slice": exported["slice"]}))
+    assert exported["slice"]["version"] == 2
+    assert got["conversations"] == {"c1": "c1"} and _entries(mem, OTHER) == _entries(mem, SCOPE)
+
+
+def test_http_slice_export_with_conversations_and_import(mem: Memory) -> None:
+    _talk(mem)
+    app = create_app(mem, allowed_hosts=["127.0.0.1", "testserver"])
+    with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
+        sl = client.post(f"/v1/scopes/{SCOPE}/slices/export", json={"include_conversations": True}).json()
+        done = client.post(f"/v1/scopes/{OTHER}/slices/import", json={"slice": sl})
+        twice = client.post(f"/v1/scopes/{OTHER}/slices/import", json={"slice": sl})
+    assert sl["version"] == 2 and done.status_code == 200, done.text
+    assert done.json()["conversations"] == {"c1": "c1"} and _entries(mem, OTHER) == _entries(mem, SCOPE)
+    assert twice.json()["conversations_skipped"] == [{"id": "c1", "target": "c1", "reason": "already here"}]

@@ -172,7 +172,9 @@ def conversation_recap(conversation_id: str | None) -> None:
         lambda: (
             "no recap yet: no conversation was released"
             if found is None
-            else f"{clean(found.conversation)} session {found.session} ({found.messages} messages)\n{clean(found.text)}"
+            else f"{clean(found.conversation)} session {found.session} ({found.messages} messages)"
+            + ("" if found.written else "; not written: the store is read-only, the idle release would write it")
+            + f"\n{clean(found.text)}"
         ),
     )
 

@@ -35,6 +35,12 @@ def slice_group() -> None:
     "--tasks", "with_tasks", is_flag=True, help="Add the tasks that took or produced the items, with their intents."
 )
 @click.option(
+    "--conversations",
+    "with_conversations",
+    is_flag=True,
+    help="Add the conversations of the items (all without --id), whole: entries, tool calls, recaps.",
+)
+@click.option(
     "--out",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     help="Write to FILE (atomically) instead of stdout.",
@@ -48,6 +54,7 @@ def slice_export(
     no_contradictions: bool,
     with_intents: bool,
     with_tasks: bool,
+    with_conversations: bool,
     out: Path | None,
 ) -> None:
     """Write a slice of the scope as one JSON document (`reverie slice import` reads it)."""
@@ -61,6 +68,7 @@ def slice_export(
         include_contradictions=not no_contradictions,
         include_intents=with_intents,
         include_tasks=with_tasks,
+        include_conversations=with_conversations,
     )
     text = sl.to_json(indent=2) + "\n"
     if out is None:

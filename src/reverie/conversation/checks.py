@@ -21,8 +21,9 @@ MAX_NAME_CHARS = 200
 MAX_TOOL_ARGS_BYTES = 8_000
 MAX_TOOL_DETAIL_CHARS = 2_000
 TOOL_STATUSES = ("ok", "error", "timeout", "cancelled", "denied")
-#: Keys of a message's recallable memory's ``meta`` that the wing sets itself.
-RESERVED_META = frozenset({"conversation", "message", "turn", "session", "role", "speaker"})
+#: Keys of a message's recallable memory's ``meta`` that the wing sets itself (``slice_origin``:
+#: an imported entry's origin id, set by ``import_slice`` only, so a caller cannot forge one).
+RESERVED_META = frozenset({"conversation", "message", "turn", "session", "role", "speaker", "slice_origin"})
 
 
 def check_name(value: object, field: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -63,7 +63,8 @@ class Conversation:
         return f"Conversation({self.id!r}, scope={self.scope!r})"
 
     def state(self) -> ConversationState:
-        """Where the conversation stands (position, turn, session, released), releasing it first if idle."""
+        """Where the conversation stands (position, turn, session, released), releasing it first if idle
+        (on a read-only store nothing is written: an idle one is shown released)."""
         return self._current()
 
     def add(
@@ -127,7 +128,8 @@ class Conversation:
     def history(self) -> builtins.list[Entry]:
         """What the model should see: the current session's messages and tool calls, oldest first,
         with everything beyond the newest ``history_chars`` characters folded into one summary
-        entry (``kind="summary"``) at the front. Empty once the conversation is released."""
+        entry (``kind="summary"``) at the front. Empty once the conversation is released. On a
+        read-only store a summary that is due is shown, not written (its ``id`` is empty)."""
         state = self._current()
         entries = conversation_store(self._host).conversation_entries(
             self.scope, self.id, after_position=state.session_start - 1
@@ -200,6 +202,8 @@ class Conversation:
         self, state: ConversationState, now: datetime, at: datetime | None = None
     ) -> ConversationState:
         if is_idle(state, now, self.idle_after, at):
+            if self._writer.read_only:  # nothing is written: the state is shown as the release would leave it
+                return replace(state, released=True)
             self._writer.release(state)
             return self._writer.state(self.scope, self.id)
         return state

@@ -10,6 +10,8 @@ folds in the previous summary, so the history is always one summary plus verbati
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
 
 from reverie.conversation.writer import Writer
 from reverie.model.conversation import ConversationState, Entry
@@ -44,6 +46,10 @@ def history(writer: Writer, state: ConversationState, entries: Sequence[Entry], 
     if not dropped:  # one entry larger than the threshold: it is the newest, and it is shown whole
         return ([last] if last else []) + tail
     text, how = writer.summarise(([last] if last else []) + dropped, summary_budget(threshold))
-    meta: dict[str, object] = {"from": state.session_start, "upto": dropped[-1].position, **how}
-    summary = writer.add_entry(state, "summary", text or "(nothing to summarise)", dropped[-1].at, meta)
+    meta: dict[str, Any] = {"from": state.session_start, "upto": dropped[-1].position, **how}
+    text = text or "(nothing to summarise)"
+    if writer.read_only:  # shown, not stored: an empty id says so (the next writable read writes it)
+        shown = Entry(id="", scope=state.scope, conversation=state.id, kind="summary", text=text, at=dropped[-1].at)
+        return [replace(shown, meta=meta), *keep]
+    summary = writer.add_entry(state, "summary", text, dropped[-1].at, meta)
     return [summary, *keep]

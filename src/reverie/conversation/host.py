@@ -53,6 +53,11 @@ class ConversationHost(Protocol):
     def limits(self) -> Limits:
         """The input bounds (message size is ``max_text_chars``)."""
 
+    @property
+    def read_only(self) -> bool:
+        """A store opened for inspection: the wing's reads must not write (no idle release, no
+        history summary stored); they show what a write would have made, marked as not written."""
+
     def new_id(self) -> str:
         """A fresh time-ordered id (messages carry their id into their recallable memory)."""
 

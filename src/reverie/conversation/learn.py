@@ -31,7 +31,7 @@ from reverie.conversation.host import ConversationHost
 from reverie.conversation.people.enroll import AUTHOR, Enroller
 from reverie.errors import ConflictError, InvalidInputError, LearningPausedError, ReverieError
 from reverie.model import commands as cmd
-from reverie.model.conversation import Entry
+from reverie.model.conversation import ENTRY_ORIGIN_META, Entry
 from reverie.model.item import Item
 from reverie.model.query import Q, parse_sort
 
@@ -128,6 +128,9 @@ class Learner:
         recent: list[str] = []
         memories = self._message_items(scope, [m.id for m in messages])
         for m in messages:
+            if ENTRY_ORIGIN_META in m.meta:  # trust does not travel: see ``memory.slice_conversations``
+                report.skipped.append(Skip(m.id, "imported in a slice: the claims it gave travel as the slice's items"))
+                continue
             found = proposals.get(m.id, [])
             memory = memories.get(m.id)
             if memory is None:

@@ -7,7 +7,7 @@ and delegates ``conversation``, ``archive_search`` and ``recap`` to it.
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from reverie.conversation import checks
@@ -45,13 +45,19 @@ class ArchiveHit:
 
 @dataclass(frozen=True, slots=True)
 class Recap:
-    """The recap written when a conversation's session was released."""
+    """The recap written when a conversation's session was released.
+
+    ``written`` is False for a recap computed, not stored: on a read-only store an idle session
+    cannot be released, so ``recap`` shows what its release would write (the same text), and a
+    writable open writes it on the next call that notices the idle time.
+    """
 
     conversation: str
     session: int
     text: str
     at: datetime
     messages: int
+    written: bool = True
 
 
 class Conversations:
@@ -155,7 +161,9 @@ class Conversations:
         new conversation can start with it; None if none was released yet.
 
         Conversations idle for ``idle_after`` are released first, so an agent starting a new chat
-        gets the recap of the one that just went quiet.
+        gets the recap of the one that just went quiet. On a read-only store nothing is released:
+        an idle session's recap is computed as its release would write it and returned with
+        ``written=False`` (the newest, as the written one would be); never a ``ReadOnlyError``.
         """
         host = self._host
         s = host.scope(scope)
@@ -166,14 +174,22 @@ class Conversations:
             if conversation is not None
             else store.conversations(s)
         )
+        drafts: dict[str, Entry] = {}
         for st in states:
-            if is_idle(st, now, idle_after):
+            if not is_idle(st, now, idle_after):
+                continue
+            if host.read_only:
+                found = self._writer.recap_of(st)
+                if found is not None:
+                    drafts[st.id] = replace(found[1], recorded_at=now)
+            else:
                 self._writer.release(st)
         latest: Entry | None = None
         for st in states:
             recaps = store.conversation_entries(s, st.id, kinds=("recap",))
-            if recaps and (latest is None or (recaps[-1].recorded_at or now) > (latest.recorded_at or now)):
-                latest = recaps[-1]
+            last = drafts.get(st.id) or (recaps[-1] if recaps else None)
+            if last is not None and (latest is None or (last.recorded_at or now) > (latest.recorded_at or now)):
+                latest = last
         if latest is None:
             return None
         return Recap(
@@ -182,6 +198,7 @@ class Conversations:
             text=latest.text,
             at=latest.at,
             messages=int(latest.meta.get("messages", 0)),
+            written=bool(latest.id),
         )
 
 

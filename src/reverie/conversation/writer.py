@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from reverie.conversation.forget_people import people_commands
 from reverie.conversation.host import ConversationHost, conversation_store
 from reverie.conversation.learn import Learner, Proposer, safely
 from reverie.conversation.summary import extractive_summary
@@ -20,6 +21,7 @@ from reverie.conversation.window import WINDOW_BEFORE, date_text, window_text
 from reverie.errors import InvalidInputError, NotFoundError
 from reverie.model import commands as cmd
 from reverie.model.conversation import ConversationState, Entry, OpenConversation, PurgeMessage, RecordEntry
+from reverie.model.item import STATUSES
 from reverie.model.query import Q, parse_sort
 from reverie.model.redact import REDACTED
 
@@ -137,6 +139,11 @@ class Writer:
         stored = Entry.from_dict(out[0].events[0].payload["entry"])
         return _message(stored, out[1].item_id)
 
+    @property
+    def read_only(self) -> bool:
+        """The store is open for inspection: reads show what they would write, and write nothing."""
+        return bool(self._host.read_only)
+
     def add_entry(self, state: ConversationState, kind: str, text: str, at: datetime, meta: dict[str, Any]) -> Entry:
         """A tool call, summary or recap: an entry with no recallable memory."""
         host = self._host
@@ -157,12 +164,10 @@ class Writer:
             return extractive_summary(entries, budget), {"summariser": "extractive", "fallback": str(why)[:300]}
         return extractive_summary(entries, budget), {}
 
-    def release(self, state: ConversationState, *, learn: bool = True) -> Entry | None:
-        """Write the session's recap and release its history (the next message opens a new session).
-
-        With ``learn`` (and a learner), the session's messages are then mined into claims; a
-        failure there is logged and never fails the release (``learn.safely``).
-        """
+    def recap_of(self, state: ConversationState) -> tuple[list[Entry], Entry] | None:
+        """The session's entries and the recap its release would write (not stored: ``id`` empty,
+        no position), or None for an empty session. ``release`` writes it; a read-only store
+        shows it (``wing.Conversations.recap``)."""
         entries = conversation_store(self._host).conversation_entries(
             state.scope, state.id, after_position=state.session_start - 1
         )
@@ -182,7 +187,21 @@ class Writer:
             "session": state.session,
             **how,
         }
-        recap = self.add_entry(state, "recap", f"{head}.\n{body}" if body else f"{head}.", at, meta)
+        text = f"{head}.\n{body}" if body else f"{head}."
+        draft = Entry(id="", scope=state.scope, conversation=state.id, kind="recap", text=text, at=at, meta=meta)
+        return entries, draft
+
+    def release(self, state: ConversationState, *, learn: bool = True) -> Entry | None:
+        """Write the session's recap and release its history (the next message opens a new session).
+
+        With ``learn`` (and a learner), the session's messages are then mined into claims; a
+        failure there is logged and never fails the release (``learn.safely``).
+        """
+        found = self.recap_of(state)
+        if found is None:
+            return None
+        entries, draft = found
+        recap = self.add_entry(state, "recap", draft.text, draft.at, draft.meta)
         learner = self.learner
         if learn and learner is not None:
             safely(lambda: learner.extract(state.scope, state.id, [entries], extra=self.extra), state.id)
@@ -202,9 +221,11 @@ class Writer:
             e.id for e in entries if e.covers is not None and e.covers[0] <= target.position <= e.covers[1]
         )
         commands: list[cmd.Command] = [PurgeMessage(scope, state.id, message_id, covering, reason)]
-        commands += [cmd.Purge(scope, i, reason) for i in self._items_of(scope, message_id)]
-        # The claims mined from it quote it too (``learn``: ``meta.message_id``).
-        commands += [cmd.Purge(scope, i, reason) for i in self._claims_of(scope, message_id)]
+        # Its memory, and the claims mined from it, which quote it too (``learn``: ``meta.message_id``).
+        erased = [*self._items_of(scope, message_id), *self._claims_of(scope, message_id)]
+        commands += [cmd.Purge(scope, i, reason) for i in erased]
+        # The people only it spoke for: their names would outlive it (``forget_people``).
+        commands += people_commands(host.store, scope, target, erased, entries, reason)
         texts = [REDACTED]
         for later in _quoting(entries, target):
             for item_id in self._items_of(scope, later.id):
@@ -238,8 +259,11 @@ class Writer:
         host.run(commands, texts)
 
     def _claims_of(self, scope: str, message_id: str) -> list[str]:
-        where = Q.meta("message_id", message_id) & Q.status("live")
-        return [i.id for i in self._host.store.query(scope, where, parse_sort(None), limit=1000)]
+        """The claims mined from the message, in any status: a forgotten or superseded one still
+        quotes it (one already purged is skipped)."""
+        where = Q.meta("message_id", message_id) & Q.status(*STATUSES)
+        found = self._host.store.query(scope, where, parse_sort(None), limit=1000)
+        return [i.id for i in found if i.text != REDACTED]
 
     def _items_of(self, scope: str, message_id: str) -> list[str]:
         found = self._host.store.query(scope, Q.meta("message", message_id), parse_sort(None), limit=100)

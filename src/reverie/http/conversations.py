@@ -108,7 +108,10 @@ class HitsOut(BaseModel):
 
 
 class RecapOut(BaseModel):
-    recap: dict[str, Any] | None = Field(description="conversation, session, text, at, messages; null if none yet.")
+    recap: dict[str, Any] | None = Field(
+        description="conversation, session, text, at, messages, written (false: computed on a read-only "
+        "store, not stored); null if none yet."
+    )
 
 
 class ClosedOut(BaseModel):

@@ -30,6 +30,11 @@ class SliceExportIn(BaseModel):
     include_tasks: bool = Field(
         False, description="Add the tasks that took or produced the items (every open one), with their intents."
     )
+    include_conversations: bool = Field(
+        False,
+        description="Add the conversations of the items (every one when memory_ids is omitted), whole: entries, "
+        "tool calls, summaries, recaps (format version 2).",
+    )
 
 
 class SliceImportIn(BaseModel):
@@ -56,6 +61,7 @@ def export_slice(scope: ScopeName, body: SliceExportIn, mem: Mem) -> dict[str, A
         include_contradictions=body.include_contradictions,
         include_intents=body.include_intents,
         include_tasks=body.include_tasks,
+        include_conversations=body.include_conversations,
     )
     return sl.to_dict()
 

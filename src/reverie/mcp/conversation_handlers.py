@@ -43,6 +43,18 @@ def conversation_add(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     return marked({"message": msg})
 
 
+def conversation_tool_call(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    entry = _existing(mem, a).tool_call(
+        a["name"], args=a.get("args"), status=a.get("status", "ok"), detail=a.get("detail", "")
+    )
+    return marked({"entry": entry})
+
+
+def conversation_close(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    closed = _existing(mem, a).close()
+    return marked({"recap": closed.recap, "extraction": closed.extraction})
+
+
 def conversation_history(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     found = _existing(mem, a).history()
     return marked({"count": len(found), "entries": found})
@@ -74,6 +86,8 @@ def person(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
 
 CONVERSATION_HANDLERS: Mapping[str, Handler] = {
     "conversation_add": conversation_add,
+    "conversation_tool_call": conversation_tool_call,
+    "conversation_close": conversation_close,
     "conversation_history": conversation_history,
     "conversation_search": conversation_search,
     "conversation_recap": conversation_recap,

@@ -187,6 +187,7 @@ def slice_export(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
         "include_contradictions",
         "include_intents",
         "include_tasks",
+        "include_conversations",
     )
     sl = mem.export_slice(scope=a["scope"], **fields)
     return marked({"slice": sl.to_dict()})

@@ -32,6 +32,12 @@ from reverie.errors import (
 from reverie.memory.candidates import build_remember
 from reverie.memory.core import Core
 from reverie.memory.slice_agenda import AgendaPlan, apply_agenda, export_agenda, memory_refs, plan_agenda
+from reverie.memory.slice_conversations import (
+    ConversationsPlan,
+    apply_conversations,
+    export_conversations,
+    plan_conversations,
+)
 from reverie.memory.writes import Writes
 from reverie.model import commands as cmd
 from reverie.model import events as ev
@@ -39,6 +45,7 @@ from reverie.model.agenda import agenda_record_id, is_agenda_event
 from reverie.model.ids import is_id
 from reverie.model.item import STATUSES, Edge, Item, Provenance
 from reverie.model.query import Q
+from reverie.model.redact import REDACTED
 from reverie.model.validate import check_id, check_meta, check_text
 from reverie.slice.format import IMPORTED_AUTHORITY, KNOWN_SECTIONS, ORIGIN_META, Slice, SliceEdge, SliceItem
 from reverie.slice.report import ON_CONFLICT, SliceReport
@@ -67,6 +74,7 @@ class Slices:
         include_contradictions: bool = True,
         include_intents: bool = False,
         include_tasks: bool = False,
+        include_conversations: bool = False,
     ) -> Slice:
         """A slice of ``scope``: the items ``memory_ids`` (all current items when None) and, on
         request, their parents (transitively), aliases (transitively) and the items that
@@ -76,6 +84,9 @@ class Slices:
         ``include_intents`` / ``include_tasks`` add the ``intents`` / ``tasks`` sections: the
         records about the chosen claims (every open one when ``memory_ids`` is None), with their
         sub-records, moves and failures (``reverie.memory.slice_agenda`` says which exactly).
+        ``include_conversations`` adds the ``conversations`` section (format version 2): every
+        conversation of the scope, or those an exported item belongs to, whole, with their
+        messages' memories among the items (``reverie.memory.slice_conversations``).
         Raises ``NotFoundError`` for an id not in the scope; reads only, writes nothing.
         """
         core = self._core
@@ -86,10 +97,14 @@ class Slices:
             ("include_contradictions", include_contradictions),
             ("include_intents", include_intents),
             ("include_tasks", include_tasks),
+            ("include_conversations", include_conversations),
         ):
             if not isinstance(flag, bool):
                 raise InvalidInputError(f"{name} must be True or False")
         chosen = self._seed(s, memory_ids)
+        conversations = (
+            export_conversations(core.store, s, chosen, memory_ids is None) if include_conversations else None
+        )
         edges = _EdgeCache(core, s)
         if include_parents or include_aliases:
             self._close_over(s, chosen, edges, include_parents, include_aliases)
@@ -113,6 +128,7 @@ class Slices:
             edges=tuple(_slice_edge(e) for e in sorted(between.values(), key=lambda e: (e.recorded_at, e.id))),
             intents=intents,
             tasks=tasks,
+            conversations=conversations,
         )
 
     def _record_events(self, s: str) -> Callable[[str], builtins.list[ev.Event]]:
@@ -201,7 +217,13 @@ class Slices:
         sl = _parse(slice)
         if len(sl.items) > MAX_SLICE_ITEMS:
             raise LimitExceededError(f"{len(sl.items)} items in one slice; the limit is {MAX_SLICE_ITEMS}")
-        plan = _Plan(sl, s, SliceReport(s))
+        report = SliceReport(s)
+        talks = plan_conversations(sl, core.store, s, core.limits, core.new_id, on_conflict, report)
+        if sl.conversations:  # the items name entries and conversations as they will be here
+            sl = replace(sl, items=tuple(talks.rewrite(i) for i in sl.items))
+        plan = _Plan(sl, s, report)
+        plan.kept |= talks.left_out
+        plan.separate = set(talks.memory_meta)
         self._classify(plan, on_conflict)
         agenda = plan_agenda(sl, core.store, s, on_conflict, plan.report, self._record_events(s))
         commands = self._commands(plan)
@@ -214,7 +236,7 @@ class Slices:
         if pending:
             commands = {k: replace(c, flags=(*c.flags, VECTOR_PENDING)) for k, c in commands.items()}
         results = core.store.execute_steps(
-            [lambda batch: _apply(batch, plan, commands, links, agenda, external)],
+            [lambda batch: _apply(batch, plan, commands, links, agenda, external, talks)],
             now=core.clock.now(),
             new_id=core.new_id,
             vectors=vectors,
@@ -241,9 +263,13 @@ class Slices:
         for it in plan.slice.items:
             held = here.get(it.origin_id, [])
             same = next((h for h in held if _same_claim(h, it)), None)
+            purged = next((h for h in held if h.text == REDACTED), None)
             if same is not None:
                 plan.report.ids[it.id] = same.id
                 plan.report.skipped.append({"id": it.id, "target": same.id, "reason": "already here"})
+            elif purged is not None:  # a purge here stays a purge: the slice's copy of the words stays out
+                plan.kept.add(it.id)
+                plan.report.skipped.append({"id": it.id, "target": purged.id, "reason": "purged here"})
             elif held:
                 conflicts.append(
                     {"id": it.id, "target": held[0].id, "reason": "this scope holds the same claim in other words"}
@@ -323,7 +349,9 @@ class Slices:
             except InvalidInputError as exc:
                 raise type(exc)(f"slice item {it.id}: {exc.message}") from None
             # A system-made item (a dream gist) quotes a member verbatim: a new item, as in its store.
-            command = replace(command, tier=it.tier, corroborate=it.original_source != "system")
+            # A message's memory is its own item, as a live message's is (never merged into another).
+            alone = it.original_source == "system" or it.id in plan.separate
+            command = replace(command, tier=it.tier, corroborate=not alone)
             out[it.id] = self._writes._mark_unchecked(command)
         self._external_parents(plan)
         return out
@@ -360,6 +388,7 @@ class _Plan:
         self.kept: set[str] = set()  # conflicting items left out (this scope's version kept)
         self.external: dict[str, str] = {}  # parent id outside the slice -> this scope's item
         self.supersede_reasons: dict[str, str] = {}  # superseded slice id -> the reason its edge carries
+        self.separate: set[str] = set()  # message memories of imported entries: never corroborate
 
 
 def _parse(value: Slice | Mapping[str, Any] | str | bytes) -> Slice:
@@ -431,9 +460,11 @@ def _apply(
     links: Sequence[tuple[SliceEdge, dict[str, Any]]],
     agenda: AgendaPlan,
     external: Mapping[str, str],
+    talks: ConversationsPlan,
 ) -> list[Outcome]:
     """The whole import inside one savepoint: items, then edges, closing the closed ones, then
-    the intents and tasks (whose memory ids map through the items' new ids)."""
+    the intents and tasks (whose memory ids map through the items' new ids), then the
+    conversations' entries."""
     report, s = plan.report, plan.scope
     outcomes: list[Outcome] = []
     created: dict[str, str] = {}  # slice id -> new id, for items this import created
@@ -475,6 +506,7 @@ def _apply(
         if it.id not in superseded_by:
             batch.run([cmd.Forget(s, created[it.id], f"{it.status} where it was exported")])
     apply_agenda(batch, plan.slice, agenda, s, report, external)
+    apply_conversations(batch, talks, s)
     return outcomes
 
 

@@ -239,9 +239,20 @@ def project_conversation(event: ev.Event) -> list[Any]:
     return []
 
 
+#: Where an entry imported from a slice keeps the id it had where it was first recorded
+#: (``reverie.slice.format.ORIGIN_META``; a model module cannot import the slice package).
+ENTRY_ORIGIN_META = "slice_origin"
+
+
 def redact_entry(entry: Entry) -> Entry:
-    """``entry`` with its words erased (speaker, role, times and position stay, as a purged item's author does)."""
-    return replace(entry, text=REDACTED, meta={"purged": True})
+    """``entry`` with its words erased (speaker, role, times and position stay, as a purged item's author does).
+
+    An imported entry keeps its origin id (an id, no content), so a later slice bringing the same
+    entry home is recognised and the purge stays a purge instead of the words coming back.
+    """
+    origin = entry.meta.get(ENTRY_ORIGIN_META)
+    keep = {ENTRY_ORIGIN_META: origin} if isinstance(origin, str) else {}
+    return replace(entry, text=REDACTED, meta={"purged": True, **keep})
 
 
 def redact_events(events: Iterable[ev.Event], ids: Iterable[str]) -> list[ev.Event]:

@@ -6,7 +6,7 @@ because the replayer re-derives each call. A slice carries *claims and their rel
 stand*, in the shape the receiving store will keep them, so a reader can check it completely
 before anything is written, and a sub-agent can be handed exactly what it needs.
 
-Shape (``version`` 1)::
+Shape (``version`` 1, or 2 with a ``conversations`` section)::
 
     {"format": "reverie.slice", "version": 1, "scope": "<exported from>", "exported_at": "<UTC>",
      "items": [SliceItem...], "edges": [SliceEdge...], "sections": {"intents": [...], ...}}
@@ -23,7 +23,9 @@ Shape (``version`` 1)::
   (``reverie.slice.agenda`` gives their shape); a reader refuses a section it cannot import
   rather than drop it. Why no new version for them: a version-1 reader that predates them
   already refuses a slice carrying them, by name, and every slice it could read reads the same
-  here; the version changes when a field it knows changes meaning.
+  here; the version changes when a field it knows changes meaning — which the ``conversations``
+  section does (``reverie.slice.conversations``: version 2). A slice is written in the lowest
+  version that holds it, and this build reads versions 1 and 2.
 
 Everything here is pure (no store, no I/O): ``Slice.from_json`` is the one place a slice from
 outside is checked, so every face (Python, CLI, MCP, HTTP) refuses the same bad slices the same way.
@@ -43,15 +45,17 @@ from reverie.model.ids import is_id
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SOURCES, STATUSES, TIERS
 from reverie.model.validate import SCORE_NAMES
 from reverie.slice.agenda import INTENTS, TASKS, SliceIntent, SliceTask, check_sections
+from reverie.slice.conversations import CONVERSATIONS, CONVERSATIONS_VERSION, SliceConversation, check_conversations
 
 FORMAT = "reverie.slice"
-VERSION = 1
+#: The newest format version this build reads and writes (a slice is written in the lowest that holds it).
+VERSION = CONVERSATIONS_VERSION
 #: The most trust an imported claim or edge may carry (the same cap as ``remember_imported``).
 IMPORTED_AUTHORITY = DEFAULT_AUTHORITY["imported"]
 #: Where an imported item keeps the id its claim had where it was first recorded.
 ORIGIN_META = "slice_origin"
 #: Sections a slice may carry besides items and edges and this build imports (``slice.agenda``).
-KNOWN_SECTIONS: frozenset[str] = frozenset({INTENTS, TASKS})
+KNOWN_SECTIONS: frozenset[str] = frozenset({INTENTS, TASKS, CONVERSATIONS})
 
 _ITEM_KEYS = frozenset(
     {
@@ -161,8 +165,9 @@ class SliceEdge:
 class Slice:
     """A versioned, JSON-serialisable piece of a scope: items, the edges between them, sections.
 
-    ``intents`` / ``tasks`` are the checked ``intents`` / ``tasks`` sections (None: not carried);
+    ``intents`` / ``tasks`` / ``conversations`` are the checked sections (None: not carried);
     ``sections`` holds any other section as it came (an import refuses a non-empty one).
+    ``version`` is the lowest format version that holds it: 2 with conversations, else 1.
     """
 
     scope: str
@@ -172,8 +177,12 @@ class Slice:
     sections: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)
     intents: tuple[SliceIntent, ...] | None = None
     tasks: tuple[SliceTask, ...] | None = None
+    conversations: tuple[SliceConversation, ...] | None = None
     format: str = FORMAT
-    version: int = VERSION
+
+    @property
+    def version(self) -> int:
+        return CONVERSATIONS_VERSION if self.conversations is not None else 1
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -192,6 +201,8 @@ class Slice:
             out[INTENTS] = tuple(i.to_dict() for i in self.intents)
         if self.tasks is not None:
             out[TASKS] = tuple(t.to_dict() for t in self.tasks)
+        if self.conversations is not None:
+            out[CONVERSATIONS] = tuple(c.to_dict() for c in self.conversations)
         return out
 
     def to_json(self, *, indent: int | None = None) -> str:
@@ -228,6 +239,7 @@ class Slice:
         sections = _sections(data.get("sections", {}))
         _check_references(items, edges)
         intents, tasks = check_sections(sections)
+        conversations = check_conversations(sections, version, [i.id for i in items])
         return cls(
             scope=_str(data.get("scope"), "scope"),
             exported_at=_time(data.get("exported_at"), "exported_at", required=True),  # type: ignore[arg-type]
@@ -236,6 +248,7 @@ class Slice:
             sections={k: v for k, v in sections.items() if k not in KNOWN_SECTIONS},
             intents=intents,
             tasks=tasks,
+            conversations=conversations,
         )
 
 

@@ -37,6 +37,12 @@ class SliceReport:
     records_skipped: list[dict[str, str]] = field(default_factory=list)
     #: Memory ids an intent or task named that are neither in the slice nor in this scope.
     dropped_refs: list[dict[str, str]] = field(default_factory=list)
+    #: Slice conversation -> the conversation here (its own name, or ``<name>~N`` under ``reid``);
+    #: slice entry id -> the entry here (appended, or the one already here it matched); the
+    #: conversations not written to (``{"id", "target", "reason"}``: already here, or a conflict kept ours).
+    conversations: dict[str, str] = field(default_factory=dict)
+    entries: dict[str, str] = field(default_factory=dict)
+    conversations_skipped: list[dict[str, str]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -55,6 +61,9 @@ class SliceReport:
             "records_advanced": list(self.records_advanced),
             "records_skipped": list(self.records_skipped),
             "dropped_refs": list(self.dropped_refs),
+            "conversations": dict(self.conversations),
+            "entries": dict(self.entries),
+            "conversations_skipped": list(self.conversations_skipped),
             "counts": {
                 "created": len(self.created),
                 "corroborated": len(self.corroborated),

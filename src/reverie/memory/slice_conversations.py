@@ -1,0 +1,344 @@
+"""Conversations in slices: which an export carries, and how an import appends them (format version 2).
+
+Which conversations: with no ``memory_ids``, every conversation of the scope; with ``memory_ids``,
+the conversations an exported item belongs to (``meta.conversation``: a message's memory, a claim
+mined from a message, a person named in it). A conversation travels whole — every entry still in
+its archive (purged ones stay behind) — and so do its messages' memories, which join the slice's
+items (so their parents, aliases and contradictions follow as for any item).
+
+Import keeps the rules slices have for claims:
+
+- **Append-only.** An entry is recognised by its origin (the id it had where it was first
+  recorded: its own id, or ``meta.slice_origin`` on an imported one). A conversation of the same
+  name here is *continued* when the slice holds every entry it has, in order and in the same
+  words, and more after them (the sandbox's conversation coming home): only the entries after them
+  are appended. Nothing here is ever changed, and an entry purged here stays purged (its words in
+  the slice are not brought back). Any other conversation of that name is a conflict, decided by
+  ``on_conflict``: ``report`` refuses the import (nothing written), ``skip`` keeps ours (and
+  leaves out the memories of the entries it did not import), ``reid`` imports the slice's as a new
+  conversation ``<name>~2`` (``~3`` …).
+- **Provenance.** Every appended entry gets a fresh id, keeps its origin in ``meta.slice_origin``,
+  and is renumbered (positions, turns, sessions; a summary's or recap's ``from`` / ``upto``). The
+  memories and claims that name an entry (``meta.message``, ``meta.message_id``,
+  ``provenance.locator``) name the entry's id here, so purging the message here finds them.
+- **Trust does not travel.** Message memories arrive as items do (source ``imported``,
+  authority capped); and an imported message is never mined into claims here
+  (``conversation.learn`` skips it): the claims its words gave where it was said travel as the
+  slice's items, with their capped trust, instead of coming back as ``user_stated``.
+
+Everything is checked and planned before the import's one transaction, in which the entries are
+recorded with the commands a live conversation uses (``OpenConversation``, ``RecordEntry``), so a
+replay of the log rebuilds them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from reverie.conversation import checks
+from reverie.conversation.host import ConversationStore
+from reverie.errors import InvalidInputError, InvalidSliceError, ReverieError, SliceConflictError
+from reverie.limits import Limits
+from reverie.model.conversation import (
+    ENTRY_ORIGIN_META,
+    ConversationState,
+    Entry,
+    OpenConversation,
+    RecordEntry,
+)
+from reverie.model.ids import is_id
+from reverie.model.item import Item
+from reverie.model.query import Q
+from reverie.model.redact import REDACTED
+from reverie.model.validate import check_meta, check_text
+from reverie.slice.conversations import SliceConversation, SliceEntry
+from reverie.slice.format import Slice, SliceItem
+from reverie.slice.report import SliceReport
+from reverie.store.protocol import Batch, Store
+
+#: The most entries one conversation of a slice may carry, and the most memories read per conversation.
+MAX_ENTRIES = 100_000
+_PAGE = 1000
+
+
+# -- export --------------------------------------------------------------------------------------
+def export_conversations(
+    store: Store, scope: str, chosen: dict[str, Item], whole_scope: bool
+) -> tuple[SliceConversation, ...]:
+    """The ``conversations`` section for a slice of ``chosen``; adds their messages' memories to ``chosen``."""
+    cs = _conversation_store(store)
+    held = {c.id for c in cs.conversations(scope)}
+    if whole_scope:
+        names = sorted(held)
+    else:
+        named = {i.meta.get("conversation") for i in chosen.values()}
+        names = sorted(n for n in named if isinstance(n, str) and n in held)
+    out = []
+    for name in names:
+        entries = [e for e in cs.conversation_entries(scope, name) if e.text != REDACTED and not e.meta.get("purged")]
+        if len(entries) > MAX_ENTRIES:
+            raise InvalidInputError(f"conversation {name!r} has {len(entries)} entries; a slice carries {MAX_ENTRIES}")
+        memories = _memories(store, scope, name)
+        chosen.update((m.id, m) for m in memories.values())
+        out.append(SliceConversation(id=name, entries=tuple(_slice_entry(e, memories.get(e.id)) for e in entries)))
+    return tuple(out)
+
+
+def _memories(store: Store, scope: str, name: str) -> dict[str, Item]:
+    """The current memories of the conversation's messages, by message id."""
+    where = Q.meta("conversation", name) & Q.meta_has("message") & Q.status("live")
+    out: dict[str, Item] = {}
+    offset = 0
+    while True:
+        page = store.query(scope, where, (("id", False),), limit=_PAGE, offset=offset)
+        for item in page:
+            message = item.meta.get("message")
+            if isinstance(message, str):
+                out.setdefault(message, item)
+        if len(page) < _PAGE or offset > MAX_ENTRIES:
+            return out
+        offset += _PAGE
+
+
+def _slice_entry(e: Entry, memory: Item | None) -> SliceEntry:
+    meta = dict(e.meta)
+    origin = meta.pop(ENTRY_ORIGIN_META, None)
+    return SliceEntry(
+        id=e.id,
+        origin_id=origin if is_id(origin) else e.id,
+        kind=e.kind,
+        text=e.text,
+        at=e.at,
+        position=e.position,
+        speaker=e.speaker,
+        role=e.role,
+        meta=meta,
+        memory=memory.id if memory is not None and e.kind == "message" else None,
+    )
+
+
+# -- import: plan ----------------------------------------------------------------------------------
+@dataclass
+class _Conversation:
+    """One conversation to write: where, from which position, the entries to append."""
+
+    target: str
+    open: bool
+    expected: int
+    entries: list[Entry] = field(default_factory=list)
+
+
+@dataclass
+class ConversationsPlan:
+    """What an import appends, and how the slice's items are renamed to match (``rewrite``)."""
+
+    conversations: list[_Conversation] = field(default_factory=list)
+    entry_ids: dict[str, str] = field(default_factory=dict)  # slice entry id -> entry id here
+    names: dict[str, str] = field(default_factory=dict)  # slice conversation -> conversation here
+    memory_meta: dict[str, dict[str, Any]] = field(default_factory=dict)  # slice item id -> meta it gets
+    left_out: set[str] = field(default_factory=set)  # slice items not imported (a skipped conversation's)
+
+    def rewrite(self, it: SliceItem) -> SliceItem:
+        """``it`` naming the entries and conversations as they are here (see the module docstring)."""
+        meta = dict(it.meta)
+        prov = dict(it.provenance)
+        meta.update(self.memory_meta.get(it.id, {}))
+        source = meta.get("message_id")
+        if isinstance(source, str) and source in self.entry_ids:
+            meta["message_id"] = self.entry_ids[source]
+        if prov.get("locator") in self.entry_ids:
+            prov["locator"] = self.entry_ids[str(prov["locator"])]
+        name = meta.get("conversation")
+        if isinstance(name, str) and name in self.names:
+            meta["conversation"] = self.names[name]
+        if prov.get("ref") in self.names and prov.get("origin") == "conversation":
+            prov["ref"] = self.names[str(prov["ref"])]
+        if meta == it.meta and prov == it.provenance:
+            return it
+        return replace(it, meta=meta, provenance=prov)
+
+
+def plan_conversations(
+    sl: Slice,
+    store: Store,
+    scope: str,
+    limits: Limits,
+    new_id: Callable[[], str],
+    on_conflict: str,
+    report: SliceReport,
+) -> ConversationsPlan:
+    """Check and place every conversation of ``sl``; raises before anything is written."""
+    plan = ConversationsPlan()
+    if not sl.conversations:
+        return plan
+    cs = _conversation_store(store)
+    conflicts: list[dict[str, str]] = []
+    for sc in sl.conversations:
+        if len(sc.entries) > MAX_ENTRIES:
+            raise InvalidSliceError(f"conversation {sc.id!r} has {len(sc.entries)} entries; the limit is {MAX_ENTRIES}")
+        state = cs.conversation_state(scope, sc.id)
+        local = cs.conversation_entries(scope, sc.id) if state is not None else []
+        matched, rest, problem = _match(sc, local)
+        target = sc.id
+        if problem is not None:
+            conflicts.append({"id": sc.id, "target": sc.id, "reason": problem})
+            if on_conflict != "reid":
+                plan.left_out.update(e.memory for e in sc.entries if e.memory is not None)
+                report.conversations_skipped.append({"id": sc.id, "target": sc.id, "reason": f"conflict: {problem}"})
+                continue
+            target, state, matched, rest = _fresh_name(cs, scope, sc.id), None, [], list(sc.entries)
+        plan.names[sc.id] = target
+        report.conversations[sc.id] = target
+        for se, le in matched:
+            plan.entry_ids[se.id] = le.id
+            report.entries[se.id] = le.id
+        if not rest and state is not None:
+            report.conversations_skipped.append({"id": sc.id, "target": target, "reason": "already here"})
+            continue
+        placed = _place(plan, report, sc, (scope, target), state, matched, rest, limits, new_id)
+        plan.conversations.append(placed)
+    report.conflicts.extend(conflicts)
+    if conflicts and on_conflict == "report":
+        shown = ", ".join(f"{c['id']!r} ({c['reason']})" for c in conflicts[:5])
+        raise SliceConflictError(
+            f"{len(conflicts)} conversation(s) of the slice conflict with this scope's: {shown}; nothing was "
+            "imported. Pass on_conflict='skip' to keep this scope's or 'reid' to import the slice's under a new name",
+            conflicts,
+        )
+    return plan
+
+
+def _origin(e: Entry) -> str:
+    origin = e.meta.get(ENTRY_ORIGIN_META)
+    return origin if isinstance(origin, str) and is_id(origin) else e.id
+
+
+def _match(
+    sc: SliceConversation, local: list[Entry]
+) -> tuple[list[tuple[SliceEntry, Entry]], list[SliceEntry], str | None]:
+    """The slice's entries already here (a prefix), the ones to append, and why it cannot be continued."""
+    here = {_origin(e): e for e in local}
+    matched: list[tuple[SliceEntry, Entry]] = []
+    for se in sc.entries:
+        le = here.get(se.origin_id)
+        if le is None:
+            break
+        matched.append((se, le))
+    rest = list(sc.entries[len(matched) :])
+    order = [le.position for _, le in matched]
+    if any(se.origin_id in here for se in rest) or order != sorted(order):
+        return matched, rest, "its entries are here in another order"
+    # A purged entry here holds nothing and never travels (the slice cannot hold it): it is no
+    # entry the slice lacks. One the slice still holds is matched above and stays purged.
+    seen = {le.id for _, le in matched}
+    if len(matched) < sum(1 for e in local if e.text != REDACTED or e.id in seen):
+        if not matched:
+            return matched, rest, "a conversation of this name here holds other entries"
+        return matched, rest, "this scope's conversation has entries the slice lacks (both went on)"
+    for se, le in matched:
+        if le.text != REDACTED and (le.kind, le.text) != (se.kind, se.text):
+            return matched, rest, f"entry {se.id} is here in other words"
+    return matched, rest, None
+
+
+def _fresh_name(cs: ConversationStore, scope: str, name: str) -> str:
+    for n in range(2, 10_000):
+        suffix = f"~{n}"
+        candidate = name[: checks.MAX_NAME_CHARS - len(suffix)] + suffix
+        if cs.conversation_state(scope, candidate) is None:
+            return candidate
+    raise InvalidSliceError(f"no free name for a copy of conversation {name!r}")  # pragma: no cover
+
+
+def _place(
+    plan: ConversationsPlan,
+    report: SliceReport,
+    sc: SliceConversation,
+    where_to: tuple[str, str],
+    state: ConversationState | None,
+    matched: list[tuple[SliceEntry, Entry]],
+    rest: list[SliceEntry],
+    limits: Limits,
+    new_id: Callable[[], str],
+) -> _Conversation:
+    """Number the entries to append after ``state`` and build them (checked as a live write would be)."""
+    scope, target = where_to
+    start = state.position if state is not None else 0
+    turn = state.turn if state is not None else 0
+    session = state.session if state is not None else 1
+    last_at = state.last_at if state is not None else None
+    positions = {se.position: le.position for se, le in matched}
+    positions.update({se.position: start + n for n, se in enumerate(rest, 1)})
+    out = _Conversation(target, state is None, start)
+    for se in rest:
+        where = f"slice conversation {sc.id!r} entry {se.id}"
+        if se.kind == "message" and last_at is not None and se.at < last_at:
+            raise InvalidSliceError(f"{where} is before the last message of conversation {target!r} here")
+        try:
+            meta = _checked_meta(se, limits, positions, start + len(out.entries) + 1)
+            text = check_text(se.text, limits, "text") if se.kind != "tool_call" else checks.check_name(se.text, "tool")
+            speaker = checks.check_name(se.speaker, "speaker") if se.speaker is not None else None
+        except ReverieError as exc:
+            raise type(exc)(f"{where}: {exc.message}") from None
+        entry = Entry(
+            id=new_id(),
+            scope=scope,
+            conversation=target,
+            kind=se.kind,
+            text=text,
+            at=se.at,
+            speaker=speaker,
+            role=se.role,
+            meta={**meta, ENTRY_ORIGIN_META: se.origin_id},
+        )
+        out.entries.append(entry)
+        plan.entry_ids[se.id] = report.entries[se.id] = entry.id
+        if se.kind == "message":
+            turn, last_at = turn + 1, se.at
+            if se.memory is not None:
+                plan.memory_meta[se.memory] = {"message": entry.id, "turn": turn, "session": session}
+        elif se.kind == "recap":
+            session += 1
+    return out
+
+
+def _checked_meta(se: SliceEntry, limits: Limits, positions: Mapping[int, int], here: int) -> dict[str, Any]:
+    """An entry's meta as a live write would accept it; a summary's or recap's span renumbered to
+    the entries before it that travelled (``here``: its own position here; an empty span, every
+    entry of it purged where it was exported, is ``from = here``, ``upto = here - 1``)."""
+    meta = {k: v for k, v in se.meta.items() if k != ENTRY_ORIGIN_META}
+    if se.kind == "message":
+        return checks.check_message_meta(meta, limits)
+    if se.kind == "tool_call":
+        args = checks.check_tool_args(meta.get("args"), limits)
+        status = checks.check_status(meta.get("status", "ok"))
+        return {"args": args, "status": status, "detail": checks.check_detail(meta.get("detail"))}
+    meta = check_meta(meta, limits)
+    lo, hi = meta.get("from"), meta.get("upto")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (lo, hi)):
+        return meta
+    assert isinstance(lo, int) and isinstance(hi, int)
+    inside = [p for p in sorted(positions) if lo <= p <= hi and p < se.position]
+    meta["from"], meta["upto"] = (positions[inside[0]], positions[inside[-1]]) if inside else (here, here - 1)
+    return meta
+
+
+# -- import: write ---------------------------------------------------------------------------------
+def apply_conversations(batch: Batch, plan: ConversationsPlan, scope: str) -> None:
+    """Record the planned entries inside the import's transaction (as a live conversation would)."""
+    for conv in plan.conversations:
+        if conv.open:
+            batch.run([OpenConversation(scope, conv.target)])
+        for n, entry in enumerate(conv.entries):
+            batch.run([RecordEntry(scope, entry, conv.expected + n)])
+
+
+def _conversation_store(store: Store) -> ConversationStore:
+    if not isinstance(store, ConversationStore):
+        raise InvalidInputError(f"the store backend {type(store).__name__} keeps no conversations")
+    return store
+
+
+__all__ = ["ConversationsPlan", "apply_conversations", "export_conversations", "plan_conversations"]

@@ -1,0 +1,230 @@
+"""The ``conversations`` section of a slice (format version 2): conversations as they were recorded.
+
+Before it, a slice carried a scope's conversations only as their messages' memories (items of
+kind ``observation`` with ``meta.conversation`` / ``meta.message``): the archive, the tool-call
+records, the summaries and recaps stayed behind, and a message's memory arrived pointing at a
+message id of another store. Shape::
+
+    conversations: {"id": "<the conversation's name>",
+                    "entries": [{"id", "origin_id", "kind", "text", "at", "position", "speaker",
+                                 "role", "meta", "memory"}]}
+
+- ``entries`` are in position order (strictly increasing ``position``, as exported); ``kind`` is
+  ``message``, ``tool_call``, ``summary`` or ``recap``; a message has a ``role`` and its times
+  never go back (the reducer refuses a message before the previous one). Purged entries are left
+  out: nothing of them travels.
+- ``origin_id``: the id the entry had where it was first recorded, as for items; an import
+  recognises an entry it already holds by it (the sandbox pattern).
+- ``memory``: the slice id of the message's memory (an item of the slice), or null. Each item is
+  the memory of at most one message.
+- ``meta`` of a summary or recap says which positions it covers (``from`` / ``upto``), in the
+  exporting store's positions; the import renumbers them.
+
+Why a new version for it (the ``intents`` / ``tasks`` sections were added to version 1): with a
+``conversations`` section, ids inside the items change meaning — a message memory's
+``meta.message``, a mined claim's ``meta.message_id`` and ``provenance.locator`` now name
+entries of the section, which the import renumbers. A slice is written in the lowest version that
+holds it (1 without this section), so a build that reads only version 1 still reads every slice
+it could; this build reads both, and refuses this section in a version-1 slice.
+
+Pure, like ``format``: ``check_conversations`` is the one place this section from outside is checked.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from reverie.errors import InvalidSliceError
+from reverie.model.clock import from_iso, to_iso
+from reverie.model.conversation import ENTRY_KINDS, ROLES
+from reverie.model.ids import is_id
+
+CONVERSATIONS = "conversations"
+#: The format version that introduced the ``conversations`` section.
+CONVERSATIONS_VERSION = 2
+#: Longest conversation id and speaker (``conversation.checks.MAX_NAME_CHARS``).
+MAX_NAME_CHARS = 200
+_CONVERSATION_KEYS = frozenset({"id", "entries"})
+_ENTRY_KEYS = frozenset({"id", "origin_id", "kind", "text", "at", "position", "speaker", "role", "meta", "memory"})
+
+
+@dataclass(frozen=True, slots=True)
+class SliceEntry:
+    """One entry of a conversation as it was recorded (see the module docstring)."""
+
+    id: str
+    origin_id: str
+    kind: str
+    text: str
+    at: datetime
+    position: int
+    speaker: str | None = None
+    role: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    memory: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "origin_id": self.origin_id,
+            "kind": self.kind,
+            "text": self.text,
+            "at": to_iso(self.at),
+            "position": self.position,
+            "speaker": self.speaker,
+            "role": self.role,
+            "meta": self.meta,
+            "memory": self.memory,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SliceConversation:
+    """A conversation (its name) and its entries in order."""
+
+    id: str
+    entries: tuple[SliceEntry, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "entries": [e.to_dict() for e in self.entries]}
+
+
+def check_conversations(
+    raw: Mapping[str, tuple[dict[str, Any], ...]], version: int, item_ids: Sequence[str]
+) -> tuple[SliceConversation, ...] | None:
+    """The ``conversations`` section of ``raw`` checked (None: absent); ``item_ids``: the slice's items."""
+    if CONVERSATIONS not in raw:
+        return None
+    if version < CONVERSATIONS_VERSION:
+        raise InvalidSliceError(
+            f"a version-{version} slice cannot carry a conversations section (it came in version "
+            f"{CONVERSATIONS_VERSION}); write the slice as version {CONVERSATIONS_VERSION}"
+        )
+    out = tuple(_conversation(d, f"conversations[{n}]") for n, d in enumerate(raw[CONVERSATIONS]))
+    names = [c.id for c in out]
+    if len(set(names)) != len(names):
+        raise InvalidSliceError("a conversation appears twice in the conversations section; each once")
+    entry_ids = [e.id for c in out for e in c.entries]
+    if len(set(entry_ids)) != len(entry_ids):
+        raise InvalidSliceError("an entry id appears twice in the conversations section; each entry once")
+    known, used = set(item_ids), set()
+    for c in out:
+        for e in c.entries:
+            if e.memory is None:
+                continue
+            if e.memory not in known:
+                raise InvalidSliceError(f"entry {e.id} names memory {e.memory}, which is not an item of the slice")
+            if e.memory in used:
+                raise InvalidSliceError(f"item {e.memory} is the memory of two messages; each of one")
+            used.add(e.memory)
+    return out
+
+
+def _conversation(d: object, where: str) -> SliceConversation:
+    d = _object(d, where)
+    _no_unknown(d, _CONVERSATION_KEYS, where)
+    name = _name(d.get("id"), f"{where}.id")
+    raw = d.get("entries", [])
+    if not isinstance(raw, list):
+        raise InvalidSliceError(f"{where}.entries must be a list")
+    entries = tuple(_entry(e, f"{where}.entries[{n}]") for n, e in enumerate(raw))
+    last_position, last_at = 0, None
+    origins: set[str] = set()
+    for n, e in enumerate(entries):
+        at = f"{where}.entries[{n}]"
+        if e.position <= last_position:
+            raise InvalidSliceError(f"{at}.position {e.position} does not follow {last_position}; entries in order")
+        if e.kind == "message" and last_at is not None and e.at < last_at:
+            raise InvalidSliceError(f"{at}.at is before the previous message's; messages are in time order")
+        if e.origin_id in origins:
+            raise InvalidSliceError(f"{at}.origin_id {e.origin_id} appears twice in the conversation")
+        origins.add(e.origin_id)
+        last_position = e.position
+        last_at = e.at if e.kind == "message" else last_at
+    return SliceConversation(id=name, entries=entries)
+
+
+def _entry(d: object, where: str) -> SliceEntry:
+    d = _object(d, where)
+    _no_unknown(d, _ENTRY_KEYS, where)
+    kind = d.get("kind")
+    if kind not in ENTRY_KINDS:
+        raise InvalidSliceError(f"{where}.kind must be one of {', '.join(ENTRY_KINDS)}, got {_shown(kind)}")
+    role = d.get("role")
+    if kind == "message" and role not in ROLES:
+        raise InvalidSliceError(f"{where}.role of a message must be one of {', '.join(ROLES)}, got {_shown(role)}")
+    if kind != "message" and role is not None:
+        raise InvalidSliceError(f"{where}.role belongs to messages; a {kind} has none")
+    memory = d.get("memory")
+    if memory is not None and (kind != "message" or not is_id(memory)):
+        raise InvalidSliceError(f"{where}.memory must be null or, on a message, the id of an item of the slice")
+    position = d.get("position")
+    if isinstance(position, bool) or not isinstance(position, int) or position < 1:
+        raise InvalidSliceError(f"{where}.position must be a positive integer, got {_shown(position)}")
+    text = d.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidSliceError(f"{where}.text must be a non-empty string")
+    speaker = d.get("speaker")
+    return SliceEntry(
+        id=_id(d.get("id"), f"{where}.id"),
+        origin_id=_id(d.get("origin_id", d.get("id")), f"{where}.origin_id"),
+        kind=str(kind),
+        text=text,
+        at=_time(d.get("at"), f"{where}.at"),
+        position=position,
+        speaker=None if speaker is None else _name(speaker, f"{where}.speaker"),
+        role=None if role is None else str(role),
+        meta=_object(d.get("meta", {}), f"{where}.meta"),
+        memory=None if memory is None else str(memory),
+    )
+
+
+# -- scalars -------------------------------------------------------------------------------------
+def _object(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InvalidSliceError(f"{where} must be an object")
+    return value
+
+
+def _no_unknown(d: dict[str, Any], allowed: frozenset[str], where: str) -> None:
+    unknown = sorted(str(k) for k in set(d) - allowed)
+    if unknown:
+        raise InvalidSliceError(
+            f"{where} has unknown field(s) {', '.join(unknown)}; it has {', '.join(sorted(allowed))}"
+        )
+
+
+def _name(value: object, where: str) -> str:
+    """A conversation id or speaker: what ``conversation.checks.check_name`` accepts."""
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidSliceError(f"{where} must be a non-blank string, got {_shown(value)}")
+    if len(value) > MAX_NAME_CHARS:
+        raise InvalidSliceError(f"{where} has {len(value)} characters; the limit is {MAX_NAME_CHARS}")
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs") for c in value):
+        raise InvalidSliceError(f"{where} {_shown(value)} contains a control character; names are plain text")
+    return value
+
+
+def _id(value: object, where: str) -> str:
+    if not is_id(value):
+        raise InvalidSliceError(f"{where} must be a reverie id (a lower-case UUID), got {_shown(value)}")
+    return str(value)
+
+
+def _time(value: object, where: str) -> datetime:
+    try:
+        when = from_iso(value) if isinstance(value, str) else None
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None:
+        raise InvalidSliceError(f"{where} must be an ISO-8601 UTC time, got {_shown(value)}")
+    return when
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
