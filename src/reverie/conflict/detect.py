@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from reverie.conflict import lexicon, meaning
+from reverie.conflict import anchored, lexicon, meaning
 from reverie.conflict.align import Alignment, align
 from reverie.conflict.core import Axis, Claim, Conflict, Span
 from reverie.conflict.dates import DateValue, date_fields_in_conflict, time_in_conflict
@@ -188,7 +188,7 @@ def _by_meaning(x: Analysis, y: Analysis, aliases: Aliases | None) -> Conflict |
     "no conflict" for a reason (two reports at two times, two disagreements at once, an open
     slot): that verdict stands.
     """
-    found = meaning.judge(x, y, aliases)
+    found = meaning.judge(x, y, aliases) or anchored.judge(x, y, aliases)
     if found is None:
         return None
     return _finish(x, y, found.axis, found.confidence, found.reason, found.spans_a, found.spans_b)

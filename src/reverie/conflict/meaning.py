@@ -29,6 +29,7 @@ from functools import lru_cache
 from reverie.conflict import lexicon, paraphrase, sequence, units
 from reverie.conflict.core import Axis, Span
 from reverie.conflict.dates import DateValue, date_fields_in_conflict, time_in_conflict
+from reverie.conflict.derive import base_form
 from reverie.conflict.entity import Aliases, same_value
 from reverie.conflict.frame import Analysis, Unit, analyse
 from reverie.conflict.numeric import comparable, disagree
@@ -119,6 +120,7 @@ class Frame:
     record: bool
     sequenced: bool
     possessives: int  # how many "'s" the claim says
+    head: str | None  # the subject's head concept ("heap" in "the maximum heap size for the JVM")
     predicate: int  # token index of the predicate (``frame.find_predicate``, or a fallback)
     past: bool
 
@@ -165,6 +167,8 @@ def frame(side: Analysis) -> Frame:
     subject: set[str] = set()
     lows = [t.low for t in tokens]
     stems = [stem(low) for low in lows]
+    roots = [stem(base_form(low)) for low in lows]  # "retirement" meets "retired" (see ``derive``)
+    in_subject: list[tuple[int, str]] = []
     skip = -1
     for i, tok in enumerate(tokens):
         if i in labels:
@@ -188,12 +192,13 @@ def frame(side: Analysis) -> Frame:
         low = lows[i]
         if _function_word(low) or stems[i] in _GENERIC or units.lookup(low) is not None:
             continue  # a unit word left outside its number ("3-hour") says nothing of the topic
-        concept = able or paraphrase.concept_of(stems[i]) or stems[i]
+        concept = able or paraphrase.concept_of(stems[i]) or paraphrase.concept_of(roots[i]) or roots[i]
         if measured and (concept in _MEASURES or stems[i] in _MEASURE_STEMS):
             continue  # "lasts" / "is … long" / "weighs": the unit already says what is measured
         concepts.add(concept)
         if i < pred:
             subject.add(concept)
+            in_subject.append((i, concept))
     concepts |= _implicit_location(side)
     words = frozenset(lows)
     # "May 10" is a date, not a hedge: hedges are read outside values, "may" only in lower case
@@ -209,17 +214,37 @@ def frame(side: Analysis) -> Frame:
         and bool(side.negations or words_neg),
         classes=tuple((u.key, u.side) for u in side.units if u.kind == "class" and _able_base(u.low) is None),
         words=words,
-        stems=frozenset(stems),
+        stems=frozenset(stems) | frozenset(roots),
         hedged=bool(spoken & _SOFT_HEDGES),
         change=(bool(words & _CHANGE) and not words & _NOW) or ("used" in words and "to" in words),
         record=_record(side),
         sequenced=_sequenced(side) or bool(words & _CONDITION),
         possessives=lows.count("'s"),
+        head=_head(lows, in_subject),
         predicate=pred,
         past=side.past if pred == side.predicate else _past_verb(tokens[pred].low) if pred < len(tokens) else False,
         additive=bool(words & _ADDITIVE) or ("as" in words and "well" in words),
         exclusive=bool(words & _EXCLUSIVE),
     )
+
+
+# Prepositions that end a subject's head noun phrase: "revenue | for the quarter".
+_HEAD_BREAKS = frozenset({"of", "for", "in", "at", "on", "with", "from", "to", "by", "during", "per", "across"})
+
+
+def _head(lows: list[str], in_subject: list[tuple[int, str]]) -> str | None:
+    """The head of the subject: its last concept before the first preposition that follows a
+    concept. "The car's engine" → engine, "Revenue for the quarter" → revenue, "The maximum heap
+    size for the JVM" → heap (a measure word such as "size" is no concept). Grammar, not
+    vocabulary: the head says *which* thing a value belongs to ("the launch" vs "the launch
+    video"), whatever modifiers either side adds."""
+    head: str | None = None
+    prev = -1
+    for i, concept in in_subject:
+        if head is not None and any(w in _HEAD_BREAKS for w in lows[prev + 1 : i]):
+            break
+        head, prev = concept, i
+    return head
 
 
 def _year(unit: Unit) -> bool:
@@ -367,7 +392,7 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     if sequence.reversed_order(x, y):
         reason = "The claims put the same two events in opposite orders (said in other words)."
         return Found("temporal", 0.65, reason, _cue_spans(x), _cue_spans(y))
-    only_a, only_b = _unmatched_names(fa, fb), _unmatched_names(fb, fa)
+    only_a, only_b = unmatched_names(fa, fb), unmatched_names(fb, fa)
     if any(any(ch.isdigit() for ch in n) for _, n in (*only_a, *only_b)):
         return None  # another numbered or coded thing: a different subject, not another value
     if _other_holder(fa, fb):
@@ -396,7 +421,7 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
             return None
         if only_a or only_b or fa.change or fb.change or not _same_topic(fa, fb, 0.5):
             return None
-        if _occasions_differ(fa, fb):
+        if occasions_differ(fa, fb):
             return None
         if moved_q:
             qa, qb = moved_q[0]
@@ -481,7 +506,9 @@ def _negative_of(plain: str, negated: str) -> bool:
         if prefix == "a":
             continue
         rest = negated[len(prefix) :]
-        if negated.startswith(prefix) and rest == plain and len(rest) >= 3 and rest not in lexicon.PREFIX_FALSE_FRIENDS:
+        if not negated.startswith(prefix) or len(rest) < 3 or rest in lexicon.PREFIX_FALSE_FRIENDS:
+            continue
+        if rest == plain or stem(rest) == plain:  # "unpaid": "paid" stems to "pay", as "has paid" does
             return True
     return False
 
@@ -518,7 +545,7 @@ def _substituted(fa: Frame, fb: Frame) -> bool:
     return bool(fa.concepts - fb.concepts - fb.stems) and bool(fb.concepts - fa.concepts - fa.stems)
 
 
-def _unmatched_names(fa: Frame, fb: Frame) -> tuple[tuple[int, str], ...]:
+def unmatched_names(fa: Frame, fb: Frame) -> tuple[tuple[int, str], ...]:
     """Names of one claim the other never mentions, in any case."""
     return tuple((i, n) for i, n in fa.names if n not in fb.words and stem(n) not in fb.stems)
 
@@ -535,7 +562,7 @@ def _same_topic(fa: Frame, fb: Frame, floor: float) -> bool:
     return not extra
 
 
-def _occasions_differ(fa: Frame, fb: Frame) -> bool:
+def occasions_differ(fa: Frame, fb: Frame) -> bool:
     """ "the morning round" / "the evening round", "first" / "second language": two occasions
     or members, each with its own value. "first" said on one side only ("first opened") is
     emphasis, not another occasion."""
@@ -598,7 +625,7 @@ def _entity(
     """One named value each, for a relation that holds one value at a time."""
     if fa.additive or fb.additive or fa.change or fb.change or fa.negated != fb.negated:
         return None
-    if fa.sequenced or fb.sequenced or _perfect(x) or _perfect(y) or _occasions_differ(fa, fb):
+    if fa.sequenced or fb.sequenced or _perfect(x) or _perfect(y) or occasions_differ(fa, fb):
         return None
     if not (_value_position(x, fa, only_a, y) and _value_position(y, fb, only_b, x)):
         return None
@@ -675,7 +702,7 @@ def _word_value(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> Found | None:
     relation word, no second occasion, no change, the same polarity."""
     if fa.negated != fb.negated or fa.change or fb.change or fa.additive or fb.additive or _flips(fa, fb):
         return None
-    if fa.sequenced or fb.sequenced or _perfect(x) or _perfect(y) or _occasions_differ(fa, fb):
+    if fa.sequenced or fb.sequenced or _perfect(x) or _perfect(y) or occasions_differ(fa, fb):
         return None
     if fa.past != fb.past or fa.quantities or fb.quantities or fa.dates or fb.dates:
         return None

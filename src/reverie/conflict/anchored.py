@@ -1,0 +1,114 @@
+"""Value-anchored reading: one measured quantity each, for the same holder, said in other words.
+
+Why: the frame reading (``meaning``) asks that the two claims share their concepts, so a
+quantity said with another verb or noun ("the heap is capped at 4 GB" / "the maximum heap size
+is set to 8 GB"; "the farm has 40 cows" / "there are 150 cows on the farm") is missed unless a
+paraphrase class lists both words. A quantity with a unit carries its own attribute: two
+amounts of memory, two prices, two durations, two counts of cows can only be compared if they
+measure the same thing. So instead of more word lists this reading lets the *unit* say what is
+measured and lets grammar say *whose* it is:
+
+- one quantity each, of the same specific dimension (not a bare number), and they disagree;
+- the same holder: every name on one side is on the other, and the heads of the two subjects
+  (``meaning._head``: "heap" in "the maximum heap size for the JVM") each appear on the other
+  side, so "the laptop" / "the laptop's charger" and "the rent" / "the deposit" stay apart;
+- something shared beyond names: a concept, or the counted noun itself ("cows");
+- each side may add its own predicate words (the paraphrase), but a side may not add a
+  subject word while the other adds nothing (that is a second holder: "the bridge" / "the
+  bridge's main span");
+- nothing that makes both hold: hedges, conditions, changes over time, another occasion, a
+  comparison ("than"), an amount of change ("reduced by 120 euros"), a frequency ("every").
+
+Measured before it was kept (``bench/contradictions.py``, dev splits only): it finds
+paraphrased numeric conflicts on the independent set's dev split without a new false positive
+there or on the project's own pairs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from reverie.conflict.core import Span
+from reverie.conflict.entity import Aliases
+from reverie.conflict.frame import Analysis, Unit, analyse
+from reverie.conflict.meaning import Found, Frame, frame_of, occasions_differ, unhyphenated, unmatched_names
+from reverie.conflict.numeric import comparable, disagree
+
+# Words that make a number the size of a change or of a comparison, not a value of the slot.
+_DELTA = frozenset({"by", "than", "more", "less", "fewer", "extra", "additional", "another", "increase",
+                    "increased", "decrease", "decreased", "reduced", "raised", "cut", "grew", "dropped"})  # fmt: skip
+
+
+def judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
+    """The numeric conflict of two claims anchored on one quantity each, or None.
+
+    Read on the claims with number-unit hyphens opened ("a five-year warranty"), as
+    ``meaning.judge`` does; spans are cut again from the texts as written."""
+    del aliases  # names must match exactly here: a quantity's holder is never an alias guess
+    tx, ty = unhyphenated(x.text), unhyphenated(y.text)
+    found = _judge(analyse(tx), analyse(ty))
+    if found is None:
+        return None
+    spans_a = tuple(Span(sp.start, sp.end, x.text[sp.start : sp.end]) for sp in found.spans_a)
+    spans_b = tuple(Span(sp.start, sp.end, y.text[sp.start : sp.end]) for sp in found.spans_b)
+    return replace(found, spans_a=spans_a, spans_b=spans_b)
+
+
+def _judge(x: Analysis, y: Analysis) -> Found | None:
+    fa, fb = frame_of(x.text), frame_of(y.text)
+    if not (_plain_statement(fa) and _plain_statement(fb)):
+        return None
+    if fa.negated != fb.negated or fa.past != fb.past or occasions_differ(fa, fb):
+        return None
+    if fa.dates or fb.dates or fa.years or fb.years:
+        return None  # a date beside the amount may name another occasion
+    qa, qb = _one_measured(x, fa), _one_measured(y, fb)
+    if qa is None or qb is None or qa.qty is None or qb.qty is None:
+        return None
+    if not comparable(qa.qty, qb.qty) or not disagree(qa.qty, qb.qty):
+        return None
+    if unmatched_names(fa, fb) or unmatched_names(fb, fa) or not _same_holder(fa, fb):
+        return None
+    counted = qa.qty.dim.startswith("count:")
+    if not (fa.concepts & fb.concepts) and not (counted and fa.names):
+        return None  # two amounts of money about a named thing, and nothing else shared
+    reason = (
+        f"Same measured amount of the same thing, said in other words: '{qa.text}' vs '{qb.text}' cannot both hold."
+    )
+    return Found("numeric", 0.65, reason, (_span(x, qa),), (_span(y, qb),))
+
+
+def _plain_statement(f: Frame) -> bool:
+    """Asserted, unconditional, about now or one past moment: no hedge, change, sequence,
+    condition, added member or templated record."""
+    return not (f.hedged or f.record or f.change or f.sequenced or f.additive)
+
+
+def _one_measured(side: Analysis, f: Frame) -> Unit | None:
+    """The claim's only quantity, when it has a unit, sits after the subject, and is no delta."""
+    if len(f.quantities) != 1:
+        return None
+    q = f.quantities[0]
+    if q.qty is None or q.qty.dim in {"bare", "ordinal"} or q.label or q.tok < f.predicate:
+        return None
+    words = {t.low for t in side.tokens}
+    if words & _DELTA or "every" in words:
+        return None
+    return q
+
+
+def _same_holder(fa: Frame, fb: Frame) -> bool:
+    """The two subjects name one holder: heads shared, and no side adds a subject word while
+    the other side adds nothing of its own (that would be a part or a second holder)."""
+    for f, g in ((fa, fb), (fb, fa)):
+        if f.head is not None and f.head not in g.concepts and f.head not in g.stems:
+            return False
+    own_a, own_b = fa.concepts - fb.concepts - fb.stems, fb.concepts - fa.concepts - fa.stems
+    mod_a, mod_b = fa.subject & own_a, fb.subject & own_b
+    if mod_a and mod_b:
+        return False  # "the staging rate limit" / "the production rate limit": two holders
+    return not ((mod_a and not own_b) or (mod_b and not own_a))
+
+
+def _span(side: Analysis, unit: Unit) -> Span:
+    return Span(unit.start, unit.end, side.text[unit.start : unit.end])
