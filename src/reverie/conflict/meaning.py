@@ -707,6 +707,11 @@ def _word_value(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> Found | None:
     if fa.past != fb.past or fa.quantities or fb.quantities or fa.dates or fb.dates:
         return None
     own_a, own_b = fa.concepts - fb.concepts, fb.concepts - fa.concepts
+    attribute = _attribute_subject(x, y, fa, fb, own_a, own_b)
+    if attribute is not None:
+        slot, va, vb = attribute
+        reason = f"'{slot}' holds one value at a time, but the claims give '{_show(va)}' and '{_show(vb)}'."
+        return Found("entity", 0.6, reason, va, vb)
     if len(own_a) > 2 or len(own_b) > 2 or not (_plain(own_a) and _plain(own_b)):
         return None
     relation = sorted(fa.concepts & fb.concepts & paraphrase.SINGLE_VALUED)
@@ -716,6 +721,34 @@ def _word_value(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> Found | None:
     va, vb = _value_words(x, own_a), _value_words(y, own_b)
     reason = f"'{cue}' holds one value at a time, but the claims (in other words) give '{_show(va)}' and '{_show(vb)}'."
     return Found("entity", 0.6, reason, va, vb)
+
+
+def _attribute_subject(
+    x: Analysis, y: Analysis, fa: Frame, fb: Frame, own_a: frozenset[str], own_b: frozenset[str]
+) -> tuple[str, tuple[Span, ...], tuple[Span, ...]] | None:
+    """ "The team mascot is a falcon" / "a bear", "the car's engine is diesel" / "electric": the
+    same subject, named as an attribute of something (a compound or a possessive), said with
+    "is" on both sides and one word each after it. Such a subject names one slot, so it holds
+    one value. A bare subject ("the API is fast" / "reliable") may take many adjectives, each
+    another attribute, so it does not count; nor do two words that are antonym sides or a
+    negative prefix apart (the polarity readings judge those). Structure, not vocabulary: no
+    list of attribute nouns is consulted. Returns the slot (the subject's head) and the value
+    spans."""
+    if not (x.copula and y.copula) or fa.subject != fb.subject or not 0 < fa.predicate < len(x.tokens):
+        return None
+    if len(own_a) != 1 or len(own_b) != 1 or fa.names != fb.names or fa.classes or fb.classes:
+        return None
+    if len(fa.subject) < 2:
+        return None  # "Elena's car is red" / "fast": a thing, with many attributes
+    after_a = [t for t in x.tokens[fa.predicate + 1 :] if t.kind == "word" and t.low not in ARTICLES]
+    after_b = [t for t in y.tokens[fb.predicate + 1 :] if t.kind == "word" and t.low not in ARTICLES]
+    if len(after_a) != 1 or len(after_b) != 1 or after_a[0].cap != after_b[0].cap:
+        return None  # "is painted yellow", "is a falcon from the zoo": more than one value word
+    wa, wb = after_a[0], after_b[0]
+    if _negative_of(stem(wa.low), stem(wb.low)) or _negative_of(stem(wb.low), stem(wa.low)):
+        return None
+    slot = x.text[x.tokens[0].start : x.tokens[fa.predicate - 1].end]
+    return slot, (Span(wa.start, wa.end, wa.text),), (Span(wb.start, wb.end, wb.text),)
 
 
 def _plain(concepts: frozenset[str]) -> bool:
