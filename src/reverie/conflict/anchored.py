@@ -92,7 +92,7 @@ def _one_measured(side: Analysis, f: Frame) -> Unit | None:
     if q.qty is None or q.qty.dim in {"bare", "ordinal"} or q.label or q.tok < f.predicate:
         return None
     words = {t.low for t in side.tokens}
-    if words & _DELTA or "every" in words:
+    if words & _DELTA or "every" in words or f.compared:
         return None
     return q
 

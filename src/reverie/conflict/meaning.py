@@ -121,6 +121,7 @@ class Frame:
     sequenced: bool
     possessives: int  # how many "'s" the claim says
     head: str | None  # the subject's head concept ("heap" in "the maximum heap size for the JVM")
+    compared: bool  # "than" after a quantity: "10 euros higher than the fare" is a difference
     predicate: int  # token index of the predicate (``frame.find_predicate``, or a fallback)
     past: bool
 
@@ -221,6 +222,7 @@ def frame(side: Analysis) -> Frame:
         sequenced=_sequenced(side) or bool(words & _CONDITION),
         possessives=lows.count("'s"),
         head=_head(lows, in_subject),
+        compared=any(t.low == "than" and t.start >= u.end for u in side.units if u.kind == "qty" for t in tokens),
         predicate=pred,
         past=side.past if pred == side.predicate else _past_verb(tokens[pred].low) if pred < len(tokens) else False,
         additive=bool(words & _ADDITIVE) or ("as" in words and "well" in words),
@@ -578,6 +580,8 @@ def _moved_quantities(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
     qb = [u for u in fb.quantities if u.qty is not None]
     if not qa and not qb:
         return []
+    if fa.compared or fb.compared:
+        return None  # "10 euros more than the bus fare": the size of a difference, not the value
     if len(qa) != 1 or len(qb) != 1:
         return None if (qa or qb) and (len(qa) > 1 or len(qb) > 1 or not (qa and qb)) else []
     a, b = qa[0].qty, qb[0].qty
