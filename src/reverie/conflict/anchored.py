@@ -16,7 +16,8 @@ measured and lets grammar say *whose* it is:
 - something shared beyond names: a concept, or the counted noun itself ("cows");
 - each side may add its own predicate words (the paraphrase), but a side may not add a
   subject word while the other adds nothing (that is a second holder: "the bridge" / "the
-  bridge's main span");
+  bridge's main span"), and the two subjects may not each add a modifier of their own ("the
+  upload timeout" / "the download timeout");
 - nothing that makes both hold: hedges, conditions, changes over time, another occasion, a
   comparison ("than"), an amount of change ("reduced by 120 euros"), a frequency ("every").
 
@@ -24,6 +25,11 @@ The same holder test anchors dates: one date each, after the subject, for the sa
 an event (its start or its end: "opened in 1904" / "started service in 1932"; "ends on March
 31" / "expires on June 30"), the same tense, and nothing else named. Two phases ("opens" /
 "closes", "born" / "graduated") are two events, so they never conflict here.
+
+Why not dense similarity for "same attribute": the claim's MiniLM vector is computed at write
+time anyway, so it would cost nothing, but measured on the dev splits it does not separate the
+two labels (paraphrased contradictions average cosine 0.75, agreeing paraphrases 0.85,
+templated look-alikes 0.80), and on the predicate alone it ranks antonymic events highest.
 
 Measured before it was kept (``bench/contradictions.py``, dev splits only): both readings find
 paraphrased conflicts on the independent set's dev split without a new false positive there

@@ -11,8 +11,7 @@ that did not before (``bench/contradictions.py``).
 
 The rules only need to be *consistent*: both claims go through the same mapping, so a
 collision ("early" and "ear") matters only when both forms turn up in one pair about
-different things. Short words (under six letters) are left alone, where collisions are
-likeliest.
+different things. Short words are left alone, where collisions are likeliest.
 """
 
 from __future__ import annotations
@@ -24,6 +23,8 @@ from functools import lru_cache
 # "-al": arrival → arrive; "-ance" / "-ence": acceptance → accept, existence → exist.
 _NOMINAL = ("ments", "ment", "ures", "ure", "ions", "ion", "als", "al", "ances", "ance", "ences", "ence")
 _MIN_LENGTH = 6
+_MIN_LY = 5  # "daily"
+_MIN_LY_BASE = 4  # "week" in "weekly"
 _MIN_BASE = 3
 
 
@@ -34,12 +35,14 @@ def base_form(low: str) -> str:
     "monthly" → "month", "daily" → "day", "retirement" → "retire", "closure" → "clos",
     "deliveries" → "deliver". Words the rules do not cover come back unchanged.
     """
-    if len(low) < _MIN_LENGTH or not low.isalpha():
+    if len(low) < _MIN_LY or not low.isalpha():
         return low
     if low.endswith("ily"):  # daily → day, easily → easy
         return low[:-3] + "y"
-    if low.endswith("ly") and low[-3] not in "aeiou":  # monthly → month, quarterly → quarter
-        return low[:-2]
+    if low.endswith("ly") and low[-3] not in "aeiou" and len(low) - 2 >= _MIN_LY_BASE:
+        return low[:-2]  # monthly → month, quarterly → quarter; "early", "apply" stay
+    if len(low) < _MIN_LENGTH:
+        return low
     for suffix in _NOMINAL:
         rest = low[: -len(suffix)]
         if low.endswith(suffix) and len(rest) >= _MIN_BASE:

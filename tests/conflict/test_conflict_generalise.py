@@ -1,0 +1,200 @@
+"""Mechanisms that generalise beyond word lists (issue #16): derivational families, values
+anchored on their unit or event phase, attribute subjects, compound claims read clause by
+clause, negative prefixes over stems, comparisons. Every example was written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie.conflict import Claim, detect
+from reverie.conflict.clauses import clauses
+from reverie.conflict.derive import base_form
+from reverie.conflict.meaning import frame_of
+
+
+def _axis(a: str, b: str) -> str | None:
+    found = detect(Claim(a), Claim(b))
+    return None if found is None else found.axis
+
+
+# ---- derivational families ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "root"),
+    [
+        ("monthly", "month"),
+        ("quarterly", "quarter"),
+        ("daily", "day"),
+        ("retirement", "retire"),
+        ("closure", "clos"),
+        ("deliveries", "deliver"),
+        ("delivery", "deliver"),
+        ("completion", "complet"),
+        ("team", "team"),  # short words are left alone
+        ("only", "only"),
+    ],
+)
+def test_derivational_family_maps_noun_verb_and_ly_forms_to_one_root(word: str, root: str) -> None:
+    assert base_form(word) == root
+
+
+def test_a_noun_and_its_ly_adjective_meet_as_one_concept() -> None:
+    a, b = "The quarterly budget was 2 million euros.", "The budget for the quarter came to 5 million euros."
+    assert _axis(a, b) == "numeric"
+
+
+def test_a_nominalised_event_meets_its_verb() -> None:
+    assert _axis("Mira retired in 2011.", "Mira's retirement came in 2016.") == "temporal"
+
+
+# ---- values anchored on their unit -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The VM disk is limited to 50 GB.", "The maximum disk size of the VM is set to 200 GB."),
+        ("Hillcrest Stable has 12 horses.", "There are 30 horses at Hillcrest Stable."),
+    ],
+)
+def test_one_measured_quantity_of_one_holder_said_with_other_words_conflicts(a: str, b: str) -> None:
+    found = detect(Claim(a), Claim(b))
+    assert found is not None and found.axis == "numeric"
+    assert found.spans_a and found.spans_b  # the two amounts are shown
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The upload timeout is 30 seconds.", "The download timeout is 90 seconds."),  # two modifiers, two slots
+        ("The boat weighs 800 kg.", "The boat's engine weighs 120 kg."),  # a part of the holder
+        ("The ticket costs 40 euros.", "The ticket price was cut by 10 euros."),  # an amount of change
+        ("The ticket costs 40 euros.", "The ticket price is 10 euros higher than the bus fare."),  # a comparison
+        ("The van holds 900 litres.", "Every van holds 1,200 litres."),  # "every": not this one
+        ("The quarterly rent is 2,000 euros.", "The quarterly deposit is 3,000 euros."),  # another head noun
+    ],
+)
+def test_measured_quantities_of_different_holders_or_differences_stay_compatible(a: str, b: str) -> None:
+    assert detect(Claim(a), Claim(b)) is None
+
+
+# ---- dated phases of one event ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The clinic was founded in 1931.", "The clinic first opened its doors in 1950."),
+        ("The contract ends on March 31.", "The contract expires on June 30."),
+    ],
+)
+def test_the_same_phase_of_one_event_at_two_dates_conflicts(a: str, b: str) -> None:
+    assert _axis(a, b) == "temporal"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The café opens at 7 am.", "The café closes at 7 pm."),  # start and end of the day
+        ("The canal opened in 1869.", "The canal was closed in 1967."),
+        ("The contract ends on March 31.", "The contract was signed on June 30."),  # no shared phase
+        ("The plant opened in 1961.", "The plant's new wing opened in 1999."),  # another holder
+    ],
+)
+def test_two_phases_or_two_holders_at_two_dates_stay_compatible(a: str, b: str) -> None:
+    assert detect(Claim(a), Claim(b)) is None
+
+
+# ---- attribute subjects ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The school mascot is an owl.", "The school mascot is a fox."),
+        ("The truck's engine is petrol.", "The truck's engine is hybrid."),
+    ],
+)
+def test_an_attribute_subject_holds_one_value(a: str, b: str) -> None:
+    found = detect(Claim(a), Claim(b))
+    assert found is not None and found.axis == "entity"
+    assert "holds one value" in found.reason
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The printer is fast.", "The printer is quiet."),  # a thing takes many adjectives
+        ("Omar's bike is green.", "Omar's bike is light."),  # a possessed thing, not an attribute
+        ("The school mascot is an owl.", "The school mascot is not a fox."),  # both can hold
+    ],
+)
+def test_a_thing_with_many_attributes_stays_compatible(a: str, b: str) -> None:
+    assert detect(Claim(a), Claim(b)) is None
+
+
+# ---- negative prefixes over stems ------------------------------------------------------------
+
+
+def test_a_negative_prefix_on_an_irregular_form_negates_it() -> None:
+    """ "paid" stems to "pay"; "unpaid" must still read as its negation."""
+    assert _axis("The parking fine has been paid.", "The parking fine is still unpaid.") == "polarity"
+
+
+# ---- compound claims -------------------------------------------------------------------------
+
+
+def test_a_compound_claim_splits_into_clauses_with_the_subject_carried_over() -> None:
+    parts = clauses("Dev left the choir and is not a member anymore.")
+    assert [p.text for p in parts] == ["Dev left the choir.", "Dev is not a member anymore."]
+    parts = clauses("Hugo's passport is Irish and he has no other citizenship.")
+    assert parts[1].text == "Hugo has no other citizenship."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ines speaks French, German, and Portuguese.",  # a list of values
+        "Salt and pepper are on the table.",
+        "If the build fails, the deploy stops and the team is paged.",  # a condition
+        "The bakery was open until noon and then closed.",  # a timeline
+    ],
+)
+def test_lists_conditions_and_timelines_are_not_split(text: str) -> None:
+    assert clauses(text) == ()
+
+
+def test_a_conflict_in_one_clause_is_found_and_points_into_the_original_text() -> None:
+    a = "Lina sold her flat, and she lives in Porto now."
+    found = detect(Claim(a), Claim("Lina lives in Braga."))
+    assert found is not None and found.axis == "entity"
+    assert found.reason.startswith("In one clause:")
+    assert [s.text for s in found.spans_a] == ["Porto"]
+    assert all(a[s.start : s.end] == s.text for s in found.spans_a)
+
+
+def test_a_clause_conflict_is_symmetric() -> None:
+    a, b = "The hall has 200 seats and the stage is 12 metres wide.", "The hall has 350 seats."
+    one, two = detect(Claim(a), Claim(b)), detect(Claim(b), Claim(a))
+    assert one is not None and two is not None
+    assert (one.axis, one.spans_a, one.spans_b) == (two.axis, two.spans_b, two.spans_a)
+
+
+def test_a_compound_claim_agreeing_in_every_clause_stays_compatible() -> None:
+    a = "The payments service is written in Go and uses Postgres."
+    assert detect(Claim(a), Claim("The payments service is written in Go.")) is None
+
+
+# ---- frame details ---------------------------------------------------------------------------
+
+
+def test_the_subject_head_is_its_last_noun_before_a_preposition() -> None:
+    assert frame_of("The maximum heap size for the JVM is set to 8 GB.").head == "heap"
+    assert frame_of("The rent for the studio is 900 euros.").head == "rent"
+    assert frame_of("The car's engine is diesel.").head == "engin"
+
+
+def test_a_comparison_after_a_quantity_is_marked() -> None:
+    assert frame_of("The ticket is 10 euros cheaper than the fare.").compared
+    assert not frame_of("The ticket costs more than 10 euros.").compared
