@@ -198,3 +198,37 @@ def test_the_subject_head_is_its_last_noun_before_a_preposition() -> None:
 def test_a_comparison_after_a_quantity_is_marked() -> None:
     assert frame_of("The ticket is 10 euros cheaper than the fare.").compared
     assert not frame_of("The ticket costs more than 10 euros.").compared
+
+
+# ---- decades, centuries and lone days of the month -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "axis"),
+    [
+        ("The chapel was built in the 18th century.", "The chapel was built in 1911.", "temporal"),
+        ("The band formed in the 1970s.", "The band formed in 1984.", "temporal"),
+        ("The rent is due on the 1st.", "The rent is due on the 5th.", "temporal"),
+    ],
+)
+def test_eras_and_lone_days_are_dates(a: str, b: str, axis: str) -> None:
+    assert _axis(a, b) == axis
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The chapel was built in the 18th century.", "The chapel was built in 1766."),  # inside the century
+        ("The band formed in the 1970s.", "The band formed in 1974."),
+        ("The clinic is on the 3rd floor.", "The clinic is on the 3rd floor of the annex."),
+    ],
+)
+def test_a_year_inside_an_era_refines_it(a: str, b: str) -> None:
+    assert detect(Claim(a), Claim(b)) is None
+
+
+def test_an_age_in_decades_and_an_ordinal_floor_are_not_dates() -> None:
+    from reverie.conflict.frame import analyse
+
+    assert all(u.kind != "date" for u in analyse("She is in her 80s.").units)
+    assert all(u.kind != "date" for u in analyse("The clinic is on the 5th floor.").units)
