@@ -66,10 +66,11 @@ def clauses(text: str) -> tuple[Clause, ...]:
         return ()
     pieces.append((start, len(text)))
     first = analyse(text[pieces[0][0] : pieces[0][1]])
-    if first.predicate >= len(first.tokens) or first.predicate == 0:
-        return ()
-    subject = text[: first.tokens[first.predicate - 1].end]
-    person = _person(first.tokens[: first.predicate], text) or subject
+    # The first clause's subject, for later clauses that share it; None when no verb was found
+    # there (then only clauses with a subject of their own can be read).
+    found = 0 < first.predicate < len(first.tokens)
+    subject = text[: first.tokens[first.predicate - 1].end] if found else None
+    person = (_person(first.tokens[: first.predicate], text) or subject) if found else None
     out = [Clause(text[: pieces[0][1]].strip() + ".", 0, 0)]
     for lo, hi in pieces[1:]:
         own = text[lo:hi].strip().rstrip(".")
@@ -78,13 +79,17 @@ def clauses(text: str) -> tuple[Clause, ...]:
         head = tokenize(own)[0]
         if head.low in _PRONOUNS:
             holder = person if head.low in {"he", "she"} else subject
+            if holder is None:
+                return ()
             out.append(Clause(f"{holder}{own[head.end :]}.", lo + head.end, len(holder)))
         elif _verb_first(own):
+            if subject is None:
+                return ()
             out.append(Clause(f"{subject} {own}.", lo, len(subject) + 1))
         else:
             out.append(Clause(own + ".", lo, 0))
-    if any(analyse(c.text).predicate >= len(analyse(c.text).tokens) for c in out):
-        return ()  # a piece with no verb: a list of values, not a clause
+    if any(analyse(c.text).predicate >= len(analyse(c.text).tokens) for c in out[1:]):
+        return ()  # a later piece with no verb: a list of values, not a clause
     return tuple(out)
 
 
