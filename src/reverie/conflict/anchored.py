@@ -18,6 +18,9 @@ measured and lets grammar say *whose* it is:
   subject word while the other adds nothing (that is a second holder: "the bridge" / "the
   bridge's main span"), and the two subjects may not each add a modifier of their own ("the
   upload timeout" / "the download timeout");
+- the words after each amount are said by the other claim too ("16 GB of memory" / "512 GB of
+  storage", "12 euros for adults" / "6 euros for children" are two slots), and two lengths run
+  along the same extent ("300 m long" / "40 m high" are two);
 - nothing that makes both hold: hedges, conditions, changes over time, another occasion, a
   comparison ("than"), an amount of change ("reduced by 120 euros"), a frequency ("every").
 
@@ -44,7 +47,16 @@ from reverie.conflict.core import Span
 from reverie.conflict.dates import date_fields_in_conflict, time_in_conflict
 from reverie.conflict.entity import Aliases
 from reverie.conflict.frame import Analysis, Unit, analyse
-from reverie.conflict.meaning import Found, Frame, frame_of, occasions_differ, unhyphenated, unmatched_names
+from reverie.conflict.meaning import (
+    Found,
+    Frame,
+    axes_differ,
+    frame_of,
+    function_word,
+    occasions_differ,
+    unhyphenated,
+    unmatched_names,
+)
 from reverie.conflict.numeric import comparable, disagree
 from reverie.conflict.temporal import reports_an_occasion
 from reverie.conflict.text import stem
@@ -104,8 +116,10 @@ def _judge(x: Analysis, y: Analysis) -> Found | None:
     qa, qb = _one_measured(x, fa), _one_measured(y, fb)
     if qa is None or qb is None or qa.qty is None or qb.qty is None:
         return None
-    if not comparable(qa.qty, qb.qty) or not disagree(qa.qty, qb.qty):
-        return None
+    if not comparable(qa.qty, qb.qty) or not disagree(qa.qty, qb.qty) or axes_differ(fa, fb):
+        return None  # "300 m long" / "40 m high": two extents of one thing
+    if _qualified(x, qa, fb) or _qualified(y, qb, fa):
+        return None  # "12 euros for adults" / "6 euros for children": what follows says what is measured
     if unmatched_names(fa, fb) or unmatched_names(fb, fa) or not _same_holder(fa, fb):
         return None
     counted = qa.qty.dim.startswith("count:")
@@ -176,6 +190,17 @@ def _one_measured(side: Analysis, f: Frame) -> Unit | None:
     if words & _DELTA or "every" in words or f.compared:
         return None
     return q
+
+
+def _qualified(side: Analysis, q: Unit, other: Frame) -> bool:
+    """A content word after the amount that the other claim never says ("of storage", "for
+    children"): the words after a quantity say what it counts or for whom, so they must agree."""
+    for t in side.tokens:
+        if t.start < q.end or t.kind != "word" or t.cap or function_word(t.low):
+            continue
+        if stem(t.low) not in other.stems and stem(t.low) not in other.concepts:
+            return True
+    return False
 
 
 def _same_holder(fa: Frame, fb: Frame) -> bool:

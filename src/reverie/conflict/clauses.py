@@ -31,6 +31,7 @@ from reverie.conflict.text import DETERMINERS, HEDGES, Token, tokenize
 
 _JOINS = re.compile(r"\s*;\s*|,\s+(?:and|but|so)\s+|\s+and\s+", re.IGNORECASE)
 _PRONOUNS = frozenset({"he", "she", "it", "they"})
+_ALL_PRONOUNS = _PRONOUNS | frozenset({"i", "we", "you"})
 # Words that make the halves one timeline or one condition rather than two facts.
 _BLOCK = HEDGES | frozenset(
     {"if", "unless", "when", "whenever", "until", "till", "before", "after", "then", "once", "since", "while",
@@ -79,7 +80,7 @@ def clauses(text: str) -> tuple[Clause, ...]:
         head = tokenize(own)[0]
         if head.low in _PRONOUNS:
             holder = person if head.low in {"he", "she"} else subject
-            if holder is None:
+            if holder is None or (holder == subject and holder.strip().lower() in _ALL_PRONOUNS):
                 return ()
             out.append(Clause(f"{holder}{own[head.end :]}.", lo + head.end, len(holder)))
         elif _verb_first(own):
@@ -113,7 +114,10 @@ def _verb_first(rest: str) -> bool:
 
 
 def _person(subject: tuple[Token, ...], text: str) -> str | None:
-    """The first name in a subject ("Hugo" in "Hugo's nationality"): who "he" / "she" is."""
+    """The first name in a subject ("Hugo" in "Hugo's nationality"): who "he" / "she" is. A
+    subject that is itself a pronoun ("She lives in Oslo and he …") names nobody else."""
+    if any(t.low in _ALL_PRONOUNS for t in subject):
+        return None
     names = [t for t in subject if t.cap and t.kind == "word" and t.low not in DETERMINERS]
     if not names:
         return None

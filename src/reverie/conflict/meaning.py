@@ -122,6 +122,7 @@ class Frame:
     possessives: int  # how many "'s" the claim says
     head: str | None  # the subject's head concept ("heap" in "the maximum heap size for the JVM")
     compared: bool  # "than" after a quantity: "10 euros higher than the fare" is a difference
+    axes: frozenset[str]  # which extent a length measures: "long" / "wide" / "high" / "deep"
     predicate: int  # token index of the predicate (``frame.find_predicate``, or a fallback)
     past: bool
 
@@ -222,12 +223,30 @@ def frame(side: Analysis) -> Frame:
         sequenced=_sequenced(side) or bool(words & _CONDITION),
         possessives=lows.count("'s"),
         head=_head(lows, in_subject),
+        axes=frozenset(_AXES[w] for w in lows if w in _AXES),
         compared=any(t.low == "than" and t.start >= u.end for u in side.units if u.kind == "qty" for t in tokens),
         predicate=pred,
         past=side.past if pred == side.predicate else _past_verb(tokens[pred].low) if pred < len(tokens) else False,
         additive=bool(words & _ADDITIVE) or ("as" in words and "well" in words),
         exclusive=bool(words & _EXCLUSIVE),
     )
+
+
+# The extent a length runs along. The unit says "a length"; these words say which one, so "300 m
+# long" and "40 m high" are two attributes of one bridge, while "spans 1.2 km" and "400 m long"
+# are one.
+_AXES = {
+    **dict.fromkeys(("long", "length", "span", "spans", "spanning"), "length"),
+    **dict.fromkeys(("wide", "width", "broad", "breadth"), "width"),
+    **dict.fromkeys(("high", "height", "tall", "altitude"), "height"),
+    **dict.fromkeys(("deep", "depth"), "depth"),
+    **dict.fromkeys(("thick", "thickness"), "thickness"),
+}
+
+
+def axes_differ(fa: Frame, fb: Frame) -> bool:
+    """Both claims name the extent their length runs along, and the extents differ."""
+    return bool(fa.axes and fb.axes and not fa.axes & fb.axes)
 
 
 # Prepositions that end a subject's head noun phrase: "revenue | for the quarter".
@@ -282,6 +301,11 @@ def _able_base(low: str) -> str | None:
 def _stop(side: Analysis, unit: Unit) -> int:
     """The token index just after a value unit."""
     return next((i for i, t in enumerate(side.tokens) if t.start >= unit.end), len(side.tokens))
+
+
+def function_word(low: str) -> bool:
+    """A word that says nothing of what a claim is about (articles, prepositions, hedges …)."""
+    return _function_word(low)
 
 
 def _function_word(low: str) -> bool:
@@ -582,6 +606,8 @@ def _moved_quantities(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
         return []
     if fa.compared or fb.compared:
         return None  # "10 euros more than the bus fare": the size of a difference, not the value
+    if axes_differ(fa, fb):
+        return None  # "300 m long" / "40 m high": two extents of one thing
     if len(qa) != 1 or len(qb) != 1:
         return None if (qa or qb) and (len(qa) > 1 or len(qb) > 1 or not (qa and qb)) else []
     a, b = qa[0].qty, qb[0].qty
@@ -711,11 +737,6 @@ def _word_value(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> Found | None:
     if fa.past != fb.past or fa.quantities or fb.quantities or fa.dates or fb.dates:
         return None
     own_a, own_b = fa.concepts - fb.concepts, fb.concepts - fa.concepts
-    attribute = _attribute_subject(x, y, fa, fb, own_a, own_b)
-    if attribute is not None:
-        slot, va, vb = attribute
-        reason = f"'{slot}' holds one value at a time, but the claims give '{_show(va)}' and '{_show(vb)}'."
-        return Found("entity", 0.6, reason, va, vb)
     if len(own_a) > 2 or len(own_b) > 2 or not (_plain(own_a) and _plain(own_b)):
         return None
     relation = sorted(fa.concepts & fb.concepts & paraphrase.SINGLE_VALUED)
@@ -725,34 +746,6 @@ def _word_value(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> Found | None:
     va, vb = _value_words(x, own_a), _value_words(y, own_b)
     reason = f"'{cue}' holds one value at a time, but the claims (in other words) give '{_show(va)}' and '{_show(vb)}'."
     return Found("entity", 0.6, reason, va, vb)
-
-
-def _attribute_subject(
-    x: Analysis, y: Analysis, fa: Frame, fb: Frame, own_a: frozenset[str], own_b: frozenset[str]
-) -> tuple[str, tuple[Span, ...], tuple[Span, ...]] | None:
-    """ "The team mascot is a falcon" / "a bear", "the car's engine is diesel" / "electric": the
-    same subject, named as an attribute of something (a compound or a possessive), said with
-    "is" on both sides and one word each after it. Such a subject names one slot, so it holds
-    one value. A bare subject ("the API is fast" / "reliable") may take many adjectives, each
-    another attribute, so it does not count; nor do two words that are antonym sides or a
-    negative prefix apart (the polarity readings judge those). Structure, not vocabulary: no
-    list of attribute nouns is consulted. Returns the slot (the subject's head) and the value
-    spans."""
-    if not (x.copula and y.copula) or fa.subject != fb.subject or not 0 < fa.predicate < len(x.tokens):
-        return None
-    if len(own_a) != 1 or len(own_b) != 1 or fa.names != fb.names or fa.classes or fb.classes:
-        return None
-    if len(fa.subject) < 2:
-        return None  # "Elena's car is red" / "fast": a thing, with many attributes
-    after_a = [t for t in x.tokens[fa.predicate + 1 :] if t.kind == "word" and t.low not in ARTICLES]
-    after_b = [t for t in y.tokens[fb.predicate + 1 :] if t.kind == "word" and t.low not in ARTICLES]
-    if len(after_a) != 1 or len(after_b) != 1 or after_a[0].cap != after_b[0].cap:
-        return None  # "is painted yellow", "is a falcon from the zoo": more than one value word
-    wa, wb = after_a[0], after_b[0]
-    if _negative_of(stem(wa.low), stem(wb.low)) or _negative_of(stem(wb.low), stem(wa.low)):
-        return None
-    slot = x.text[x.tokens[0].start : x.tokens[fa.predicate - 1].end]
-    return slot, (Span(wa.start, wa.end, wa.text),), (Span(wb.start, wb.end, wb.text),)
 
 
 def _plain(concepts: frozenset[str]) -> bool:
