@@ -151,6 +151,8 @@ def _dated(x: Analysis, y: Analysis) -> Found | None:
     phases_a, phases_b = _phases(x, fa), _phases(y, fb)
     if len(phases_a) != 1 or phases_a != phases_b:
         return None
+    if _own_words(x, fb) and _own_words(y, fa):
+        return None  # "finished school" / "finished her master's": the same phase of two events
     if not (fa.concepts & fb.concepts) and not fa.names:
         return None
     reason = (
@@ -158,6 +160,17 @@ def _dated(x: Analysis, y: Analysis) -> Found | None:
         f"'{da.text}' vs '{db.text}'."
     )
     return Found("temporal", 0.6, reason, (_span(x, da),), (_span(y, db),))
+
+
+def _own_words(side: Analysis, other: Frame) -> set[str]:
+    """Content words of one claim the other never says, phase words aside."""
+    own = set()
+    for t in side.tokens:
+        if t.kind != "word" or t.cap or function_word(t.low) or stem(t.low) in _PHASES:
+            continue
+        if stem(t.low) not in other.stems and stem(t.low) not in other.concepts:
+            own.add(stem(t.low))
+    return own
 
 
 def _one_date(f: Frame) -> Unit | None:

@@ -440,8 +440,8 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     differences = len(moved_q) + len(moved_d)
     if differences > 1:
         return None
-    if differences == 1 and moved_q and fa.past != fb.past:
-        return None  # "was 100" / "is 500": a change over time
+    if differences == 1 and fa.past != fb.past:
+        return None  # "was 100" / "is 500": a change; "closes at 6" / "closed at 3 on Friday": one day
     if differences == 1:
         if _flips(fa, fb) or fa.negated != fb.negated or fa.sequenced or fb.sequenced:
             return None
@@ -514,6 +514,8 @@ def _prefixed(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> Found | None:
     negative prefix, everything else shared (the negated side may add a word)."""
     if fa.negated != fb.negated or fa.change or fb.change or _flips(fa, fb):
         return None
+    if len(fa.dates) + len(fa.years) != len(fb.dates) + len(fb.years) or len(fa.quantities) != len(fb.quantities):
+        return None  # "paid the invoice" / "the invoice for March is unpaid": one names which
     only_a, only_b = fa.concepts - fb.concepts, fb.concepts - fa.concepts
     if min(len(only_a), len(only_b)) != 1 or len(only_a | only_b) > 3:
         return None
