@@ -56,6 +56,7 @@ def test_a_nominalised_event_meets_its_verb() -> None:
     [
         ("The VM disk is limited to 50 GB.", "The maximum disk size of the VM is set to 200 GB."),
         ("Hillcrest Stable has 12 horses.", "There are 30 horses at Hillcrest Stable."),
+        ("The mailbox is limited to 2 GB.", "The maximum size of the mailbox is 5 GB."),  # holder after "of"
     ],
 )
 def test_one_measured_quantity_of_one_holder_said_with_other_words_conflicts(a: str, b: str) -> None:
@@ -277,6 +278,7 @@ def test_he_and_she_are_not_the_same_subject() -> None:
     [
         ("Rosa finished school in 2009.", "Rosa finished her master's in 2015."),  # one phase, two events
         ("Paulo paid the invoice.", "Paulo's invoice for March is unpaid."),  # one names which invoice
+        ("The order has been shipped.", "The third order is unshipped."),  # another member
         ("The office closes at 6 pm.", "The office closed early at 3 pm on Friday."),  # a habit vs one day
     ],
 )

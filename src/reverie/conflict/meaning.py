@@ -253,6 +253,12 @@ def axes_differ(fa: Frame, fb: Frame) -> bool:
 _HEAD_BREAKS = frozenset({"of", "for", "in", "at", "on", "with", "from", "to", "by", "during", "per", "across"})
 
 
+# Nouns that name a value rather than a thing: their holder is the noun after "of" / "for".
+_VALUE_NOUNS = _MEASURE_STEMS | frozenset(
+    stem(w) for w in ("size", "number", "amount", "count", "maximum", "minimum", "limit", "level", "rate", "value")
+)
+
+
 def _head(lows: list[str], in_subject: list[tuple[int, str]]) -> str | None:
     """The head of the subject: its last concept before the first preposition that follows a
     concept. "The car's engine" → engine, "Revenue for the quarter" → revenue, "The maximum heap
@@ -262,8 +268,12 @@ def _head(lows: list[str], in_subject: list[tuple[int, str]]) -> str | None:
     head: str | None = None
     prev = -1
     for i, concept in in_subject:
-        if head is not None and any(w in _HEAD_BREAKS for w in lows[prev + 1 : i]):
-            break
+        gap = lows[prev + 1 : i]
+        if head is not None and any(w in _HEAD_BREAKS for w in gap):
+            before = gap[: next(k for k, w in enumerate(gap) if w in _HEAD_BREAKS)]
+            if not any(stem(w) in _VALUE_NOUNS for w in before):
+                break
+            # "the maximum size of the database": a value noun's holder follows the preposition
         head, prev = concept, i
     return head
 
@@ -516,6 +526,8 @@ def _prefixed(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> Found | None:
         return None
     if len(fa.dates) + len(fa.years) != len(fb.dates) + len(fb.years) or len(fa.quantities) != len(fb.quantities):
         return None  # "paid the invoice" / "the invoice for March is unpaid": one names which
+    if occasions_differ(fa, fb):
+        return None  # "the parcel" / "the second parcel"
     only_a, only_b = fa.concepts - fb.concepts, fb.concepts - fa.concepts
     if min(len(only_a), len(only_b)) != 1 or len(only_a | only_b) > 3:
         return None
