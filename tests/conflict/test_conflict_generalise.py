@@ -284,3 +284,30 @@ def test_he_and_she_are_not_the_same_subject() -> None:
 )
 def test_regression_another_event_or_occasion_beside_a_paraphrase_stays_compatible(a: str, b: str) -> None:
     assert detect(Claim(a), Claim(b)) is None
+
+
+# ---- ceasing as negation ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The gym still offers yoga.", "The gym has stopped offering yoga."),
+        ("Sam has quit smoking.", "Sam smokes."),
+    ],
+)
+def test_has_stopped_doing_negates_doing_now(a: str, b: str) -> None:
+    found = detect(Claim(a), Claim(b))
+    assert found is not None and found.axis == "polarity"
+    assert any(s.text in {"stopped", "quit"} for s in (*found.spans_a, *found.spans_b))
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Sam has quit smoking.", "Sam smoked in 2010."),  # before he quit
+        ("Sam stopped at the bakery.", "Sam goes to the bakery."),  # "stopped" as an event, not a ceasing
+    ],
+)
+def test_a_past_activity_or_a_dated_stop_is_no_present_negation(a: str, b: str) -> None:
+    assert detect(Claim(a), Claim(b)) is None

@@ -171,12 +171,13 @@ def frame(side: Analysis) -> Frame:
     stems = [stem(low) for low in lows]
     roots = [stem(base_form(low)) for low in lows]  # "retirement" meets "retired" (see ``derive``)
     in_subject: list[tuple[int, str]] = []
+    ceased = _ceased(lows)
     skip = -1
     for i, tok in enumerate(tokens):
         if i in labels:
             names.append((i, tok.low))
             continue
-        if i in in_value or tok.kind != "word" or i <= skip:
+        if i in in_value or tok.kind != "word" or i <= skip or i in ceased:
             continue
         if i + 1 < len(tokens):
             pair = paraphrase.phrase_concept(stems[i], stems[i + 1])
@@ -212,8 +213,7 @@ def frame(side: Analysis) -> Frame:
         quantities=tuple(u for u in side.units if u.kind == "qty" and not _year(u)),
         years=tuple(_as_date(u) for u in side.units if _year(u)),
         dates=tuple(u for u in side.units if u.kind == "date"),
-        negated=(len(side.negations) + len(words_neg := [w for w in lows if w in _NEGATIVE_WORDS])) % 2 == 1
-        and bool(side.negations or words_neg),
+        negated=(len(side.negations) + sum(w in _NEGATIVE_WORDS for w in lows) + bool(ceased)) % 2 == 1,
         classes=tuple((u.key, u.side) for u in side.units if u.kind == "class" and _able_base(u.low) is None),
         words=words,
         stems=frozenset(stems) | frozenset(roots),
@@ -276,6 +276,26 @@ def _head(lows: list[str], in_subject: list[tuple[int, str]]) -> str | None:
             # "the maximum size of the database": a value noun's holder follows the preposition
         head, prev = concept, i
     return head
+
+
+# Verbs of ceasing: "has stopped delivering" says "no longer delivers".
+_CEASE = frozenset({"stopped", "quit", "ceased", "given", "gave"})
+
+
+def _ceased(lows: list[str]) -> frozenset[int]:
+    """Where a claim says an activity has ceased: "has stopped X-ing", "have quit X", "has given
+    up X". Read as a negation of X now (the perfect says the state holds now), so "the shop
+    still delivers" and "the shop has stopped doing deliveries" disagree in polarity. A simple
+    past ("stopped making bread in 2019") is an event on a timeline, not a present negation,
+    so it is left alone. Aspect, not vocabulary: the verbs of ceasing are a closed class."""
+    out: set[int] = set()
+    for i, low in enumerate(lows):
+        if low not in _CEASE or i == 0 or lows[i - 1] not in {"has", "have"}:
+            continue
+        if low == "given" and (i + 1 >= len(lows) or lows[i + 1] != "up"):
+            continue
+        out.update((i, i + 1) if low == "given" else (i,))
+    return frozenset(out)
 
 
 def _year(unit: Unit) -> bool:
@@ -827,6 +847,8 @@ def _cue_spans(side: Analysis) -> tuple[Span, ...]:
 
 def _neg_spans(side: Analysis) -> tuple[Span, ...]:
     spans = [Span(t.start, t.end, side.text[t.start : t.end]) for t in side.negations]
+    ceased = _ceased([t.low for t in side.tokens])
+    spans += [Span(t.start, t.end, t.text) for i, t in enumerate(side.tokens) if i in ceased]
     spans += [Span(u.start, u.end, u.text) for u in side.units if u.kind == "class"]
     return tuple(spans)
 
