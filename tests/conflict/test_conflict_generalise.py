@@ -311,3 +311,37 @@ def test_has_stopped_doing_negates_doing_now(a: str, b: str) -> None:
 )
 def test_a_past_activity_or_a_dated_stop_is_no_present_negation(a: str, b: str) -> None:
     assert detect(Claim(a), Claim(b)) is None
+
+
+# ---- bounds that state a rule ----------------------------------------------------------------
+
+
+def test_two_minimums_of_one_rule_conflict() -> None:
+    a, b = "The passphrase must be at least 16 characters.", "The passphrase must be at least 10 characters."
+    assert _axis(a, b) == "numeric"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("At least 200 people attended.", "At least 300 people attended."),  # two true lower bounds
+        ("The hall seats at least 200 people.", "The hall seats at least 300 people."),
+    ],
+)
+def test_two_bounds_stated_as_facts_may_both_hold(a: str, b: str) -> None:
+    assert detect(Claim(a), Claim(b)) is None
+
+
+def test_limits_disagree_compares_the_ends_of_same_direction_bounds() -> None:
+    from reverie.conflict.numeric import limits_disagree, parse_value
+
+    def q(text: str):  # type: ignore[no-untyped-def]
+        value = parse_value(text)
+        assert value is not None
+        return value
+
+    assert limits_disagree(q("at least 12 characters"), q("at least 8 characters"))
+    assert limits_disagree(q("at most 5 GB"), q("up to 10 GB"))
+    assert not limits_disagree(q("at least 12 characters"), q("at least 12 characters"))
+    assert not limits_disagree(q("at least 12 characters"), q("at most 8 characters"))  # ``disagree``'s case
+    assert not limits_disagree(q("at least 12 characters"), q("12 characters"))

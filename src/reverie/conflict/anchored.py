@@ -62,7 +62,7 @@ from reverie.conflict.temporal import reports_an_occasion
 from reverie.conflict.text import stem
 
 # Words that make a number the size of a change or of a comparison, not a value of the slot.
-_DELTA = frozenset({"by", "than", "more", "less", "fewer", "extra", "additional", "another", "increase",
+_DELTA = frozenset({"than", "more", "less", "fewer", "extra", "additional", "another", "increase",
                     "increased", "decrease", "decreased", "reduced", "raised", "cut", "grew", "dropped"})  # fmt: skip
 
 
@@ -84,7 +84,7 @@ _PHASES: dict[str, str] = {
                                  "concluded", "complete", "completed", "discontinue", "discontinued", "die",
                                  "died", "death", "shut", "terminate", "terminated", "expire", "expired",
                                  "retire", "retired", "retirement", "quit", "resign", "resigned", "cease",
-                                 "ceased", "ending")},
+                                 "resolve", "resolved", "ceased", "ending")},
 }  # fmt: skip
 
 
@@ -200,7 +200,8 @@ def _one_measured(side: Analysis, f: Frame) -> Unit | None:
     if q.qty is None or q.qty.dim in {"bare", "ordinal"} or q.label or q.tok < f.predicate:
         return None
     words = {t.low for t in side.tokens}
-    if words & _DELTA or "every" in words or f.compared:
+    before = next((t.low for t in reversed(side.tokens) if t.end <= q.start), "")
+    if words & _DELTA or before == "by" or "every" in words or f.compared:
         return None
     return q
 

@@ -32,7 +32,7 @@ from reverie.conflict.dates import DateValue, date_fields_in_conflict, time_in_c
 from reverie.conflict.derive import base_form
 from reverie.conflict.entity import Aliases, same_value
 from reverie.conflict.frame import Analysis, Unit, analyse
-from reverie.conflict.numeric import comparable, disagree
+from reverie.conflict.numeric import comparable, disagree, limits_disagree
 from reverie.conflict.temporal import reports_an_occasion
 from reverie.conflict.text import (
     ARTICLES,
@@ -45,6 +45,12 @@ from reverie.conflict.text import (
     stem,
 )
 
+# Words that make a claim state a rule, so a bound it gives is the rule's value ("the password
+# must be at least 12 characters" and "… at least 8" are two rules).
+_RULE_WORDS = frozenset(
+    {"must", "required", "requires", "require", "minimum", "maximum", "limit", "limited", "allowed", "capped",
+     "mandatory"}
+)  # fmt: skip
 # Words that make a claim conditional or reported rather than asserted.
 _SOFT_HEDGES = HEDGES | frozenset(
     {"may", "might", "could", "considering", "consider", "want", "wants", "would", "rumour", "rumoured",
@@ -652,7 +658,8 @@ def _moved_quantities(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
         return None  # a bare number may count anything, unless all else is the same
     if not comparable(a, b):
         return None
-    return [(qa[0], qb[0])] if disagree(a, b) else []
+    ruled = bool(fa.words & _RULE_WORDS and fb.words & _RULE_WORDS)
+    return [(qa[0], qb[0])] if disagree(a, b) or (ruled and limits_disagree(a, b)) else []
 
 
 def _moved_dates(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
