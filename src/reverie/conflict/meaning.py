@@ -32,6 +32,7 @@ from reverie.conflict.dates import DateValue, date_fields_in_conflict, time_in_c
 from reverie.conflict.derive import base_form
 from reverie.conflict.entity import Aliases, same_value
 from reverie.conflict.frame import Analysis, Unit, analyse
+from reverie.conflict.grammar import AXES, MEASURE_STEMS, ceased_at, head_of
 from reverie.conflict.numeric import comparable, disagree, limits_disagree
 from reverie.conflict.temporal import reports_an_occasion
 from reverie.conflict.text import (
@@ -67,10 +68,6 @@ _CHANGE = frozenset(
 _NOW = frozenset({"longer", "anymore", "still"})
 # Words that only say *that* something is measured; the unit of the quantity says *what*.
 _MEASURES = frozenset({"@duration", "@tall", "@weigh", "@cost"})
-_MEASURE_STEMS = frozenset(
-    stem(w) for w in ("long", "length", "span", "spans", "wide", "width", "deep", "depth", "high", "height",
-                      "big", "size", "heavy", "measures", "measure", "amount", "total")
-)  # fmt: skip
 # Words that make a value hold only under a condition ("35 minutes in rush hour").
 _CONDITION = frozenset({"if", "unless", "during", "while", "peak", "rush", "except", "excluding", "otherwise"})
 # Words that add another member rather than replace one ("also", "another").
@@ -177,7 +174,7 @@ def frame(side: Analysis) -> Frame:
     stems = [stem(low) for low in lows]
     roots = [stem(base_form(low)) for low in lows]  # "retirement" meets "retired" (see ``derive``)
     in_subject: list[tuple[int, str]] = []
-    ceased = _ceased(lows)
+    ceased = ceased_at(lows)
     skip = -1
     for i, tok in enumerate(tokens):
         if i in labels:
@@ -202,7 +199,7 @@ def frame(side: Analysis) -> Frame:
         if _function_word(low) or stems[i] in _GENERIC or units.lookup(low) is not None:
             continue  # a unit word left outside its number ("3-hour") says nothing of the topic
         concept = able or paraphrase.concept_of(stems[i]) or paraphrase.concept_of(roots[i]) or roots[i]
-        if measured and (concept in _MEASURES or stems[i] in _MEASURE_STEMS):
+        if measured and (concept in _MEASURES or stems[i] in MEASURE_STEMS):
             continue  # "lasts" / "is … long" / "weighs": the unit already says what is measured
         concepts.add(concept)
         if i < pred:
@@ -228,8 +225,8 @@ def frame(side: Analysis) -> Frame:
         record=_record(side),
         sequenced=_sequenced(side) or bool(words & _CONDITION),
         possessives=lows.count("'s"),
-        head=_head(lows, in_subject),
-        axes=frozenset(_AXES[w] for w in lows if w in _AXES),
+        head=head_of(lows, in_subject),
+        axes=frozenset(AXES[w] for w in lows if w in AXES),
         compared=any(t.low == "than" and t.start >= u.end for u in side.units if u.kind == "qty" for t in tokens),
         predicate=pred,
         past=side.past if pred == side.predicate else _past_verb(tokens[pred].low) if pred < len(tokens) else False,
@@ -238,70 +235,9 @@ def frame(side: Analysis) -> Frame:
     )
 
 
-# The extent a length runs along. The unit says "a length"; these words say which one, so "300 m
-# long" and "40 m high" are two attributes of one bridge, while "spans 1.2 km" and "400 m long"
-# are one.
-_AXES = {
-    **dict.fromkeys(("long", "length", "span", "spans", "spanning"), "length"),
-    **dict.fromkeys(("wide", "width", "broad", "breadth"), "width"),
-    **dict.fromkeys(("high", "height", "tall", "altitude"), "height"),
-    **dict.fromkeys(("deep", "depth"), "depth"),
-    **dict.fromkeys(("thick", "thickness"), "thickness"),
-}
-
-
 def axes_differ(fa: Frame, fb: Frame) -> bool:
     """Both claims name the extent their length runs along, and the extents differ."""
     return bool(fa.axes and fb.axes and not fa.axes & fb.axes)
-
-
-# Prepositions that end a subject's head noun phrase: "revenue | for the quarter".
-_HEAD_BREAKS = frozenset({"of", "for", "in", "at", "on", "with", "from", "to", "by", "during", "per", "across"})
-
-
-# Nouns that name a value rather than a thing: their holder is the noun after "of" / "for".
-_VALUE_NOUNS = _MEASURE_STEMS | frozenset(
-    stem(w) for w in ("size", "number", "amount", "count", "maximum", "minimum", "limit", "level", "rate", "value")
-)
-
-
-def _head(lows: list[str], in_subject: list[tuple[int, str]]) -> str | None:
-    """The head of the subject: its last concept before the first preposition that follows a
-    concept. "The car's engine" → engine, "Revenue for the quarter" → revenue, "The maximum heap
-    size for the JVM" → heap (a measure word such as "size" is no concept). Grammar, not
-    vocabulary: the head says *which* thing a value belongs to ("the launch" vs "the launch
-    video"), whatever modifiers either side adds."""
-    head: str | None = None
-    prev = -1
-    for i, concept in in_subject:
-        gap = lows[prev + 1 : i]
-        if head is not None and any(w in _HEAD_BREAKS for w in gap):
-            before = gap[: next(k for k, w in enumerate(gap) if w in _HEAD_BREAKS)]
-            if not any(stem(w) in _VALUE_NOUNS for w in before):
-                break
-            # "the maximum size of the database": a value noun's holder follows the preposition
-        head, prev = concept, i
-    return head
-
-
-# Verbs of ceasing: "has stopped delivering" says "no longer delivers".
-_CEASE = frozenset({"stopped", "quit", "ceased", "given", "gave"})
-
-
-def _ceased(lows: list[str]) -> frozenset[int]:
-    """Where a claim says an activity has ceased: "has stopped X-ing", "have quit X", "has given
-    up X". Read as a negation of X now (the perfect says the state holds now), so "the shop
-    still delivers" and "the shop has stopped doing deliveries" disagree in polarity. A simple
-    past ("stopped making bread in 2019") is an event on a timeline, not a present negation,
-    so it is left alone. Aspect, not vocabulary: the verbs of ceasing are a closed class."""
-    out: set[int] = set()
-    for i, low in enumerate(lows):
-        if low not in _CEASE or i == 0 or lows[i - 1] not in {"has", "have"}:
-            continue
-        if low == "given" and (i + 1 >= len(lows) or lows[i + 1] != "up"):
-            continue
-        out.update((i, i + 1) if low == "given" else (i,))
-    return frozenset(out)
 
 
 def _year(unit: Unit) -> bool:
@@ -854,7 +790,7 @@ def _cue_spans(side: Analysis) -> tuple[Span, ...]:
 
 def _neg_spans(side: Analysis) -> tuple[Span, ...]:
     spans = [Span(t.start, t.end, side.text[t.start : t.end]) for t in side.negations]
-    ceased = _ceased([t.low for t in side.tokens])
+    ceased = ceased_at([t.low for t in side.tokens])
     spans += [Span(t.start, t.end, t.text) for i, t in enumerate(side.tokens) if i in ceased]
     spans += [Span(u.start, u.end, u.text) for u in side.units if u.kind == "class"]
     return tuple(spans)
