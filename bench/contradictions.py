@@ -2,6 +2,8 @@
 
     python bench/contradictions.py [--data own|fresh|both] [--split dev|test|all] [--json out.json]
         [--errors] [--timing] [--old REV]
+    python bench/contradictions.py --data-file PATH [--json out.json] [--old REV]
+    python bench/contradictions.py --write-cost --old REV [--json out.json]
 
 Data sets:
 - ``own``: bench/data/contradictions.jsonl, pairs written for this project; each pair's split
@@ -9,6 +11,16 @@ Data sets:
 - ``fresh``: bench/data/contradictions_fresh.jsonl, 1,060 pairs written by someone who never
   saw the rules (issue #16); its split field was frozen when it was written. Its test split is
   for reporting only: never tune on it and never list its errors (``--errors`` refuses it).
+
+``--data-file PATH`` scores any JSONL of pairs in the fresh set's format (``id``, ``a``, ``b``,
+``label`` contradiction|compatible, ``axis``, ``kind``; ``split`` optional and ignored): every
+pair, overall and per axis, and never a pair's text, id or verdict, so a set kept outside the
+repository can be scored without anyone (or any tuning) seeing which pairs were missed.
+
+``--write-cost --old REV``: what detection adds to a write, today vs REV: ``remember`` /
+``remember_many`` items per CPU-second (process time; wall clock on this shared machine swings
+2x) with the hash embedder (so the rules, not the model, dominate), detection on and off, each
+tree in its own subprocess, alternated old/new twice.
 
 Prints precision / recall / F1 per axis and overall, per data set and split, for reverie and
 the baseline side by side. ``--old REV`` also scores the rules as they were at git revision
@@ -26,12 +38,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 # ``--src DIR`` (used by ``--old``) scores another tree's rules; by default this one's.
 sys.path.insert(
@@ -103,12 +117,14 @@ def _claim(row: dict[str, object], side: str) -> Claim:
     )
 
 
-def load(path: Path = DATA) -> list[Pair]:
+def load(path: Path = DATA, *, external: bool = False) -> list[Pair]:
+    """The pairs of one JSONL file. ``external``: a set from outside the repository, checked
+    field by field (a bad line is reported by its number, never by its text) and read whole."""
     pairs = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
-        row = json.loads(line)
+        row = _checked_row(line, number) if external else json.loads(line)
         groups = tuple(frozenset(g) for g in row.get("aliases", []))
         pairs.append(
             Pair(
@@ -118,11 +134,47 @@ def load(path: Path = DATA) -> list[Pair]:
                 label=row["label"],
                 axis=row["axis"],
                 kind=row["kind"],
-                split=row["split"],
+                split="external" if external else row["split"],
                 aliases=groups,
             )
         )
     return pairs
+
+
+_LABELS = ("contradiction", "compatible")
+
+
+def _checked_row(line: str, number: int) -> dict[str, object]:
+    """One line of an external set, or SystemExit naming the line and what is wrong with it."""
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise SystemExit(f"line {number}: not JSON ({exc.msg}); each line must be one JSON object") from None
+    if not isinstance(row, dict):
+        raise SystemExit(f"line {number}: a JSON object is expected, with id, a, b, label, axis, kind")
+    missing = [k for k in ("id", "a", "b", "label", "axis", "kind") if k not in row]
+    if missing:
+        raise SystemExit(f"line {number}: missing field(s) {', '.join(missing)}")
+    if not (isinstance(row["a"], str) and isinstance(row["b"], str) and row["a"].strip() and row["b"].strip()):
+        raise SystemExit(f"line {number}: 'a' and 'b' must be non-empty strings")
+    if row["label"] not in _LABELS:
+        raise SystemExit(f"line {number}: label must be one of {', '.join(_LABELS)}")
+    if row["label"] == "contradiction" and row["axis"] not in AXES:
+        raise SystemExit(f"line {number}: a contradiction's axis must be one of {', '.join(AXES)}")
+    return row
+
+
+def score_file(path: Path) -> dict[str, object]:
+    """Scores of reverie and the baseline over every pair of an external file: numbers only."""
+    pairs = load(path, external=True)
+    if not pairs:
+        raise SystemExit(f"{path}: no pairs")
+    out: dict[str, object] = {}
+    for system, predict in (("reverie", predict_reverie), ("baseline", predict_baseline)):
+        result = evaluate(pairs, predict)
+        result.pop("errors")  # never leaves this function: no pair is named
+        out[system] = result
+    return {"external": out}
 
 
 def _alias_lookup(groups: tuple[frozenset[str], ...]) -> Callable[[str], frozenset[str]] | None:
@@ -244,7 +296,7 @@ def _jsonable(result: dict[str, dict[str, object]]) -> dict[str, object]:
     return {split: {sys_: conv(b) for sys_, b in blocks.items()} for split, blocks in result.items()}  # type: ignore[arg-type]
 
 
-def _old_scores(rev: str, names: list[str], split: str) -> dict[str, object]:
+def _old_scores(rev: str, names: list[str], split: str, *, timed: bool = False) -> dict[str, object]:
     """Score the rules as they were at ``rev``: archive that tree, run this script on it."""
     import subprocess
     import tempfile
@@ -256,7 +308,7 @@ def _old_scores(rev: str, names: list[str], split: str) -> dict[str, object]:
         out = Path(tmp) / "old.json"
         cmd = [sys.executable, __file__, "--src", str(Path(tmp) / "src"), "--split", split, "--json", str(out)]
         cmd += ["--data", names[0] if len(names) == 1 else "both"]
-        subprocess.run(cmd, check=True, capture_output=True)
+        subprocess.run([*cmd, "--timing"] if timed else cmd, check=True, capture_output=True)
         loaded = json.loads(out.read_text(encoding="utf-8"))
         assert isinstance(loaded, dict)
         return loaded
@@ -287,8 +339,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--errors", action="store_true", help="list misjudged pairs (dev only; refused on fresh test)")
     parser.add_argument("--timing", action="store_true", help="also time detect() per pair (cold claim cache)")
     parser.add_argument("--old", metavar="REV", help="also score the rules at this git revision, side by side")
+    parser.add_argument(
+        "--data-file", type=Path, metavar="PATH", help="score an outside JSONL of pairs (scores only, no texts)"
+    )
+    parser.add_argument("--write-cost", action="store_true", help="CPU cost of writes with detection, vs --old REV")
+    parser.add_argument("--write-cost-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--src", type=Path, help=argparse.SUPPRESS)  # used by --old: score another tree
     args = parser.parse_args(argv)
+    if args.write_cost_worker:
+        print(json.dumps(_write_cost_worker()))
+        return 0
+    if args.write_cost:
+        return _main_write_cost(args)
+    if args.data_file is not None:
+        return _main_file(args)
     names = list(DATASETS) if args.data == "both" else [args.data]
     if args.errors and "fresh" in names and args.split != "dev":
         print("--errors on the fresh set lists dev pairs only: pass --split dev", file=sys.stderr)
@@ -298,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
     if mismatched:
         print(f"split field disagrees with the id hash for: {', '.join(mismatched)}", file=sys.stderr)
         return 2
-    old = _old_scores(args.old, names, args.split) if args.old else None
+    old = _old_scores(args.old, names, args.split, timed=args.timing) if args.old else None
     out: dict[str, object] = {}
     for name in names:
         pairs = {p.id: p for p in load(DATASETS[name])}
@@ -324,9 +388,117 @@ def main(argv: list[str] | None = None) -> int:
         cost = timing()
         print(f"detect: {cost['median_us']:.0f} us CPU per pair (median of 15 rounds, best {cost['best_us']:.0f} us)")
         out["timing"] = cost
+        prior = old.get("timing") if old is not None else None
+        if isinstance(prior, dict):  # measured in the subprocess just before: a side-by-side ratio
+            ratio = cost["median_us"] / prior["median_us"]
+            print(f"detect at {args.old}: {prior['median_us']:.0f} us CPU per pair (today / old = {ratio:.2f})")
     if args.json:
         args.json.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
     return 0
+
+
+def _write_cost_worker(n_single: int = 200, n_batched: int = 1000) -> dict[str, float]:
+    """Items per CPU-second of this tree's ``Memory``, detection on and off (hash embedder)."""
+    import tempfile
+
+    sys.path.insert(1, str(Path(__file__).resolve().parent))
+    from reverie import ManualClock, Memory
+    from reverie.embed import HashEmbedder
+    from throughput import texts  # LoCoMo turns, as bench/throughput.py writes them
+
+    out: dict[str, float] = {}
+    for detect_on in (True, False):
+        source = texts()
+        with tempfile.TemporaryDirectory(prefix="reverie-write-cost-") as tmp:
+            clock = ManualClock(datetime(2025, 1, 1).astimezone())
+            mem = Memory(Path(tmp) / "t.db", embedder=HashEmbedder(), clock=clock, durability="fast", seed=0,
+                         detect_conflicts=detect_on)  # fmt: skip
+            with mem:
+                mem.remember("warm-up", scope="cost")
+                start = time.process_time()
+                for _ in range(n_single):
+                    mem.remember(next(source), scope="cost")
+                single = time.process_time() - start
+                start = time.process_time()
+                for _ in range(n_batched // 500):
+                    mem.remember_many([{"text": next(source)} for _ in range(500)], scope="cost")
+                batched = time.process_time() - start
+        tag = "on" if detect_on else "off"
+        out[f"single_{tag}"] = n_single / single
+        out[f"batched_{tag}"] = n_batched // 500 * 500 / batched
+    return out
+
+
+def _main_write_cost(args: argparse.Namespace) -> int:
+    """``--write-cost``: old and new trees alternated, each in its own subprocess."""
+    import subprocess
+    import tempfile
+
+    if not args.old:
+        print("--write-cost compares two trees: pass --old REV", file=sys.stderr)
+        return 2
+    root = Path(__file__).resolve().parents[1]
+    runs: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
+    with tempfile.TemporaryDirectory(prefix="reverie-old-rules-") as tmp:
+        archive = subprocess.run(["git", "-C", str(root), "archive", args.old, "src"], check=True, capture_output=True)
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        trees = {"old": Path(tmp) / "src", "new": root / "src"}
+        for _ in range(2):
+            for name, src in trees.items():
+                cmd = [sys.executable, __file__, "--src", str(src), "--write-cost-worker"]
+                done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+                runs[name].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    print("items per CPU-second (hash embedder, durability fast; two alternated runs each)")
+    print(f"{'':16} {'old':>14} {'today':>14} {'today/old':>9}")
+    summary: dict[str, dict[str, float]] = {}
+    for key in ("single_on", "batched_on", "single_off", "batched_off"):
+        old = sorted(r[key] for r in runs["old"])[-1]  # best of two: the least disturbed run
+        new = sorted(r[key] for r in runs["new"])[-1]
+        summary[key] = {"old": old, "new": new, "ratio": new / old}
+        print(f"{key:16} {old:>14,.0f} {new:>14,.0f} {new / old:>9.2f}")
+    if args.json:
+        payload = {"old_rev": args.old, "runs": runs, "best": summary, "loadavg": list(os.getloadavg())}
+        args.json.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def _main_file(args: argparse.Namespace) -> int:
+    """``--data-file``: one set from outside the repository, every pair, scores only."""
+    if args.errors or args.timing:
+        print("--data-file prints scores only: --errors and --timing are refused with it", file=sys.stderr)
+        return 2
+    if not args.data_file.is_file():
+        print(f"--data-file {args.data_file}: no such file", file=sys.stderr)
+        return 2
+    result = score_file(args.data_file)
+    blocks = result["external"]
+    assert isinstance(blocks, dict)
+    print(f"[{args.data_file.name}] " + _table("external", blocks["reverie"], blocks["baseline"]))
+    out: dict[str, object] = {"data_file": str(args.data_file), **_jsonable(result)}  # type: ignore[arg-type]
+    if args.old:
+        old = _old_file_scores(args.old, args.data_file)
+        print(f"[{args.data_file.name}] " + _old_table("external", blocks["reverie"], old["external"]["reverie"]))
+        out["old"] = {"rev": args.old, **old}
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def _old_file_scores(rev: str, path: Path) -> dict[str, Any]:
+    """``--data-file`` scored by the rules at ``rev`` (same archive-and-subprocess as ``--old``)."""
+    import subprocess
+    import tempfile
+
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory(prefix="reverie-old-rules-") as tmp:
+        archive = subprocess.run(["git", "-C", str(root), "archive", rev, "src"], check=True, capture_output=True)
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        out = Path(tmp) / "old.json"
+        cmd = [sys.executable, __file__, "--src", str(Path(tmp) / "src"), "--data-file", str(path)]
+        subprocess.run([*cmd, "--json", str(out)], check=True, capture_output=True)
+        loaded = json.loads(out.read_text(encoding="utf-8"))
+        assert isinstance(loaded, dict)
+        return loaded
 
 
 if __name__ == "__main__":

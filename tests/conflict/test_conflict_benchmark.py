@@ -95,3 +95,53 @@ def test_meaning_reading_holds_its_gain_on_the_fresh_dev_split(bench: ModuleType
     overall = bench.evaluate(dev, bench.predict_reverie)["scores"]["overall"]
     assert overall.precision >= 0.95
     assert overall.recall >= 0.55
+
+
+def _write_pairs(path: Path, rows: list[dict[str, object]]) -> Path:
+    import json
+
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+_OUTSIDE = [
+    {"id": "zz-secret-1", "a": "Quillon Vetch lives in Tromsø.", "b": "Quillon Vetch lives in Bodø.",
+     "label": "contradiction", "axis": "entity", "kind": "verbatim"},
+    {"id": "zz-secret-2", "a": "The Marrow kiln reaches 1200 °C.", "b": "The Marrow kiln reaches 900 °C.",
+     "label": "contradiction", "axis": "numeric", "kind": "verbatim"},
+    {"id": "zz-secret-3", "a": "The Marrow kiln is in shed 4.", "b": "The Marrow kiln is in shed 4.",
+     "label": "compatible", "axis": None, "kind": "same"},
+]  # fmt: skip
+
+
+def test_data_file_scores_an_outside_set_and_never_prints_a_pair(
+    bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    data = _write_pairs(tmp_path / "outside.jsonl", _OUTSIDE)
+    out = tmp_path / "scores.json"
+    assert bench.main(["--data-file", str(data), "--json", str(out)]) == 0
+    printed = capsys.readouterr().out + out.read_text(encoding="utf-8")
+    for row in _OUTSIDE:
+        for field in ("id", "a", "b"):
+            assert str(row[field]) not in printed
+    scores = json.loads(out.read_text(encoding="utf-8"))["external"]["reverie"]
+    assert scores["pairs"] == 3 and "errors" not in scores
+    assert scores["scores"]["overall"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0, "support": 2}
+    assert scores["scores"]["entity"]["support"] == 1 and scores["scores"]["numeric"]["recall"] == 1.0
+
+
+def test_data_file_refuses_to_list_errors(bench: ModuleType, tmp_path: Path) -> None:
+    data = _write_pairs(tmp_path / "outside.jsonl", _OUTSIDE)
+    assert bench.main(["--data-file", str(data), "--errors"]) == 2
+    assert bench.main(["--data-file", str(tmp_path / "missing.jsonl")]) == 2
+
+
+def test_data_file_names_a_bad_line_by_number_and_never_by_its_text(bench: ModuleType, tmp_path: Path) -> None:
+    bad = {**_OUTSIDE[0], "label": "contradicts"}
+    data = _write_pairs(tmp_path / "outside.jsonl", [_OUTSIDE[1], bad])
+    with pytest.raises(SystemExit) as caught:
+        bench.main(["--data-file", str(data)])
+    message = str(caught.value)
+    assert message.startswith("line 2: label must be one of") and "Quillon" not in message

@@ -58,6 +58,7 @@ class DateValue:
     tz: str | None = None
     approx: bool = False
     recurring: bool = False
+    era: tuple[int, int] | None = None  # a decade or century: first and last year, inclusive
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def _absorb_timezone(tokens: tuple[Token, ...], value: DateValue, stop: int) -> 
 
 def _merge(a: DateValue, b: DateValue) -> DateValue | None:
     """Combine two parts when they state different fields; None when they overlap."""
-    fields = ("year", "month", "day", "weekdays", "minute", "quarter", "part")
+    fields = ("year", "month", "day", "weekdays", "minute", "quarter", "part", "era")
     merged: dict[str, object] = {}
     for name in fields:
         va, vb = getattr(a, name), getattr(b, name)
@@ -137,6 +138,7 @@ def _merge(a: DateValue, b: DateValue) -> DateValue | None:
         tz=a.tz or b.tz,
         approx=a.approx or b.approx,
         recurring=a.recurring or b.recurring,
+        era=a.era or b.era,
     )
 
 
@@ -149,7 +151,8 @@ def _part_at(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
     tok = tokens[i]
     if tok.kind not in _DATE_KINDS and tok.low not in _DATE_WORDS:
         return None  # no parser below starts on any other token: skip trying each in turn
-    for parser in (_iso, _clock, _meridiem, _named_time, _month_first, _day_first, _weekday, _quarter, _part):
+    for parser in (_iso, _era, _clock, _meridiem, _named_time, _month_first, _day_first, _lone_day, _weekday,
+                   _quarter, _part):  # fmt: skip
         found = parser(tokens, i)
         if found is not None:
             return found
@@ -294,6 +297,44 @@ def _part(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
     return DateValue(month=month, part=part), j + 1
 
 
+def _era(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
+    """ "the 1990s" (a decade), "the 1800s" / "the 19th century" (a century): a span of years.
+
+    After "the" only, so "in her 80s" (an age) and "19th" alone (an ordinal) stay numbers. A
+    round hundred ("the 1900s") may mean a decade or the century; the century, the wider
+    reading, is taken, so it conflicts with fewer years."""
+    if i == 0 or tokens[i - 1].low != "the" or i + 1 >= len(tokens):
+        return None
+    tok, nxt = tokens[i], tokens[i + 1]
+    if tok.kind != "num" or not tok.low.isdigit() or nxt.start != tok.end:
+        return None
+    n = int(tok.low)
+    if nxt.low == "s" and len(tok.low) == 4 and n % 10 == 0 and 1000 <= n < 2200:
+        last = n + (99 if n % 100 == 0 else 9)
+        return DateValue(era=(n, last)), i + 2
+    if nxt.low in _ORDINAL_SUFFIX and 1 <= n <= 22 and i + 2 < len(tokens) and tokens[i + 2].low == "century":
+        return DateValue(era=(100 * (n - 1), 100 * n)), i + 3
+    return None
+
+
+# Words that may follow a lone day of month ("due on the 15th of …", "on the 3rd at noon").
+_AFTER_LONE_DAY = frozenset({"of", "at", "and", "or", "this", "next", "last", "instead", "but"})
+
+
+def _lone_day(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
+    """ "on the 15th": a day of the month with no month named. Only after "on the", with an
+    ordinal suffix, and not before a noun ("on the 5th floor" is a floor)."""
+    if i < 2 or tokens[i - 1].low != "the" or tokens[i - 2].low != "on":
+        return None
+    day = _day_at(tokens, i)
+    if day is None or day[1] == i + 1:
+        return None  # no ordinal suffix: "on the 3 servers"
+    stop = day[1]
+    if stop < len(tokens) and tokens[stop].kind == "word" and tokens[stop].low not in _AFTER_LONE_DAY:
+        return None
+    return DateValue(day=day[0]), stop
+
+
 def _year(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
     """A bare four-digit year, only where the words around it say it is one."""
     year = _year_at(tokens, i)
@@ -320,12 +361,24 @@ def date_fields_in_conflict(a: DateValue, b: DateValue) -> tuple[str, ...]:
             bad.append(name)
     if a.weekdays is not None and b.weekdays is not None and not a.weekdays & b.weekdays:
         bad.append("weekday")
+    if _era_conflict(a, b) or _era_conflict(b, a):
+        bad.append("year")
     for x, y in ((a, b), (b, a)):
         if x.quarter is not None and y.month is not None and (y.month - 1) // 3 + 1 != x.quarter:
             bad.append("quarter")
         if x.part is not None and y.day is not None and y.day not in _PART_DAYS[x.part]:
             bad.append("day")
     return tuple(dict.fromkeys(bad))
+
+
+def _era_conflict(a: DateValue, b: DateValue) -> bool:
+    """``a`` names a decade or century that ``b``'s era or year falls outside of."""
+    if a.era is None:
+        return False
+    lo, hi = a.era
+    if b.era is not None:
+        return b.era[1] < lo or b.era[0] > hi
+    return b.year is not None and not lo <= b.year <= hi
 
 
 def time_in_conflict(a: DateValue, b: DateValue) -> bool:
@@ -341,6 +394,8 @@ def time_in_conflict(a: DateValue, b: DateValue) -> bool:
 def describe(value: DateValue) -> str:
     """A short canonical rendering for reasons: 2025-05-03, May, 15:00, Mon."""
     bits: list[str] = []
+    if value.era is not None:
+        bits.append(f"{value.era[0]}-{value.era[1]}")
     if value.year is not None or value.month is not None or value.day is not None:
         bits.append("-".join(str(x) for x in (value.year, value.month, value.day) if x is not None))
     if value.quarter is not None:

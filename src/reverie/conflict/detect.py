@@ -21,8 +21,9 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from reverie.conflict import lexicon, meaning
+from reverie.conflict import anchored, lexicon, meaning
 from reverie.conflict.align import Alignment, align
+from reverie.conflict.clauses import Clause, clauses
 from reverie.conflict.core import Axis, Claim, Conflict, Span
 from reverie.conflict.dates import DateValue, date_fields_in_conflict, time_in_conflict
 from reverie.conflict.entity import Aliases, compare_hunk, inverted_slot, same_value, value_phrase, value_text
@@ -67,7 +68,43 @@ def _detect(a: Claim, b: Claim, aliases: Aliases | None) -> Conflict | None:
         settled, conflict = _slot_conflict(a, b, aliases)
         if settled:
             return conflict
-    return _text_conflict(a, b, aliases)
+    return _text_conflict(a, b, aliases) or _by_clause(a, b, aliases)
+
+
+# ---- compound claims -----------------------------------------------------------------------
+
+
+def _by_clause(a: Claim, b: Claim, aliases: Aliases | None) -> Conflict | None:
+    """A compound claim read clause by clause against the other claim (see ``clauses``).
+
+    Only when the whole pair found nothing, and only when exactly one clause of one claim
+    conflicts: two conflicting clauses, or clauses of both claims, are too loose a reading to
+    report. The spans point into the original texts; the reason says which clause."""
+    found: list[Conflict] = []
+    for one, other, flip in ((a, b, False), (b, a, True)):
+        for part in clauses(one.text):
+            sub = Claim(part.text, valid_from=one.valid_from, valid_to=one.valid_to)
+            hit = _text_conflict(sub, other, aliases)
+            if hit is None:
+                continue
+            spans = _clause_spans(part, hit.spans_a, one.text)
+            hit = Conflict(hit.axis, round(hit.confidence * 0.9, 3), hit.reason, spans, hit.spans_b, hit.mutable)
+            found.append(hit.swapped() if flip else hit)
+    if len(found) != 1:
+        return None
+    hit = found[0]
+    return Conflict(hit.axis, hit.confidence, f"In one clause: {hit.reason}", hit.spans_a, hit.spans_b, hit.mutable)
+
+
+def _clause_spans(part: Clause, spans: tuple[Span, ...], text: str) -> tuple[Span, ...]:
+    """Spans found in a clause, moved to the claim's text (a borrowed subject is dropped)."""
+    out = []
+    for sp in spans:
+        if sp.start < part.borrowed:
+            continue
+        start, end = sp.start - part.borrowed + part.offset, sp.end - part.borrowed + part.offset
+        out.append(Span(start, end, text[start:end]))
+    return tuple(out)
 
 
 # ---- validity ------------------------------------------------------------------------------
@@ -188,7 +225,7 @@ def _by_meaning(x: Analysis, y: Analysis, aliases: Aliases | None) -> Conflict |
     "no conflict" for a reason (two reports at two times, two disagreements at once, an open
     slot): that verdict stands.
     """
-    found = meaning.judge(x, y, aliases)
+    found = meaning.judge(x, y, aliases) or anchored.judge(x, y, aliases)
     if found is None:
         return None
     return _finish(x, y, found.axis, found.confidence, found.reason, found.spans_a, found.spans_b)

@@ -47,6 +47,8 @@ _IRREGULAR_PAST = frozenset(
      "bought", "grew", "knew", "flew", "drove", "spoke", "ate", "drank", "slept", "won", "lost",
      "paid", "sent", "kept", "stood", "taught", "brought", "spent", "fell", "gave", "found"}
 )  # fmt: skip
+# Adverbs that stand between a subject and its verb, never before a noun: "the shop still delivers".
+_VERB_ADVERBS = frozenset({"still", "always", "never", "usually", "often", "rarely", "sometimes", "seldom"})
 _SKIP_BEFORE_VERB = NEGATIONS | FILLERS | frozenset({"longer", "also", "only"})
 
 
@@ -133,14 +135,18 @@ def find_predicate(tokens: tuple[Token, ...]) -> int:
 
 
 def _unknown_verb(tokens: tuple[Token, ...]) -> int:
-    """Fallback for verbs the lexicon lacks: "the service listens on …" (3rd person -s)."""
-    for i in range(1, len(tokens) - 1):
-        tok, prev, nxt = tokens[i], tokens[i - 1], tokens[i + 1]
+    """Fallback for verbs the lexicon lacks: "the service listens on …" (3rd person -s), or an
+    -s word right after an adverb that only stands before verbs ("the shop still delivers")."""
+    for i in range(1, len(tokens)):
+        tok, prev = tokens[i], tokens[i - 1]
         if not (tok.kind == "word" and tok.text.islower() and tok.low.isalpha() and tok.low.endswith("s")):
             continue
         if tok.low.endswith(("ss", "us", "is")) or prev.low in DETERMINERS or prev.kind != "word":
             continue
-        if nxt.low in PREPOSITIONS or nxt.low in DETERMINERS or nxt.kind == "num":
+        if i >= 2 and prev.low in _VERB_ADVERBS:
+            return i
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if nxt is not None and (nxt.low in PREPOSITIONS or nxt.low in DETERMINERS or nxt.kind == "num"):
             return i
     return len(tokens)
 

@@ -29,9 +29,11 @@ from functools import lru_cache
 from reverie.conflict import lexicon, paraphrase, sequence, units
 from reverie.conflict.core import Axis, Span
 from reverie.conflict.dates import DateValue, date_fields_in_conflict, time_in_conflict
+from reverie.conflict.derive import base_form
 from reverie.conflict.entity import Aliases, same_value
 from reverie.conflict.frame import Analysis, Unit, analyse
-from reverie.conflict.numeric import comparable, disagree
+from reverie.conflict.grammar import AXES, MEASURE_STEMS, ceased_at, head_of
+from reverie.conflict.numeric import comparable, disagree, limits_disagree
 from reverie.conflict.temporal import reports_an_occasion
 from reverie.conflict.text import (
     ARTICLES,
@@ -44,6 +46,12 @@ from reverie.conflict.text import (
     stem,
 )
 
+# Words that make a claim state a rule, so a bound it gives is the rule's value ("the password
+# must be at least 12 characters" and "… at least 8" are two rules).
+_RULE_WORDS = frozenset(
+    {"must", "required", "requires", "require", "minimum", "maximum", "limit", "limited", "allowed", "capped",
+     "mandatory"}
+)  # fmt: skip
 # Words that make a claim conditional or reported rather than asserted.
 _SOFT_HEDGES = HEDGES | frozenset(
     {"may", "might", "could", "considering", "consider", "want", "wants", "would", "rumour", "rumoured",
@@ -60,10 +68,6 @@ _CHANGE = frozenset(
 _NOW = frozenset({"longer", "anymore", "still"})
 # Words that only say *that* something is measured; the unit of the quantity says *what*.
 _MEASURES = frozenset({"@duration", "@tall", "@weigh", "@cost"})
-_MEASURE_STEMS = frozenset(
-    stem(w) for w in ("long", "length", "span", "spans", "wide", "width", "deep", "depth", "high", "height",
-                      "big", "size", "heavy", "measures", "measure", "amount", "total")
-)  # fmt: skip
 # Words that make a value hold only under a condition ("35 minutes in rush hour").
 _CONDITION = frozenset({"if", "unless", "during", "while", "peak", "rush", "except", "excluding", "otherwise"})
 # Words that add another member rather than replace one ("also", "another").
@@ -119,6 +123,9 @@ class Frame:
     record: bool
     sequenced: bool
     possessives: int  # how many "'s" the claim says
+    head: str | None  # the subject's head concept ("heap" in "the maximum heap size for the JVM")
+    compared: bool  # "than" after a quantity: "10 euros higher than the fare" is a difference
+    axes: frozenset[str]  # which extent a length measures: "long" / "wide" / "high" / "deep"
     predicate: int  # token index of the predicate (``frame.find_predicate``, or a fallback)
     past: bool
 
@@ -165,12 +172,15 @@ def frame(side: Analysis) -> Frame:
     subject: set[str] = set()
     lows = [t.low for t in tokens]
     stems = [stem(low) for low in lows]
+    roots = [stem(base_form(low)) for low in lows]  # "retirement" meets "retired" (see ``derive``)
+    in_subject: list[tuple[int, str]] = []
+    ceased = ceased_at(lows)
     skip = -1
     for i, tok in enumerate(tokens):
         if i in labels:
             names.append((i, tok.low))
             continue
-        if i in in_value or tok.kind != "word" or i <= skip:
+        if i in in_value or tok.kind != "word" or i <= skip or i in ceased:
             continue
         if i + 1 < len(tokens):
             pair = paraphrase.phrase_concept(stems[i], stems[i + 1])
@@ -188,12 +198,13 @@ def frame(side: Analysis) -> Frame:
         low = lows[i]
         if _function_word(low) or stems[i] in _GENERIC or units.lookup(low) is not None:
             continue  # a unit word left outside its number ("3-hour") says nothing of the topic
-        concept = able or paraphrase.concept_of(stems[i]) or stems[i]
-        if measured and (concept in _MEASURES or stems[i] in _MEASURE_STEMS):
+        concept = able or paraphrase.concept_of(stems[i]) or paraphrase.concept_of(roots[i]) or roots[i]
+        if measured and (concept in _MEASURES or stems[i] in MEASURE_STEMS):
             continue  # "lasts" / "is … long" / "weighs": the unit already says what is measured
         concepts.add(concept)
         if i < pred:
             subject.add(concept)
+            in_subject.append((i, concept))
     concepts |= _implicit_location(side)
     words = frozenset(lows)
     # "May 10" is a date, not a hedge: hedges are read outside values, "may" only in lower case
@@ -205,21 +216,28 @@ def frame(side: Analysis) -> Frame:
         quantities=tuple(u for u in side.units if u.kind == "qty" and not _year(u)),
         years=tuple(_as_date(u) for u in side.units if _year(u)),
         dates=tuple(u for u in side.units if u.kind == "date"),
-        negated=(len(side.negations) + len(words_neg := [w for w in lows if w in _NEGATIVE_WORDS])) % 2 == 1
-        and bool(side.negations or words_neg),
+        negated=(len(side.negations) + sum(w in _NEGATIVE_WORDS for w in lows) + bool(ceased)) % 2 == 1,
         classes=tuple((u.key, u.side) for u in side.units if u.kind == "class" and _able_base(u.low) is None),
         words=words,
-        stems=frozenset(stems),
+        stems=frozenset(stems) | frozenset(roots),
         hedged=bool(spoken & _SOFT_HEDGES),
         change=(bool(words & _CHANGE) and not words & _NOW) or ("used" in words and "to" in words),
         record=_record(side),
         sequenced=_sequenced(side) or bool(words & _CONDITION),
         possessives=lows.count("'s"),
+        head=head_of(lows, in_subject),
+        axes=frozenset(AXES[w] for w in lows if w in AXES),
+        compared=any(t.low == "than" and t.start >= u.end for u in side.units if u.kind == "qty" for t in tokens),
         predicate=pred,
         past=side.past if pred == side.predicate else _past_verb(tokens[pred].low) if pred < len(tokens) else False,
         additive=bool(words & _ADDITIVE) or ("as" in words and "well" in words),
         exclusive=bool(words & _EXCLUSIVE),
     )
+
+
+def axes_differ(fa: Frame, fb: Frame) -> bool:
+    """Both claims name the extent their length runs along, and the extents differ."""
+    return bool(fa.axes and fb.axes and not fa.axes & fb.axes)
 
 
 def _year(unit: Unit) -> bool:
@@ -255,6 +273,11 @@ def _able_base(low: str) -> str | None:
 def _stop(side: Analysis, unit: Unit) -> int:
     """The token index just after a value unit."""
     return next((i for i, t in enumerate(side.tokens) if t.start >= unit.end), len(side.tokens))
+
+
+def function_word(low: str) -> bool:
+    """A word that says nothing of what a claim is about (articles, prepositions, hedges …)."""
+    return _function_word(low)
 
 
 def _function_word(low: str) -> bool:
@@ -367,7 +390,7 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     if sequence.reversed_order(x, y):
         reason = "The claims put the same two events in opposite orders (said in other words)."
         return Found("temporal", 0.65, reason, _cue_spans(x), _cue_spans(y))
-    only_a, only_b = _unmatched_names(fa, fb), _unmatched_names(fb, fa)
+    only_a, only_b = unmatched_names(fa, fb), unmatched_names(fb, fa)
     if any(any(ch.isdigit() for ch in n) for _, n in (*only_a, *only_b)):
         return None  # another numbered or coded thing: a different subject, not another value
     if _other_holder(fa, fb):
@@ -389,14 +412,14 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     differences = len(moved_q) + len(moved_d)
     if differences > 1:
         return None
-    if differences == 1 and moved_q and fa.past != fb.past:
-        return None  # "was 100" / "is 500": a change over time
+    if differences == 1 and fa.past != fb.past:
+        return None  # "was 100" / "is 500": a change; "closes at 6" / "closed at 3 on Friday": one day
     if differences == 1:
         if _flips(fa, fb) or fa.negated != fb.negated or fa.sequenced or fb.sequenced:
             return None
         if only_a or only_b or fa.change or fb.change or not _same_topic(fa, fb, 0.5):
             return None
-        if _occasions_differ(fa, fb):
+        if occasions_differ(fa, fb):
             return None
         if moved_q:
             qa, qb = moved_q[0]
@@ -463,6 +486,10 @@ def _prefixed(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> Found | None:
     negative prefix, everything else shared (the negated side may add a word)."""
     if fa.negated != fb.negated or fa.change or fb.change or _flips(fa, fb):
         return None
+    if len(fa.dates) + len(fa.years) != len(fb.dates) + len(fb.years) or len(fa.quantities) != len(fb.quantities):
+        return None  # "paid the invoice" / "the invoice for March is unpaid": one names which
+    if occasions_differ(fa, fb):
+        return None  # "the parcel" / "the second parcel"
     only_a, only_b = fa.concepts - fb.concepts, fb.concepts - fa.concepts
     if min(len(only_a), len(only_b)) != 1 or len(only_a | only_b) > 3:
         return None
@@ -481,7 +508,9 @@ def _negative_of(plain: str, negated: str) -> bool:
         if prefix == "a":
             continue
         rest = negated[len(prefix) :]
-        if negated.startswith(prefix) and rest == plain and len(rest) >= 3 and rest not in lexicon.PREFIX_FALSE_FRIENDS:
+        if not negated.startswith(prefix) or len(rest) < 3 or rest in lexicon.PREFIX_FALSE_FRIENDS:
+            continue
+        if rest == plain or stem(rest) == plain:  # "unpaid": "paid" stems to "pay", as "has paid" does
             return True
     return False
 
@@ -518,7 +547,7 @@ def _substituted(fa: Frame, fb: Frame) -> bool:
     return bool(fa.concepts - fb.concepts - fb.stems) and bool(fb.concepts - fa.concepts - fa.stems)
 
 
-def _unmatched_names(fa: Frame, fb: Frame) -> tuple[tuple[int, str], ...]:
+def unmatched_names(fa: Frame, fb: Frame) -> tuple[tuple[int, str], ...]:
     """Names of one claim the other never mentions, in any case."""
     return tuple((i, n) for i, n in fa.names if n not in fb.words and stem(n) not in fb.stems)
 
@@ -535,7 +564,7 @@ def _same_topic(fa: Frame, fb: Frame, floor: float) -> bool:
     return not extra
 
 
-def _occasions_differ(fa: Frame, fb: Frame) -> bool:
+def occasions_differ(fa: Frame, fb: Frame) -> bool:
     """ "the morning round" / "the evening round", "first" / "second language": two occasions
     or members, each with its own value. "first" said on one side only ("first opened") is
     emphasis, not another occasion."""
@@ -551,6 +580,10 @@ def _moved_quantities(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
     qb = [u for u in fb.quantities if u.qty is not None]
     if not qa and not qb:
         return []
+    if fa.compared or fb.compared:
+        return None  # "10 euros more than the bus fare": the size of a difference, not the value
+    if axes_differ(fa, fb):
+        return None  # "300 m long" / "40 m high": two extents of one thing
     if len(qa) != 1 or len(qb) != 1:
         return None if (qa or qb) and (len(qa) > 1 or len(qb) > 1 or not (qa and qb)) else []
     a, b = qa[0].qty, qb[0].qty
@@ -561,7 +594,8 @@ def _moved_quantities(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
         return None  # a bare number may count anything, unless all else is the same
     if not comparable(a, b):
         return None
-    return [(qa[0], qb[0])] if disagree(a, b) else []
+    ruled = bool(fa.words & _RULE_WORDS and fb.words & _RULE_WORDS)
+    return [(qa[0], qb[0])] if disagree(a, b) or (ruled and limits_disagree(a, b)) else []
 
 
 def _moved_dates(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
@@ -598,7 +632,7 @@ def _entity(
     """One named value each, for a relation that holds one value at a time."""
     if fa.additive or fb.additive or fa.change or fb.change or fa.negated != fb.negated:
         return None
-    if fa.sequenced or fb.sequenced or _perfect(x) or _perfect(y) or _occasions_differ(fa, fb):
+    if fa.sequenced or fb.sequenced or _perfect(x) or _perfect(y) or occasions_differ(fa, fb):
         return None
     if not (_value_position(x, fa, only_a, y) and _value_position(y, fb, only_b, x)):
         return None
@@ -675,7 +709,7 @@ def _word_value(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> Found | None:
     relation word, no second occasion, no change, the same polarity."""
     if fa.negated != fb.negated or fa.change or fb.change or fa.additive or fb.additive or _flips(fa, fb):
         return None
-    if fa.sequenced or fb.sequenced or _perfect(x) or _perfect(y) or _occasions_differ(fa, fb):
+    if fa.sequenced or fb.sequenced or _perfect(x) or _perfect(y) or occasions_differ(fa, fb):
         return None
     if fa.past != fb.past or fa.quantities or fb.quantities or fa.dates or fb.dates:
         return None
@@ -756,6 +790,8 @@ def _cue_spans(side: Analysis) -> tuple[Span, ...]:
 
 def _neg_spans(side: Analysis) -> tuple[Span, ...]:
     spans = [Span(t.start, t.end, side.text[t.start : t.end]) for t in side.negations]
+    ceased = ceased_at([t.low for t in side.tokens])
+    spans += [Span(t.start, t.end, t.text) for i, t in enumerate(side.tokens) if i in ceased]
     spans += [Span(u.start, u.end, u.text) for u in side.units if u.kind == "class"]
     return tuple(spans)
 

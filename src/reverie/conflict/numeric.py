@@ -381,3 +381,21 @@ def disagree(a: Quantity, b: Quantity) -> bool:
         open_hi = (a.hi_open and a.hi == hi) or (b.hi_open and b.hi == hi)
         return open_lo or open_hi
     return False
+
+
+def limits_disagree(a: Quantity, b: Quantity) -> bool:
+    """Two bounds in the same direction with different ends: "at least 12" / "at least 8".
+
+    As facts about a measured amount both may hold (a hall that seats 350 seats at least 200
+    and at least 300), so ``disagree`` says no. When the claims state a *rule* ("must be at
+    least", "the limit is up to") the bound is itself the slot's value, and two values of one
+    rule conflict; the caller decides that the claims state a rule."""
+    if not comparable(a, b):
+        return False
+    lower = math.isfinite(a.lo) and math.isfinite(b.lo) and a.hi == b.hi == math.inf
+    upper = math.isfinite(a.hi) and math.isfinite(b.hi) and a.lo == b.lo == -math.inf
+    if not (lower or upper):
+        return False
+    end_a, end_b = (a.lo, b.lo) if lower else (a.hi, b.hi)
+    slack = units.tolerance(a.dim, a.key, b.key)
+    return abs(end_a - end_b) > slack.relative * max(abs(end_a), abs(end_b)) + slack.absolute
