@@ -76,6 +76,16 @@ _FIRST_PERSON = frozenset(("i", "i'm", "i've", "i'll", "i'd", "my", "we", "we're
 #: "Thanks for telling me" states nothing about the speaker).
 _FIRST_PERSON_DOER = _FIRST_PERSON | {"i", "we'd"}
 _YOU = frozenset(("you", "you're", "you've", "you'll", "your"))
+#: Words that open a sentence by setting its time or scene, the doer still to come ("Monday I'm
+#: back at work", "Last year we moved", "After the conference, Giulia and I drove to Bologna").
+_SCENE = frozenset(
+    """
+    monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
+    september october november december christmas easter summer winter spring autumn yesterday today tomorrow
+    tonight last next this after before since on in at during every around later earlier lately recently
+    the a an someone somebody
+    """.split()
+)
 _QUOTED = re.compile(r"^(" + _NAME + r")\s(?:" + "|".join(SPEECH_VERBS) + r")[:,]?\s[\"“](.+?)[\"”]")
 _LEAD = re.compile(
     r"^(?:(?:yes|no|yeah|yep|nope|well|oh|so|and|but|also|thanks|ok|okay|sure|honestly|sometimes|probably|anyway|"
@@ -309,7 +319,7 @@ def _pronoun_lead(
 ) -> Proposal | None:
     """ "She works as a nurse", "His birthday is ...": the person the pronoun points back to."""
     first = words[0].lower().strip(",")
-    gender = "m" if first.startswith(("he", "his")) else "f"
+    gender = _gender_of_pronoun(first)
     who = ctx.refer(gender)
     if who is None or len(words) < 3:
         return None
@@ -363,8 +373,8 @@ def _named(
     name, used = lead
     rest_words = words[used:]
     low = [w.lower().strip(",.!") for w in rest_words]
-    if words[used - 1].endswith(",") and any(w in ("you", "your", "you're") for w in low):
-        return None  # "Ana, you still have my drill": spoken to, not about
+    if words[used - 1].endswith(",") and not _COMMA_MY.match(s):
+        return None  # "Ana, you still have my drill", "Marco, thanks for the wine": spoken to, not about
     if low[:2] in (["and", "i"], ["and", "me"]):  # "Simon and I went hiking": the speaker's fact
         text = _first_person(stated, speaker)
         return (
@@ -383,7 +393,7 @@ def _named(
     text = _first_person(stated, speaker)
     if text is None:
         return None
-    mentions = _others(s, subject, speaker, ctx, relations)
+    mentions = _others(s, subject, speaker, ctx, relations, start=used)
     first_person = subject == speaker
     return Proposal(_finish(text), subject, _category(stated), first_person=first_person, mentions=mentions)
 
@@ -400,10 +410,20 @@ def _unnamed_lead(stated: str, words: list[str], speaker: str, ctx: Context) -> 
         return Proposal(_finish(f"{speaker} {first.lower()} {' '.join(words[1:])}"), speaker, _category(stated),
                         first_person=True)  # fmt: skip
     names = dict(ctx.persons_in(words, 1))
+    # A scene-setting opening ("Monday", "Last year", "Paris", "Spotify") leaves the sentence's
+    # doer to come; any other ("Not sure I agree", "Sounds good, I'll ...") is an aside, and only
+    # a named person after it is taken.
+    scene = first.casefold() in _SCENE or not is_common(first)
     for i, w in enumerate(words):
         low = w.lower().strip(",.;:!")
         if low in _YOU:
             return None
+        if (low in _FIRST_PERSON_DOER or low in SUBJECT_PRONOUNS) and not scene:
+            return None
+        if low in _FIRST_PERSON_DOER and low not in ("my", "our") and first.casefold() not in _SCENE:
+            return None  # "Spotify rejected my application" is the speaker's; "Sounds good, I'll ..." is not a fact
+        if i in names and i == len(words) - 1 and words[i - 1].endswith(","):
+            return None  # "Good luck with the move, Tom!": spoken to
         if low in _FIRST_PERSON_DOER:
             if _mood(" ".join(words[i:])):
                 return None
@@ -414,11 +434,11 @@ def _unnamed_lead(stated: str, words: list[str], speaker: str, ctx: Context) -> 
                 if text
                 else None
             )
-        if low in ("he", "she", "he's", "she's", "he'll", "she'll", "he'd", "she'd") and i > 0:
-            who = ctx.refer("m" if low.startswith("he") else "f")
+        if low in SUBJECT_PRONOUNS and i > 0:
+            who = ctx.refer(_gender_of_pronoun(low))
             if who is None:
                 return None
-            ctx.bind(who, "m" if low.startswith("he") else "f")
+            ctx.bind(who, _gender_of_pronoun(low))
             text = " ".join(words[:i] + [who + _pronoun_verb(low) + w[len(low) :]] + words[i + 1 :])
             return Proposal(_finish(text.rstrip(".!")), who, _category(stated), first_person=False)
         if i in names:
@@ -426,10 +446,17 @@ def _unnamed_lead(stated: str, words: list[str], speaker: str, ctx: Context) -> 
     return None
 
 
-def _others(s: str, subject: str, speaker: str, ctx: Context, relations: list[Proposal]) -> tuple[str, ...]:
+def _gender_of_pronoun(word: str) -> str:
+    """ "m" for he / his / he's ..., "f" for she / her / she's ... (never by prefix: "her" is not "he")."""
+    return "m" if word.lower().strip(",.!") in ("he", "his", "him", "he's", "he'll", "he'd") else "f"
+
+
+def _others(
+    s: str, subject: str, speaker: str, ctx: Context, relations: list[Proposal], start: int = 1
+) -> tuple[str, ...]:
     """The other persons a claim is about: its relations' people and the names said with evidence."""
     out = [p.subject for p in relations if p.subject and p.subject != subject]
-    for _, name in ctx.persons_in(s.split(), 1):
+    for _, name in ctx.persons_in(s.split(), start):
         if name not in out and name not in (subject, speaker):
             out.append(name)
     return tuple(n for n in out if n)

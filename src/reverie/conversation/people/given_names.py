@@ -9,7 +9,8 @@ English word ("Will", "May", "Grace", "Mark") needs more than the list (see
 
 Not exhaustive and not meant to be: a name missing here is still recognised from its context
 ("my sister Bruna", "Bruna and I", "Bruna said"), or from having been a speaker. Written for
-this project from general knowledge (English, Romance, Germanic, Nordic, Slavic, Greek, Arabic,
+this project from general knowledge — place names that are also given names ("Georgia",
+"Florence", "Santiago", "Jordan") are left out (English, Romance, Germanic, Nordic, Slavic, Greek, Arabic,
 Turkish, Persian, South and East Asian, African given names), lower case.
 """
 
@@ -28,7 +29,7 @@ FEMININE = _words(
     carol caroline carolina cassandra catherine cathy cecilia celine charlotte chiara chloe christina christine
     cindy claire clara claudia colette cristina daisy daniela daphne deborah denise diana dina dolores donna
     dorothy eleanor edith elena eliza elizabeth ella ellen eloise elsa emilia emily emma erica erika esther eva evelyn
-    fatima federica fiona florence francesca freya gabriela gabriella gemma georgia gina giulia gloria grace greta
+    fatima federica fiona francesca freya gabriela gabriella gemma gina giulia gloria grace greta
     gwen hala hana hanna hannah harriet heather heidi helen helena hilda ida ines ingrid irene iris isabel
     isabella isla ivana jade jana jane janet janice jasmine jean jennifer jenny jess jessica jill joan joanna
     jolene josephine joyce judith judy julia julie juliet justine kamala karen karin katarina kate katherine
@@ -62,7 +63,7 @@ MASCULINE = _words(
     muhammad murat nathan neil niall nick nicholas nico nikolai noah oliver omar oscar otto owen pablo paolo
     patrick paul pedro peter philip pierre rafael rahul raj rajesh ralph ramon ravi raymond reza ricardo
     richard rick robert roberto rob robin rodrigo roger roman ronald rory ruben rupert ryan salim sam samir
-    samuel santiago scott sean sebastian sergei sergio simon stefan stephen steve steven stuart sven takeshi
+    samuel scott sean sebastian sergei sergio simon stefan stephen steve steven stuart sven takeshi
     tariq ted theo theodore thomas tiago tim timothy tobias todd tom tommy tony tyler umar victor vikram
     vincent vladimir walter warren wayne wei william yannick yusuf yuri zach zachary
     """
@@ -71,7 +72,7 @@ MASCULINE = _words(
 #: Given names used for anyone (no gender is guessed from them).
 EITHER = _words(
     """
-    alexis ali ariel ashley avery casey dana devon drew eden elliot emery frankie hiro jackie jesse jordan
+    alexis ali ariel ashley avery casey dana drew eden elliot emery frankie hiro jackie jesse 
     kim kris lee lin logan morgan nikita pat quinn reese riley rowan sam sasha shay sky taylor toni yu
     """
 )

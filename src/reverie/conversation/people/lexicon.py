@@ -165,6 +165,9 @@ NOT_NAMES = _FIRST_NOT_NAMES | _words(
     mr mrs ms miss dr prof professor doctor
     will may june april august grace mark bill frank rose hope joy faith dawn eve ruby amber guy
     don ray art rich sunny penny sky reese chase summer autumn iris lily daisy ivy holly
+    absolutely agreed almost amazing anyways certainly clearly damn depends feels fortunately frankly
+    generally glad happens hopefully interesting literally lucky luckily mainly makes means normally oops
+    partly poor possibly sadly shame sounds sucks surely typical typically wish noted
     """
 )
 

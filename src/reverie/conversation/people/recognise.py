@@ -142,6 +142,7 @@ def _fold(word: str) -> str:
 
 _TITLE_WORDS = _words("dr dr. mr mr. mrs mrs. ms ms. miss prof prof. professor doctor sir dame")
 _TITLE_GENDER = {"mr": "m", "sir": "m", "mrs": "f", "ms": "f", "miss": "f", "dame": "f"}
+_PLACE_PREPOSITIONS = _words("in at near around via outside inside")
 _PREPOSITIONS = _words("about at by for from in into of on to with without")
 #: How many messages back (this one included) a "he" / "she" may point.
 PRONOUN_WINDOW = 5
@@ -290,7 +291,11 @@ class Context:
         return same[0] if len(same) == 1 else name
 
     def persons_in(self, words: Sequence[str], start: int = 0) -> list[tuple[int, str]]:
-        """Every person named with evidence in ``words[start:]``: (position, name)."""
+        """Every person named with evidence in ``words[start:]``: (position, name).
+
+        A listed name after "in" / "at" / "near" is a place as often as not ("in Victoria",
+        "dinner at Luigi's"): there it counts only when the person is known.
+        """
         out: list[tuple[int, str]] = []
         i = start
         while i < len(words):
@@ -298,7 +303,9 @@ class Context:
             if found is None:
                 i += 1
                 continue
-            out.append((i, found[0]))
+            place = i > 0 and words[i - 1].casefold() in _PLACE_PREPOSITIONS
+            if not place or self.known_as(found[0]) is not None:
+                out.append((i, found[0]))
             i += found[1]
         return out
 
