@@ -95,7 +95,7 @@ IMPLICIT_I = _words(
     """
 )
 #: Verbs after a name that only a person does (evidence for a name not in ``given_names``).
-PERSON_VERBS = _words("said says told tells texted mentioned thinks thought wants wanted asked asks")
+PERSON_VERBS = _words("said told texted mentioned thinks thought")
 
 
 def is_common(word: str) -> bool:
@@ -320,11 +320,7 @@ def _slot(words: Sequence[str], i: int) -> bool:
         after[0] in RELATION_ADJECTIVES and len(after) > 1 and after[1] in RELATIONS
     )):  # fmt: skip
         return True
-    if (
-        after
-        and after[0] in PERSON_VERBS
-        and not words[i].endswith(",")
-        and (i == 0 or low[i - 1] not in _PREPOSITIONS)
-    ):
-        return True  # "Felipe said", not "someone from DeepMind asked"
+    if after and after[0] in PERSON_VERBS and not words[i].endswith(","):
+        # "Felipe said", not "someone from DeepMind asked" nor "Google Maps says"
+        return i == 0 or (low[i - 1] not in _PREPOSITIONS and not is_capitalised(words[i - 1]))
     return i > 0 and low[i - 1] in ("called", "named")
