@@ -140,7 +140,8 @@ def test_omars_wife_lena_is_a_relation_and_the_fact_is_about_lena() -> None:
 
 
 def test_mrs_moore_is_the_known_woman_of_that_surname() -> None:
-    got = propose(("Carla", "Katherine Moore is our new neighbour."), ("Carla", "Her husband Bill Moore is a carpenter."),
+    got = propose(("Carla", "Katherine Moore is our new neighbour."),
+                  ("Carla", "Her husband Bill Moore is a carpenter."),
                   ("Carla", "Mrs. Moore invited us for dinner."))  # fmt: skip
     assert subjects(got[2]) == ["Katherine Moore"]
 
@@ -200,3 +201,20 @@ def test_no_person_is_ever_made_of_a_common_word(word: str, template: str, capit
     text = template.format(W=w)
     [got] = propose(("Alice", text[0].upper() + text[1:]))
     assert all(tokens(n) != (word,) for n in everyone(got)), (text, got)
+
+
+def test_more_ways_to_state_a_relation() -> None:
+    got = propose(("Owen", "My friends Tom and Liam are opening a bar."), ("Ben", "Marco is Jess's dad."),
+                  ("Hana", "I'm Yuki's cousin."), ("Ana", "My boss, Linda, is strict."),
+                  ("Ana", "My sister's name is Dana."))  # fmt: skip
+    rels = [[p.relation for p in ps if p.relation] for ps in got]
+    assert rels == [[("Tom", "friend", "Owen"), ("Liam", "friend", "Owen")], [("Marco", "dad", "Jess")],
+                    [("Hana", "cousin", "Yuki")], [("Linda", "boss", "Ana")], [("Dana", "sister", "Ana")]]  # fmt: skip
+    assert subjects(got[0]) == ["Tom"] and subjects(got[3]) == ["Linda"]
+    assert subjects(got[4]) == []  # only the relation was said
+
+
+def test_a_fact_about_a_pronoun_also_names_the_other_person_it_mentions() -> None:
+    got = propose(("Ben", "Went to Brighton with Chris."), ("Ben", "He finally proposed to Jess!"))
+    assert got[0][0].mentions == ("Chris",)
+    assert (got[1][0].subject, got[1][0].mentions) == ("Chris", ("Jess",))

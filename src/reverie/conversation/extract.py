@@ -34,6 +34,7 @@ from reverie.conversation.people.recognise import (
     IMPERATIVES,
     IMPLICIT_I,
     KINSHIP_NAMES,
+    SCENE_WORDS,
     Context,
     core,
     in_slot,
@@ -62,7 +63,16 @@ _REL = (
     + r"))"
 )
 #: "my sister Dana", "our CTO Hannah", "his girlfriend Ana", "my flatmate jonas" (anywhere in a sentence).
-_APPOSITIVE = re.compile(r"\b((?i:my|our|his|her|your))\s(" + _REL + r")\s(" + _NAME + r"|[a-z][\w'-]*)")
+_APPOSITIVE = re.compile(r"\b((?i:my|our|his|her|your))\s(" + _REL + r"),?\s(" + _NAME + r"|[a-z][\w'-]*)")
+_REL_PLURAL = _REL[:-2] + r")(?:es|s))"
+#: "my friends Tom and Liam".
+_PLURAL = re.compile(r"\b((?i:my|our|his|her))\s(" + _REL_PLURAL + r")\s(" + _NAME + r")\sand\s(" + _NAME + r")")
+#: "Marco is Jess's dad".
+_IS_POSSESSED = re.compile(r"^(" + _NAME + r")\sis\s(" + _NAME + r")['’]s\s(" + _REL + r")\b")
+#: "I'm Dana's sister", "I'm his mentor".
+_I_AM = re.compile(r"^(?i:i'm|i am)\s(?:(" + _NAME + r")['’]s|((?i:his|her)))\s(" + _REL + r")\b")
+#: "My sister's name is Dana".
+_NAME_IS = re.compile(r"\b((?i:my|our|his|her))\s(" + _REL + r")['’]s\sname\sis\s(" + _NAME + r")")
 #: "Dana is my sister", "Rob is my old boss from Acme".
 _IS_MY = re.compile(r"^(" + _NAME + r")\sis\s((?i:my|our|his|her))\s(" + _REL + r")\b")
 #: "Yuki's fiance is called Kenji".
@@ -76,16 +86,6 @@ _FIRST_PERSON = frozenset(("i", "i'm", "i've", "i'll", "i'd", "my", "we", "we're
 #: "Thanks for telling me" states nothing about the speaker).
 _FIRST_PERSON_DOER = _FIRST_PERSON | {"i", "we'd"}
 _YOU = frozenset(("you", "you're", "you've", "you'll", "your"))
-#: Words that open a sentence by setting its time or scene, the doer still to come ("Monday I'm
-#: back at work", "Last year we moved", "After the conference, Giulia and I drove to Bologna").
-_SCENE = frozenset(
-    """
-    monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
-    september october november december christmas easter summer winter spring autumn yesterday today tomorrow
-    tonight last next this after before since on in at during every around later earlier lately recently
-    the a an someone somebody
-    """.split()
-)
 _QUOTED = re.compile(r"^(" + _NAME + r")\s(?:" + "|".join(SPEECH_VERBS) + r")[:,]?\s[\"“](.+?)[\"”]")
 _LEAD = re.compile(
     r"^(?:(?:yes|no|yeah|yep|nope|well|oh|so|and|but|also|thanks|ok|okay|sure|honestly|sometimes|probably|anyway|"
@@ -227,13 +227,13 @@ def _relations(s: str, speaker: str, ctx: Context) -> list[Proposal]:
     found: list[tuple[int, Proposal]] = []
     possessed = _POSSESSED_IS.match(s) or _POSSESSED_LEAD.match(s)
     if possessed and in_slot(possessed.group(1)) and in_slot(possessed.group(3)):
-        who = _trim_name(possessed.group(3))
-        found.append((0, _relation(who, possessed.group(2).lower(), possessed.group(1))))
+        found.append((0, _relation(_trim_name(possessed.group(3)), possessed.group(2).lower(), possessed.group(1))))
     is_my = _IS_MY.match(s) or _COMMA_MY.match(s)
     if is_my and in_slot(is_my.group(1)):
         owner = _owner(is_my.group(2), speaker, ctx, is_my.group(3))
         if owner is not None:
             found.append((0, _relation(_trim_name(is_my.group(1)), is_my.group(3).lower(), owner)))
+    found += _more_relations(s, speaker, ctx)
     for m in _APPOSITIVE.finditer(s):
         who = _appositive_name(m.group(3))
         owner = _owner(m.group(1), speaker, ctx, m.group(2))
@@ -245,6 +245,33 @@ def _relations(s: str, speaker: str, ctx: Context) -> list[Proposal]:
         if p.relation is not None:
             ctx.relate(p.relation[0], p.relation[1], p.relation[2])
     return out
+
+
+def _more_relations(s: str, speaker: str, ctx: Context) -> list[tuple[int, Proposal]]:
+    """ "Marco is Jess's dad", "I'm Dana's sister", "my friends Tom and Liam", "my sister's name is Dana"."""
+    found: list[tuple[int, Proposal]] = []
+    m = _IS_POSSESSED.match(s)
+    if m and in_slot(m.group(1)) and in_slot(m.group(2)):
+        found.append((0, _relation(_trim_name(m.group(1)), m.group(3).lower(), m.group(2))))
+    m = _I_AM.match(s)
+    if m:
+        owner = m.group(1) if m.group(1) and in_slot(m.group(1)) else None
+        if m.group(2):
+            owner = ctx.refer(_gender_of_pronoun(m.group(2)))
+        if owner is not None:
+            found.append((0, _relation(speaker, m.group(3).lower(), owner)))
+    for m in _PLURAL.finditer(s):
+        owner = _owner(m.group(1), speaker, ctx, m.group(2))
+        noun = re.sub(r"(?:es|s)$", "", m.group(2).lower())
+        noun = noun if noun.split()[-1] in RELATIONS else m.group(2).lower()[:-1]
+        for g in (3, 4):
+            if owner is not None and in_slot(m.group(g)):
+                found.append((m.start(g), _relation(_trim_name(m.group(g)), noun, owner)))
+    for m in _NAME_IS.finditer(s):
+        owner = _owner(m.group(1), speaker, ctx, m.group(2))
+        if owner is not None and in_slot(m.group(3)):
+            found.append((m.start(), _relation(_trim_name(m.group(3)), m.group(2).lower(), owner)))
+    return found
 
 
 def _appositive_name(raw: str) -> str | None:
@@ -302,7 +329,10 @@ def _about_speaker(s: str, stated: str, speaker: str, ctx: Context, relations: l
     if _mood(stated):
         return None
     subject = speaker
-    lead = _APPOSITIVE.match(stated)
+    only = _NAME_IS.match(stated) or _I_AM.match(stated)
+    if only and relations and len(stated[only.end() :].split()) < 2:
+        return None  # "My sister's name is Dana.", "I'm his mentor.": only the relation was said
+    lead = _APPOSITIVE.match(stated) or _PLURAL.match(stated)
     if lead and lead.start() == 0 and relations:  # "My sister Dana lives in Lisbon": about Dana
         subject = relations[0].subject or speaker
         if len(stated[lead.end() :].split()) < 2:
@@ -331,7 +361,9 @@ def _pronoun_lead(
     else:
         text = f"{who}{_pronoun_verb(words[0])} {rest}"
         subject = who
-    return Proposal(_finish(_first_person(text, speaker) or text), subject, _category(stated), first_person=False)
+    mentions = _others(stated, subject, speaker, ctx, relations)
+    text = _first_person(text, speaker) or text
+    return Proposal(_finish(text), subject, _category(stated), first_person=False, mentions=mentions)
 
 
 def _relative_lead(stated: str, words: list[str], speaker: str, ctx: Context) -> Proposal | None:
@@ -406,21 +438,22 @@ def _unnamed_lead(stated: str, words: list[str], speaker: str, ctx: Context) -> 
     first = core(words[0])
     if not is_capitalised(first) or first.casefold() in IMPERATIVES or len(words) < 2:
         return None  # "no idea how I'll ...", "Bring Lotte if you can", "Let's do Friday"
-    if first.casefold() in IMPLICIT_I and len(words) >= 3:  # "Found a studio in Malmö."
-        return Proposal(_finish(f"{speaker} {first.lower()} {' '.join(words[1:])}"), speaker, _category(stated),
-                        first_person=True)  # fmt: skip
     names = dict(ctx.persons_in(words, 1))
+    if first.casefold() in IMPLICIT_I and len(words) >= 3:  # "Found a studio in Malmö.", "Went there with Chris."
+        others = tuple(dict.fromkeys(n for n in names.values() if n != speaker))
+        done = _first_person(f"{speaker} {first.lower()} {' '.join(words[1:])}", speaker) or stated
+        return Proposal(_finish(done), speaker, _category(stated), first_person=True, mentions=others)
     # A scene-setting opening ("Monday", "Last year", "Paris", "Spotify") leaves the sentence's
     # doer to come; any other ("Not sure I agree", "Sounds good, I'll ...") is an aside, and only
     # a named person after it is taken.
-    scene = first.casefold() in _SCENE or not is_common(first)
+    scene = first.casefold() in SCENE_WORDS or not is_common(first)
     for i, w in enumerate(words):
         low = w.lower().strip(",.;:!")
         if low in _YOU:
             return None
         if (low in _FIRST_PERSON_DOER or low in SUBJECT_PRONOUNS) and not scene:
             return None
-        if low in _FIRST_PERSON_DOER and low not in ("my", "our") and first.casefold() not in _SCENE:
+        if low in _FIRST_PERSON_DOER and low not in ("my", "our") and first.casefold() not in SCENE_WORDS:
             return None  # "Spotify rejected my application" is the speaker's; "Sounds good, I'll ..." is not a fact
         if i in names and i == len(words) - 1 and words[i - 1].endswith(","):
             return None  # "Good luck with the move, Tom!": spoken to
@@ -439,7 +472,7 @@ def _unnamed_lead(stated: str, words: list[str], speaker: str, ctx: Context) -> 
             if who is None:
                 return None
             ctx.bind(who, _gender_of_pronoun(low))
-            text = " ".join(words[:i] + [who + _pronoun_verb(low) + w[len(low) :]] + words[i + 1 :])
+            text = " ".join([*words[:i], who + _pronoun_verb(low) + w[len(low) :], *words[i + 1 :]])
             return Proposal(_finish(text.rstrip(".!")), who, _category(stated), first_person=False)
         if i in names:
             return Proposal(_finish(stated), names[i], _category(stated), first_person=False)
@@ -580,6 +613,8 @@ def _conjugate(words: list[str], i: int, out: list[str]) -> int:
     tail = w[len(w.rstrip(",.;:!")) :]
     if core in ("don't", "do not"):
         out.append("doesn't" + tail)
+    elif core == "haven't":
+        out.append("hasn't" + tail)
     elif core in ("am", "was", "were"):
         out.append(("is" if core == "am" else "was") + tail)
     elif core in IRREGULAR_VERBS:

@@ -72,7 +72,7 @@ MASCULINE = _words(
 #: Given names used for anyone (no gender is guessed from them).
 EITHER = _words(
     """
-    alexis ali ariel ashley avery casey dana drew eden elliot emery frankie hiro jackie jesse 
+    alexis ali ariel ashley avery casey dana drew eden elliot emery frankie hiro jackie jesse
     kim kris lee lin logan morgan nikita pat quinn reese riley rowan sam sasha shay sky taylor toni yu
     """
 )

@@ -23,6 +23,8 @@ RELATIONS = _words(
     mentee mentor mom mother mum nanny neighbor neighbour nephew niece partner pastor roommate sibling singer
     sister son spouse stepdaughter stepfather stepmother stepson student supervisor teacher teammate tenant
     therapist trainer tutor twin uncle vet wife
+    brother-in-law daughter-in-law father-in-law mother-in-law sister-in-law son-in-law stepbrother stepsister
+    half-brother half-sister godfather godmother godson goddaughter
     """
 )
 

@@ -94,6 +94,16 @@ IMPLICIT_I = _words(
     spent started took tried visited went won
     """
 )
+#: Words that open a sentence by setting its time or scene, the doer still to come ("Monday I'm
+#: back at work", "Last year we moved", "After the conference, Giulia and I drove to Bologna").
+SCENE_WORDS = _words(
+    """
+    monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
+    september october november december christmas easter summer winter spring autumn yesterday today tomorrow
+    tonight last next this after before since on in at during every around later earlier lately recently
+    the a an someone somebody
+    """
+)
 #: Verbs after a name that only a person does (evidence for a name not in ``given_names``).
 PERSON_VERBS = _words("said told texted mentioned thinks thought")
 
