@@ -218,3 +218,8 @@ def test_a_fact_about_a_pronoun_also_names_the_other_person_it_mentions() -> Non
     got = propose(("Ben", "Went to Brighton with Chris."), ("Ben", "He finally proposed to Jess!"))
     assert got[0][0].mentions == ("Chris",)
     assert (got[1][0].subject, got[1][0].mentions) == ("Chris", ("Jess",))
+
+
+def test_shes_been_is_has_been() -> None:
+    got = propose(("Ruth", "My aunt Samira moved to Oslo."), ("Ruth", "She's been there for a year."))
+    assert got[1][0].text == "Samira has been there for a year."

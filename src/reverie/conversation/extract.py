@@ -359,7 +359,7 @@ def _pronoun_lead(
         text = f"{who}'s {rest}"
         subject = (relations[0].subject if relations and _APPOSITIVE.match(stated) else None) or who
     else:
-        text = f"{who}{_pronoun_verb(words[0])} {rest}"
+        text = f"{who}{_pronoun_verb(words[0], words[1])} {rest}"
         subject = who
     mentions = _others(stated, subject, speaker, ctx, relations)
     text = _first_person(text, speaker) or text
@@ -527,8 +527,10 @@ def _mood(stated: str) -> bool:
     return low.startswith(("i'm thinking about", "i'll miss", "i miss", "i'll think", "i'm not sure", "i don't know"))
 
 
-def _pronoun_verb(word: str) -> str:
+def _pronoun_verb(word: str, after: str = "") -> str:
     low = word.lower()
+    if low in ("he's", "she's") and after.lower() in ("been", "got", "gone", "had", "done", "seen", "never"):
+        return " has"  # "She's been great" is "has been", not "is been"
     return {
         "he's": " is",
         "she's": " is",

@@ -196,13 +196,26 @@ class Context:
     speaker: str = "the user"
     addressee: str | None = None
     message: int = 0
+    _memo: dict[str, str | None] = field(default_factory=dict)
+    _memo_size: int = 0
 
     def start_message(self, speaker: str, addressee: str | None) -> None:
         self.message += 1
         self.speaker, self.addressee = speaker, addressee
 
     def known_as(self, word: str) -> str | None:
-        """The known name ``word`` is (exactly, or the one name it fits), else None."""
+        """The known name ``word`` is (exactly, or the one name it fits), else None.
+
+        Memoised per word until a name is added (a scope may know thousands of names, and every
+        capitalised word of every sentence asks)."""
+        if len(self._memo) and self._memo_size != len(self.known):
+            self._memo.clear()
+        self._memo_size = len(self.known)
+        if word not in self._memo:
+            self._memo[word] = self._known_as(word)
+        return self._memo[word]
+
+    def _known_as(self, word: str) -> str | None:
         if not word:
             return None
         exact = [k for k in self.known if tokens(k) == tokens(word)]
