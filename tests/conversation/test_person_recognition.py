@@ -223,3 +223,9 @@ def test_a_fact_about_a_pronoun_also_names_the_other_person_it_mentions() -> Non
 def test_shes_been_is_has_been() -> None:
     got = propose(("Ruth", "My aunt Samira moved to Oslo."), ("Ruth", "She's been there for a year."))
     assert got[1][0].text == "Samira has been there for a year."
+
+
+def test_an_unlisted_name_opening_a_sentence_is_a_person_when_it_does_what_only_people_do() -> None:
+    got = propose(("Ola", "Kwame lives in Accra."), ("Ola", "Porto is lovely."), ("Ola", "Spotify said no."),
+                  ("Ola", "Siobhan's birthday is in June."))  # fmt: skip
+    assert [subjects(ps) for ps in got] == [["Kwame"], [], [], ["Siobhan"]]

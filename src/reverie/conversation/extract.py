@@ -23,6 +23,7 @@ from reverie.conversation.people.lexicon import (
     FEELINGS,
     IRREGULAR_VERBS,
     MODALS,
+    PLACES_AND_COMPANIES,
     POSSESSIVE_PRONOUNS,
     RELATION_ADJECTIVES,
     RELATIONS,
@@ -446,7 +447,7 @@ def _unnamed_lead(stated: str, words: list[str], speaker: str, ctx: Context) -> 
     # A scene-setting opening ("Monday", "Last year", "Paris", "Spotify") leaves the sentence's
     # doer to come; any other ("Not sure I agree", "Sounds good, I'll ...") is an aside, and only
     # a named person after it is taken.
-    scene = first.casefold() in SCENE_WORDS or not is_common(first)
+    scene = first.casefold() in SCENE_WORDS or first.casefold() in PLACES_AND_COMPANIES or not is_common(first)
     for i, w in enumerate(words):
         low = w.lower().strip(",.;:!")
         if low in _YOU:

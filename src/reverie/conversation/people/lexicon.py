@@ -128,7 +128,8 @@ _FIRST_NOT_NAMES = _words(
 #: Capitalised words that start sentences or name things, never people (lower case): function
 #: words, interjections, weekdays, months, holidays, kinship words used as names, titles, the nouns
 #: and verbs a chat sentence opens with, and the given names that are also common words ("Will",
-#: "May", "Grace": those need more evidence than the name list, see ``recognise``).
+#: "May", "Grace": those need more evidence than the name list, see ``recognise``), and a few
+#: companies and places that chats name often (``PLACES_AND_COMPANIES``, below).
 NOT_NAMES = _FIRST_NOT_NAMES | _words(
     """
     above across after afternoon again against ago ahead all almost alone along already alright although
@@ -172,6 +173,19 @@ NOT_NAMES = _FIRST_NOT_NAMES | _words(
     partly poor possibly sadly shame sounds sucks surely typical typically wish noted
     """
 )
+#: Companies and places chats name often: never a person, but a sentence may open with one and go
+#: on about the speaker ("Spotify rejected my application").
+PLACES_AND_COMPANIES = _words(
+    """
+    google apple amazon microsoft facebook meta netflix spotify tesla uber airbnb ikea twitter instagram tiktok
+    youtube whatsapp linkedin reddit slack zoom samsung sony nike adidas starbucks costco walmart target lidl
+    aldi tesco deloitte accenture mckinsey ibm intel nvidia openai siemens bmw toyota ryanair easyjet
+    london paris berlin rome madrid lisbon porto amsterdam dublin vienna prague barcelona milan munich
+    tokyo beijing delhi mumbai dubai sydney toronto chicago boston seattle texas california florida
+    europe asia africa america canada mexico brazil spain france germany italy japan china india
+    """
+)
+NOT_NAMES = NOT_NAMES | PLACES_AND_COMPANIES
 
 #: How a person may feel without that being a fact worth keeping ("I'm worried", "I was surprised").
 FEELINGS = _words(

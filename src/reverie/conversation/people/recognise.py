@@ -104,6 +104,18 @@ SCENE_WORDS = _words(
     the a an someone somebody
     """
 )
+#: Verbs a sentence's subject takes only if it is a person ("Kwame lives in Accra", "Siobhan turned
+#: forty"): evidence for an opening word that is no listed name. Not "is", "got", "called",
+#: "wants": places and companies take those too ("Porto is lovely", "Amazon called me back").
+HUMAN_VERBS = _words(
+    """
+    lives lived works worked studies studied teaches taught loves loved hates hated married graduated retired
+    feels felt thinks said told texted likes liked prefers enjoys enjoyed cooks cooked sings sang turned turns
+    divorced adopted
+    """
+)
+#: What a person has that a place or company does not ("Kwame's birthday").
+PERSON_THINGS = _words("birthday wedding funeral graduation surgery retirement kids children parents family")
 #: Verbs after a name that only a person does (evidence for a name not in ``given_names``).
 PERSON_VERBS = _words("said told texted mentioned thinks thought")
 
@@ -339,10 +351,12 @@ def _slot(words: Sequence[str], i: int) -> bool:
     after = low[i + 1 : i + 3]
     if after[:2] in (["and", "i"], ["and", "me"]):
         return True
-    if words[i].endswith(("'s", "’s")) and after and (after[0] in RELATIONS or (
+    if words[i].endswith(("'s", "’s")) and after and (after[0] in RELATIONS or after[0] in PERSON_THINGS or (
         after[0] in RELATION_ADJECTIVES and len(after) > 1 and after[1] in RELATIONS
     )):  # fmt: skip
         return True
+    if i == 0 and after and after[0] in HUMAN_VERBS and not words[i].endswith((",", "'s", "’s")):
+        return True  # "Kwame lives in Accra": the subject of what only a person does
     if after and after[0] in PERSON_VERBS and not words[i].endswith(","):
         # "Felipe said", not "someone from DeepMind asked" nor "Google Maps says"
         return i == 0 or (low[i - 1] not in _PREPOSITIONS and not is_capitalised(words[i - 1]))
