@@ -1,13 +1,17 @@
 """The default extractor: rules that turn what people said into candidate claims, and say whom each is about.
 
 Rule-based, deterministic and offline. For each sentence of a user's message it finds the
-subject (the speaker for "I" / "my" / "we"; a named person; the person a "she" / "his" points
-back to; the speaker of quoted speech), rewrites first-person words to the speaker's name
+subject (the speaker for "I" / "my" / "we"; a named person — named with evidence, not just a
+capital letter, see ``people.recognise``; the person a "she" / "his" points back to, chosen by
+salience and gender in ``recognise.Context.refer``; the speaker of quoted speech), rewrites first-person words to the speaker's name
 ("I live in Porto" said by Alice → "Alice lives in Porto"), and keeps the sentence when it
 states something: questions, greetings, moods ("I'm worried") and fragments are left out.
 Relations ("my sister Dana", "Omar is my manager", "Yuki's fiance is called Kenji") become
 claims of their own. Assistant and system messages and tool calls are never mined: the first
-are the agent's own words, the others are not things a person said.
+are the agent's own words, the others are not things a person said (the assistant's messages
+are read, though, for the people they name). When the rules cannot tell who a sentence is
+about they write nothing rather than guess: a fact filed under the wrong person is worse than
+one left in the message's own memory, which recall still finds.
 
 Proposals only: what is written is decided in ``conversation.learn`` (and by ``remember``).
 """
@@ -56,16 +60,12 @@ _PLAN = re.compile(
     re.I,
 )
 _NAME = r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s|(?:Professor|Doctor)\s)?[A-Z][\w'-]*(?:\s[A-Z][\w'-]*)?"
-_REL = (
-    r"(?i:(?:(?:"
-    + "|".join(sorted(RELATION_ADJECTIVES))
-    + r")\s)?(?:"
-    + "|".join(sorted((re.escape(r) for r in RELATIONS), key=len, reverse=True))
-    + r"))"
-)
+_ADJ = r"(?:(?:" + "|".join(sorted(RELATION_ADJECTIVES)) + r")\s)?"
+_NOUNS = "|".join(sorted((re.escape(r) for r in RELATIONS), key=len, reverse=True))
+_REL = r"(?i:" + _ADJ + r"(?:" + _NOUNS + r"))"
+_REL_PLURAL = r"(?i:" + _ADJ + r"(?:" + _NOUNS + r")(?:es|s))"
 #: "my sister Dana", "our CTO Hannah", "his girlfriend Ana", "my flatmate jonas" (anywhere in a sentence).
 _APPOSITIVE = re.compile(r"\b((?i:my|our|his|her|your))\s(" + _REL + r"),?\s(" + _NAME + r"|[a-z][\w'-]*)")
-_REL_PLURAL = _REL[:-2] + r")(?:es|s))"
 #: "my friends Tom and Liam".
 _PLURAL = re.compile(r"\b((?i:my|our|his|her))\s(" + _REL_PLURAL + r")\s(" + _NAME + r")\sand\s(" + _NAME + r")")
 #: "Marco is Jess's dad".
