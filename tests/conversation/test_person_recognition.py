@@ -229,3 +229,22 @@ def test_an_unlisted_name_opening_a_sentence_is_a_person_when_it_does_what_only_
     got = propose(("Ola", "Kwame lives in Accra."), ("Ola", "Porto is lovely."), ("Ola", "Spotify said no."),
                   ("Ola", "Siobhan's birthday is in June."))  # fmt: skip
     assert [subjects(ps) for ps in got] == [["Kwame"], [], [], ["Siobhan"]]
+
+
+_PEOPLE = ["Dana", "Omar", "Kemi", "Tunde", "Alice"]
+_LINES = st.one_of(
+    st.builds("My sister {} lives in Oslo.".format, st.sampled_from(_PEOPLE)),
+    st.builds("My brother {} plays chess.".format, st.sampled_from(_PEOPLE)),
+    st.builds("{} and I went out.".format, st.sampled_from(_PEOPLE)),
+    st.builds("I had lunch with {} today.".format, st.sampled_from(_PEOPLE)),
+    st.sampled_from(["She works as a nurse.", "He got a new job.", "Her husband is a chef.", "His dog is old.",
+                     "Monday she flies to Rome.", "Is he coming?"]),
+)  # fmt: skip
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Alice", "Omar", "AI"]), _LINES), min_size=1, max_size=8))
+def test_a_third_person_pronoun_never_means_the_one_speaking(turns: list[tuple[str, str]]) -> None:
+    for (speaker, text), got in zip(turns, propose(*turns), strict=True):
+        if text.split()[0].lower() in ("she", "he", "her", "his") and speaker != "AI":
+            assert all(p.subject != speaker for p in got if p.relation is None), (turns, got)
