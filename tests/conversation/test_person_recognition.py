@@ -248,3 +248,17 @@ def test_a_third_person_pronoun_never_means_the_one_speaking(turns: list[tuple[s
     for (speaker, text), got in zip(turns, propose(*turns), strict=True):
         if text.split()[0].lower() in ("she", "he", "her", "his") and speaker != "AI":
             assert all(p.subject != speaker for p in got if p.relation is None), (turns, got)
+
+
+def test_a_greeting_with_a_name_is_spoken_to_not_a_fact() -> None:
+    """Regression (LoCoMo): "Hey James." and "Congrats Caroline." became claims about James and Caroline."""
+    got = propose(("Ann", "Hey James."), ("Ann", "Congrats Caroline."), ("Ann", "Hey Evan, good to see you."),
+                  ("Ann", "Mom, I got the job!"))  # fmt: skip
+    assert got == [[], [], [], []]
+
+
+def test_a_thing_called_x_or_a_gerund_is_not_a_person() -> None:
+    """Regression (LoCoMo): "The game was called Counter-Strike" and "Winning felt amazing" made persons."""
+    got = propose(("Tim", "The game was called Counter-Strike."), ("Tim", "Counter-Strike runs on Windows."),
+                  ("Tim", "Winning felt amazing."), ("Ann", "I met a guy called Felipe."))  # fmt: skip
+    assert got[:3] == [[], [], []] and everyone(got[3]) == {"Ann", "Felipe"}

@@ -90,7 +90,8 @@ _YOU = frozenset(("you", "you're", "you've", "you'll", "your"))
 _QUOTED = re.compile(r"^(" + _NAME + r")\s(?:" + "|".join(SPEECH_VERBS) + r")[:,]?\s[\"“](.+?)[\"”]")
 _LEAD = re.compile(
     r"^(?:(?:yes|no|yeah|yep|nope|well|oh|so|and|but|also|thanks|ok|okay|sure|honestly|sometimes|probably|anyway|"
-    r"haha|lol|wow|btw|plus|hmm|um|actually|basically|apparently)\b[,.!]?\s*)+",
+    r"haha|lol|wow|btw|plus|hmm|um|actually|basically|apparently|hey|hi|hello|congrats|congratulations|cheers|"
+    r"dear)\b[,.!]?\s*)+",
     re.I,
 )
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"“A-Z0-9])")
@@ -317,6 +318,8 @@ def _main(s: str, speaker: str, ctx: Context, relations: list[Proposal]) -> Prop
         return _about_speaker(s, stated, speaker, ctx, relations)
     if first in SUBJECT_PRONOUNS or first in POSSESSIVE_PRONOUNS:
         return _pronoun_lead(stated, words, speaker, ctx, relations)
+    if first in KINSHIP_NAMES and words[0].endswith(","):
+        return None  # "Mom, I got the job!": spoken to
     if first == "your" or (first in KINSHIP_NAMES and not ctx.person_at(words, 0)):
         return _relative_lead(stated, words, speaker, ctx)
     lead = ctx.person_at(words, 0)

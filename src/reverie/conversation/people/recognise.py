@@ -164,6 +164,7 @@ def _fold(word: str) -> str:
 
 _TITLE_WORDS = _words("dr dr. mr mr. mrs mrs. ms ms. miss prof prof. professor doctor sir dame")
 _TITLE_GENDER = {"mr": "m", "sir": "m", "mrs": "f", "ms": "f", "miss": "f", "dame": "f"}
+_PERSON_NOUNS = _words("guy girl man woman person someone somebody boy kid lady friend dude bloke chap colleague")
 _PLACE_PREPOSITIONS = _words("in at near around via outside inside")
 _PREPOSITIONS = _words("about at by for from in into of on to with without")
 #: How many messages back (this one included) a "he" / "she" may point.
@@ -356,8 +357,9 @@ def _slot(words: Sequence[str], i: int) -> bool:
     )):  # fmt: skip
         return True
     if i == 0 and after and after[0] in HUMAN_VERBS and not words[i].endswith((",", "'s", "’s")):
-        return True  # "Kwame lives in Accra": the subject of what only a person does
+        return not low[i].endswith("ing")  # "Kwame lives in Accra"; not "Winning felt amazing"
     if after and after[0] in PERSON_VERBS and not words[i].endswith(","):
         # "Felipe said", not "someone from DeepMind asked" nor "Google Maps says"
         return i == 0 or (low[i - 1] not in _PREPOSITIONS and not is_capitalised(words[i - 1]))
-    return i > 0 and low[i - 1] in ("called", "named")
+    # "a guy called Felipe" — not "a game called Counter-Strike", "a dog named Max"
+    return i > 1 and low[i - 1] in ("called", "named") and low[i - 2] in _PERSON_NOUNS
