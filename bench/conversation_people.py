@@ -40,7 +40,7 @@ Metrics, per message:
   with the same type and both names;
 - *ingest cost* — milliseconds per message of ``add`` alone and of the extraction at ``close``.
 
-Test-split looks: 2 (one mid-way, one final run).
+Test-split looks: 3 (one mid-way and one final run of the first rules; one final run of the second round).
 """
 
 from __future__ import annotations
