@@ -5,7 +5,8 @@ subject (the speaker for "I" / "my" / "we"; a named person — named with eviden
 capital letter, see ``people.recognise``; the person a "she" / "his" points back to, chosen by
 salience and gender in ``recognise.Context.refer``; the speaker of quoted speech), rewrites
 first-person words to the speaker's name ("I live in Porto" said by Alice → "Alice lives in
-Porto"), and keeps the sentence when it states something: questions, greetings, moods ("I'm worried") and fragments are left out.
+Porto"), and keeps the sentence when it states something: questions, greetings, moods ("I'm
+worried") and fragments are left out.
 Relations ("my sister Dana", "Omar is my manager", "Yuki's fiance is called Kenji") become
 claims of their own. Assistant and system messages and tool calls are never mined: the first
 are the agent's own words, the others are not things a person said (the assistant's messages
