@@ -15,7 +15,9 @@ def test_keep_budget_never_forgets_a_person_that_current_claims_are_about(mem: M
     conv.add("My sister Dana lives in Lisbon.", speaker="Alice")
     conv.add("She works as a nurse.", speaker="Alice")
     for i in range(12):
-        conv.add(f"Filler message number {i} about the weather.", speaker="Alice")
+        # (These once yielded claims about a person "Filler" — the capitalised-first-word bug — and
+        # the test leaned on them; now the fillers are claims about Dana on purpose.)
+        conv.add(f"Dana ran race number {i} this year.", speaker="Alice")
     conv.close()
     mem.dream(scope=SCOPE, config=DreamConfig(keep_budget=8))
     current = {i.id: i for i in mem.list(scope=SCOPE, limit=1000).items}

@@ -1,13 +1,18 @@
 """The default extractor: rules that turn what people said into candidate claims, and say whom each is about.
 
 Rule-based, deterministic and offline. For each sentence of a user's message it finds the
-subject (the speaker for "I" / "my" / "we"; a named person; the person a "she" / "his" points
-back to; the speaker of quoted speech), rewrites first-person words to the speaker's name
-("I live in Porto" said by Alice → "Alice lives in Porto"), and keeps the sentence when it
-states something: questions, greetings, moods ("I'm worried") and fragments are left out.
+subject (the speaker for "I" / "my" / "we"; a named person — named with evidence, not just a
+capital letter, see ``people.recognise``; the person a "she" / "his" points back to, chosen by
+salience and gender in ``recognise.Context.refer``; the speaker of quoted speech), rewrites
+first-person words to the speaker's name ("I live in Porto" said by Alice → "Alice lives in
+Porto"), and keeps the sentence when it states something: questions, greetings, moods ("I'm
+worried") and fragments are left out.
 Relations ("my sister Dana", "Omar is my manager", "Yuki's fiance is called Kenji") become
 claims of their own. Assistant and system messages and tool calls are never mined: the first
-are the agent's own words, the others are not things a person said.
+are the agent's own words, the others are not things a person said (the assistant's messages
+are read, though, for the people they name). When the rules cannot tell who a sentence is
+about they write nothing rather than guess: a fact filed under the wrong person is worse than
+one left in the message's own memory, which recall still finds.
 
 Proposals only: what is written is decided in ``conversation.learn`` (and by ``remember``).
 """
@@ -16,13 +21,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from reverie.conversation.people.lexicon import (
     ADVERBS,
     FEELINGS,
     IRREGULAR_VERBS,
     MODALS,
+    PLACES_AND_COMPANIES,
     POSSESSIVE_PRONOUNS,
     RELATION_ADJECTIVES,
     RELATIONS,
@@ -30,7 +36,18 @@ from reverie.conversation.people.lexicon import (
     SUBJECT_PRONOUNS,
     UNCHANGED_VERBS,
 )
-from reverie.conversation.people.names import may_be_name
+from reverie.conversation.people.recognise import (
+    IMPERATIVES,
+    IMPLICIT_I,
+    KINSHIP_NAMES,
+    SCENE_WORDS,
+    Context,
+    core,
+    in_slot,
+    is_capitalised,
+    is_common,
+    listed_name,
+)
 from reverie.model.conversation import Entry
 from reverie.model.redact import REDACTED
 
@@ -44,22 +61,38 @@ _PLAN = re.compile(
     re.I,
 )
 _NAME = r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s|(?:Professor|Doctor)\s)?[A-Z][\w'-]*(?:\s[A-Z][\w'-]*)?"
-_REL = (
-    r"(?i:(?:(?:"
-    + "|".join(sorted(RELATION_ADJECTIVES))
-    + r")\s)?(?:"
-    + "|".join(sorted((re.escape(r) for r in RELATIONS), key=len, reverse=True))
-    + r"))"
-)
-#: "my sister Dana", "our CTO Hannah", "his girlfriend Ana" (anywhere in a sentence).
-_APPOSITIVE = re.compile(r"\b((?i:my|our|his|her))\s(" + _REL + r")\s(" + _NAME + r")")
+_ADJ = r"(?:(?:" + "|".join(sorted(RELATION_ADJECTIVES)) + r")\s)?"
+_NOUNS = "|".join(sorted((re.escape(r) for r in RELATIONS), key=len, reverse=True))
+_REL = r"(?i:" + _ADJ + r"(?:" + _NOUNS + r"))"
+_REL_PLURAL = r"(?i:" + _ADJ + r"(?:" + _NOUNS + r")(?:es|s))"
+#: "my sister Dana", "our CTO Hannah", "his girlfriend Ana", "my flatmate jonas" (anywhere in a sentence).
+_APPOSITIVE = re.compile(r"\b((?i:my|our|his|her|your))\s(" + _REL + r"),?\s(" + _NAME + r"|[a-z][\w'-]*)")
+#: "my friends Tom and Liam".
+_PLURAL = re.compile(r"\b((?i:my|our|his|her))\s(" + _REL_PLURAL + r")\s(" + _NAME + r")\sand\s(" + _NAME + r")")
+#: "Marco is Jess's dad".
+_IS_POSSESSED = re.compile(r"^(" + _NAME + r")\sis\s(" + _NAME + r")['’]s\s(" + _REL + r")\b")
+#: "I'm Dana's sister", "I'm his mentor".
+_I_AM = re.compile(r"^(?i:i'm|i am)\s(?:(" + _NAME + r")['’]s|((?i:his|her)))\s(" + _REL + r")\b")
+#: "My sister's name is Dana".
+_NAME_IS = re.compile(r"\b((?i:my|our|his|her))\s(" + _REL + r")['’]s\sname\sis\s(" + _NAME + r")")
 #: "Dana is my sister", "Rob is my old boss from Acme".
 _IS_MY = re.compile(r"^(" + _NAME + r")\sis\s((?i:my|our|his|her))\s(" + _REL + r")\b")
 #: "Yuki's fiance is called Kenji".
 _POSSESSED_IS = re.compile(r"^(" + _NAME + r")'s\s(" + _REL + r")\sis\s(?:called\s|named\s)?(" + _NAME + r")")
+#: "Omar's wife Lena grew up in Berlin" (a sentence that opens with it).
+_POSSESSED_LEAD = re.compile(r"^(" + _NAME + r")['’]s\s(" + _REL + r")\s(" + _NAME + r")")
+#: "Dana, my sister, just got engaged".
+_COMMA_MY = re.compile(r"^(" + _NAME + r"),\s((?i:my|our|his|her))\s(" + _REL + r")\b")
+_FIRST_PERSON = frozenset(("i", "i'm", "i've", "i'll", "i'd", "my", "we", "we're", "we've", "we'll", "our"))
+#: First-person words that make the speaker the one who did or has something ("me" / "us" do not:
+#: "Thanks for telling me" states nothing about the speaker).
+_FIRST_PERSON_DOER = _FIRST_PERSON | {"i", "we'd"}
+_YOU = frozenset(("you", "you're", "you've", "you'll", "your"))
 _QUOTED = re.compile(r"^(" + _NAME + r")\s(?:" + "|".join(SPEECH_VERBS) + r")[:,]?\s[\"“](.+?)[\"”]")
 _LEAD = re.compile(
-    r"^(?:(?:yes|no|yeah|yep|nope|well|oh|so|and|but|also|thanks|ok|okay|sure|honestly|sometimes|probably)\b[,.!]?\s*)+",
+    r"^(?:(?:yes|no|yeah|yep|nope|well|oh|so|and|but|also|thanks|ok|okay|sure|honestly|sometimes|probably|anyway|"
+    r"haha|lol|wow|btw|plus|hmm|um|actually|basically|apparently|hey|hi|hello|congrats|congratulations|cheers|"
+    r"dear)\b[,.!]?\s*)+",
     re.I,
 )
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"“A-Z0-9])")
@@ -88,14 +121,6 @@ class Proposal:
     confidence: float = 0.7
 
 
-@dataclass(slots=True)
-class _Context:
-    """What the sentences so far of a session established: the person a pronoun points back to."""
-
-    last_person: str | None = None
-    known: list[str] = field(default_factory=list)
-
-
 def sentences(text: str) -> list[str]:
     """The sentences of a message (titles such as "Dr." do not end one)."""
     protected = _TITLE_DOT.sub(lambda m: m.group(1) + "\x00 ", text.replace("\n", " "))
@@ -108,22 +133,50 @@ def minable(entry: Entry) -> bool:
 
 
 class RuleExtractor:
-    """The default extractor (no model). ``propose`` reads a session's messages in order."""
+    """The default extractor (no model). ``propose`` reads a session's messages in order.
+
+    ``known``: names the scope already holds (its person records): evidence that a word is a
+    person. The assistant's messages are read too — never mined, but a person it names ("your
+    son Eli") is who a "he" in the reply may mean.
+    """
 
     name = "rules"
 
+    def __init__(self, known: Sequence[str] = ()) -> None:
+        self._known = [k for k in known if k and not is_common(k)]
+
     def propose(self, messages: Sequence[Entry]) -> list[tuple[Entry, list[Proposal]]]:
-        ctx = _Context()
+        ctx = Context(known=list(self._known))
+        ctx.speakers = list(dict.fromkeys(m.speaker for m in messages if m.speaker and m.role == "user"))
+        ctx.known.extend(ctx.speakers)
         out: list[tuple[Entry, list[Proposal]]] = []
+        previous: Entry | None = None
         for m in messages:
-            if not minable(m):
+            if m.kind != "message" or m.text == REDACTED:
                 continue
             speaker = m.speaker or "the user"
+            ctx.start_message(speaker, _addressee(m, previous))
+            previous = m
+            if not minable(m):
+                for s in sentences(m.text):
+                    _listen(s, ctx)  # the assistant's words: who it names, nothing more
+                continue
             found: list[Proposal] = []
             for s in sentences(m.text):
                 found.extend(_sentence(s, speaker, ctx))
             out.append((m, _dedupe(found)))
         return out
+
+
+def _addressee(m: Entry, previous: Entry | None) -> str | None:
+    """Who "you" is in ``m``: the person whose message it answers (never the speaker or the assistant)."""
+    if previous is None or not previous.speaker or previous.speaker == m.speaker:
+        return None
+    if m.role == "user" and previous.role != "user":
+        return None  # a person answering the assistant: "you" is the assistant, no person
+    if m.role != "user" and previous.role == "user":
+        return previous.speaker  # the assistant answering a person
+    return previous.speaker if previous.role == "user" else None
 
 
 def _dedupe(found: list[Proposal]) -> list[Proposal]:
@@ -136,58 +189,119 @@ def _dedupe(found: list[Proposal]) -> list[Proposal]:
     return out
 
 
-def _sentence(raw: str, speaker: str, ctx: _Context) -> list[Proposal]:
+def _listen(s: str, ctx: Context) -> None:
+    """Take in who a sentence names (its relations included) without proposing anything."""
+    _relations(_LEAD.sub("", s).strip(), ctx.speaker, ctx)
+    for _, name in ctx.persons_in(s.split()):
+        ctx.mention(name)
+
+
+def _sentence(raw: str, speaker: str, ctx: Context) -> list[Proposal]:
     """The proposals of one sentence: its relations, then its main claim (if it states one)."""
     s = _LEAD.sub("", raw).strip()
-    if not s or s.endswith("?") or _QUESTION_START.match(s):
+    if not s:
+        return []
+    if s.endswith("?") or _QUESTION_START.match(s):
+        _listen(s, ctx)
         return []
     quoted = _QUOTED.match(s)
-    if quoted and may_be_name(quoted.group(1).split()[0]):
+    if quoted and in_slot(quoted.group(1)):
         who = quoted.group(1)
-        _mention(ctx, who)
+        ctx.mention(who)
         inner = quoted.group(2).strip().rstrip(".!")
         claim = _first_person(inner, who)
         if claim is None:
             return []
         return [Proposal(_finish(claim), who, _category(inner), first_person=False)]
-    before = ctx.last_person  # what a "she" / "his" in this sentence points back to
-    out = _relations(s, speaker, ctx, before)
-    ctx.last_person, latest = before, ctx.last_person
+    out = _relations(s, speaker, ctx)
     main = _main(s, speaker, ctx, out)
-    if ctx.last_person == before:
-        ctx.last_person = latest
+    subject = main.subject if main is not None else None
+    for _, name in ctx.persons_in(s.split()):
+        if name not in (speaker, subject):
+            ctx.mention(name)
+    if subject and subject != speaker:
+        ctx.mention(subject)  # the sentence's subject is the most salient person after it
     return out + ([main] if main is not None else [])
 
 
-def _relations(s: str, speaker: str, ctx: _Context, before: str | None) -> list[Proposal]:
-    out: list[Proposal] = []
-    possessed = _POSSESSED_IS.match(s)
-    if possessed and may_be_name(possessed.group(1)) and may_be_name(possessed.group(3)):
-        owner, rel, who = possessed.group(1), possessed.group(2).lower(), possessed.group(3)
-        out.append(_relation(who, rel, owner))
-    is_my = _IS_MY.match(s)
-    if is_my and may_be_name(is_my.group(1).split()[0]):
-        owner = _owner(is_my.group(2), speaker, before)
+def _relations(s: str, speaker: str, ctx: Context) -> list[Proposal]:
+    """The relations a sentence states, in the order said (so "his" in "my brother Karim and his
+    wife Sophie" is Karim); each is taken into the context as it is found."""
+    found: list[tuple[int, Proposal]] = []
+    possessed = _POSSESSED_IS.match(s) or _POSSESSED_LEAD.match(s)
+    if possessed and in_slot(possessed.group(1)) and in_slot(possessed.group(3)):
+        found.append((0, _relation(_trim_name(possessed.group(3)), possessed.group(2).lower(), possessed.group(1))))
+    is_my = _IS_MY.match(s) or _COMMA_MY.match(s)
+    if is_my and in_slot(is_my.group(1)):
+        owner = _owner(is_my.group(2), speaker, ctx, is_my.group(3))
         if owner is not None:
-            out.append(_relation(is_my.group(1), is_my.group(3).lower(), owner))
+            found.append((0, _relation(_trim_name(is_my.group(1)), is_my.group(3).lower(), owner)))
+    found += _more_relations(s, speaker, ctx)
     for m in _APPOSITIVE.finditer(s):
-        who = _trim_name(m.group(3))
-        owner = _owner(m.group(1), speaker, before)
-        if owner is not None and who and may_be_name(who.split()[0]):
-            out.append(_relation(who, m.group(2).lower(), owner))
+        who = _appositive_name(m.group(3))
+        owner = _owner(m.group(1), speaker, ctx, m.group(2))
+        if who and owner is not None and not any(p.subject == who for _, p in found):
+            found.append((m.start(), _relation(who, m.group(2).lower(), owner)))
+            ctx.relate(who, m.group(2), owner)  # at once: a "his" further on may mean this person
+    out = [p for _, p in sorted(found, key=lambda f: f[0])]
     for p in out:
-        _mention(ctx, p.subject or "")
+        if p.relation is not None:
+            ctx.relate(p.relation[0], p.relation[1], p.relation[2])
     return out
+
+
+def _more_relations(s: str, speaker: str, ctx: Context) -> list[tuple[int, Proposal]]:
+    """ "Marco is Jess's dad", "I'm Dana's sister", "my friends Tom and Liam", "my sister's name is Dana"."""
+    found: list[tuple[int, Proposal]] = []
+    m = _IS_POSSESSED.match(s)
+    if m and in_slot(m.group(1)) and in_slot(m.group(2)):
+        found.append((0, _relation(_trim_name(m.group(1)), m.group(3).lower(), m.group(2))))
+    m = _I_AM.match(s)
+    if m:
+        owner = m.group(1) if m.group(1) and in_slot(m.group(1)) else None
+        if m.group(2):
+            owner = ctx.refer(_gender_of_pronoun(m.group(2)))
+        if owner is not None:
+            found.append((0, _relation(speaker, m.group(3).lower(), owner)))
+    for m in _PLURAL.finditer(s):
+        owner = _owner(m.group(1), speaker, ctx, m.group(2))
+        noun = re.sub(r"(?:es|s)$", "", m.group(2).lower())
+        noun = noun if noun.split()[-1] in RELATIONS else m.group(2).lower()[:-1]
+        for g in (3, 4):
+            if owner is not None and in_slot(m.group(g)):
+                found.append((m.start(g), _relation(_trim_name(m.group(g)), noun, owner)))
+    for m in _NAME_IS.finditer(s):
+        owner = _owner(m.group(1), speaker, ctx, m.group(2))
+        if owner is not None and in_slot(m.group(3)):
+            found.append((m.start(), _relation(_trim_name(m.group(3)), m.group(2).lower(), owner)))
+    return found
+
+
+def _appositive_name(raw: str) -> str | None:
+    """The name after "my sister": capitalised ("Dana", "Bob Smith"), or a lower-case given name
+    a chat may type ("my flatmate jonas"); None for a word that is no name ("my sister lives")."""
+    first = raw.split()[0]
+    if in_slot(first):
+        return _trim_name(raw)
+    if listed_name(first) and not is_common(first):
+        return first.capitalize()
+    return None
 
 
 def _trim_name(name: str) -> str:
     """A name caught with a following capitalised word that is not a name ("Ana Monday")."""
     words = name.split()
-    return words[0] if len(words) > 1 and not may_be_name(words[1]) else name
+    return words[0] if len(words) > 1 and (is_common(words[1]) or listed_name(words[1])) else name
 
 
-def _owner(possessive: str, speaker: str, before: str | None) -> str | None:
-    return speaker if possessive.lower() in ("my", "our") else before
+def _owner(possessive: str, speaker: str, ctx: Context, relation: str) -> str | None:
+    """Whose relation "my" / "his" / "her" / "your" names (None when a pronoun points nowhere sure)."""
+    low = possessive.lower()
+    if low in ("my", "our"):
+        return speaker
+    if low == "your":
+        return ctx.addressee
+    return ctx.refer("m" if low == "his" else "f")
 
 
 def _relation(who: str, rel: str, owner: str) -> Proposal:
@@ -196,78 +310,194 @@ def _relation(who: str, rel: str, owner: str) -> Proposal:
     return Proposal(text, who, "relation", first_person=False, mentions=(owner,), relation=(who, noun, owner))
 
 
-def _main(s: str, speaker: str, ctx: _Context, relations: list[Proposal]) -> Proposal | None:
+def _main(s: str, speaker: str, ctx: Context, relations: list[Proposal]) -> Proposal | None:
     """The sentence's own claim, with its subject, or None when it states nothing about anyone."""
     words = s.split()
     first = words[0].lower().strip(",")
     stated = s.rstrip(".!").strip()
-    if first in ("i", "i'm", "i've", "i'll", "i'd", "my", "we", "we're", "we've", "we'll", "our"):
-        if _mood(stated):
-            return None
-        subject = speaker
-        lead = _APPOSITIVE.match(stated)
-        if lead and lead.start() == 0 and relations:  # "My sister Dana lives in Lisbon": about Dana
-            subject = relations[0].subject or speaker
-            if len(stated[lead.end() :].split()) < 2:
-                return None  # only the relation was said
-        text = _first_person(stated, speaker)
-        if text is None:
-            return None
-        mentions = tuple(p.subject for p in relations if p.subject and p.subject != subject)
-        return Proposal(_finish(text), subject, _category(stated), first_person=subject == speaker, mentions=mentions)
+    if first in _FIRST_PERSON:
+        return _about_speaker(s, stated, speaker, ctx, relations)
     if first in SUBJECT_PRONOUNS or first in POSSESSIVE_PRONOUNS:
-        who = ctx.last_person
-        if who is None or len(words) < 3:
+        return _pronoun_lead(stated, words, speaker, ctx, relations)
+    if first in KINSHIP_NAMES and words[0].endswith(","):
+        return None  # "Mom, I got the job!": spoken to
+    if first == "your" or (first in KINSHIP_NAMES and not ctx.person_at(words, 0)):
+        return _relative_lead(stated, words, speaker, ctx)
+    lead = ctx.person_at(words, 0)
+    if lead is not None:
+        return _named(s, stated, words, lead, speaker, ctx, relations)
+    return _unnamed_lead(stated, words, speaker, ctx)
+
+
+def _about_speaker(s: str, stated: str, speaker: str, ctx: Context, relations: list[Proposal]) -> Proposal | None:
+    """ "I live in Porto", "My sister Dana lives in Lisbon" (about Dana), "We decided ..."."""
+    if _mood(stated):
+        return None
+    subject = speaker
+    only = _NAME_IS.match(stated) or _I_AM.match(stated)
+    if only and relations and len(stated[only.end() :].split()) < 2:
+        return None  # "My sister's name is Dana.", "I'm his mentor.": only the relation was said
+    lead = _APPOSITIVE.match(stated) or _PLURAL.match(stated)
+    if lead and lead.start() == 0 and relations:  # "My sister Dana lives in Lisbon": about Dana
+        subject = relations[0].subject or speaker
+        if len(stated[lead.end() :].split()) < 2:
+            return None  # only the relation was said
+    text = _first_person(stated, speaker)
+    if text is None:
+        return None
+    mentions = _others(s, subject, speaker, ctx, relations)
+    return Proposal(_finish(text), subject, _category(stated), first_person=subject == speaker, mentions=mentions)
+
+
+def _pronoun_lead(
+    stated: str, words: list[str], speaker: str, ctx: Context, relations: list[Proposal]
+) -> Proposal | None:
+    """ "She works as a nurse", "His birthday is ...": the person the pronoun points back to."""
+    first = words[0].lower().strip(",")
+    gender = _gender_of_pronoun(first)
+    who = ctx.refer(gender)
+    if who is None or len(words) < 3:
+        return None
+    ctx.bind(who, gender)
+    rest = " ".join(words[1:])
+    if first in POSSESSIVE_PRONOUNS:
+        text = f"{who}'s {rest}"
+        subject = (relations[0].subject if relations and _APPOSITIVE.match(stated) else None) or who
+    else:
+        text = f"{who}{_pronoun_verb(words[0], words[1])} {rest}"
+        subject = who
+    mentions = _others(stated, subject, speaker, ctx, relations)
+    text = _first_person(text, speaker) or text
+    return Proposal(_finish(text), subject, _category(stated), first_person=False, mentions=mentions)
+
+
+def _relative_lead(stated: str, words: list[str], speaker: str, ctx: Context) -> Proposal | None:
+    """ "Mom wants a quiet dinner", "Your dad is so handy": the person that relation is, if the
+    session named them; "Mom" unnamed is the speaker's mother, and the fact is filed under the
+    speaker (as "my mom ..." is), never under a person called "Mom"."""
+    first = words[0].lower().strip(",")
+    if first == "your":
+        if len(words) < 4 or ctx.addressee is None:
             return None
-        rest = " ".join(words[1:])
-        if first in POSSESSIVE_PRONOUNS:
-            text = f"{who}'s {rest}"
-            subject = (relations[0].subject if relations and _APPOSITIVE.match(stated) else None) or who
-        else:
-            text = f"{who}{_pronoun_verb(words[0])} {rest}"
-            subject = who
-        return Proposal(_finish(_first_person(text, speaker) or text), subject, _category(stated), first_person=False)
-    return _named(s, stated, words, speaker, ctx, relations)
+        noun, owner, rest = words[1].lower().strip(",'s"), ctx.addressee, words[2:]
+    else:
+        noun, owner, rest = KINSHIP_NAMES[core(first)], speaker, words[1:]
+    if len(rest) < 2 or _mood(" ".join(rest)):
+        return None
+    who = ctx.related(owner, noun)
+    said = " ".join(words[:2] if first == "your" else words[:1])
+    tail = " ".join(rest)
+    if who is not None:
+        possessive = "'s" if said.endswith(("'s", "’s")) else ""
+        return Proposal(_finish(_first_person(f"{who}{possessive} {tail}", speaker) or tail), who,
+                        _category(stated), first_person=False)  # fmt: skip
+    if owner != speaker:
+        return None
+    text = _first_person(f"my {said.lower()} {tail}", speaker)
+    return Proposal(_finish(text or tail), speaker, _category(stated), first_person=True) if text else None
 
 
 def _named(
-    s: str, stated: str, words: list[str], speaker: str, ctx: _Context, relations: list[Proposal]
+    s: str,
+    stated: str,
+    words: list[str],
+    lead: tuple[str, int],
+    speaker: str,
+    ctx: Context,
+    relations: list[Proposal],
 ) -> Proposal | None:
-    """A sentence that opens with a name ("Bob used to work at Google", "Sam's birthday is ...")."""
-    m = re.match(_NAME, s)
-    if m is None:
-        return None
-    name = m.group(0)
-    head = name.split()
-    if not may_be_name(head[0]) or (len(head) > 1 and not may_be_name(head[1])):
-        name = head[0]
-        if not may_be_name(name):
-            return None
-    rest = s[len(name) :].strip()
-    if name.endswith("'s"):
-        name = name[:-2]
-    elif rest.startswith("'s"):
-        rest = rest[2:].strip()
-    if len(rest.split()) < 2 and not relations:
-        return None
+    """A sentence that opens with a person ("Bob used to work at Google", "Sam's birthday is ...")."""
+    name, used = lead
+    rest_words = words[used:]
+    low = [w.lower().strip(",.!") for w in rest_words]
+    if words[used - 1].endswith(",") and not _COMMA_MY.match(s):
+        return None  # "Ana, you still have my drill", "Marco, thanks for the wine": spoken to, not about
+    if low[:2] in (["and", "i"], ["and", "me"]):  # "Simon and I went hiking": the speaker's fact
+        text = _first_person(stated, speaker)
+        return (
+            Proposal(_finish(text), speaker, _category(stated), first_person=True, mentions=(name,)) if text else None
+        )
     if relations and any(p.text.rstrip(".") == stated for p in relations):
         return None  # "Dana is my sister." is the relation itself
-    if relations and _IS_MY.match(s):
+    if relations and (_IS_MY.match(s) or _POSSESSED_IS.match(s)):
         return None
-    if relations and _POSSESSED_IS.match(s):
+    subject = name
+    lead_rel = _POSSESSED_LEAD.match(s) or _COMMA_MY.match(s)
+    if lead_rel and relations:  # "Omar's wife Lena grew up in Berlin", "Dana, my sister, got engaged"
+        subject = relations[0].subject or name
+    if len(rest_words) < 2:
         return None
-    _mention(ctx, name)
     text = _first_person(stated, speaker)
-    if text is None or len(rest.split()) < 2:
+    if text is None:
         return None
-    mentions = tuple(p.subject for p in relations if p.subject and p.subject != name)
-    return Proposal(_finish(text), name, _category(stated), first_person=False, mentions=mentions)
+    mentions = _others(s, subject, speaker, ctx, relations, start=used)
+    first_person = subject == speaker
+    return Proposal(_finish(text), subject, _category(stated), first_person=first_person, mentions=mentions)
 
 
-def _mention(ctx: _Context, name: str) -> None:
-    if name:
-        ctx.last_person = name
-        ctx.known.append(name)
+def _unnamed_lead(stated: str, words: list[str], speaker: str, ctx: Context) -> Proposal | None:
+    """A sentence that opens with no person ("Monday I'm back at work", "Spotify rejected my
+    application", "Paris was my first choice", "Found a studio in Malmö"): the first person it
+    names as a doer is its subject — "I" / "my" the speaker, a "she" whom she points to, a name
+    with evidence; none, and it is about nobody and yields nothing."""
+    first = core(words[0])
+    if not is_capitalised(first) or first.casefold() in IMPERATIVES or len(words) < 2:
+        return None  # "no idea how I'll ...", "Bring Lotte if you can", "Let's do Friday"
+    names = dict(ctx.persons_in(words, 1))
+    if first.casefold() in IMPLICIT_I and len(words) >= 3:  # "Found a studio in Malmö.", "Went there with Chris."
+        others = tuple(dict.fromkeys(n for n in names.values() if n != speaker))
+        done = _first_person(f"{speaker} {first.lower()} {' '.join(words[1:])}", speaker) or stated
+        return Proposal(_finish(done), speaker, _category(stated), first_person=True, mentions=others)
+    # A scene-setting opening ("Monday", "Last year", "Paris", "Spotify") leaves the sentence's
+    # doer to come; any other ("Not sure I agree", "Sounds good, I'll ...") is an aside, and only
+    # a named person after it is taken.
+    scene = first.casefold() in SCENE_WORDS or first.casefold() in PLACES_AND_COMPANIES or not is_common(first)
+    for i, w in enumerate(words):
+        low = w.lower().strip(",.;:!")
+        if low in _YOU:
+            return None
+        if (low in _FIRST_PERSON_DOER or low in SUBJECT_PRONOUNS) and not scene:
+            return None
+        if low in _FIRST_PERSON_DOER and low not in ("my", "our") and first.casefold() not in SCENE_WORDS:
+            return None  # "Spotify rejected my application" is the speaker's; "Sounds good, I'll ..." is not a fact
+        if i in names and i == len(words) - 1 and words[i - 1].endswith(","):
+            return None  # "Good luck with the move, Tom!": spoken to
+        if low in _FIRST_PERSON_DOER:
+            if _mood(" ".join(words[i:])):
+                return None
+            text = _first_person(stated, speaker)
+            others = tuple(n for n in names.values() if n != speaker)
+            return (
+                Proposal(_finish(text), speaker, _category(stated), first_person=True, mentions=others)
+                if text
+                else None
+            )
+        if low in SUBJECT_PRONOUNS and i > 0:
+            who = ctx.refer(_gender_of_pronoun(low))
+            if who is None:
+                return None
+            ctx.bind(who, _gender_of_pronoun(low))
+            text = " ".join([*words[:i], who + _pronoun_verb(low) + w[len(low) :], *words[i + 1 :]])
+            return Proposal(_finish(text.rstrip(".!")), who, _category(stated), first_person=False)
+        if i in names:
+            return Proposal(_finish(stated), names[i], _category(stated), first_person=False)
+    return None
+
+
+def _gender_of_pronoun(word: str) -> str:
+    """ "m" for he / his / he's ..., "f" for she / her / she's ... (never by prefix: "her" is not "he")."""
+    return "m" if word.lower().strip(",.!") in ("he", "his", "him", "he's", "he'll", "he'd") else "f"
+
+
+def _others(
+    s: str, subject: str, speaker: str, ctx: Context, relations: list[Proposal], start: int = 1
+) -> tuple[str, ...]:
+    """The other persons a claim is about: its relations' people and the names said with evidence."""
+    out = [p.subject for p in relations if p.subject and p.subject != subject]
+    for _, name in ctx.persons_in(s.split(), start):
+        if name not in out and name not in (subject, speaker):
+            out.append(name)
+    return tuple(n for n in out if n)
 
 
 def _mood(stated: str) -> bool:
@@ -302,8 +532,10 @@ def _mood(stated: str) -> bool:
     return low.startswith(("i'm thinking about", "i'll miss", "i miss", "i'll think", "i'm not sure", "i don't know"))
 
 
-def _pronoun_verb(word: str) -> str:
+def _pronoun_verb(word: str, after: str = "") -> str:
     low = word.lower()
+    if low in ("he's", "she's") and after.lower() in ("been", "got", "gone", "had", "done", "seen", "never"):
+        return " has"  # "She's been great" is "has been", not "is been"
     return {
         "he's": " is",
         "she's": " is",
@@ -388,6 +620,8 @@ def _conjugate(words: list[str], i: int, out: list[str]) -> int:
     tail = w[len(w.rstrip(",.;:!")) :]
     if core in ("don't", "do not"):
         out.append("doesn't" + tail)
+    elif core == "haven't":
+        out.append("hasn't" + tail)
     elif core in ("am", "was", "were"):
         out.append(("is" if core == "am" else "was") + tail)
     elif core in IRREGULAR_VERBS:

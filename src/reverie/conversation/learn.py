@@ -103,7 +103,7 @@ class Learner:
         enroller = Enroller(self._host, scope)
         try:
             for entries in sessions:
-                self._session(scope, conversation, [e for e in entries if minable(e)], enroller, extra, report)
+                self._session(scope, conversation, entries, enroller, extra, report)
         except LearningPausedError as exc:
             report.stopped = f"learning is paused in scope {scope!r}: {exc.message}"
         return report
@@ -112,14 +112,19 @@ class Learner:
         self,
         scope: str,
         conversation: str,
-        messages: list[Entry],
+        entries: Sequence[Entry],
         enroller: Enroller,
         extra: Sequence[Proposer],
         report: ExtractionReport,
     ) -> None:
+        messages = [e for e in entries if minable(e)]
         if not messages:
             return
-        proposals = {m.id: list(ps) for m, ps in RuleExtractor().propose(messages)}
+        # The rules read the assistant's messages too (who it names is who a "he" in the reply may
+        # mean; nothing it says is mined) and know the names the scope's person records hold.
+        known = [n.text for g in enroller.book.groups for n in g.names]
+        spoken = [e for e in entries if e.kind == "message"]
+        proposals = {m.id: list(ps) for m, ps in RuleExtractor(known=known).propose(spoken)}
         for proposer in extra:
             for m, ps in proposer.propose(messages):
                 proposals.setdefault(m.id, []).extend(p for p in ps if _new_text(p, proposals.get(m.id, [])))

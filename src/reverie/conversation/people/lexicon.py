@@ -23,6 +23,8 @@ RELATIONS = _words(
     mentee mentor mom mother mum nanny neighbor neighbour nephew niece partner pastor roommate sibling singer
     sister son spouse stepdaughter stepfather stepmother stepson student supervisor teacher teammate tenant
     therapist trainer tutor twin uncle vet wife
+    brother-in-law daughter-in-law father-in-law mother-in-law sister-in-law son-in-law stepbrother stepsister
+    half-brother half-sister godfather godmother godson goddaughter
     """
 )
 
@@ -111,8 +113,7 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
     "becky": ("rebecca",),
     "nico": ("nicolas", "nicholas"),
 }
-#: Capitalised words that start sentences or name things, never people.
-NOT_NAMES = _words(
+_FIRST_NOT_NAMES = _words(
     """
     a about actually after also am an and anyway april are august be because been before but can christmas
     cool could december did do does easter february friday god great had haha halfway has have he hello her
@@ -124,11 +125,74 @@ NOT_NAMES = _words(
     """
 )
 
+#: Capitalised words that start sentences or name things, never people (lower case): function
+#: words, interjections, weekdays, months, holidays, kinship words used as names, titles, the nouns
+#: and verbs a chat sentence opens with, and the given names that are also common words ("Will",
+#: "May", "Grace": those need more evidence than the name list, see ``recognise``), and a few
+#: companies and places that chats name often (``PLACES_AND_COMPANIES``, below).
+NOT_NAMES = _FIRST_NOT_NAMES | _words(
+    """
+    above across after afternoon again against ago ahead all almost alone along already alright although
+    always among another any anybody anyone anything anyway anywhere apparently around as ask at autumn
+    away awesome awful back bad basically be beautiful before behind being below beside besides best
+    better between beyond big both brb breakfast bring btw by call called came can't cannot careful
+    cheers check congrats congratulations cost costs could couldn't dear definitely despite did didn't
+    dinner do does doesn't doing don't done down during each early earlier either else enough especially
+    even evening eventually ever every everybody everyone everything everywhere exactly except fair far
+    few finally fine first for found from fun funny further get gets getting give go goes going gone
+    good goodbye goodnight got gotta great guess guys had hadn't half happy hardly has hasn't haven't
+    having he'd he'll he's hello hence her hers herself hey hi him himself hm hmm home hope hopefully
+    hours however huge i'll idk imagine in indeed instead into isn't it'll itself just kind kinda last
+    late lately later least less let let's like likely little long look looks lot lots lovely lunch
+    made make many maybe meanwhile meh mine minutes mm month months more morning most mostly much must
+    my myself near nearly need needs neither never nevertheless new next night nobody none nope nor
+    nothing now nowhere obviously of off often omg on once one only onto other others otherwise ought
+    ours ourselves out outside over overall own perfect perhaps personally plus pm point pretty quite
+    rather re ready real right same see seems seriously several she'd she'll she's should shouldn't
+    since sir small some somebody someday somehow someone something sometime somewhere soon speaking
+    spring still such summer super supposedly take tbh than thankfully that's the them themselves
+    there's therefore they they'd they'll they're they've thing things think though through thus till
+    to together tomorrow too totally toward towards true try turns two ugh uh um under unfortunately
+    unless until up upon us usually very via wait want wanted was wasn't way we'd weather week weekend
+    weeks weird weren't what's whatever whenever wherever whether while whoever whole why will winter
+    with within without won't wonderful work works worse would wouldn't yay yeah year years yep yet
+    you'd you'll you're you've yours yourself yup
+    afterwards all-in-all also around bank cafe car city class coffee college company country court
+    dad daddy doctor family food friday's game gym hospital house job kitchen mama market meeting mom
+    mommy monday's mum mummy nan nana office papa party pub rent restaurant saturday's school shop station
+    store street sunday's team thursday's town train trip tuesday's uni university wednesday's
+    january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday christmas easter halloween thanksgiving
+    ramadan eid diwali hanukkah passover new year's valentine's
+    grandma grandpa granny gran grandad granddad grandmother grandfather auntie mother father
+    mr mrs ms miss dr prof professor doctor
+    will may june april august grace mark bill frank rose hope joy faith dawn eve ruby amber guy
+    don ray art rich sunny penny sky reese chase summer autumn iris lily daisy ivy holly
+    absolutely agreed almost amazing anyways certainly clearly damn depends feels fortunately frankly
+    generally glad happens hopefully interesting literally lucky luckily mainly makes means normally oops
+    partly poor possibly sadly shame sounds sucks surely typical typically wish noted
+    """
+)
+#: Companies and places chats name often: never a person, but a sentence may open with one and go
+#: on about the speaker ("Spotify rejected my application").
+PLACES_AND_COMPANIES = _words(
+    """
+    google apple amazon microsoft facebook meta netflix spotify tesla uber airbnb ikea twitter instagram tiktok
+    youtube whatsapp linkedin reddit slack zoom samsung sony nike adidas starbucks costco walmart target lidl
+    aldi tesco deloitte accenture mckinsey ibm intel nvidia openai siemens bmw toyota ryanair easyjet
+    london paris berlin rome madrid lisbon porto amsterdam dublin vienna prague barcelona milan munich
+    tokyo beijing delhi mumbai dubai sydney toronto chicago boston seattle texas california florida
+    europe asia africa america canada mexico brazil spain france germany italy japan china india
+    """
+)
+NOT_NAMES = NOT_NAMES | PLACES_AND_COMPANIES
+
 #: How a person may feel without that being a fact worth keeping ("I'm worried", "I was surprised").
 FEELINGS = _words(
     """
-    angry anxious bored confused curious excited fine glad good great happy nervous ok okay relieved sad
-    scared shocked sorry stressed sure surprised terrified thrilled tired upset worried
+    angry annoyed anxious bored confused curious devastated drained excited exhausted fine frustrated glad good
+    great happy heartbroken lonely nervous ok okay overwhelmed relieved sad scared shocked sorry stressed sure
+    surprised terrified thrilled tired upset worried
     """
 )
 
