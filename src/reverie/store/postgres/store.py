@@ -39,10 +39,13 @@ from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.projection import SUPERSEDED_PREFIX, Change, ProjectionView, project
 from reverie.model.query import Filter, Sort
+from reverie.store import idempotency
 from reverie.store.engine import batch_runner, run_commands
+from reverie.store.idempotency import Claim, Recorded
 from reverie.store.postgres import agenda, health, lexical, projections, purge
 from reverie.store.postgres import connect as pgconnect
 from reverie.store.postgres import conversation as conv
+from reverie.store.postgres import idempotency as keys
 from reverie.store.postgres.filters import compile_filter, compile_sort
 from reverie.store.postgres.schema import PROJECTION_TABLES, SCHEMA_VERSION, hnsw_statements, upgrade_statements
 from reverie.store.protocol import (
@@ -408,12 +411,16 @@ class PostgresStore:
     ) -> list[Outcome]:
         self._check_open()
         scopes = sorted({str(getattr(c, "scope", "")) for c in commands})
+        claim = idempotency.pending()  # an idempotency key this write carries (store/idempotency.py)
         with self._txn([], write=True):
             self._write_scopes(scopes)
+            self._claim(claim)
             out = run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
             for scope in sorted({c.scope for c in commands if isinstance(c, Purge)}):
                 # Dream-run summaries may quote the purged text: dropped with it, as on SQLite.
                 self.x("DELETE FROM dream_runs WHERE scope = %s", (scope,))
+            keys.erase(self, commands, claim)  # and so may recorded responses
+        idempotency.written(claim)
         return out
 
     def execute_steps(
@@ -434,7 +441,9 @@ class PostgresStore:
 
         batch = Batch(run=run, item=self.item)
         out: list[Any] = []
+        claim = idempotency.pending()
         with self._txn([], write=True):
+            self._claim(claim)
             for step in steps:
                 allowed = list(self._txn_scopes or [])
                 try:
@@ -447,7 +456,24 @@ class PostgresStore:
                     # set_config is undone with the savepoint: name the scopes again
                     self._txn_scopes = []
                     self._allow(allowed)
+        idempotency.written(claim)
         return out
+
+    # -- idempotency keys (store/idempotency.py) -------------------------------------------
+    def _claim(self, p: idempotency.Pending | None) -> None:
+        """Inside a write: lock the claim's scope (a no-op if the commands' include it), take the key."""
+        if p is not None:
+            self._write_scopes([p.claim.scope])
+            keys.claim(self, p)
+
+    def idempotency(self, scope: str, key: str, *, now: datetime) -> Recorded | None:
+        with self._txn([scope]):
+            return keys.lookup(self.q, scope, key, now)
+
+    def record_response(self, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
+        with self._txn([claim.scope], write=True):
+            keys.record(self, claim, status, body, now)
+            return keys.lookup(self.q, claim.scope, claim.key, now)
 
     # -- leases ---------------------------------------------------------------------------
     def take_lease(self, scope: str, owner: str, *, now: datetime, expires_at: datetime) -> Lease:
