@@ -189,21 +189,7 @@ class PostgresStore:
         return int(text)
 
     def _ensure_vector_extension(self) -> None:
-        if self.q("SELECT 1 FROM pg_extension WHERE extname = 'vector'"):
-            return
-        if not self.q("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"):
-            raise StorageError(
-                f"the PostgreSQL server of {self.path} has no pgvector extension: install it on the server "
-                "(Debian: apt install postgresql-16-pgvector; managed services: enable the 'vector' extension), "
-                "then open the store again; nothing was created"
-            )
-        try:
-            self.x("CREATE EXTENSION IF NOT EXISTS vector")
-        except StorageError as exc:
-            raise StorageError(
-                f"pgvector is installed on the server but could not be enabled in this database ({exc.message}); "
-                "ask its owner to run CREATE EXTENSION vector"
-            ) from None
+        pgconnect.ensure_vector(self.q, self.x, self.path)
 
     # -- transactions ---------------------------------------------------------------------
     def _check_open(self) -> None:
