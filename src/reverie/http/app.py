@@ -219,6 +219,7 @@ def serve(
     read_only: bool = False,
     principal: str | None = None,
     principals: Mapping[str, str] | None = None,
+    idempotency_window: float = IDEMPOTENCY_WINDOW,
 ) -> None:
     """Open the store at ``db_path`` and serve it until interrupted (blocking).
 
@@ -231,6 +232,7 @@ def serve(
     ``principal``: every request reads as this principal (issue #14.8). It is fixed by the
     operator who starts the server and bound to the one ``token``: whoever proves they hold the
     token acts as that principal. No request header can name a principal (anyone can set one).
+    ``idempotency_window``: as in ``create_app``.
     """
     check_bind(host, token)
     check_token(token)  # before opening anything, like the bind check
@@ -249,6 +251,7 @@ def serve(
             secret=key,
             dream_every=dream_every,
             principals=principals,
+            idempotency_window=idempotency_window,
         )
         uvicorn.run(app, host=host, port=port, **server.options(request_timeout))
     finally:

@@ -33,7 +33,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -48,7 +48,7 @@ from reverie.http.errors import error_response, status_for
 from reverie.http.messages import for_http
 from reverie.http.scope_path import PREFIX
 from reverie.memory import Memory
-from reverie.store.idempotency import KEY_MAX_CHARS, Recorded
+from reverie.memory.idempotency import KEY_MAX_CHARS, Recorded
 
 log = logging.getLogger("reverie.http")
 
@@ -218,6 +218,8 @@ async def _read_body(receive: Receive) -> bytes:
     chunks: list[bytes] = []
     while True:
         message = await receive()
+        if message["type"] == "http.disconnect":
+            raise ClientDisconnect()  # nobody to answer (``Guard`` lets it pass); nothing was run
         if message["type"] != "http.request":
             break
         chunks.append(message.get("body", b""))

@@ -25,7 +25,19 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 from reverie.memory.core import Core
-from reverie.store.idempotency import DEFAULT_WINDOW, Claim, Pending, Recorded, carrying, check_key, make_claim
+from reverie.store.idempotency import (
+    DEFAULT_WINDOW,
+    KEY_MAX_CHARS,
+    Claim,
+    Pending,
+    Recorded,
+    carrying,
+    check_key,
+    make_claim,
+)
+
+#: What a face needs besides the methods (it imports the facade's modules, never ``store``).
+__all__ = ["DEFAULT_WINDOW", "KEY_MAX_CHARS", "Claim", "Idempotency", "Pending", "Recorded"]
 
 
 class Idempotency:

@@ -776,6 +776,19 @@ class PostgresStore:
         report.counts.update(counts)
         return report
 
+    def scrub_purged(self) -> list[str]:
+        """Rewrite every table (``VACUUM (FULL)``, as the owner) so purged text leaves their pages;
+        returns the tables. Locks each table while it is copied: see ``store/postgres/scrub.py``."""
+        from reverie.store.postgres.scrub import scrub
+
+        with self._lock:
+            self._check_open()
+            if self.read_only:
+                from reverie.errors import ReadOnlyError
+
+                raise ReadOnlyError(f"{self.path} is open read-only; open it without --read-only to scrub it")
+            return scrub(self.q, self.x)
+
     def rebuild(self, embed: Embed) -> None:
         """Empty every projection and replay the event log through the same projection code."""
         with self._txn([], write=True):
