@@ -133,7 +133,8 @@ class InvalidTransitionError(ConflictError):
 
 class IdempotencyKeyReusedError(ConflictError):
     """An idempotency key already used in this scope for a *different* request (another route,
-    body or principal): nothing was written. A key names one request; send a new key."""
+    body or principal): nothing was written. A key names one request; send a new key. (HTTP: 409,
+    like every conflict; this API answers no request with 422.)"""
 
     code = "idempotency_key_reused"
 

@@ -139,9 +139,9 @@ def test_json_spelling_does_not_matter_but_the_content_does(mem: Memory, client:
 def test_the_same_key_for_another_request_is_refused_and_stores_nothing(mem: Memory, client: TestClient) -> None:
     item_id = post(client, "/items", {"text": "The dog is called Rex"}).json()["id"]
     written = events(mem)
-    body = assert_error(post(client, "/items", {"text": "The dog is called Max"}), 422, "idempotency_key_reused")
+    body = assert_error(post(client, "/items", {"text": "The dog is called Max"}), 409, "idempotency_key_reused")
     assert "new key" in body["error"]
-    assert_error(post(client, f"/items/{item_id}/forget", {}), 422, "idempotency_key_reused")  # another route
+    assert_error(post(client, f"/items/{item_id}/forget", {}), 409, "idempotency_key_reused")  # another route
     assert events(mem) == written
     assert [i.text for i in mem.list(scope=S).items] == ["The dog is called Rex"]
 
@@ -153,7 +153,7 @@ def test_another_principal_reusing_a_key_is_not_shown_the_first_answer(mem: Memo
         first = post(client, "/items", body, authorization="Bearer ana-token")
         assert first.status_code == 201, first.text
         other = post(client, "/items", body, authorization="Bearer bo-token")
-        assert_error(other, 422, "idempotency_key_reused")
+        assert_error(other, 409, "idempotency_key_reused")
         assert "4321" not in other.text
 
 
@@ -218,7 +218,7 @@ def test_a_key_expires_after_the_window_by_the_memorys_clock(mem: Memory) -> Non
         post(client, "/items", {"text": "Water the plants"})
         clock.advance(timedelta(minutes=59))
         assert post(client, "/items", {"text": "Water the plants"}).headers.get("idempotent-replayed") == "true"
-        assert post(client, "/items", {"text": "Feed the cat"}).status_code == 422
+        assert post(client, "/items", {"text": "Feed the cat"}).status_code == 409
         clock.advance(timedelta(minutes=1))  # exactly the window: expired
         fresh = post(client, "/items", {"text": "Feed the cat"})
         assert fresh.status_code == 201 and "idempotent-replayed" not in fresh.headers
@@ -358,9 +358,10 @@ def test_each_key_writes_once_and_answers_its_first_body_only(steps: list[tuple[
             elif first[key][0] == drink:
                 assert (r.status_code, r.content) == (201, first[key][1])
             else:
-                assert r.status_code == 422
-        assert len(mem.store.events(S, limit=1000)) == len(first)  # one remember per key (no corroboration
-        # events: a repeated drink under another key corroborates, which is an event too)
+                assert r.status_code == 409
+        # one event per key: its first request writes one (a remember, or the corroboration of an equal
+        # claim another key wrote); retries and refused reuses write none
+        assert len(mem.store.events(S, limit=1000)) == len(first)
 
 
 # -- real servers in other processes racing one key ------------------------------------------------
@@ -508,6 +509,6 @@ def test_openapi_documents_the_header_on_writes_only(client: TestClient) -> None
     assert "Idempotency-Key" in names("/v1/scopes/{scope}/conversations/{conversation}/messages")
     assert "Idempotency-Key" not in names("/v1/scopes/{scope}/recall")
     post_items = paths["/v1/scopes/{scope}/items"]["post"]
-    assert "422" in post_items["responses"]
+    assert "422" not in post_items["responses"]  # a reused key is a 409 conflict, like every other
     assert "Idempotent-Replayed" in post_items["responses"]["201"]["headers"]
     assert "Idempotency-Key" not in [p["name"] for p in paths["/v1/scopes/{scope}/items"]["get"].get("parameters", [])]

@@ -36,8 +36,9 @@ ERROR_STATUSES = {
     404: "No such item, edge or route in this scope.",
     405: "The route exists but not with this method.",
     409: "The write contradicts the current state (version_conflict, dismissed_value, learning_paused, ...), or "
-    "its Idempotency-Key's first request is still running (idempotency_in_progress, with Retry-After) or was "
-    "done but its response cannot be replayed (idempotency_unavailable).",
+    "its Idempotency-Key names another request (idempotency_key_reused), its first request is still running "
+    "(idempotency_in_progress, with Retry-After) or was done but its response cannot be replayed "
+    "(idempotency_unavailable).",
     413: "The body is larger than Limits.max_request_bytes.",
     415: "A write whose body is not JSON: send Content-Type: application/json.",
     500: "A bug: the details are in the server log, never in the response.",

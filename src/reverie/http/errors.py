@@ -19,7 +19,6 @@ from reverie.errors import (
     ClosedError,
     ConflictError,
     EmbedderError,
-    IdempotencyKeyReusedError,
     InvalidInputError,
     NotFoundError,
     NotPermittedError,
@@ -52,8 +51,6 @@ def status_for(exc: ReverieError) -> int:
         return 400
     if isinstance(exc, NotFoundError):
         return 404
-    if isinstance(exc, IdempotencyKeyReusedError):
-        return 422  # as draft-ietf-httpapi-idempotency-key-header says for a key reused with another payload
     if isinstance(exc, ConflictError):
         return 409
     if isinstance(exc, ReadOnlyError | NotPermittedError):  # inspection only / an operator operation

@@ -8,7 +8,9 @@ can count on its replay. A later request with the same key in the same scope:
 
 - the same request (method, path and query, body as canonical JSON, and the caller's principal)
   → the recorded response, with ``Idempotent-Replayed: true``; nothing is written;
-- another request → 422 ``idempotency_key_reused``; nothing is written;
+- another request → 409 ``idempotency_key_reused``; nothing is written. (The IETF draft on this
+  header suggests 422; this API promises no 422 anywhere — bad input is 400 whoever finds it,
+  ``tests/security/test_http_contract.py`` — and a reused key is a conflict with stored state.)
 - while the first is still running → it waits for the answer a few seconds, then 409
   ``idempotency_in_progress`` with ``Retry-After``; a first request that wrote but never recorded
   its answer (its server stopped) or whose answer a purge erased → 409 ``idempotency_unavailable``.
@@ -68,7 +70,7 @@ DOC = (
     "Optional. A key naming this write (e.g. a UUID; 1-255 printable ASCII characters, no spaces), "
     "so a retry is applied once: a retry with the same key and the same request gets the first "
     "response again, with 'Idempotent-Replayed: true', and writes nothing; the same key with another "
-    "request is refused (422 idempotency_key_reused). Keys are kept per scope for 24 h by default."
+    "request is refused (409 idempotency_key_reused). Keys are kept per scope for 24 h by default."
 )
 
 
@@ -264,7 +266,8 @@ async def _captured(app: ASGIApp, scope: Scope, receive: Receive) -> tuple[int, 
 
 
 def document(doc: dict[str, Any]) -> None:
-    """Add the header, its 422, and the replay header to every write operation of ``doc``."""
+    """Add the header and the replay header to every write operation of ``doc`` (its refusals are
+    among the documented 400 and 409)."""
     header = {
         "name": HEADER,
         "in": "header",
@@ -280,10 +283,6 @@ def document(doc: dict[str, Any]) -> None:
                 continue
             operation.setdefault("parameters", []).append(header)
             responses = operation.setdefault("responses", {})
-            responses["422"] = {
-                "description": "idempotency_key_reused: the Idempotency-Key was used for another request.",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
-            }
             for status, answer in responses.items():
                 if str(status).startswith("2"):
                     answer.setdefault("headers", {})[REPLAYED] = {
