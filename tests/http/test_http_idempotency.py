@@ -26,6 +26,7 @@ from typing import Any
 
 import httpx
 import pytest
+import uvicorn
 from fastapi.testclient import TestClient
 from http_helpers import BASE, assert_error
 from hypothesis import HealthCheck, given, settings
@@ -496,6 +497,51 @@ def test_four_retrying_writers_lose_nothing_and_duplicate_nothing(store_url: str
         texts = [i.text for i in after.list(scope=S, limit=1000).items]
         assert len(texts) == len(set(texts)) == 4 * count + 1
         assert after.doctor().ok
+
+
+@contextmanager
+def running(app: Any) -> Iterator[str]:
+    """``app`` in uvicorn on a free loopback port (a thread of this process, so the test holds its clock)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", server_header=False, proxy_headers=False))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, name="uvicorn", daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not srv.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.01)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+def test_over_a_real_server_retry_reuse_and_expiry(store_url: str, memories: Any) -> None:
+    """The same contract through uvicorn and a socket, on SQLite and PostgreSQL, under the manual clock."""
+    mem: Memory = memories.open(store_url)
+    clock = mem.clock
+    assert isinstance(clock, ManualClock)
+    with running(create_app(mem, idempotency_window=600)) as base, httpx.Client(base_url=base, timeout=30) as c:
+        first = post(c, "/items", {"text": "The spare key is under the mat"}, key="u-1")
+        assert first.status_code == 201, first.text
+        written = events(mem)
+        again = post(c, "/items", {"text": "The spare key is under the mat"}, key="u-1")
+        assert (again.status_code, again.content) == (201, first.content)
+        assert again.headers["idempotent-replayed"] == "true"
+        reused = post(c, "/items", {"text": "The spare key is in the shed"}, key="u-1")
+        assert_error(reused, 409, "idempotency_key_reused")
+        assert events(mem) == written
+        clock.advance(timedelta(seconds=600))
+        later = post(c, "/items", {"text": "The spare key is in the shed"}, key="u-1")
+        assert later.status_code == 201 and "idempotent-replayed" not in later.headers
+    assert sorted(i.text for i in mem.list(scope=S).items) == [
+        "The spare key is in the shed",
+        "The spare key is under the mat",
+    ]
 
 
 def test_openapi_documents_the_header_on_writes_only(client: TestClient) -> None:
