@@ -73,6 +73,15 @@ def _conflict(mem: Memory) -> tuple[str, Any]:
     return f"/contradictions/{edge.id}/resolve", {"keep": a.id}
 
 
+def _talk(mem: Memory, conversation: str) -> None:
+    mem.conversation(conversation, scope=S, open_on_add=True).add("I moved to Lisbon last spring", speaker="ana")
+
+
+def _slice(mem: Memory) -> tuple[str, Any]:
+    mem.remember("The office moved to Porto", scope="elsewhere")
+    return "/slices/import", {"slice": mem.export_slice(scope="elsewhere").to_dict()}
+
+
 ROUTES: dict[str, Setup] = {
     "remember": lambda m: ("/items", {"text": "The boiler is serviced every May", "tags": ["house"]}),
     "revise": lambda m: (f"/items/{_item(m)}/revise", {"text": "The boiler is serviced every June"}),
@@ -91,6 +100,11 @@ ROUTES: dict[str, Setup] = {
     "intent": lambda m: ("/intents", {"label": "Service the boiler", "priority": 0.7}),
     "task": lambda m: ("/tasks", {"action": "Call the plumber"}),
     "message": lambda m: ("/conversations/c1/messages", {"text": "I moved to Lisbon last spring", "speaker": "ana"}),
+    "tool_call": lambda m: (_talk(m, "c2") or "/conversations/c2/tool-calls", {"name": "search", "args": {"q": "x"}}),
+    "close": lambda m: (_talk(m, "c3") or "/conversations/c3/close", None),
+    "intent_move": lambda m: (f"/intents/{m.intents.create('Service the boiler', scope=S).id}/pause", {}),
+    "task_move": lambda m: (f"/tasks/{m.tasks.create('Call the plumber', scope=S).id}/start", {}),
+    "slice_import": _slice,
 }
 
 
