@@ -71,4 +71,5 @@ class Idempotency:
         A claim whose call wrote nothing gets a row now; a row a purge erased, or one of another
         request, is left as it is. Expired keys of the scope are deleted here.
         """
-        return self._core.store.record_response(claim, status=status, body=body, now=self._core.clock.now())
+        store, now = self._core.store, self._core.clock.now()
+        return store.record_response(claim.scope, claim, status=status, body=body, now=now)

@@ -136,6 +136,13 @@ def purged_scopes(commands: Sequence[object]) -> list[str]:
     return sorted({str(c.scope) for c in commands if isinstance(c, Purge | PurgeMessage)})
 
 
+def in_scope(scope: str, claim: Claim) -> Claim:
+    """``claim``, checked to be of ``scope`` (a store's writes name the scope first, as its reads do)."""
+    if claim.scope != scope:
+        raise InvalidInputError(f"the idempotency claim is of scope {claim.scope!r}, not {scope!r}")
+    return claim
+
+
 def check_key(key: object) -> str:
     """``key`` if it is a usable idempotency key, else ``InvalidIdempotencyKeyError`` saying why."""
     if not isinstance(key, str) or not key:

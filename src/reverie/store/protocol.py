@@ -157,10 +157,11 @@ class Store(Protocol):
         """
         ...
 
-    def record_response(self, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
-        """Record the response of ``claim``'s request on its row, or insert a complete row if the
-        request wrote nothing; a row of another request, or one a purge erased, is left as it is.
-        Drops the scope's rows expired at ``now``. Returns the key's row as it stands afterwards."""
+    def record_response(self, scope: str, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
+        """Record the response of ``claim``'s request (``scope`` is the claim's own) on its row, or
+        insert a complete row if the request wrote nothing; a row of another request, or one a purge
+        erased, is left as it is. Drops the scope's rows expired at ``now``. Returns the key's row
+        as it stands afterwards."""
         ...
 
     def get(self, scope: str, item_id: str) -> Item | None: ...

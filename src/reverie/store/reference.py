@@ -427,7 +427,8 @@ class ReferenceStore:
         row = self._keys.get((scope, key))
         return row if row is not None and row.expires_at > now else None
 
-    def record_response(self, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
+    def record_response(self, scope: str, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
+        claim = idempotency.in_scope(scope, claim)
         self._check_open()
         with self._lock:
             for k, old in list(self._keys.items()):

@@ -140,8 +140,8 @@ class VisibleStore:
         principal's recorded response is never replayed to another."""
         return self.inner.idempotency(scope, key, now=now)
 
-    def record_response(self, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
-        return self.inner.record_response(claim, status=status, body=body, now=now)
+    def record_response(self, scope: str, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
+        return self.inner.record_response(scope, claim, status=status, body=body, now=now)
 
     def dream_runs(self, scope: str, *, limit: int) -> list[dict[str, Any]]:
         """Withheld when the scope holds hidden items: a summary counts every item the pass saw."""

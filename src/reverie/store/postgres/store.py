@@ -456,7 +456,8 @@ class PostgresStore:
         with self._txn([scope]):
             return keys.lookup(self.q, scope, key, now)
 
-    def record_response(self, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
+    def record_response(self, scope: str, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
+        claim = idempotency.in_scope(scope, claim)
         with self._txn([claim.scope], write=True):
             keys.record(self, claim, status, body, now)
             return keys.lookup(self.q, claim.scope, claim.key, now)

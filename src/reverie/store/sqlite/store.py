@@ -751,7 +751,8 @@ class SQLiteStore:
         with self._read() as c:
             return keys.lookup(c, scope, key, now)
 
-    def record_response(self, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
+    def record_response(self, scope: str, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
+        claim = idempotency.in_scope(scope, claim)
         with self._write():
             keys.record(self._x, claim, status, body, now)
             return keys.lookup(self._conn, claim.scope, claim.key, now)
