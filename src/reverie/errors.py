@@ -10,7 +10,8 @@ releases; the message says what was wrong and how to fix it. No bare ``sqlite3``
     │   ├── LimitExceededError        limit_exceeded       a Limits bound was crossed
     │   ├── InvalidQueryError         invalid_query        a malformed filter / sort
     │   ├── PortInUseError            port_in_use          a server's port is taken (pass --port)
-    │   └── InvalidSliceError         invalid_slice        a malformed / future / forging slice
+    │   ├── InvalidSliceError         invalid_slice        a malformed / future / forging slice
+    │   └── InvalidIdempotencyKeyError invalid_idempotency_key  empty, too long, not printable ASCII
     ├── NotFoundError                 not_found            unknown id in this scope
     ├── ConflictError                 conflict             the write contradicts state
     │   ├── VersionConflictError      version_conflict     expected_version mismatch
@@ -18,7 +19,10 @@ releases; the message says what was wrong and how to fix it. No bare ``sqlite3``
     │   ├── LearningPausedError       learning_paused      scope paused
     │   ├── AlreadyClosedError        already_closed       item already forgotten/superseded
     │   ├── SliceConflictError        slice_conflict       slice claims collide with this scope's
-    │   └── InvalidTransitionError    invalid_transition   an intent/task move its status forbids
+    │   ├── InvalidTransitionError    invalid_transition   an intent/task move its status forbids
+    │   ├── IdempotencyKeyReusedError idempotency_key_reused   the key names another request
+    │   ├── IdempotencyInProgressError idempotency_in_progress the key's first request is not done
+    │   └── IdempotencyUnavailableError idempotency_unavailable done once; its response is gone
     ├── EmbedderError                 embedder             model / endpoint failure
     │   └── EmbedderMismatchError     embedder_mismatch    store holds another model's vectors
     ├── StorageError                  storage              disk full, I/O error, locked too long
@@ -78,6 +82,13 @@ class InvalidSliceError(InvalidInputError):
     code = "invalid_slice"
 
 
+class InvalidIdempotencyKeyError(InvalidInputError):
+    """An idempotency key no store can keep reliably: empty, longer than 255 characters, or with a
+    character outside printable ASCII (a control character, a space, a non-ASCII letter)."""
+
+    code = "invalid_idempotency_key"
+
+
 class NotFoundError(ReverieError, LookupError):
     code = "not_found"
 
@@ -118,6 +129,29 @@ class InvalidTransitionError(ConflictError):
     resuming a cancelled intent). The message names the current status and the moves it allows."""
 
     code = "invalid_transition"
+
+
+class IdempotencyKeyReusedError(ConflictError):
+    """An idempotency key already used in this scope for a *different* request (another route,
+    body or principal): nothing was written. A key names one request; send a new key. (HTTP: 409,
+    like every conflict; this API answers no request with 422.)"""
+
+    code = "idempotency_key_reused"
+
+
+class IdempotencyInProgressError(ConflictError):
+    """The first request with this idempotency key has not finished yet (or its write committed
+    and its response is being recorded): nothing was written by this one. Retry shortly."""
+
+    code = "idempotency_in_progress"
+
+
+class IdempotencyUnavailableError(ConflictError):
+    """The write of this idempotency key was done, once, but its response cannot be replayed: the
+    server stopped between the commit and recording it, or a purge in the scope erased it (it may
+    have quoted the purged text). The write is not repeated; read the scope to see its effect."""
+
+    code = "idempotency_unavailable"
 
 
 class EmbedderError(ReverieError):
@@ -165,6 +199,10 @@ __all__ = [
     "DismissedValueError",
     "EmbedderError",
     "EmbedderMismatchError",
+    "IdempotencyInProgressError",
+    "IdempotencyKeyReusedError",
+    "IdempotencyUnavailableError",
+    "InvalidIdempotencyKeyError",
     "InvalidInputError",
     "InvalidQueryError",
     "InvalidScopeError",

@@ -65,6 +65,7 @@ BAD_INPUT = [
     (["reindex", "--no-such-option"], 2, "usage"),
     (["serve", "--port", "0"], 2, "usage"),
     (["serve", "--dream-every", "often"], 2, "invalid_input"),
+    (["serve", "--idempotency-window", "0s"], 2, "invalid_input"),
     (["mcp", "--port", "70000"], 2, "usage"),
     (["mcp", "--embedder", "word2vec"], 2, "usage"),
     (["no-such-command"], 2, "usage"),

@@ -53,7 +53,11 @@ def test_every_statement_of_a_full_workload_names_its_scope(memories, pg_url: st
     mem.archive_search("Lisbon", scope="s")
     mem.store.take_lease("s", "me", now=mem.clock.now(), expires_at=mem.clock.now())
     mem.store.release_lease("s", "me")
-    mem.forget(a.id, scope="s", purge=True)
+    with mem.idempotency.claim("key-1", scope="s", request="0" * 64) as pending:  # an HTTP write's key
+        mem.remember("Dana likes jazz", scope="s")
+    mem.idempotency.record(pending.claim, status=201, body="{}")
+    mem.idempotency.recorded("key-1", scope="s")
+    mem.forget(a.id, scope="s", purge=True)  # erases recorded answers too
     mem.doctor()
     mem.rebuild()
     mem.store._statement_hook = None  # type: ignore[attr-defined]

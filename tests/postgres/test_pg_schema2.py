@@ -38,9 +38,10 @@ def own_db(pg: PgServer) -> Iterator[str]:
 
 
 def _to_schema_1(url: str) -> None:
-    """Take the database back to schema 1 exactly: schema 2 is schema 1 plus these objects."""
+    """Take the database back to schema 1 exactly: schema 2 is schema 1 plus these objects (and
+    schema 3 schema 2 plus the idempotency table)."""
     with psycopg.connect(url, autocommit=True) as c:
-        c.execute("DROP TABLE intents, tasks")
+        c.execute("DROP TABLE intents, tasks, idempotency")
         c.execute("ALTER TABLE items DROP COLUMN visibility")  # takes items_restricted with it
         c.execute("UPDATE settings SET v = '1' WHERE k = 'schema_version'")
 

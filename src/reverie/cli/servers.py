@@ -55,6 +55,11 @@ def _prepare(st: State, create: bool, command: str) -> str:
     "--dream-every", default=None, help="Run the dream pass on every scope this often (e.g. 3600, 30m, 1h; 1s to 365d)."
 )
 @click.option(
+    "--idempotency-window",
+    default=None,
+    help="Keep each Idempotency-Key this long after its first request (e.g. 3600, 30m, 24h; default 24h).",
+)
+@click.option(
     "--principals",
     "principals_file",
     type=click.Path(dir_okay=False, exists=True),
@@ -64,18 +69,25 @@ def _prepare(st: State, create: bool, command: str) -> str:
 @_create_option
 @store_options
 def serve(
-    host: str, port: int, token: str | None, dream_every: str | None, principals_file: str | None, create: bool
+    host: str,
+    port: int,
+    token: str | None,
+    dream_every: str | None,
+    idempotency_window: str | None,
+    principals_file: str | None,
+    create: bool,
 ) -> None:
     """Serve the HTTP API and the web review page on the store."""
     # The CLI is the process entry point for every face, so it starts the HTTP adapter; the
     # import is deferred so `reverie remember` never pays for FastAPI.
     from reverie.http import serve as serve_http
-    from reverie.http.app import check_bind
+    from reverie.http.app import IDEMPOTENCY_WINDOW, check_bind
     from reverie.http.security import check_token
     from reverie.mcp.__main__ import check_port_free
 
     st = state()
     every = parse_every(dream_every, "--dream-every")
+    window = parse_every(idempotency_window, "--idempotency-window")
     if every is not None and st.read_only:  # each pass would fail (and be logged) on a read-only store
         raise InvalidInputError("--dream-every changes the store and --read-only forbids it: drop one of them")
     check_bind(host, token)  # the checks serve_http makes, first: none of them needs the store
@@ -93,6 +105,7 @@ def serve(
         read_only=st.read_only,
         principal=st.principal,
         principals=principals,
+        idempotency_window=window if window is not None else IDEMPOTENCY_WINDOW,
     )
 
 

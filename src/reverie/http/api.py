@@ -30,12 +30,15 @@ from reverie.recall.engine import Hit
 
 #: The error statuses every operation may answer, each in the one shape (``ErrorOut``).
 ERROR_STATUSES = {
-    400: "Bad input (code invalid_input, invalid_scope, invalid_query or limit_exceeded).",
+    400: "Bad input (code invalid_input, invalid_scope, invalid_query, limit_exceeded or invalid_idempotency_key).",
     401: "No valid bearer token (only when the server has one).",
     403: "A cross-origin write from a browser (forbidden_origin), or a write to a store served read-only (read_only).",
     404: "No such item, edge or route in this scope.",
     405: "The route exists but not with this method.",
-    409: "The write contradicts the current state (version_conflict, dismissed_value, learning_paused, ...).",
+    409: "The write contradicts the current state (version_conflict, dismissed_value, learning_paused, ...), or "
+    "its Idempotency-Key names another request (idempotency_key_reused), its first request is still running "
+    "(idempotency_in_progress, with Retry-After) or was done but its response cannot be replayed "
+    "(idempotency_unavailable).",
     413: "The body is larger than Limits.max_request_bytes.",
     415: "A write whose body is not JSON: send Content-Type: application/json.",
     500: "A bug: the details are in the server log, never in the response.",

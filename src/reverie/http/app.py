@@ -11,6 +11,7 @@ import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from datetime import timedelta
 from typing import Any
 
 from fastapi import FastAPI
@@ -18,7 +19,20 @@ from fastapi.openapi.utils import get_openapi
 from starlette.concurrency import run_in_threadpool
 
 from reverie.errors import InvalidInputError
-from reverie.http import agenda, alerts_api, api, conversations, convpage, detail, docs, errors, page, server, slices
+from reverie.http import (
+    agenda,
+    alerts_api,
+    api,
+    conversations,
+    convpage,
+    detail,
+    docs,
+    errors,
+    idempotency,
+    page,
+    server,
+    slices,
+)
 from reverie.http.scope_path import ScopeSegment
 from reverie.http.security import LOOPBACK_HOSTS, Guard, check_secret, check_token, is_loopback, new_secret
 from reverie.limits import Limits
@@ -26,11 +40,14 @@ from reverie.memory import Memory
 from reverie.model.validate import check_interval
 
 log = logging.getLogger("reverie.http")
+#: Seconds an Idempotency-Key is kept (``create_app(idempotency_window=...)``): a day of retries.
+IDEMPOTENCY_WINDOW = 24 * 3600.0
 DESCRIPTION = (
     "A belief-state memory for AI agents: every route is a thin adapter over reverie.Memory. "
     "Routes of one scope live under /v1/scopes/{scope}/ with the scope percent-encoded ('team/alpha' is "
     "team%2Falpha); GET /v1/scopes lists them. With a token, send 'Authorization: Bearer <token>'. "
-    "Writes take JSON (Content-Type: application/json). Every error is {code, error, status}: switch on code. "
+    "Writes take JSON (Content-Type: application/json) and an optional Idempotency-Key header, so a retried "
+    "write is applied once. Every error is {code, error, status}: switch on code. "
     "Interactive docs: /docs."
 )
 
@@ -44,6 +61,7 @@ def create_app(
     secret: bytes | None = None,
     dream_every: float | None = None,
     principals: Mapping[str, str] | None = None,
+    idempotency_window: float = IDEMPOTENCY_WINDOW,
 ) -> FastAPI:
     """The HTTP face over ``mem`` (which the caller opens and closes).
 
@@ -58,8 +76,11 @@ def create_app(
     these reads and writes as that principal (``Memory.as_principal``); the operator's ``token``
     still sees everything, and only it signs in to the review page. Why tokens and not a header
     naming the principal: anyone can set a header; a token is a secret the operator handed out.
+    ``idempotency_window``: seconds an ``Idempotency-Key`` is kept after its first request (24 h;
+    ``reverie.http.idempotency``), by ``mem``'s clock.
     """
     check_token(token)
+    window = timedelta(seconds=check_interval(idempotency_window, "idempotency_window"))
     views = principal_views(mem, token, principals or {})
     check_secret(secret)
     key = secret if secret is not None else new_secret()
@@ -103,6 +124,7 @@ def create_app(
     app.include_router(page.router)
     app.include_router(detail.router)
     app.include_router(convpage.router)
+    app.add_middleware(idempotency.Idempotent, window=window)  # inside the two below: sees checked requests
     app.add_middleware(ScopeSegment)  # inside the guard: it only changes how /v1 paths are routed
     app.add_middleware(
         Guard,
@@ -148,6 +170,7 @@ def _openapi(app: FastAPI) -> Callable[[], dict[str, Any]]:
             schemas = doc.get("components", {}).get("schemas", {})
             for name in ("HTTPValidationError", "ValidationError"):
                 schemas.pop(name, None)
+            idempotency.document(doc)  # the header on every write, with its 422 and replay header
             app.openapi_schema = doc
         return app.openapi_schema
 
@@ -196,6 +219,7 @@ def serve(
     read_only: bool = False,
     principal: str | None = None,
     principals: Mapping[str, str] | None = None,
+    idempotency_window: float = IDEMPOTENCY_WINDOW,
 ) -> None:
     """Open the store at ``db_path`` and serve it until interrupted (blocking).
 
@@ -208,6 +232,7 @@ def serve(
     ``principal``: every request reads as this principal (issue #14.8). It is fixed by the
     operator who starts the server and bound to the one ``token``: whoever proves they hold the
     token acts as that principal. No request header can name a principal (anyone can set one).
+    ``idempotency_window``: as in ``create_app``.
     """
     check_bind(host, token)
     check_token(token)  # before opening anything, like the bind check
@@ -226,6 +251,7 @@ def serve(
             secret=key,
             dream_every=dream_every,
             principals=principals,
+            idempotency_window=idempotency_window,
         )
         uvicorn.run(app, host=host, port=port, **server.options(request_timeout))
     finally:

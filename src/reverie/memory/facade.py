@@ -23,6 +23,7 @@ from reverie.memory.alerts import Alerts
 from reverie.memory.contradictions import Contradictions
 from reverie.memory.core import Core
 from reverie.memory.dreaming import Dreaming
+from reverie.memory.idempotency import Idempotency
 from reverie.memory.imports import Imports
 from reverie.memory.intents import Intents
 from reverie.memory.maintenance import Maintenance
@@ -121,6 +122,8 @@ class Memory:
         #: Intents and tasks on the same log (``reverie.memory.intents`` / ``reverie.memory.tasks``).
         self.intents = Intents(core, self._dreaming.thinking_queue)
         self.tasks = Tasks(core, self._writes.remember)
+        #: Idempotency keys for a face that retries writes (``reverie.memory.idempotency``).
+        self.idempotency = Idempotency(core)
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:

@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -21,6 +21,9 @@ from reverie.model.commands import Command
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.query import Filter, Sort
+
+if TYPE_CHECKING:
+    from reverie.store.idempotency import Claim, Recorded
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 
@@ -143,6 +146,22 @@ class Store(Protocol):
     def dream_runs(self, scope: str, *, limit: int) -> list[dict[str, Any]]:
         """The scope's recorded runs, newest (last recorded) first, at most ``limit``: each its
         summary with ``scope`` and ``at`` (ISO-8601 UTC) as recorded."""
+        ...
+
+    def idempotency(self, scope: str, key: str, *, now: datetime) -> Recorded | None:
+        """The idempotency key's row in ``scope`` unless it expired at ``now`` (``store/idempotency.py``).
+
+        The row itself is written by ``execute`` / ``execute_steps``: the first transaction that
+        commits while a claim is pending (``idempotency.carrying``) inserts it as its first
+        statement, or raises ``IdempotencyInProgressError`` (writing nothing) if the key is held.
+        """
+        ...
+
+    def record_response(self, scope: str, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
+        """Record the response of ``claim``'s request (``scope`` is the claim's own) on its row, or
+        insert a complete row if the request wrote nothing; a row of another request, or one a purge
+        erased, is left as it is. Drops the scope's rows expired at ``now``. Returns the key's row
+        as it stands afterwards."""
         ...
 
     def get(self, scope: str, item_id: str) -> Item | None: ...

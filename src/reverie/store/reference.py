@@ -8,6 +8,7 @@ Atomicity comes from snapshotting the dicts before a batch and restoring them on
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import math
 import re
@@ -62,7 +63,9 @@ from reverie.model.projection import (
 from reverie.model.query import Filter, Sort, sort_items
 from reverie.model.redact import REDACTED, plan_erasure, revision_chain
 from reverie.model.validate import fingerprints
+from reverie.store import idempotency
 from reverie.store.engine import batch_runner, run_commands
+from reverie.store.idempotency import Claim, Recorded
 from reverie.store.protocol import (
     DREAM_RUNS_KEPT,
     VECTOR_PENDING,
@@ -103,6 +106,8 @@ class ReferenceStore:
         self._leases: dict[str, Lease] = {}  # coordination state, not derived from events
         # scope -> (at, summary JSON) oldest first: operational data, not derived from events either
         self._dream_runs: dict[str, list[tuple[str, str]]] = {}
+        # (scope, key) -> the idempotency key's row (store/idempotency.py): not derived from events
+        self._keys: dict[tuple[str, str], Recorded] = {}
         # conversations (model/conversation.py): their state, and every entry in append order
         self._convs: dict[tuple[str, str], ConversationState] = {}
         self._entries: dict[tuple[str, str], ConversationEntry] = {}
@@ -345,6 +350,8 @@ class ReferenceStore:
     ) -> list[Outcome]:
         self._check_open()
         with self._lock:
+            claim = idempotency.pending()
+            self._claim(claim)  # checked first, as the first statement of a database's transaction
             snapshot = self._snapshot()
             try:
                 out = run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
@@ -354,6 +361,8 @@ class ReferenceStore:
             for c in commands:  # as the SQLite store: a purge drops the scope's dream-run summaries
                 if isinstance(c, Purge):
                     self._dream_runs.pop(c.scope, None)
+            self._erase_keys(commands, claim)
+            self._keep_claim(claim)
             return out
 
     def execute_steps(
@@ -372,6 +381,8 @@ class ReferenceStore:
         )
         out: list[Any] = []
         with self._lock:
+            claim = idempotency.pending()
+            self._claim(claim)
             whole = self._snapshot()
             try:
                 for step in steps:
@@ -386,7 +397,50 @@ class ReferenceStore:
             except BaseException:
                 self._restore(whole)
                 raise
+            self._keep_claim(claim)
         return out
+
+    # -- idempotency keys (store/idempotency.py) -------------------------------------------
+    def _claim(self, p: idempotency.Pending | None) -> None:
+        """Refuse a claim on a live key (checked before the commands run, under the lock)."""
+        if p is None:
+            return
+        held = self._keys.get((p.claim.scope, p.claim.key))
+        if held is not None and held.expires_at > p.claim.at:
+            raise idempotency.refused(p)
+
+    def _keep_claim(self, p: idempotency.Pending | None) -> None:
+        """The batch succeeded: the claim's row, still without a response (``record_response``)."""
+        if p is not None:
+            c = p.claim
+            self._keys[(c.scope, c.key)] = Recorded(c.scope, c.key, c.request, c.at, c.expires_at, None, None)
+            idempotency.written(p)
+
+    def _erase_keys(self, commands: Sequence[Command], keep: idempotency.Pending | None) -> None:
+        for scope in idempotency.purged_scopes(commands):
+            for (s, key), row in list(self._keys.items()):
+                if s == scope and not (keep is not None and keep.claim.scope == s and keep.claim.key == key):
+                    self._keys[(s, key)] = dataclasses.replace(row, request="", body=None, erased=True)
+
+    def idempotency(self, scope: str, key: str, *, now: datetime) -> Recorded | None:
+        self._check_open()
+        row = self._keys.get((scope, key))
+        return row if row is not None and row.expires_at > now else None
+
+    def record_response(self, scope: str, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
+        claim = idempotency.in_scope(scope, claim)
+        self._check_open()
+        with self._lock:
+            for k, old in list(self._keys.items()):
+                if k[0] == claim.scope and old.expires_at <= now:
+                    del self._keys[k]
+            row = self._keys.get((claim.scope, claim.key))
+            if row is None:
+                row = Recorded(claim.scope, claim.key, claim.request, claim.at, claim.expires_at, status, body)
+            elif row.request == claim.request and row.status is None and not row.erased:
+                row = dataclasses.replace(row, status=status, body=body)
+            self._keys[(claim.scope, claim.key)] = row
+            return self.idempotency(claim.scope, claim.key, now=now)
 
     def take_lease(self, scope: str, owner: str, *, now: datetime, expires_at: datetime) -> Lease:
         self._check_open()
@@ -555,10 +609,10 @@ class ReferenceStore:
     def rebuild(self, embed: Embed) -> None:
         self._check_open()
         events = list(self._events)
-        embedder, leases, runs = self._embedder, self._leases, self._dream_runs
+        embedder, leases, runs, keys = self._embedder, self._leases, self._dream_runs, self._keys
         self.__init__()  # type: ignore[misc]
-        # leases and dream runs are not projections: kept
-        self._embedder, self._leases, self._dream_runs = embedder, leases, runs
+        # leases, dream runs and idempotency keys are not projections: kept
+        self._embedder, self._leases, self._dream_runs, self._keys = embedder, leases, runs, keys
         from reverie.model.projection import ProjectionView, project
 
         view = ProjectionView(self.item, self.edge)

@@ -45,6 +45,7 @@ from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.query import Filter, Sort
 from reverie.model.visibility import Restricted, VisibleTo, check_principal, may_see, mentions, with_writer
+from reverie.store.idempotency import Claim, Recorded
 from reverie.store.protocol import Batch, DoctorReport, Embed, Lease, Outcome, Step, Store
 
 _BY_ID: Sort = (("id", False),)
@@ -133,6 +134,14 @@ class VisibleStore:
 
     def record_dream_run(self, scope: str, summary: Mapping[str, Any], *, at: datetime) -> None:
         self.inner.record_dream_run(scope, summary, at=at)
+
+    def idempotency(self, scope: str, key: str, *, now: datetime) -> Recorded | None:
+        """Passed through: the face puts the principal in the request's fingerprint, so one
+        principal's recorded response is never replayed to another."""
+        return self.inner.idempotency(scope, key, now=now)
+
+    def record_response(self, scope: str, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
+        return self.inner.record_response(scope, claim, status=status, body=body, now=now)
 
     def dream_runs(self, scope: str, *, limit: int) -> list[dict[str, Any]]:
         """Withheld when the scope holds hidden items: a summary counts every item the pass saw."""

@@ -7,6 +7,7 @@ that is not one), and a password never appears in a message: ``redact`` replaces
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -61,6 +62,37 @@ def connect(url: str, *, autocommit: bool = True) -> Any:
         raise InvalidInputError(f"{redact(url)!r} is not a usable PostgreSQL URL: {_first_line(exc)}") from None
     except psycopg.Error as exc:
         raise translate(exc, url) from None
+
+
+def ensure_vector(q: Callable[[str], list[tuple[Any, ...]]], x: Callable[[str], int], where: str) -> None:
+    """Enable pgvector in the database, or say exactly what the operator must do; creates nothing else.
+
+    Runs before the first table is created, so a refusal leaves the database as it was. Two
+    causes need two different people: the extension is not *installed* on the server (the
+    server's administrator installs the package for that PostgreSQL version), or it is installed
+    but this role may not *enable* it (pgvector is not a trusted extension before 0.5: a
+    superuser, or the database owner for a trusted one, runs CREATE EXTENSION once).
+    """
+    if q("SELECT 1 FROM pg_extension WHERE extname = 'vector'"):
+        return
+    if not q("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"):
+        major = int(q("SELECT current_setting('server_version_num')::int / 10000")[0][0])
+        raise StorageError(
+            f"the PostgreSQL {major} server of {where} has no pgvector extension installed, and reverie stores "
+            f"its vectors with it. Install pgvector for PostgreSQL {major} on the server (Debian/Ubuntu: apt "
+            f"install postgresql-{major}-pgvector; others: https://github.com/pgvector/pgvector#installation), or "
+            "use a managed PostgreSQL that offers pgvector; then open the store again. Nothing was created"
+        )
+    try:
+        x("CREATE EXTENSION IF NOT EXISTS vector")
+    except StorageError as exc:
+        user, db = q("SELECT current_user::text, current_database()::text")[0]
+        raise StorageError(
+            f"pgvector is installed on the server of {where}, but role {user!r} may not enable it in database "
+            f"{db!r} ({exc.message}). Have a superuser (or the database owner, where pgvector is a trusted "
+            f"extension) run: CREATE EXTENSION vector;  in database {db!r}, then open the store again. "
+            "Nothing was created"
+        ) from None
 
 
 def _first_line(exc: BaseException) -> str:

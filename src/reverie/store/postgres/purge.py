@@ -2,9 +2,9 @@
 
 What a plain ``UPDATE`` leaves behind here is different from SQLite: the old row versions stay
 in the table's pages as dead tuples until ``VACUUM`` reclaims them (and WAL segments and base
-backups keep what they kept). The store does not run ``VACUUM`` itself (the application role may
-not, and on a large table it takes long): autovacuum, or an operator's ``VACUUM events, items,
-edges, conv_entries`` after a purge, makes the space reusable. PostgreSQL has no secure-delete,
+backups keep what they kept). Plain ``VACUUM`` makes the space reusable but leaves the bytes;
+``PostgresStore.scrub_purged()`` (``scrub.py``: ``VACUUM (FULL)`` as the owner, an operator's step,
+not run after each purge) takes them out of the tables' files. PostgreSQL has no secure-delete,
 so erasure from the disk itself is the operator's (encrypted storage, backup retention); this is
 weaker than the SQLite store's file scrub, and the README says so.
 """

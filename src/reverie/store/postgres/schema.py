@@ -24,7 +24,7 @@ Why this shape:
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 T = 'TEXT COLLATE "C"'
 
@@ -44,7 +44,7 @@ PROJECTION_TABLES = (
 #: Schema 1's tables carrying a ``scope`` column (its DDL gives each row-level security).
 _V1_SCOPED = ("events", *PROJECTION_TABLES[:-2], "leases", "dream_runs")
 #: Every table carrying a ``scope`` column (RLS applies to each).
-SCOPED_TABLES = (*_V1_SCOPED, "intents", "tasks")
+SCOPED_TABLES = (*_V1_SCOPED, "intents", "tasks", "idempotency")
 
 _TABLES = [
     f"CREATE TABLE IF NOT EXISTS settings (k {T} PRIMARY KEY, v {T} NOT NULL)",
@@ -206,8 +206,21 @@ _V2 = [
     *_rls("tasks"),
 ]
 
+#: Schema 3: idempotency keys of retried writes (``reverie.store.idempotency``). A side table
+#: like ``leases``: not derived from events, so ``rebuild`` leaves it alone (it is not among
+#: ``PROJECTION_TABLES``). ``idempotency_by_expiry`` makes the sweep of expired rows one range.
+_V3 = [
+    f"""CREATE TABLE idempotency (
+        scope {T} NOT NULL, key {T} NOT NULL, request {T} NOT NULL, at {T} NOT NULL,
+        expires_at {T} NOT NULL, status INTEGER, body {T}, erased BOOLEAN NOT NULL DEFAULT false,
+        PRIMARY KEY (scope, key)
+    )""",
+    "CREATE INDEX idempotency_by_expiry ON idempotency (scope, expires_at)",
+    *_rls("idempotency"),
+]
+
 #: ``STEPS[v]`` brings a database of schema ``v`` to ``v + 1``.
-STEPS: dict[int, list[str]] = {1: _V2}
+STEPS: dict[int, list[str]] = {1: _V2, 2: _V3}
 
 
 def upgrade_statements(version: int) -> list[str]:

@@ -39,10 +39,13 @@ from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.projection import SUPERSEDED_PREFIX, Change, ProjectionView, project
 from reverie.model.query import Filter, Sort
+from reverie.store import idempotency
 from reverie.store.engine import batch_runner, run_commands
+from reverie.store.idempotency import Claim, Recorded
 from reverie.store.postgres import agenda, health, lexical, projections, purge
 from reverie.store.postgres import connect as pgconnect
 from reverie.store.postgres import conversation as conv
+from reverie.store.postgres import idempotency as keys
 from reverie.store.postgres.filters import compile_filter, compile_sort
 from reverie.store.postgres.schema import PROJECTION_TABLES, SCHEMA_VERSION, hnsw_statements, upgrade_statements
 from reverie.store.protocol import (
@@ -186,21 +189,7 @@ class PostgresStore:
         return int(text)
 
     def _ensure_vector_extension(self) -> None:
-        if self.q("SELECT 1 FROM pg_extension WHERE extname = 'vector'"):
-            return
-        if not self.q("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"):
-            raise StorageError(
-                f"the PostgreSQL server of {self.path} has no pgvector extension: install it on the server "
-                "(Debian: apt install postgresql-16-pgvector; managed services: enable the 'vector' extension), "
-                "then open the store again; nothing was created"
-            )
-        try:
-            self.x("CREATE EXTENSION IF NOT EXISTS vector")
-        except StorageError as exc:
-            raise StorageError(
-                f"pgvector is installed on the server but could not be enabled in this database ({exc.message}); "
-                "ask its owner to run CREATE EXTENSION vector"
-            ) from None
+        pgconnect.ensure_vector(self.q, self.x, self.path)
 
     # -- transactions ---------------------------------------------------------------------
     def _check_open(self) -> None:
@@ -408,12 +397,16 @@ class PostgresStore:
     ) -> list[Outcome]:
         self._check_open()
         scopes = sorted({str(getattr(c, "scope", "")) for c in commands})
+        claim = idempotency.pending()  # an idempotency key this write carries (store/idempotency.py)
         with self._txn([], write=True):
             self._write_scopes(scopes)
+            self._claim(claim)
             out = run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
             for scope in sorted({c.scope for c in commands if isinstance(c, Purge)}):
                 # Dream-run summaries may quote the purged text: dropped with it, as on SQLite.
                 self.x("DELETE FROM dream_runs WHERE scope = %s", (scope,))
+            keys.erase(self, commands, claim)  # and so may recorded responses
+        idempotency.written(claim)
         return out
 
     def execute_steps(
@@ -434,7 +427,9 @@ class PostgresStore:
 
         batch = Batch(run=run, item=self.item)
         out: list[Any] = []
+        claim = idempotency.pending()
         with self._txn([], write=True):
+            self._claim(claim)
             for step in steps:
                 allowed = list(self._txn_scopes or [])
                 try:
@@ -447,7 +442,25 @@ class PostgresStore:
                     # set_config is undone with the savepoint: name the scopes again
                     self._txn_scopes = []
                     self._allow(allowed)
+        idempotency.written(claim)
         return out
+
+    # -- idempotency keys (store/idempotency.py) -------------------------------------------
+    def _claim(self, p: idempotency.Pending | None) -> None:
+        """Inside a write: lock the claim's scope (a no-op if the commands' include it), take the key."""
+        if p is not None:
+            self._write_scopes([p.claim.scope])
+            keys.claim(self, p)
+
+    def idempotency(self, scope: str, key: str, *, now: datetime) -> Recorded | None:
+        with self._txn([scope]):
+            return keys.lookup(self.q, scope, key, now)
+
+    def record_response(self, scope: str, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
+        claim = idempotency.in_scope(scope, claim)
+        with self._txn([claim.scope], write=True):
+            keys.record(self, claim, status, body, now)
+            return keys.lookup(self.q, claim.scope, claim.key, now)
 
     # -- leases ---------------------------------------------------------------------------
     def take_lease(self, scope: str, owner: str, *, now: datetime, expires_at: datetime) -> Lease:
@@ -763,6 +776,19 @@ class PostgresStore:
         report.problems += problems
         report.counts.update(counts)
         return report
+
+    def scrub_purged(self) -> list[str]:
+        """Rewrite every table (``VACUUM (FULL)``, as the owner) so purged text leaves their pages;
+        returns the tables. Locks each table while it is copied: see ``store/postgres/scrub.py``."""
+        from reverie.store.postgres.scrub import scrub
+
+        with self._lock:
+            self._check_open()
+            if self.read_only:
+                from reverie.errors import ReadOnlyError
+
+                raise ReadOnlyError(f"{self.path} is open read-only; open it without --read-only to scrub it")
+            return scrub(self.q, self.x)
 
     def rebuild(self, embed: Embed) -> None:
         """Empty every projection and replay the event log through the same projection code."""

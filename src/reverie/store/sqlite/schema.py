@@ -338,6 +338,9 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
     from reverie.store.sqlite import agenda  # its own step and version, like the conversations'
 
     agenda.migrate(conn)
+    from reverie.store.sqlite import idempotency  # likewise: the keys of retried writes
+
+    idempotency.migrate(conn)
     return found
 
 

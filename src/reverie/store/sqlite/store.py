@@ -50,7 +50,9 @@ from reverie.model.projection import (
 )
 from reverie.model.query import Filter, Sort
 from reverie.model.validate import fingerprints
+from reverie.store import idempotency
 from reverie.store.engine import batch_runner, run_commands
+from reverie.store.idempotency import Claim, Recorded
 from reverie.store.protocol import (
     DREAM_RUNS_KEPT,
     Batch,
@@ -64,6 +66,7 @@ from reverie.store.protocol import (
 )
 from reverie.store.sqlite import agenda, fts_scope, lexical, purge, readonly, reindex
 from reverie.store.sqlite import conversation as conv
+from reverie.store.sqlite import idempotency as keys
 from reverie.store.sqlite.ann import AnnConfig, AnnManager, ScopeIndex
 from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, PROJECTION_TABLES, migrate
 from reverie.store.sqlite.sql import (
@@ -625,8 +628,13 @@ class SQLiteStore:
         self._check_open()
         if any(isinstance(c, Purge) for c in commands):
             return self._execute_purge(commands, now=now, new_id=new_id, vectors=vectors)
+        claim = idempotency.pending()  # an idempotency key this write carries (store/idempotency.py)
         with self._write():
-            return run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
+            keys.claim(self._x, claim)
+            out = run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
+            keys.erase(self._x, commands, claim)  # a message purge: responses may quote the message
+        idempotency.written(claim)
+        return out
 
     def _execute_purge(
         self,
@@ -645,14 +653,18 @@ class SQLiteStore:
             previous = int(self._conn.execute("PRAGMA secure_delete").fetchone()[0])
             self._conn.execute("PRAGMA secure_delete = ON")  # zero every cell this transaction frees
             try:
+                claim = idempotency.pending()
                 with self._write():
+                    keys.claim(self._x, claim)
                     out = run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
                     # Dream-run summaries may quote the purged text (attention, reasons): dropped with it.
                     for scope in sorted({c.scope for c in commands if isinstance(c, Purge)}):
                         self._x("DELETE FROM dream_runs WHERE scope = ?", (scope,))
+                    keys.erase(self._x, commands, claim)  # recorded responses may quote it too
                     purge.optimize_fts(self._x)
                     if self.path != ":memory:":
                         purge.mark_scrub_pending(self._x)  # cleared by scrub_file; a crash before: next open
+                idempotency.written(claim)
                 self._ann.clear(drop_files=True)  # an ANN sidecar may hold a purged text's vector
                 if self._scrub_hook is not None:
                     self._scrub_hook()
@@ -677,7 +689,9 @@ class SQLiteStore:
             item=self.item,
         )
         out: list[Any] = []
+        claim = idempotency.pending()
         with self._write() as c:
+            keys.claim(self._x, claim)
             for step in steps:
                 c.execute("SAVEPOINT step")
                 try:
@@ -689,6 +703,7 @@ class SQLiteStore:
                     c.execute("ROLLBACK TO step")
                     out.append(exc)
                 c.execute("RELEASE step")
+        idempotency.written(claim)
         return out
 
     # -- leases ---------------------------------------------------------------------------
@@ -730,6 +745,17 @@ class SQLiteStore:
                 (scope, max(limit, 0)),
             ).fetchall()
         return [dream_run(r[0], r[1], json.loads(r[2])) for r in rows]
+
+    # -- idempotency keys (store/idempotency.py) -------------------------------------------
+    def idempotency(self, scope: str, key: str, *, now: datetime) -> Recorded | None:
+        with self._read() as c:
+            return keys.lookup(c, scope, key, now)
+
+    def record_response(self, scope: str, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
+        claim = idempotency.in_scope(scope, claim)
+        with self._write():
+            keys.record(self._x, claim, status, body, now)
+            return keys.lookup(self._conn, claim.scope, claim.key, now)
 
     # -- Store protocol: reads ------------------------------------------------------------
     def get(self, scope: str, item_id: str) -> Item | None:
