@@ -164,7 +164,7 @@ class Writes:
         out = core.run(commands, [c.text for c in commands])
         found = self._after_write(s, out) if check_conflicts else {}
         made = [o for o in out if o.item_id]
-        # One read for the batch (a ``get`` per item was ~10 % of a batched write's time).
+        # One read for the batch (a ``get`` per item was ~5 % of a batched write's time).
         items = core.store.get_many(s, [_outcome_id(o) for o in made])
         return [_result(items[_outcome_id(o)], o, found) for o in made]
 

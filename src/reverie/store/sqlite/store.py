@@ -334,8 +334,8 @@ class SQLiteStore:
     @contextmanager
     def _read(self, *, flush: bool = True) -> Iterator[sqlite3.Connection]:
         """The connection under the lock. A read inside this thread's open write (a step of
-        ``execute_steps`` that recalls) first writes the pending term and counter moves, so it sees
-        them; ``flush=False`` for the reducer's per-command reads of tables they never touch."""
+        ``execute_steps`` that recalls) first writes what the write holds back (``_flush``), so it
+        sees it; ``flush=False`` for the reducer's per-command reads of tables that never wait."""
         with self._lock:
             self._check_open()
             try:
