@@ -1,7 +1,7 @@
 """Recall latency and index throughput at 10k / 100k (/ 1M) items in one scope.
 
     .venv/bin/python bench/scale.py [--sizes 10000,100000] [--max 1000000] [--queries 300]
-        [--png out.png] [--json out.json] [--keep DIR]
+        [--png out.png] [--json out.json] [--keep DIR] [--old REV [--rounds 3]]
 
 For each size N: a fresh ``Memory`` on a real SQLite file (``durability="fast"``,
 ``embedder="hash"``, conflict detection off — it is measured in ``throughput.py``) is filled
@@ -21,6 +21,12 @@ LoCoMo turns (English-like text with a realistic share of common words; falls ba
 synthetic Zipf vocabulary if the file is missing); queries are LoCoMo questions (or 5-word
 samples of the chain). Sizes grow by adding to the same store (10k, then 100k, ...), so each
 size's index time is for the items added since the previous size.
+
+``--old REV`` measures the package as it was at git revision ``REV`` beside this tree's, in one
+run: ``REV``'s ``src`` is archived to a temp dir and this script runs on each tree in turn
+(``--src``), ``--rounds`` times, alternating which goes first, so both see the same machine
+load; the table shows each side's median and the ratio. Index throughput is reported as wall
+clock and per CPU-second of the process (``index_items_per_cpu_s``), which moves less with load.
 """
 
 from __future__ import annotations
@@ -41,6 +47,14 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+# ``--src DIR`` (used by ``--old``) measures another tree's package; by default this one's.
+sys.path.insert(
+    0,
+    next(
+        (sys.argv[i + 1] for i, arg in enumerate(sys.argv[:-1]) if arg == "--src"),
+        str(Path(__file__).resolve().parents[1] / "src"),
+    ),
+)
 import locomo_data
 from benchutil import TimedEmbedder, machine, pct
 from reverie import ManualClock, Memory
@@ -94,18 +108,26 @@ def corpus(seed: int) -> tuple[Callable[[random.Random], str], list[str]]:
 
 def fill(mem: Memory, sentence: Callable[[random.Random], str], rng: random.Random, count: int) -> float:
     """Add ``count`` items in batches of ``BATCH``; returns seconds spent in ``remember_many``."""
-    spent = 0.0
+    return fill_timed(mem, sentence, rng, count)[0]
+
+
+def fill_timed(
+    mem: Memory, sentence: Callable[[random.Random], str], rng: random.Random, count: int
+) -> tuple[float, float]:
+    """``fill``, returning (wall seconds, CPU seconds of this process) spent in ``remember_many``."""
+    spent = cpu = 0.0
     done = 0
     while done < count:
         n = min(BATCH, count - done)
         batch = [{"text": sentence(rng), "kind": "observation"} for _ in range(n)]
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         mem.remember_many(batch, scope=SCOPE)
         spent += time.perf_counter() - start
+        cpu += time.process_time() - start_cpu
         done += n
         print(f"    {done:,}/{count:,} added", file=sys.stderr, end="\r", flush=True)
     print(file=sys.stderr)
-    return spent
+    return spent, cpu
 
 
 def measure(mem: Memory, emb: TimedEmbedder, queries: Sequence[str]) -> dict[str, float]:
@@ -209,9 +231,10 @@ def run(sizes: Sequence[int], n_queries: int, workdir: Path, check_lexical: bool
         for size in sorted(sizes):
             added = size - have
             print(f"  size {size:,}: adding {added:,} items", file=sys.stderr)
-            spent = fill(mem, sentence, rng, added)
+            spent, cpu = fill_timed(mem, sentence, rng, added)
             have = size
             result = {"items": size, "added": added, "index_s": spent, "index_items_per_s": added / spent}
+            result |= {"index_cpu_s": cpu, "index_items_per_cpu_s": added / cpu}
             result |= measure(mem, emb, queries)
             result |= agreement(mem, emb, queries[:AGREEMENT_QUERIES])
             result["target_p50_ms"] = TARGETS_MS.get(size)
@@ -316,6 +339,51 @@ def shared_scope_lexical(size: int, n_queries: int, workdir: Path) -> dict[str, 
     return out
 
 
+#: What ``--old`` compares (median over the rounds of each side).
+COMPARED = ("index_items_per_s", "index_items_per_cpu_s", "recall_ms_p50", "recall_ms_p95")
+
+
+def side_by_side(rev: str, sizes: Sequence[int], n_queries: int, rounds: int) -> dict[str, Any]:
+    """This tree and ``rev``'s, each ``rounds`` times, alternating which runs first (module docstring)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    commit = subprocess.run(["git", "-C", str(root), "rev-parse", rev], check=True, capture_output=True, text=True)
+    runs: dict[str, list[list[dict[str, Any]]]] = {"today": [], "old": []}
+    with tempfile.TemporaryDirectory(prefix="reverie-scale-old-") as tmp:
+        archive = subprocess.run(["git", "-C", str(root), "archive", rev, "src"], check=True, capture_output=True)
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        srcs = {"today": root / "src", "old": Path(tmp) / "src"}
+        for r in range(rounds):
+            for side in ("today", "old") if r % 2 == 0 else ("old", "today"):
+                out = Path(tmp) / f"{side}-{r}.json"
+                print(f"  round {r + 1}/{rounds}: {side}", file=sys.stderr)
+                cmd = [sys.executable, __file__, "--src", str(srcs[side]), "--queries", str(n_queries)]
+                cmd += ["--sizes", ",".join(str(n) for n in sizes), "--json", str(out)]
+                subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+                runs[side].append(json.loads(out.read_text())["rows"])
+    medians = {
+        side: [
+            {"items": size} | {k: float(np.median([rows[i][k] for rows in found])) for k in COMPARED}
+            for i, size in enumerate(sorted(sizes))
+        ]
+        for side, found in runs.items()
+    }
+    return {"rev": rev, "commit": commit.stdout.strip(), "rounds": rounds, **medians, "runs": runs}
+
+
+def print_side_by_side(found: dict[str, Any]) -> None:
+    print(f"\ntoday vs {found['rev']} ({found['commit'][:10]}), median of {found['rounds']} alternating runs each")
+    head = ["items", "items/s today", "old", "ratio", "per CPU-s today", "old", "ratio", "p50 ms today", "old"]
+    print(" ".join(f"{h:>15s}" for h in head))
+    for now, old in zip(found["today"], found["old"], strict=True):
+        cells = [f"{now['items']:,}"]
+        for key in ("index_items_per_s", "index_items_per_cpu_s"):
+            cells += [f"{now[key]:,.0f}", f"{old[key]:,.0f}", f"{now[key] / old[key]:.2f}"]
+        cells += [f"{now['recall_ms_p50']:.2f}", f"{old['recall_ms_p50']:.2f}"]
+        print(" ".join(f"{c:>15s}" for c in cells))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="reverie recall latency and index throughput by store size")
     ap.add_argument("--sizes", default="10000,100000", help="comma-separated item counts")
@@ -332,7 +400,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="N",
         help="only: scope-only bm25 of an N-item scope beside another",
     )
+    ap.add_argument("--old", metavar="REV", help="also measure the package at this git revision, side by side")
+    ap.add_argument("--rounds", type=int, default=3, help="with --old: runs of each side")
+    ap.add_argument("--src", type=Path, help=argparse.SUPPRESS)  # used by --old: measure another tree
     args = ap.parse_args(argv)
+    if args.old:
+        sizes = sorted({int(s) for s in args.sizes.split(",") if s})
+        found = side_by_side(args.old, sizes, args.queries, args.rounds)
+        print_side_by_side(found)
+        info = machine()
+        print(f"machine: {info}")
+        if args.json:
+            args.json.write_text(json.dumps(found | {"machine": info, "seed": SEED, "batch": BATCH}, indent=2))
+            print(f"wrote {args.json}")
+        return 0
     if args.shared_scope:
         with threadpool_limits(limits=1), tempfile.TemporaryDirectory(prefix="reverie-scale-") as tmp:
             found = shared_scope_lexical(args.shared_scope, args.queries, Path(tmp))

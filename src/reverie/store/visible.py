@@ -79,11 +79,19 @@ class VisibleStore:
         return {i.id for i in self.hidden_items(scope)}
 
     def _hidden_refs(self, scope: str) -> set[str]:
-        """Hidden item ids and the ids of every edge (open or closed) with a hidden end."""
+        """Hidden item ids and the ids of every edge (open or closed) with a hidden end.
+
+        The edges are read per hidden item, by endpoint (an indexed read in every backend): the
+        scope's other edges are never read. Reading every edge of the scope and keeping those
+        with a hidden end made each write of a principal grow with all the scope's links
+        (``tests/security/test_visibility_edge_reads.py``). The cost left is proportional to the
+        hidden items and their own edges, as ``hidden`` itself is.
+        """
         ids = self.hidden(scope)
-        if ids:
-            ids |= {e.id for e in self.inner.edges(scope, include_closed=True) if e.src in ids or e.dst in ids}
-        return ids
+        edges: set[str] = set()
+        for item_id in sorted(ids):
+            edges.update(e.id for e in self.inner.edges(scope, item_id, include_closed=True))
+        return ids | edges
 
     def _visible(self, item: Item | None) -> Item | None:
         return item if item is not None and may_see(item.visibility, self.principal) else None
@@ -95,7 +103,9 @@ class VisibleStore:
         refs: dict[str, set[str]] = {}
         for c in commands:
             scope = str(getattr(c, "scope", ""))
-            hidden = refs.setdefault(scope, self._hidden_refs(scope)) if scope else set()
+            if scope and scope not in refs:  # once per scope per call (setdefault read it per command)
+                refs[scope] = self._hidden_refs(scope)
+            hidden = refs.get(scope, set())
             named = dataclasses.asdict(c)
             named.pop("text", None)  # a claim's words are not references (an id-shaped text is no oracle)
             if mentions(named, hidden):
