@@ -34,9 +34,9 @@ Metrics, per message:
   claim (the first that is not only a relation) is about the labelled person (any of their
   names); *attribution recall* — of the messages with a labelled person, the share attributed
   to them;
-- *pair precision / recall* (``dev2`` only, as ``attribution_external.py``): every (message,
+- *pair precision / recall* (``dev2`` and ``dev3``, as ``attribution_external.py``): every (message,
   person) a message's claims are about vs every labelled (message, person in ``people``);
-- *relation recall* (``dev2`` only): of the labelled relations, the share ``mem.person`` lists
+- *relation recall* (``dev2`` and ``dev3``): of the labelled relations, the share ``mem.person`` lists
   with the same type and both names;
 - *ingest cost* — milliseconds per message of ``add`` alone and of the extraction at ``close``.
 
@@ -65,13 +65,15 @@ from reverie.recall.normalize import STOPWORDS
 
 DATA = Path(__file__).resolve().parent / "data" / "attribution.jsonl"
 DATA2 = Path(__file__).resolve().parent / "data" / "attribution_dev2.jsonl"
+DATA3 = Path(__file__).resolve().parent / "data" / "attribution_dev3.jsonl"
 SCOPE = "bench:people"
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def load(split: str) -> dict[str, list[dict[str, Any]]]:
     dialogues: dict[str, list[dict[str, Any]]] = {}
-    for line in (DATA2 if split == "dev2" else DATA).read_text().splitlines():
+    path = {"dev2": DATA2, "dev3": DATA3}.get(split, DATA)
+    for line in path.read_text().splitlines():
         rec = json.loads(line)
         rec.setdefault("people", [rec["about"]] if rec["about"] else [])
         if split in ("all", rec["split"]):
@@ -180,10 +182,10 @@ def relation_recall(rows: Sequence[dict[str, Any]], found: dict[str, list[tuple[
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    ap.add_argument("--split", choices=["dev", "test", "dev2", "all"], default="dev")
+    ap.add_argument("--split", choices=["dev", "test", "dev2", "dev3", "all"], default="dev")
     ap.add_argument("--embedder", choices=["hash", "minilm"], default="hash")
     ap.add_argument(
-        "--errors", action="store_true", help="print every miss (dev / dev2 only: the test split stays unseen)"
+        "--errors", action="store_true", help="print every miss (dev / dev2 / dev3 only: the test split stays unseen)"
     )
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
@@ -202,13 +204,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 rows += run_dialogue(mem, did, recs, cost)
                 found[did] = relations_found(mem)
     s = score(rows)
-    if args.split == "dev2":
+    if args.split in ("dev2", "dev3"):
         s["relation_recall"] = relation_recall(rows, found)
     s["add_ms_per_message"] = 1000 * cost["add_s"] / cost["messages"]
     s["extract_ms_per_message"] = 1000 * cost["extract_s"] / cost["messages"]
     for k, v in s.items():
         print(f"{k:26s} {v:8.3f}" if isinstance(v, float) else f"{k:26s} {v}")
-    if args.errors and args.split in ("dev", "dev2"):
+    if args.errors and args.split in ("dev", "dev2", "dev3"):
         for r in rows:
             bad_claim = bool(r["claims"]) != r["claim"]
             bad_about = bool(r["about"] and r["claims"] and not _right(r["names"], r["people"]))
