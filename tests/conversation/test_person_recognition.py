@@ -58,9 +58,18 @@ def test_a_company_or_place_opening_a_sentence_files_the_fact_under_the_speaker(
 
 
 def test_an_aside_then_i_is_not_a_fact_but_a_scene_then_i_is() -> None:
-    got = propose(("Sam", "Sounds good, I'll be there at 7."), ("Sam", "Not sure I agree with Marco."),
+    got = propose(("Sam", "Sounds good."), ("Sam", "Not sure I agree with Marco."),
                   ("Sam", "Last year I moved to Leeds."))  # fmt: skip
     assert [subjects(ps) for ps in got] == [[], [], ["Sam"]]
+
+
+def test_an_aside_then_a_clause_with_its_own_doer_is_that_clauses_fact() -> None:
+    """dev3: "not sure, my contract ends in may anyway" lost the contract; the clause after the
+    aside has a doer of its own. (Changed: "Sounds good, I'll be there at 7." was no fact before.)"""
+    got = propose(("Sam", "Sounds good, I'll be there at 7."), ("Sam", "not sure, my contract ends in may anyway"),
+                  ("Sam", "Sure, whatever."))  # fmt: skip
+    assert [subjects(ps) for ps in got] == [["Sam"], ["Sam"], []]
+    assert got[0][0].text == "Sam will be there at 7."
 
 
 def test_interjections_and_thanks_are_not_people() -> None:
