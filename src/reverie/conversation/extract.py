@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reverie.conversation.people.chat import casual, clauses, fragment, recase
+from reverie.conversation.people.chat import answer, casual, clauses, fragment, recase
 from reverie.conversation.people.lexicon import (
     ADVERBS,
     FEELINGS,
@@ -139,6 +139,10 @@ _QUESTION_START = re.compile(
 )
 
 
+#: How sure a claim is whose subject was left out and supplied from the talk ("900 quid last time").
+FRAGMENT_CONFIDENCE = 0.5
+
+
 @dataclass(frozen=True, slots=True)
 class Proposal:
     """One candidate claim from one message.
@@ -193,6 +197,7 @@ class RuleExtractor:
                 continue
             speaker = m.speaker or "the user"
             ctx.start_message(speaker, _addressee(m, previous))
+            ctx.asked = _asked(m, previous)
             previous = m
             if not minable(m):
                 for s in sentences(m.text):
@@ -203,6 +208,7 @@ class RuleExtractor:
             for s in sentences(text):
                 for clause in clauses(s):
                     found.extend(_sentence(clause, speaker, ctx))
+            found.sort(key=lambda p: p.confidence < FRAGMENT_CONFIDENCE + 0.01)  # a whole sentence's claim first
             out.append((m, _dedupe(found)))
         return out
 
@@ -211,6 +217,15 @@ def _typed_name(word: str, ctx: Context) -> bool:
     """Is a lower-case word of a casual message a name ("priya", "jess")? A common given name or a
     person the conversation knows — never a common word ("will", "may")."""
     return not is_common(word) and (listed_name(word) or ctx.known_as(word.capitalize()) is not None)
+
+
+def _asked(m: Entry, previous: Entry | None) -> str | None:
+    """Does ``m`` answer a question someone else just put ("What's the role?")? ``"you"`` when the
+    question was about the one answering ("Do you have a budget?"), ``"other"`` when not."""
+    if previous is None or previous.speaker == m.speaker or not previous.text.rstrip().endswith("?"):
+        return None
+    question = sentences(previous.text)[-1].lower()
+    return "you" if re.search(r"\byou(?:r|'re|'ve)?\b", question) else "other"
 
 
 def _addressee(m: Entry, previous: Entry | None) -> str | None:
@@ -377,7 +392,7 @@ def _fragment(stated: str, words: list[str], speaker: str, ctx: Context) -> Prop
     """A fact with its subject left out ("900 quid last time", "needs help with boxes", "due in
     august"): about the person the talk is about (the subject of the last claim, two messages back
     at most); a verb with the third-person -s says that is not the speaker."""
-    kind = fragment(words)
+    kind = ("answer" if ctx.asked and answer(words) else None) or fragment(words)
     low = {w.lower().strip(",.;:!") for w in words}
     if (
         kind is None
@@ -385,12 +400,12 @@ def _fragment(stated: str, words: list[str], speaker: str, ctx: Context) -> Prop
         or core(words[0]).casefold() in IMPERATIVES
     ):
         return None
-    who = ctx.current_topic()
+    who = speaker if kind == "answer" and ctx.asked == "you" else ctx.current_topic()
     if who is None or (kind == "third" and who == speaker):
         return None
     body = stated[0].lower() + stated[1:] if kind == "third" and not is_capitalised(stated[1:2]) else stated
     text = f"{who} {body}" if kind == "third" else f"{who}: {body}"
-    return Proposal(_finish(text), who, _category(stated), first_person=who == speaker)
+    return Proposal(_finish(text), who, _category(stated), first_person=who == speaker, confidence=FRAGMENT_CONFIDENCE)
 
 
 def _group_lead(stated: str, words: list[str], speaker: str, ctx: Context) -> Proposal | None:

@@ -99,6 +99,19 @@ _AMOUNT = re.compile(
 )
 
 
+#: Words of a reply that says nothing ("No idea.", "Not sure yet.", "Of course.").
+_NO_ANSWER = _words("no not nope idea sure maybe perhaps course really thanks thank definitely probably okay ok yes")
+#: An answer this long or longer is a sentence, not a fragment.
+ANSWER_WORDS = 9
+
+
+def answer(words: list[str]) -> bool:
+    """Could ``words`` be a verbless answer to a question ("Backend engineer.", "Summer internship
+    at Siemens in Munich.")? Two words or more, no auxiliary, none that answers nothing."""
+    low = {w.lower().strip(",.;:!") for w in words}
+    return 2 <= len(words) < ANSWER_WORDS and not low & (_AUXILIARIES | _NO_ANSWER)
+
+
 def fragment(words: list[str]) -> str | None:
     """What kind of fragment with its subject left out ``words`` are, if they are one:
     ``"third"`` — a verb with the third-person -s opens it, its doer someone else ("needs help

@@ -100,7 +100,7 @@ SCENE_WORDS = _words(
     """
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
     september october november december christmas easter summer winter spring autumn yesterday today tomorrow
-    tonight last next this after before since on in at during every around later earlier lately recently
+    tonight now then last next this after before since on in at during every around later earlier lately recently
     the a an someone somebody
     """
 )
@@ -216,6 +216,9 @@ class Context:
     #: The persons a "they" may mean ("Chris and Jess never do the dishes"), and when they were named.
     group: tuple[str, ...] = ()
     group_message: int = 0
+    #: The message answers a question another put: ``"you"`` if it asked about the one answering
+    #: ("Do you have a budget?"), ``"other"`` if not ("What's the role?"); else None.
+    asked: str | None = None
     message: int = 0
     _memo: dict[str, str | None] = field(default_factory=dict)
     _memo_size: int = 0
