@@ -27,15 +27,18 @@ def _words(text: str) -> frozenset[str]:
 
 _TITLES = _words("dr mr mrs ms prof")
 _I_WORDS = re.compile(r"\b(i)(?=\b|'|’)")
+#: A sentence after the first that starts in lower case ("…at number 12. his son Eli …"; not "e.g. a").
+_LOWER_START = re.compile(r"(?:^|\s)(?!(?:etc|approx|vs)[.])[\w'’]{2,}[.!?]\s+[a-z]")
 _SENTENCE_START = re.compile(r"(^|[.!?]\s+)([a-z])")
 
 
 def casual(text: str) -> bool:
-    """Typed in lower case: the message opens with a lower-case letter, or uses no capital but "I"."""
+    """Typed in lower case: the message opens with a lower-case letter, or a later sentence does, or
+    it uses no capital but "I"."""
     letters = [c for c in text if c.isalpha()]
     if not letters:
         return False
-    if letters[0].islower():
+    if letters[0].islower() or _LOWER_START.search(text):
         return True
     return not any(w[0].isupper() for w in re.findall(r"[A-Za-z][\w'’]*", text) if w not in ("I", "I'm", "I've"))
 
