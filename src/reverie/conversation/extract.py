@@ -119,6 +119,8 @@ _REPORTED = re.compile(
 _CLAUSE_DOERS = frozenset(
     ("i", "i'm", "i've", "i'll", "my", "we", "we're", "our", "he", "she", "he's", "she's", "his", "her", "they")
 )
+#: A name after one of these is the object of the sentence, not its doer ("a letter from Alice").
+_OBJECT_PREPOSITIONS = frozenset(("from", "to", "with", "by", "for", "of", "about"))
 _THEY = frozenset(("they", "they're", "they've", "they'll", "they'd"))
 _FIRST_PERSON = frozenset(("i", "i'm", "i've", "i'll", "i'd", "my", "we", "we're", "we've", "we'll", "our"))
 #: First-person words that make the speaker the one who did or has something ("me" / "us" do not:
@@ -676,6 +678,9 @@ def _unnamed_lead(stated: str, words: list[str], speaker: str, ctx: Context) -> 
             ctx.bind(who, _gender_of_pronoun(low))
             text = " ".join([*words[:i], who + _pronoun_verb(low) + w[len(low) :], *words[i + 1 :]])
             return Proposal(_finish(text.rstrip(".!")), who, _category(stated), first_person=False)
+        if i in names and i > 0 and words[i - 1].lower() in _OBJECT_PREPOSITIONS:
+            ctx.mention(names[i])  # "message 1 from Alice", "talked to Priya, she's ...": no doer, a "she" to come
+            continue
         if i in names:
             return Proposal(_finish(stated), names[i], _category(stated), first_person=False)
     return None
