@@ -102,7 +102,7 @@ def run_dialogue(mem: Memory, did: str, recs: Sequence[dict[str, Any]], cost: di
             mem.get(e.src, scope=SCOPE) for e in mem.edges(m.item_id or "", scope=SCOPE) if e.type == "derived_from"
         ]
         main = next((c for c in claims if "relation" not in c.meta), claims[0] if claims else None)
-        about = main.meta.get("about", [None])[0] if main is not None else None
+        about = (main.meta.get("about") or [None])[0] if main is not None else None
         names: list[str] = []
         if about:
             try:
