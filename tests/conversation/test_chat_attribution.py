@@ -232,16 +232,14 @@ def test_every_person_a_claim_names_was_said_in_the_conversation(turns: list[tup
                 assert name is None or set(tokens(name)) <= said, (name, turns)
 
 
-def test_a_fact_about_a_company_or_a_pet_is_about_nobody() -> None:
-    got = propose(("Tom", "Acme just announced layoffs, 200 people"), ("Kim", "Mochi threw up on the rug again."),
-                  ("Kim", "Sounds good to me."))  # fmt: skip
-    assert [subjects(ps) for ps in got] == [[None], [None], []]
-    [tom] = propose(("Tom", "Acme just announced layoffs. My manager Priti is worried."))
-    assert [p.subject for p in tom if p.relation is None] == ["Priti", None]  # a person's claim first
+def test_a_fact_about_a_company_or_a_pet_invents_no_person() -> None:
+    """Written as a fact about no one, it cost LoCoMo R@10 0.004 (see bench/README): not written."""
+    got = propose(("Tom", "Acme just announced layoffs, 200 people"), ("Kim", "Mochi threw up on the rug again."))
+    assert got == [[], []]
 
 
-def test_a_lower_case_sentence_start_is_no_evidence_of_a_thing() -> None:
-    """ "tore something playing five a side" is the speaker's past, typed in lower case: no company."""
+def test_a_lower_case_fragment_after_the_speakers_fact_is_the_speakers() -> None:
+    """ "tore something … physio twice a week": the talk is about Ben; no one else is made of "tore"."""
     got = propose(
         ("Ben", "i've got a knee thing now"), ("Ben", "tore something playing five a side. physio twice a week")
     )

@@ -271,6 +271,4 @@ def test_a_thing_called_x_or_a_gerund_is_not_a_person() -> None:
     """Regression (LoCoMo): "The game was called Counter-Strike" and "Winning felt amazing" made persons."""
     got = propose(("Tim", "The game was called Counter-Strike."), ("Tim", "Counter-Strike runs on Windows."),
                   ("Tim", "Winning felt amazing."), ("Ann", "I met a guy called Felipe."))  # fmt: skip
-    # no person; "Counter-Strike runs on Windows." is a fact about no one (a thing), so it may be kept
-    assert [everyone(ps) for ps in got[:3]] == [set(), set(), set()] and everyone(got[3]) == {"Ann", "Felipe"}
-    assert [p.subject for p in got[1]] == [None] and got[0] == [] and got[2] == []
+    assert got[:3] == [[], [], []] and everyone(got[3]) == {"Ann", "Felipe"}

@@ -114,8 +114,6 @@ _CLAUSE_DOERS = frozenset(
     ("i", "i'm", "i've", "i'll", "my", "we", "we're", "our", "he", "she", "he's", "she's", "his", "her", "they")
 )
 #: A name after one of these is the object of the sentence, not its doer ("a letter from Alice").
-#: A sentence about a thing (a company, a pet) is a fact from this many words on.
-_THING_WORDS = 4
 _OBJECT_PREPOSITIONS = frozenset(("from", "to", "with", "by", "for", "of", "about"))
 _THEY = frozenset(("they", "they're", "they've", "they'll", "they'd"))
 _FIRST_PERSON = frozenset(("i", "i'm", "i've", "i'll", "i'd", "my", "we", "we're", "we've", "we'll", "our"))
@@ -202,8 +200,7 @@ class RuleExtractor:
                     _listen(s, ctx)  # the assistant's words: who it names, nothing more
                 continue
             found: list[Proposal] = []
-            ctx.casual = casual(m.text)
-            text = recase(m.text, lambda w: _typed_name(w, ctx)) if ctx.casual else m.text
+            text = recase(m.text, lambda w: _typed_name(w, ctx)) if casual(m.text) else m.text
             for s in sentences(text):
                 for clause in clauses(s):
                     found.extend(_sentence(clause, speaker, ctx))
@@ -514,11 +511,7 @@ def _main(s: str, speaker: str, ctx: Context, relations: list[Proposal]) -> Prop
     doer = aside is not None and len(words) > aside + 3 and words[aside + 1].lower() in _CLAUSE_DOERS
     if aside is not None and doer and not ctx.persons_in(words[: aside + 1]):
         return _main(" ".join(words[aside + 1 :]), speaker, ctx, relations)  # "not sure, my contract ends ..."
-    return (
-        _unnamed_lead(stated, words, speaker, ctx)
-        or _fragment(stated, words, speaker, ctx)
-        or _about_thing(stated, words, ctx)
-    )
+    return _unnamed_lead(stated, words, speaker, ctx) or _fragment(stated, words, speaker, ctx)
 
 
 def _about_speaker(s: str, stated: str, speaker: str, ctx: Context, relations: list[Proposal]) -> Proposal | None:
@@ -686,23 +679,6 @@ def _unnamed_lead(stated: str, words: list[str], speaker: str, ctx: Context) -> 
         if i in names:
             return Proposal(_finish(stated), names[i], _category(stated), first_person=False)
     return None
-
-
-def _about_thing(stated: str, words: list[str], ctx: Context) -> Proposal | None:
-    """ "Acme just announced layoffs", "Mochi threw up on the rug": a fact about a company, a pet, a
-    place — about no person, but a fact (recall finds it; no person is invented for it). Only when
-    the writer capitalised it: in a message typed in lower case every sentence start was made so."""
-    first = core(words[0])
-    if ctx.casual or len(words) < _THING_WORDS or stated.endswith("?") or not is_capitalised(first):
-        return None
-    if first.casefold() in SCENE_WORDS or first.casefold() in IMPERATIVES or first.casefold() in IMPLICIT_I:
-        return None
-    if not (first.casefold() in PLACES_AND_COMPANIES or not is_common(first)):
-        return None
-    low = {w.lower().strip(",.;:!") for w in words}
-    if low & (_YOU | _FIRST_PERSON_DOER | SUBJECT_PRONOUNS | _THEY):
-        return None
-    return Proposal(_finish(stated), None, _category(stated), first_person=False)
 
 
 def _others(

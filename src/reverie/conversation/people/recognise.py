@@ -219,8 +219,6 @@ class Context:
     #: The message answers a question another put: ``"you"`` if it asked about the one answering
     #: ("Do you have a budget?"), ``"other"`` if not ("What's the role?"); else None.
     asked: str | None = None
-    #: The message was typed in lower case (its capitals were put back, so they say less).
-    casual: bool = False
     message: int = 0
     _memo: dict[str, str | None] = field(default_factory=dict)
     _memo_size: int = 0
