@@ -112,7 +112,7 @@ def run_conversation(mem: Memory, cid: str, recs: Sequence[dict[str, Any]]) -> l
                     if names and names not in persons:
                         persons.append(names)
         # As conversation_people.py: the main claim's first named person, looked up by that name.
-        label = main.meta.get("about", [None])[0] if main is not None else None
+        label = (main.meta.get("about") or [None])[0] if main is not None else None
         main_names = (_names(mem, label) or [label]) if label else []
         rows.append({**r, "claims": [c.text for c in claims], "main": main_names, "persons": persons})
     return rows

@@ -23,18 +23,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from reverie.conversation.people.chat import answer, casual, clauses, fragment, recase
 from reverie.conversation.people.lexicon import (
-    ADVERBS,
-    FEELINGS,
-    IRREGULAR_VERBS,
-    MODALS,
     PLACES_AND_COMPANIES,
     POSSESSIVE_PRONOUNS,
     RELATION_ADJECTIVES,
     RELATIONS,
     SPEECH_VERBS,
     SUBJECT_PRONOUNS,
-    UNCHANGED_VERBS,
 )
 from reverie.conversation.people.recognise import (
     IMPERATIVES,
@@ -47,19 +43,19 @@ from reverie.conversation.people.recognise import (
     is_capitalised,
     is_common,
     listed_name,
+    relation_gender,
 )
+from reverie.conversation.rewrite import category as _category
+from reverie.conversation.rewrite import finish as _finish
+from reverie.conversation.rewrite import first_person as _first_person
+from reverie.conversation.rewrite import gender_of_pronoun as _gender_of_pronoun
+from reverie.conversation.rewrite import mood as _mood
+from reverie.conversation.rewrite import pronoun_verb as _pronoun_verb
 from reverie.model.conversation import Entry
 from reverie.model.redact import REDACTED
 
 #: What a claim is, by the words that carry it.
 CATEGORIES = ("fact", "preference", "plan", "decision", "relation")
-_PREFERENCE = re.compile(r"\b(love|loves|like|likes|hate|hates|prefer|prefers|favou?rite|enjoy|enjoys|dislike)\b", re.I)
-_DECISION = re.compile(r"\b(decided|decide|chose|chosen|agreed|settled on|going with|go with)\b", re.I)
-_PLAN = re.compile(
-    r"\b(will|'ll|going to|planning|plan to|plans to|want to|wants to|next (week|month|year)|tomorrow|"
-    r"on (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|starting|visiting)\b",
-    re.I,
-)
 _NAME = r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s|(?:Professor|Doctor)\s)?[A-Z][\w'-]*(?:\s[A-Z][\w'-]*)?"
 _ADJ = r"(?:(?:" + "|".join(sorted(RELATION_ADJECTIVES)) + r")\s)?"
 _NOUNS = "|".join(sorted((re.escape(r) for r in RELATIONS), key=len, reverse=True))
@@ -83,6 +79,43 @@ _POSSESSED_IS = re.compile(r"^(" + _NAME + r")'s\s(" + _REL + r")\sis\s(?:called
 _POSSESSED_LEAD = re.compile(r"^(" + _NAME + r")['’]s\s(" + _REL + r")\s(" + _NAME + r")")
 #: "Dana, my sister, just got engaged".
 _COMMA_MY = re.compile(r"^(" + _NAME + r"),\s((?i:my|our|his|her))\s(" + _REL + r")\b")
+#: "My wife is Mira".
+_MY_R_IS = re.compile(r"^((?i:my|our))\s(" + _REL + r")\sis\s(" + _NAME + r")")
+#: "my wife's brother Sam": a person named by a relation of a relation.
+_CHAIN = re.compile(r"^((?i:my|our))\s(" + _REL + r")['’]s\s(" + _REL + r")\s(" + _NAME + r")")
+#: "Dana and her husband Omar": the "her" is Dana.
+_AND_OWNER = re.compile(r"(" + _NAME + r")\sand\s$")
+#: "Lucia, who is my neighbour, might come too".
+_WHO_IS = re.compile(r"^(" + _NAME + r"),\s(?i:who\sis|who's)\s((?i:my|our|his|her))\s(" + _REL + r"),?\s*(.*)$")
+#: "Theo, the best friend of my son Max, is coming".
+_THE_R_OF = re.compile(
+    r"^("
+    + _NAME
+    + r"),\s(?i:the|a|an)\s("
+    + _REL
+    + r")\sof\s(?:(?i:my|our|his|her)\s"
+    + _REL
+    + r"\s)?("
+    + _NAME
+    + r"),\s*(.*)$"
+)
+#: "Pete, the guy at number 12." / "Pete, the guy next door, offered to pay".
+_THE_NOUN = re.compile(
+    r"^(" + _NAME + r"),\s((?i:the|a)\s(?i:guy|woman|man|girl|lady|bloke|kid|boy|one)\b[^,]*?)(?:,\s*(.*)|\.?)$"
+)
+#: "that's Sam, my wife's brother".
+_THAT_IS = re.compile(r"^(?i:that's|that is|this is|it's)\s(" + _NAME + r"),\s(.+)$")
+#: Reported speech without quotes: "she told me Omar got promoted", "Priya said he's been ...".
+_REPORTED = re.compile(
+    r"\b(?:told|tells)\s(?:me|us)\s(?:that\s)?(.+)$|\b(?:said|says|mentioned|heard)\s(?:that\s)?(.+)$"
+)
+#: Words a clause opens with that give it a doer of its own (after an aside: "once a year maybe, he lives ...").
+_CLAUSE_DOERS = frozenset(
+    ("i", "i'm", "i've", "i'll", "my", "we", "we're", "our", "he", "she", "he's", "she's", "his", "her", "they")
+)
+#: A name after one of these is the object of the sentence, not its doer ("a letter from Alice").
+_OBJECT_PREPOSITIONS = frozenset(("from", "to", "with", "by", "for", "of", "about"))
+_THEY = frozenset(("they", "they're", "they've", "they'll", "they'd"))
 _FIRST_PERSON = frozenset(("i", "i'm", "i've", "i'll", "i'd", "my", "we", "we're", "we've", "we'll", "our"))
 #: First-person words that make the speaker the one who did or has something ("me" / "us" do not:
 #: "Thanks for telling me" states nothing about the speaker).
@@ -92,7 +125,7 @@ _QUOTED = re.compile(r"^(" + _NAME + r")\s(?:" + "|".join(SPEECH_VERBS) + r")[:,
 _LEAD = re.compile(
     r"^(?:(?:yes|no|yeah|yep|nope|well|oh|so|and|but|also|thanks|ok|okay|sure|honestly|sometimes|probably|anyway|"
     r"haha|lol|wow|btw|plus|hmm|um|actually|basically|apparently|hey|hi|hello|congrats|congratulations|cheers|"
-    r"dear)\b[,.!]?\s*)+",
+    r"dear|ya|yup|yea|ah|ahh|oof|ugh|omg|tbh|nah)\b[,.!]?\s*)+",
     re.I,
 )
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"“A-Z0-9])")
@@ -100,6 +133,10 @@ _TITLE_DOT = re.compile(r"\b(Dr|Mr|Mrs|Ms|Prof|St)\.\s")
 _QUESTION_START = re.compile(
     r"^(what|who|whom|whose|which|where|when|why|how|should|can|could|would|do|does|did|is|are|am|will|any)\b", re.I
 )
+
+
+#: How sure a claim is whose subject was left out and supplied from the talk ("900 quid last time").
+FRAGMENT_CONFIDENCE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,16 +193,36 @@ class RuleExtractor:
                 continue
             speaker = m.speaker or "the user"
             ctx.start_message(speaker, _addressee(m, previous))
+            ctx.asked = _asked(m, previous)
             previous = m
             if not minable(m):
                 for s in sentences(m.text):
                     _listen(s, ctx)  # the assistant's words: who it names, nothing more
                 continue
             found: list[Proposal] = []
-            for s in sentences(m.text):
-                found.extend(_sentence(s, speaker, ctx))
+            text = recase(m.text, lambda w: _typed_name(w, ctx)) if casual(m.text) else m.text
+            for s in sentences(text):
+                for clause in clauses(s):
+                    found.extend(_sentence(clause, speaker, ctx))
+            # a whole sentence's claim about a person first; a fragment's or one about no person after
+            found.sort(key=lambda p: (p.subject is None, p.confidence < FRAGMENT_CONFIDENCE + 0.01))
             out.append((m, _dedupe(found)))
         return out
+
+
+def _typed_name(word: str, ctx: Context) -> bool:
+    """Is a lower-case word of a casual message a name ("priya", "jess")? A common given name or a
+    person the conversation knows — never a common word ("will", "may")."""
+    return not is_common(word) and (listed_name(word) or ctx.known_as(word.capitalize()) is not None)
+
+
+def _asked(m: Entry, previous: Entry | None) -> str | None:
+    """Does ``m`` answer a question someone else just put ("What's the role?")? ``"you"`` when the
+    question was about the one answering ("Do you have a budget?"), ``"other"`` when not."""
+    if previous is None or previous.speaker == m.speaker or not previous.text.rstrip().endswith("?"):
+        return None
+    question = sentences(previous.text)[-1].lower()
+    return "you" if re.search(r"\byou(?:r|'re|'ve)?\b", question) else "other"
 
 
 def _addressee(m: Entry, previous: Entry | None) -> str | None:
@@ -213,15 +270,26 @@ def _sentence(raw: str, speaker: str, ctx: Context) -> list[Proposal]:
         if claim is None:
             return []
         return [Proposal(_finish(claim), who, _category(inner), first_person=False)]
-    out = _relations(s, speaker, ctx)
-    main = _main(s, speaker, ctx, out)
+    s, out = _apposition(s, speaker, ctx)
+    if not s:
+        return _topical(out, ctx)
+    out += _relations(s, speaker, ctx)
+    main = _reported(s, speaker, ctx) or _main(s, speaker, ctx, out)
     subject = main.subject if main is not None else None
     for _, name in ctx.persons_in(s.split()):
         if name not in (speaker, subject):
             ctx.mention(name)
     if subject and subject != speaker:
         ctx.mention(subject)  # the sentence's subject is the most salient person after it
-    return out + ([main] if main is not None else [])
+    return _topical(out + ([main] if main is not None else []), ctx)
+
+
+def _topical(found: list[Proposal], ctx: Context) -> list[Proposal]:
+    """Make the subject of the sentence's claim (its own before its relations') the talk's topic."""
+    own = [p for p in found if p.relation is None and p.subject] or [p for p in found if p.subject]
+    if own and own[-1].subject:
+        ctx.about(own[-1].subject)
+    return found
 
 
 def _relations(s: str, speaker: str, ctx: Context) -> list[Proposal]:
@@ -240,6 +308,10 @@ def _relations(s: str, speaker: str, ctx: Context) -> list[Proposal]:
     for m in _APPOSITIVE.finditer(s):
         who = _appositive_name(m.group(3))
         owner = _owner(m.group(1), speaker, ctx, m.group(2))
+        joint = _AND_OWNER.search(s[: m.start()])
+        if joint and m.group(1).lower() in ("his", "her") and in_slot(joint.group(1)):
+            owner = _trim_name(joint.group(1))  # "Dana and her husband Omar": Dana's
+            ctx.group, ctx.group_message = (owner, who or owner), ctx.message
         if who and owner is not None and not any(p.subject == who for _, p in found):
             found.append((m.start(), _relation(who, m.group(2).lower(), owner)))
             ctx.relate(who, m.group(2), owner)  # at once: a "his" further on may mean this person
@@ -250,9 +322,114 @@ def _relations(s: str, speaker: str, ctx: Context) -> list[Proposal]:
     return out
 
 
+def _apposition(s: str, speaker: str, ctx: Context) -> tuple[str, list[Proposal]]:
+    """A person said with a clause or phrase in apposition, and the sentence without it:
+    "Lucia, who is my neighbour, might come" → (Lucia's) relation, "Lucia might come";
+    "Theo, the best friend of my son Max, is coming" → Theo is Max's friend, "Theo is coming";
+    "Pete, the guy at number 12." → "Pete is the guy at number 12."; "that's Sam, my wife's
+    brother" → "Sam is my wife's brother". The apposition is evidence the name is a person."""
+    m = _WHO_IS.match(s)
+    if m and in_slot(m.group(1)):
+        owner = _owner(m.group(2), speaker, ctx, m.group(3))
+        name = _trim_name(m.group(1))
+        found = [_relation(name, m.group(3).lower(), owner)] if owner is not None else []
+        ctx.mention(name)
+        return (f"{name} {m.group(4)}" if len(m.group(4).split()) > 1 else ""), found
+    m = _THE_R_OF.match(s)
+    if m and in_slot(m.group(1)) and in_slot(m.group(3)):
+        name, of = _trim_name(m.group(1)), _trim_name(m.group(3))
+        rels = _relations(s[m.start(2) :], speaker, ctx)  # "my son Max" inside the apposition
+        ctx.mention(name)
+        return f"{name} {m.group(4)}", [*rels, _relation(name, m.group(2).lower(), of)]
+    m = _THE_NOUN.match(s)
+    if m and (in_slot(m.group(1)) or not is_common(m.group(1))):
+        name = _trim_name(m.group(1))
+        ctx.mention(name)
+        if m.group(3) and len(m.group(3).split()) > 1:
+            return f"{name} {m.group(3)}", []
+        return "", [Proposal(_finish(f"{name} is {m.group(2)}"), name, "fact", first_person=False)]
+    m = _THAT_IS.match(s)
+    if m and in_slot(m.group(1)):
+        name = _trim_name(m.group(1))
+        ctx.mention(name)
+        text = _first_person(f"{name} is {m.group(2).rstrip('.!')}", speaker) or ""
+        return "", [Proposal(_finish(text), name, "fact", first_person=False, mentions=(speaker,))]
+    return s, []
+
+
+def _reported(s: str, speaker: str, ctx: Context) -> Proposal | None:
+    """A fact reported about a third person without quotes ("I had lunch with Priya and she told
+    me Omar got promoted", "Priya said he's been chasing it"): about whom the reported clause is
+    — a person named with evidence, or the one its "he" / "she" points to; not the teller."""
+    m = _REPORTED.search(s)
+    if m is None:
+        return None
+    clause = (m.group(1) or m.group(2) or "").strip().rstrip(".!")
+    words = clause.split()
+    if len(words) < 3 or s.endswith("?"):
+        return None
+    first = words[0].lower()
+    if first in SUBJECT_PRONOUNS:
+        who = ctx.refer(_gender_of_pronoun(first))
+        if who is None:
+            return None
+        ctx.bind(who, _gender_of_pronoun(first))
+        text = f"{who}{_pronoun_verb(words[0], words[1])} {' '.join(words[1:])}"
+    else:
+        lead = ctx.person_at(words, 0)
+        if lead is None or ctx.is_speaker(lead[0]) or words[lead[1] - 1].endswith(","):
+            return None
+        who, text = lead[0], clause
+    teller = tuple(n for _, n in ctx.persons_in(s[: m.start()].split()) if n not in (who, speaker))
+    return Proposal(_finish(_first_person(text, speaker) or text), who, _category(clause), first_person=False,
+                    mentions=teller)  # fmt: skip
+
+
+def _fragment(stated: str, words: list[str], speaker: str, ctx: Context) -> Proposal | None:
+    """A fact with its subject left out ("900 quid last time", "needs help with boxes", "due in
+    august"): about the person the talk is about (the subject of the last claim, two messages back
+    at most); a verb with the third-person -s says that is not the speaker."""
+    kind = ("answer" if ctx.asked and answer(words) else None) or fragment(words)
+    low = {w.lower().strip(",.;:!") for w in words}
+    if (
+        kind is None
+        or low & (_YOU | _FIRST_PERSON_DOER | SUBJECT_PRONOUNS | _THEY)
+        or core(words[0]).casefold() in IMPERATIVES
+    ):
+        return None
+    who = speaker if kind == "answer" and ctx.asked == "you" else ctx.current_topic()
+    if who is None or (kind == "third" and who == speaker):
+        return None
+    body = stated[0].lower() + stated[1:] if kind == "third" and not is_capitalised(stated[1:2]) else stated
+    text = f"{who} {body}" if kind == "third" else f"{who}: {body}"
+    return Proposal(_finish(text), who, _category(stated), first_person=who == speaker, confidence=FRAGMENT_CONFIDENCE)
+
+
+def _group_lead(stated: str, words: list[str], speaker: str, ctx: Context) -> Proposal | None:
+    """ "they said they'd make a rota": about the persons last named together, the first the subject."""
+    group = ctx.they()
+    if not group or len(words) < 3:
+        return None
+    first = words[0].lower()
+    verb = {"they're": " are", "they've": " have", "they'll": " will", "they'd": " would"}.get(first, "")
+    text = f"{' and '.join(group)}{verb} {' '.join(words[1:])}"
+    return Proposal(_finish(_first_person(text, speaker) or text), group[0], _category(stated), first_person=False,
+                    mentions=group[1:])  # fmt: skip
+
+
+def _done_to_speaker(words: list[str], used: int) -> bool:
+    """ "He offered me a job", "Marcus invited us": what was done to the speaker is the speaker's
+    fact ("told me" is not: what was told is the fact)."""
+    rest = [w.lower().strip(",.!") for w in words[used : used + 2]]
+    return len(rest) == 2 and rest[1] in ("me", "us") and rest[0] not in ("told", "tells", "texted", "said")
+
+
 def _more_relations(s: str, speaker: str, ctx: Context) -> list[tuple[int, Proposal]]:
     """ "Marco is Jess's dad", "I'm Dana's sister", "my friends Tom and Liam", "my sister's name is Dana"."""
     found: list[tuple[int, Proposal]] = []
+    m = _MY_R_IS.match(s)
+    if m and in_slot(m.group(3)):
+        found.append((0, _relation(_trim_name(m.group(3)), m.group(2).lower(), speaker)))
     m = _IS_POSSESSED.match(s)
     if m and in_slot(m.group(1)) and in_slot(m.group(2)):
         found.append((0, _relation(_trim_name(m.group(1)), m.group(3).lower(), m.group(2))))
@@ -281,7 +458,7 @@ def _appositive_name(raw: str) -> str | None:
     """The name after "my sister": capitalised ("Dana", "Bob Smith"), or a lower-case given name
     a chat may type ("my flatmate jonas"); None for a word that is no name ("my sister lives")."""
     first = raw.split()[0]
-    if in_slot(first):
+    if in_slot(first) or in_slot(raw):
         return _trim_name(raw)
     if listed_name(first) and not is_common(first):
         return first.capitalize()
@@ -291,6 +468,8 @@ def _appositive_name(raw: str) -> str | None:
 def _trim_name(name: str) -> str:
     """A name caught with a following capitalised word that is not a name ("Ana Monday")."""
     words = name.split()
+    if words and words[0].casefold().rstrip(".") in ("dr", "mr", "mrs", "ms", "prof", "professor", "doctor"):
+        return name  # "Dr Ahmed": the title and the name
     return words[0] if len(words) > 1 and (is_common(words[1]) or listed_name(words[1])) else name
 
 
@@ -319,6 +498,8 @@ def _main(s: str, speaker: str, ctx: Context, relations: list[Proposal]) -> Prop
         return _about_speaker(s, stated, speaker, ctx, relations)
     if first in SUBJECT_PRONOUNS or first in POSSESSIVE_PRONOUNS:
         return _pronoun_lead(stated, words, speaker, ctx, relations)
+    if first in _THEY:
+        return _group_lead(stated, words, speaker, ctx)
     if first in KINSHIP_NAMES and words[0].endswith(","):
         return None  # "Mom, I got the job!": spoken to
     if first == "your" or (first in KINSHIP_NAMES and not ctx.person_at(words, 0)):
@@ -326,7 +507,11 @@ def _main(s: str, speaker: str, ctx: Context, relations: list[Proposal]) -> Prop
     lead = ctx.person_at(words, 0)
     if lead is not None:
         return _named(s, stated, words, lead, speaker, ctx, relations)
-    return _unnamed_lead(stated, words, speaker, ctx)
+    aside = next((i for i, w in enumerate(words[:4]) if w.endswith(",")), None)
+    doer = aside is not None and len(words) > aside + 3 and words[aside + 1].lower() in _CLAUSE_DOERS
+    if aside is not None and doer and not ctx.persons_in(words[: aside + 1]):
+        return _main(" ".join(words[aside + 1 :]), speaker, ctx, relations)  # "not sure, my contract ends ..."
+    return _unnamed_lead(stated, words, speaker, ctx) or _fragment(stated, words, speaker, ctx)
 
 
 def _about_speaker(s: str, stated: str, speaker: str, ctx: Context, relations: list[Proposal]) -> Proposal | None:
@@ -334,9 +519,13 @@ def _about_speaker(s: str, stated: str, speaker: str, ctx: Context, relations: l
     if _mood(stated):
         return None
     subject = speaker
-    only = _NAME_IS.match(stated) or _I_AM.match(stated)
+    only = _NAME_IS.match(stated) or _I_AM.match(stated) or _MY_R_IS.match(stated)
     if only and relations and len(stated[only.end() :].split()) < 2:
         return None  # "My sister's name is Dana.", "I'm his mentor.": only the relation was said
+    chain = _CHAIN.match(stated)
+    if chain and in_slot(chain.group(4)):  # "my wife's brother Sam is staying": about Sam
+        subject = _trim_name(chain.group(4))
+        ctx.mention(subject, relation_gender(chain.group(3)))
     lead = _APPOSITIVE.match(stated) or _PLURAL.match(stated)
     if lead and lead.start() == 0 and relations:  # "My sister Dana lives in Lisbon": about Dana
         subject = relations[0].subject or speaker
@@ -360,6 +549,9 @@ def _pronoun_lead(
         return None
     ctx.bind(who, gender)
     rest = " ".join(words[1:])
+    if first in SUBJECT_PRONOUNS and _done_to_speaker(words, 1):
+        text = _first_person(f"{who}{_pronoun_verb(words[0], words[1])} {rest}", speaker) or rest
+        return Proposal(_finish(text), speaker, _category(stated), first_person=True, mentions=(who,))
     if first in POSSESSIVE_PRONOUNS:
         text = f"{who}'s {rest}"
         subject = (relations[0].subject if relations and _APPOSITIVE.match(stated) else None) or who
@@ -417,6 +609,8 @@ def _named(
         return (
             Proposal(_finish(text), speaker, _category(stated), first_person=True, mentions=(name,)) if text else None
         )
+    if low[:1] == ["and"] and (other := ctx.person_at(rest_words, 1)) is not None:
+        ctx.group, ctx.group_message = (name, other[0]), ctx.message  # "Chris and Jess ...": a "they" to come
     if relations and any(p.text.rstrip(".") == stated for p in relations):
         return None  # "Dana is my sister." is the relation itself
     if relations and (_IS_MY.match(s) or _POSSESSED_IS.match(s)):
@@ -479,14 +673,12 @@ def _unnamed_lead(stated: str, words: list[str], speaker: str, ctx: Context) -> 
             ctx.bind(who, _gender_of_pronoun(low))
             text = " ".join([*words[:i], who + _pronoun_verb(low) + w[len(low) :], *words[i + 1 :]])
             return Proposal(_finish(text.rstrip(".!")), who, _category(stated), first_person=False)
+        if i in names and i > 0 and words[i - 1].lower() in _OBJECT_PREPOSITIONS:
+            ctx.mention(names[i])  # "message 1 from Alice", "talked to Priya, she's ...": no doer, a "she" to come
+            continue
         if i in names:
             return Proposal(_finish(stated), names[i], _category(stated), first_person=False)
     return None
-
-
-def _gender_of_pronoun(word: str) -> str:
-    """ "m" for he / his / he's ..., "f" for she / her / she's ... (never by prefix: "her" is not "he")."""
-    return "m" if word.lower().strip(",.!") in ("he", "his", "him", "he's", "he'll", "he'd") else "f"
 
 
 def _others(
@@ -498,146 +690,3 @@ def _others(
         if name not in out and name not in (subject, speaker):
             out.append(name)
     return tuple(n for n in out if n)
-
-
-def _mood(stated: str) -> bool:
-    """ "I'm worried", "I was surprised", "I'll miss him", "I'm thinking about it": no fact."""
-    low = stated.lower()
-    words = re.findall(r"[\w']+", low)
-    rest = [
-        w
-        for w in words
-        if w
-        not in (
-            "i",
-            "i'm",
-            "am",
-            "was",
-            "feel",
-            "so",
-            "very",
-            "really",
-            "honestly",
-            "kind",
-            "of",
-            "a",
-            "bit",
-            "little",
-            "just",
-            "too",
-        )
-    ]
-    if len(rest) <= 1 and (not rest or rest[0] in FEELINGS):
-        return True
-    return low.startswith(("i'm thinking about", "i'll miss", "i miss", "i'll think", "i'm not sure", "i don't know"))
-
-
-def _pronoun_verb(word: str, after: str = "") -> str:
-    low = word.lower()
-    if low in ("he's", "she's") and after.lower() in ("been", "got", "gone", "had", "done", "seen", "never"):
-        return " has"  # "She's been great" is "has been", not "is been"
-    return {
-        "he's": " is",
-        "she's": " is",
-        "he'll": " will",
-        "she'll": " will",
-        "he'd": " would",
-        "she'd": " would",
-    }.get(low, "")
-
-
-def _category(text: str) -> str:
-    if _DECISION.search(text):
-        return "decision"
-    if _PREFERENCE.search(text):
-        return "preference"
-    if _PLAN.search(text):
-        return "plan"
-    return "fact"
-
-
-def _finish(text: str) -> str:
-    text = text.strip()
-    text = text[0].upper() + text[1:] if text else text
-    return text if text.endswith((".", "!")) else text + "."
-
-
-_CONTRACTIONS = {
-    "i'm": " is",
-    "i've": " has",
-    "i'll": " will",
-    "i'd": " would",
-    "we're": " are",
-    "we've": " have",
-    "we'll": " will",
-    "we'd": " would",
-}
-
-
-def _first_person(text: str, speaker: str) -> str | None:
-    """``text`` with "I" / "me" / "my" / "we" / "our" put in the speaker's name; None if nothing is left."""
-    words = text.split()
-    if not words:
-        return None
-    out: list[str] = []
-    i = 0
-    while i < len(words):
-        w = words[i]
-        low = w.lower()
-        core = low.strip(",.;:!")
-        tail = w[len(w.rstrip(",.;:!")) :]
-        if core in _CONTRACTIONS:
-            who = speaker if core.startswith("i") else f"{speaker} and others"
-            out.append(who + _CONTRACTIONS[core] + tail)
-        elif core == "i":
-            out.append(speaker + tail)
-            i = _conjugate(words, i + 1, out)
-            continue
-        elif core == "we":
-            out.append(f"{speaker} and others{tail}")
-        elif core in ("my", "our"):
-            out.append(f"{speaker}'s{tail}")
-        elif core in ("me", "myself", "us"):
-            out.append(speaker + tail)
-        elif core == "mine":
-            out.append(f"{speaker}'s{tail}")
-        else:
-            out.append(w)
-        i += 1
-    return " ".join(out)
-
-
-def _conjugate(words: list[str], i: int, out: list[str]) -> int:
-    """After "I": keep adverbs, then give the verb its third-person form ("I live" → "lives")."""
-    while i < len(words) and words[i].lower().strip(",") in ADVERBS:
-        out.append(words[i])
-        i += 1
-    if i >= len(words):
-        return i
-    w = words[i]
-    low = w.lower()
-    core = low.strip(",.;:!")
-    tail = w[len(w.rstrip(",.;:!")) :]
-    if core in ("don't", "do not"):
-        out.append("doesn't" + tail)
-    elif core == "haven't":
-        out.append("hasn't" + tail)
-    elif core in ("am", "was", "were"):
-        out.append(("is" if core == "am" else "was") + tail)
-    elif core in IRREGULAR_VERBS:
-        out.append(IRREGULAR_VERBS[core] + tail)
-    elif (
-        core in MODALS
-        or core in UNCHANGED_VERBS
-        or (core.endswith("ed") and not core.endswith("eed"))
-        or "'" in core
-        or not core.isalpha()
-    ):
-        out.append(w)
-    elif core.endswith(("s", "sh", "ch", "x", "z", "o")):
-        out.append(core + "es" + tail)
-    elif core.endswith("y") and len(core) > 2 and core[-2] not in "aeiou":
-        out.append(core[:-1] + "ies" + tail)
-    else:
-        out.append(core + "s" + tail)
-    return i + 1

@@ -100,7 +100,7 @@ SCENE_WORDS = _words(
     """
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
     september october november december christmas easter summer winter spring autumn yesterday today tomorrow
-    tonight last next this after before since on in at during every around later earlier lately recently
+    tonight now then last next this after before since on in at during every around later earlier lately recently
     the a an someone somebody
     """
 )
@@ -167,6 +167,8 @@ _TITLE_GENDER = {"mr": "m", "sir": "m", "mrs": "f", "ms": "f", "miss": "f", "dam
 _PERSON_NOUNS = _words("guy girl man woman person someone somebody boy kid lady friend dude bloke chap colleague")
 _PLACE_PREPOSITIONS = _words("in at near around via outside inside")
 _PREPOSITIONS = _words("about at by for from in into of on to with without")
+#: Adverbs between a subject and its verb ("Kemi basically lives ...").
+_VERB_ADVERBS = _words("basically literally still already actually really just also always never now usually")
 #: How many messages back (this one included) a "he" / "she" may point.
 PRONOUN_WINDOW = 5
 
@@ -208,6 +210,15 @@ class Context:
     relations: dict[tuple[tuple[str, ...], str], str] = field(default_factory=dict)
     speaker: str = "the user"
     addressee: str | None = None
+    #: The person the talk is about (the subject of the last claim) and the message that made them so.
+    topic: str | None = None
+    topic_message: int = 0
+    #: The persons a "they" may mean ("Chris and Jess never do the dishes"), and when they were named.
+    group: tuple[str, ...] = ()
+    group_message: int = 0
+    #: The message answers a question another put: ``"you"`` if it asked about the one answering
+    #: ("Do you have a budget?"), ``"other"`` if not ("What's the role?"); else None.
+    asked: str | None = None
     message: int = 0
     _memo: dict[str, str | None] = field(default_factory=dict)
     _memo_size: int = 0
@@ -290,6 +301,18 @@ class Context:
         unknown = [n for n in seen if self.gender_of(n) is None]
         return unknown[0] if len(unknown) == 1 else None
 
+    def about(self, name: str) -> None:
+        """A claim was about ``name``: the talk's topic, which a fragment with no subject continues."""
+        self.topic, self.topic_message = name, self.message
+
+    def current_topic(self, within: int = 2) -> str | None:
+        """The topic if it was set in this message or the ``within`` before it, else None."""
+        return self.topic if self.topic is not None and self.message - self.topic_message <= within else None
+
+    def they(self) -> tuple[str, ...]:
+        """The group a "they" means: the last persons named together, within the pronoun window."""
+        return self.group if self.group and self.message - self.group_message < PRONOUN_WINDOW else ()
+
     def bind(self, name: str, gender: str) -> None:
         """A pronoun of ``gender`` was taken to mean ``name``: say so, and make them the most salient."""
         self.genders.setdefault(tokens(name), gender)
@@ -356,6 +379,12 @@ def _slot(words: Sequence[str], i: int) -> bool:
         after[0] in RELATION_ADJECTIVES and len(after) > 1 and after[1] in RELATIONS
     )):  # fmt: skip
         return True
+    if after[:1] == ["who"] or low[i + 1 : i + 5] == ["is", "the", "one", "who"]:
+        return True  # "Folasade, who ...", "Folasade is the one who handles budgets": "who" is for people
+    if words[i].endswith(",") and after[:1] in (["the"], ["a"]) and len(after) > 1 and after[1] in _PERSON_NOUNS:
+        return True  # "Pete, the guy at number 12"
+    if i == 0 and len(after) > 1 and after[0] in _VERB_ADVERBS and after[1] in HUMAN_VERBS:
+        after = after[1:]  # "Kemi basically lives at the office"
     if i == 0 and after and after[0] in HUMAN_VERBS and not words[i].endswith((",", "'s", "’s")):
         return not low[i].endswith("ing")  # "Kwame lives in Accra"; not "Winning felt amazing"
     if after and after[0] in PERSON_VERBS and not words[i].endswith(","):
