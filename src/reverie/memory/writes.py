@@ -163,7 +163,10 @@ class Writes:
             commands = [self._mark_unchecked(c) for c in commands]
         out = core.run(commands, [c.text for c in commands])
         found = self._after_write(s, out) if check_conflicts else {}
-        return [_result(self._outcome_item(s, o), o, found) for o in out if o.item_id]
+        done = [o for o in out if o.item_id]
+        # the batch's items in one read (one round trip on PostgreSQL, not one transaction each)
+        items = self._core.store.get_many(s, [_outcome_id(o) for o in done])
+        return [_result(items[_outcome_id(o)], o, found) for o in done]
 
     def _remember_one(self, fields: Mapping[str, Any], scope: str, sources: Sequence[str]) -> WriteResult:
         s = self._core.scope(scope)
@@ -227,14 +230,7 @@ class Writes:
             _log.exception("could not flag item %s %s either", item_id, CONFLICTS_UNCHECKED)
 
     def _outcome_item(self, scope: str, outcome: Outcome, key: str = "item") -> Item:
-        for e in outcome.events:
-            if key in e.payload and isinstance(e.payload[key], dict):
-                item_id = e.payload[key]["id"]
-                break
-        else:
-            item_id = outcome.item_id
-        assert item_id is not None
-        item = self._core.store.get(scope, item_id)
+        item = self._core.store.get(scope, _outcome_id(outcome, key))
         assert item is not None
         return item
 
@@ -540,6 +536,15 @@ class Writes:
         """Allow learning writes in ``scope`` again after ``pause_learning``."""
         core = self._core
         core.run([cmd.ResumeLearning(core.scope(scope), check_reason(reason))])
+
+
+def _outcome_id(outcome: Outcome, key: str = "item") -> str:
+    """The id of the item an outcome's write left: its event's ``key`` record, else the outcome's."""
+    for e in outcome.events:
+        if key in e.payload and isinstance(e.payload[key], dict):
+            return str(e.payload[key]["id"])
+    assert outcome.item_id is not None
+    return outcome.item_id
 
 
 def _result(item: Item, outcome: Outcome, found: Mapping[str, builtins.list[Edge]]) -> WriteResult:

@@ -40,11 +40,18 @@ from reverie.model.item import Edge, Item
 from reverie.model.projection import SUPERSEDED_PREFIX, Change, ProjectionView, project
 from reverie.model.query import Filter, Sort
 from reverie.store.engine import batch_runner, run_commands
-from reverie.store.postgres import agenda, health, lexical, projections, purge
+from reverie.store.postgres import agenda, health, lexical, prefetch, projections, purge
 from reverie.store.postgres import connect as pgconnect
 from reverie.store.postgres import conversation as conv
 from reverie.store.postgres.filters import compile_filter, compile_sort
-from reverie.store.postgres.schema import PROJECTION_TABLES, SCHEMA_VERSION, hnsw_statements, upgrade_statements
+from reverie.store.postgres.schema import (
+    HNSW_PREFIX,
+    PROJECTION_TABLES,
+    SCHEMA_VERSION,
+    hnsw_index_name,
+    scope_hnsw_statement,
+    upgrade_statements,
+)
 from reverie.store.protocol import (
     DREAM_RUNS_KEPT,
     Batch,
@@ -94,6 +101,8 @@ class PostgresStore:
         self._lock = threading.RLock()
         self._closed = False
         self._txn_scopes: list[str] | None = None  # scopes of the open transaction (None: none open)
+        self._made_by: tuple[str | None] | None = None  # ``made_by()`` of the open transaction, once read
+        self._absent: prefetch.Absent | None = None  # keys a write batch read as absent (prefetch.py)
         self._subscopes = False
         self._leases: dict[str, str] = {}  # scope -> owner, for the advisory locks this session holds
         self._vector_cache: dict[tuple[str, bool], tuple[tuple[Any, ...], list[str], np.ndarray]] = {}
@@ -126,6 +135,8 @@ class PostgresStore:
 
     def x(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run a write statement inside the open transaction; the rows it changed."""
+        if self._absent is not None:
+            self._absent.discard(sql, params)
         return int(self._run(sql, params).rowcount)
 
     def q(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -133,6 +144,9 @@ class PostgresStore:
         return list(self._run(sql, params).fetchall())
 
     def xmany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if self._absent is not None:
+            for row in rows:
+                self._absent.discard(sql, row)
         if self._statement_hook is not None:
             self._statement_hook(sql)
         try:
@@ -142,8 +156,11 @@ class PostgresStore:
             raise self._translate(exc) from None
 
     def made_by(self) -> str | None:
-        rows = self.q("SELECT v FROM settings WHERE k = 'embedder'")
-        return str(rows[0][0]) if rows else None
+        """The recorded embedder's name; read once per transaction (every item insert asks)."""
+        if self._made_by is None:
+            rows = self.q("SELECT v FROM settings WHERE k = 'embedder'")
+            self._made_by = (str(rows[0][0]) if rows else None,)
+        return self._made_by[0]
 
     # -- schema ---------------------------------------------------------------------------
     def _migrate(self) -> None:
@@ -233,6 +250,8 @@ class PostgresStore:
                 raise self._translate(exc) from None
             self._txn_scopes = []
             self._subscopes = False
+            self._made_by = None
+            self._absent = None
             try:
                 self._allow(scopes, subscopes=subscopes)
                 yield
@@ -281,6 +300,8 @@ class PostgresStore:
         return {str(r[0]): int(r[1]) for r in rows}
 
     def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
+        if self._absent is not None and (scope, fingerprint) in self._absent.fingerprints:
+            return None
         with self._txn([scope]):
             rows = self.q(
                 "SELECT item_id FROM fingerprints WHERE scope = %s AND fp = %s ORDER BY item_id LIMIT 1",
@@ -289,6 +310,8 @@ class PostgresStore:
             return self.item(scope, rows[0][0]) if rows else None
 
     def tombstone(self, scope: str, fingerprint: str) -> str | None:
+        if self._absent is not None and (scope, fingerprint) in self._absent.tombstones:
+            return None
         with self._txn([scope]):
             rows = self.q("SELECT item_id FROM tombstones WHERE scope = %s AND fp = %s", (scope, fingerprint))
         return str(rows[0][0]) if rows else None
@@ -319,6 +342,8 @@ class PostgresStore:
             return purge.revisions(self.q, scope, item_id)
 
     def superseded_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
+        if self._absent is not None and (scope, SUPERSEDED_PREFIX + fingerprint) in self._absent.fingerprints:
+            return None
         with self._txn([scope]):
             rows = self.q(
                 "SELECT item_id FROM fingerprints WHERE scope = %s AND fp = %s ORDER BY item_id DESC LIMIT 1",
@@ -371,12 +396,14 @@ class PostgresStore:
         # would leave gaps that SQLite's log (and the reference store's) does not have. The row lock
         # orders writers across scopes until they commit, as SQLite's one write lock does; per-scope
         # counters are the way to lift that if cross-scope write throughput ever needs it.
-        rows = self.q("UPDATE settings SET v = (v::bigint + 1)::text WHERE k = 'event_seq' RETURNING v")
-        self.x(
-            "INSERT INTO events (scope, seq, id, type, at, cause, payload) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+        # One round trip: the counter's UPDATE and the INSERT in one statement (a data-modifying
+        # CTE runs exactly once, before the INSERT reads its value).
+        rows = self.q(
+            "WITH s AS (UPDATE settings SET v = (v::bigint + 1)::text WHERE k = 'event_seq' RETURNING v::bigint AS seq) "
+            "INSERT INTO events (scope, seq, id, type, at, cause, payload) "
+            "SELECT %s, s.seq, %s, %s, %s, %s, %s FROM s RETURNING seq",
             (
                 d["scope"],
-                int(rows[0][0]),
                 d["id"],
                 d["type"],
                 d["at"],
@@ -410,6 +437,9 @@ class PostgresStore:
         scopes = sorted({str(getattr(c, "scope", "")) for c in commands})
         with self._txn([], write=True):
             self._write_scopes(scopes)
+            if self._absent is None:  # the outermost write of this transaction (see prefetch.py)
+                self._absent = prefetch.Absent()
+                self._absent.load(self.q, commands)
             out = run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
             for scope in sorted({c.scope for c in commands if isinstance(c, Purge)}):
                 # Dream-run summaries may quote the purged text: dropped with it, as on SQLite.
@@ -674,10 +704,14 @@ class PostgresStore:
             n = self.q(
                 "SELECT count(*) FROM items WHERE scope = %s AND closed_at IS NULL AND vec IS NOT NULL", (scope,)
             )[0][0]
-            if int(n) < ANN_THRESHOLD:
-                return None
+            if int(n) < ANN_THRESHOLD or not self._hnsw_ready(scope):
+                return None  # no index (yet: ``warm`` builds it): the exact scan answers
+            # force_custom_plan: the index is partial on the scope, so only a plan made for this
+            # scope's value can use it (a generic plan of the prepared statement could not)
             self.q(
-                "SELECT set_config('hnsw.ef_search', %s, true) WHERE %s = %s", (str(max(limit * 2, 100)), scope, scope)
+                "SELECT set_config('hnsw.ef_search', %s, true), set_config('plan_cache_mode', 'force_custom_plan', true) "
+                "WHERE %s = %s",
+                (str(max(limit * 2, 100)), scope, scope),
             )
             rows = self.q(
                 f"SELECT id FROM items WHERE scope = %s AND closed_at IS NULL AND vec IS NOT NULL "  # nosec B608 # dim: int
@@ -685,13 +719,53 @@ class PostgresStore:
                 (scope, projections.vector_literal(query), limit),
             )
         if len(rows) < min(limit, int(n)):
-            return None  # the index's filtered answer came up short (other scopes crowd it): scan exactly
+            return None  # the graph's answer came up short (closed rows left holes): scan exactly
         return [str(r[0]) for r in rows]
 
     def warm(self, scope: str) -> bool:
-        """Nothing to warm: the server keeps its HNSW index current with every write."""
+        """Build ``scope``'s own HNSW index once it holds ``ANN_THRESHOLD`` current vectors; True if
+        the scope has a usable index afterwards.
+
+        Why per scope and built here: a table-wide index made every item insert of every scope
+        update one big graph (most of a batched write's time), though only large scopes search
+        it. A partial index per large scope is updated only by that scope's writes, and its
+        answers are never crowded out by other scopes' rows. The build runs CONCURRENTLY (writers
+        go on) outside any transaction; the server then keeps the index current with every write.
+        A role that may not create indexes (``create_app_role``'s) gets False: exact scans go on.
+        """
         self._check_open()
-        return False
+        embedder = self.embedder()
+        if embedder is None or self.read_only:
+            return False
+        with self._txn([scope]):
+            if self._hnsw_ready(scope):
+                return True
+            n = self.q(
+                "SELECT count(*) FROM items WHERE scope = %s AND closed_at IS NULL AND vec IS NOT NULL", (scope,)
+            )[0][0]
+        if int(n) < ANN_THRESHOLD:
+            return False
+        return self._build_hnsw(scope, embedder[1])
+
+    def _build_hnsw(self, scope: str, dim: int) -> bool:
+        from psycopg import sql
+
+        name = hnsw_index_name(scope)
+        with self._lock:
+            try:
+                literal = sql.Literal(scope).as_string(self._conn)
+                self._run(f"DROP INDEX CONCURRENTLY IF EXISTS {name}")  # an invalid one from a failed build
+                self._run("SET maintenance_work_mem = '256MB'")  # the graph in memory: a build ~5x faster
+                try:
+                    self._run(scope_hnsw_statement(literal, name, dim))
+                finally:
+                    self._run("RESET maintenance_work_mem")
+            except StorageError as exc:
+                if "denied" in exc.message:  # not the table's owner: no index, exact scans
+                    return False
+                raise
+        with self._txn([scope]):
+            return self._hnsw_ready(scope)
 
     def embedder(self) -> tuple[str, int] | None:
         with self._txn([]):
@@ -707,9 +781,29 @@ class PostgresStore:
                 self.x(
                     "INSERT INTO settings (k, v) VALUES (%s, %s) ON CONFLICT (k) DO UPDATE SET v = excluded.v", (k, v)
                 )
-            if before is None or before[1] != dim:
-                for stmt in hnsw_statements(dim):
-                    self.x(stmt)
+            self._made_by = None
+            if before is not None and before[1] != dim:
+                # each scope's HNSW index is over vec::vector(old dim): gone with it (warm rebuilds)
+                for name in self._hnsw_indexes():
+                    self.x(f"DROP INDEX IF EXISTS {name}")
+
+    def _hnsw_indexes(self) -> list[str]:
+        """The per-scope HNSW indexes that exist (any scope's: schema maintenance)."""
+        rows = self.q(
+            f"SELECT indexname FROM pg_indexes {ALL_SCOPES} "  # nosec B608 # constant
+            "WHERE tablename = 'items' AND starts_with(indexname, %s) ORDER BY indexname",
+            (HNSW_PREFIX,),
+        )
+        return [str(r[0]) for r in rows]
+
+    def _hnsw_ready(self, scope: str) -> bool:
+        """Whether ``scope``'s HNSW index exists and is valid (a failed concurrent build leaves an
+        invalid one behind, which PostgreSQL keeps updating but never uses)."""
+        rows = self.q(
+            "SELECT i.indisvalid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE c.relname = %s",
+            (hnsw_index_name(scope),),
+        )
+        return bool(rows and rows[0][0])
 
     def reindex(self, embed: Embed, *, batch: int = 256, progress: Callable[[int, int], None] | None = None) -> int:
         """Every stored vector recomputed under the recorded embedder in one transaction: readers see
