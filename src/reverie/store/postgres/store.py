@@ -13,8 +13,8 @@ Why this shape:
   (``tests/postgres/test_pg_audit.py``: each carries the scope predicate) and every driver
   error becomes a ``ReverieError``.
 - **Dense search on the server above a size, exact in numpy below it.** A scope with fewer than
-  ``ANN_THRESHOLD`` vectors is scanned exactly (the SQLite store's numbers, bit for bit); above,
-  pgvector's HNSW index answers ``nearest``.
+  ``ann.ANN_THRESHOLD`` vectors is scanned exactly (the SQLite store's numbers, bit for bit);
+  above, once ``warm`` has built the scope's own HNSW index, pgvector answers ``nearest``.
 """
 
 from __future__ import annotations
@@ -40,18 +40,11 @@ from reverie.model.item import Edge, Item
 from reverie.model.projection import SUPERSEDED_PREFIX, Change, ProjectionView, project
 from reverie.model.query import Filter, Sort
 from reverie.store.engine import batch_runner, run_commands
-from reverie.store.postgres import agenda, health, lexical, prefetch, projections, purge
+from reverie.store.postgres import agenda, ann, health, lexical, prefetch, projections, purge
 from reverie.store.postgres import connect as pgconnect
 from reverie.store.postgres import conversation as conv
 from reverie.store.postgres.filters import compile_filter, compile_sort
-from reverie.store.postgres.schema import (
-    HNSW_PREFIX,
-    PROJECTION_TABLES,
-    SCHEMA_VERSION,
-    hnsw_index_name,
-    scope_hnsw_statement,
-    upgrade_statements,
-)
+from reverie.store.postgres.schema import PROJECTION_TABLES, SCHEMA_VERSION, upgrade_statements
 from reverie.store.protocol import (
     DREAM_RUNS_KEPT,
     Batch,
@@ -65,8 +58,6 @@ from reverie.store.protocol import (
 )
 from reverie.store.sqlite.sql import SELECT_ITEM, row_to_edge, row_to_item
 
-#: Below this many current vectors in a scope, dense search is the exact numpy scan.
-ANN_THRESHOLD = 20_000
 #: Namespace of the session-level advisory locks that back dream leases (two-int key space).
 _LEASE_LOCKS = 0x7265
 #: Marks the few statements that read every scope on purpose (maintenance: doctor, rebuild,
@@ -399,7 +390,8 @@ class PostgresStore:
         # One round trip: the counter's UPDATE and the INSERT in one statement (a data-modifying
         # CTE runs exactly once, before the INSERT reads its value).
         rows = self.q(
-            "WITH s AS (UPDATE settings SET v = (v::bigint + 1)::text WHERE k = 'event_seq' RETURNING v::bigint AS seq) "
+            "WITH s AS (UPDATE settings SET v = (v::bigint + 1)::text WHERE k = 'event_seq' "
+            "RETURNING v::bigint AS seq) "
             "INSERT INTO events (scope, seq, id, type, at, cause, payload) "
             "SELECT %s, s.seq, %s, %s, %s, %s, %s FROM s RETURNING seq",
             (
@@ -694,78 +686,12 @@ class PostgresStore:
         return ids + hids, np.concatenate([mat, hmat]) if hids else mat
 
     def nearest(self, scope: str, query: np.ndarray, *, limit: int) -> list[str] | None:
-        """pgvector's HNSW answer for a large scope; None below ``ANN_THRESHOLD`` (the exact scan runs)."""
-        embedder = self.embedder()
-        if embedder is None:
-            return None
-        name, dim = embedder
-        with self._txn([scope]):
-            self._check_served(scope, name, True)
-            n = self.q(
-                "SELECT count(*) FROM items WHERE scope = %s AND closed_at IS NULL AND vec IS NOT NULL", (scope,)
-            )[0][0]
-            if int(n) < ANN_THRESHOLD or not self._hnsw_ready(scope):
-                return None  # no index (yet: ``warm`` builds it): the exact scan answers
-            # force_custom_plan: the index is partial on the scope, so only a plan made for this
-            # scope's value can use it (a generic plan of the prepared statement could not)
-            self.q(
-                "SELECT set_config('hnsw.ef_search', %s, true), set_config('plan_cache_mode', 'force_custom_plan', true) "
-                "WHERE %s = %s",
-                (str(max(limit * 2, 100)), scope, scope),
-            )
-            rows = self.q(
-                f"SELECT id FROM items WHERE scope = %s AND closed_at IS NULL AND vec IS NOT NULL "  # nosec B608 # dim: int
-                f"ORDER BY vec::vector({int(dim)}) <=> %s::vector({int(dim)}) LIMIT %s",
-                (scope, projections.vector_literal(query), limit),
-            )
-        if len(rows) < min(limit, int(n)):
-            return None  # the graph's answer came up short (closed rows left holes): scan exactly
-        return [str(r[0]) for r in rows]
+        """pgvector's HNSW answer for a scope with its own index (``ann.py``); None: scan exactly."""
+        return ann.nearest(self, scope, query, limit)
 
     def warm(self, scope: str) -> bool:
-        """Build ``scope``'s own HNSW index once it holds ``ANN_THRESHOLD`` current vectors; True if
-        the scope has a usable index afterwards.
-
-        Why per scope and built here: a table-wide index made every item insert of every scope
-        update one big graph (most of a batched write's time), though only large scopes search
-        it. A partial index per large scope is updated only by that scope's writes, and its
-        answers are never crowded out by other scopes' rows. The build runs CONCURRENTLY (writers
-        go on) outside any transaction; the server then keeps the index current with every write.
-        A role that may not create indexes (``create_app_role``'s) gets False: exact scans go on.
-        """
-        self._check_open()
-        embedder = self.embedder()
-        if embedder is None or self.read_only:
-            return False
-        with self._txn([scope]):
-            if self._hnsw_ready(scope):
-                return True
-            n = self.q(
-                "SELECT count(*) FROM items WHERE scope = %s AND closed_at IS NULL AND vec IS NOT NULL", (scope,)
-            )[0][0]
-        if int(n) < ANN_THRESHOLD:
-            return False
-        return self._build_hnsw(scope, embedder[1])
-
-    def _build_hnsw(self, scope: str, dim: int) -> bool:
-        from psycopg import sql
-
-        name = hnsw_index_name(scope)
-        with self._lock:
-            try:
-                literal = sql.Literal(scope).as_string(self._conn)
-                self._run(f"DROP INDEX CONCURRENTLY IF EXISTS {name}")  # an invalid one from a failed build
-                self._run("SET maintenance_work_mem = '256MB'")  # the graph in memory: a build ~5x faster
-                try:
-                    self._run(scope_hnsw_statement(literal, name, dim))
-                finally:
-                    self._run("RESET maintenance_work_mem")
-            except StorageError as exc:
-                if "denied" in exc.message:  # not the table's owner: no index, exact scans
-                    return False
-                raise
-        with self._txn([scope]):
-            return self._hnsw_ready(scope)
+        """Build ``scope``'s own HNSW index if it is large enough (``ann.warm``)."""
+        return ann.warm(self, scope)
 
     def embedder(self) -> tuple[str, int] | None:
         with self._txn([]):
@@ -784,26 +710,8 @@ class PostgresStore:
             self._made_by = None
             if before is not None and before[1] != dim:
                 # each scope's HNSW index is over vec::vector(old dim): gone with it (warm rebuilds)
-                for name in self._hnsw_indexes():
-                    self.x(f"DROP INDEX IF EXISTS {name}")
-
-    def _hnsw_indexes(self) -> list[str]:
-        """The per-scope HNSW indexes that exist (any scope's: schema maintenance)."""
-        rows = self.q(
-            f"SELECT indexname FROM pg_indexes {ALL_SCOPES} "  # nosec B608 # constant
-            "WHERE tablename = 'items' AND starts_with(indexname, %s) ORDER BY indexname",
-            (HNSW_PREFIX,),
-        )
-        return [str(r[0]) for r in rows]
-
-    def _hnsw_ready(self, scope: str) -> bool:
-        """Whether ``scope``'s HNSW index exists and is valid (a failed concurrent build leaves an
-        invalid one behind, which PostgreSQL keeps updating but never uses)."""
-        rows = self.q(
-            "SELECT i.indisvalid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid WHERE c.relname = %s",
-            (hnsw_index_name(scope),),
-        )
-        return bool(rows and rows[0][0])
+                for index in ann.indexes(self.q):
+                    self.x(f"DROP INDEX IF EXISTS {index}")
 
     def reindex(self, embed: Embed, *, batch: int = 256, progress: Callable[[int, int], None] | None = None) -> int:
         """Every stored vector recomputed under the recorded embedder in one transaction: readers see
