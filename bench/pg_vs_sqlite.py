@@ -409,9 +409,20 @@ def main() -> None:
     ap.add_argument("--writers", type=int, default=4)
     ap.add_argument("--writes", type=int, default=150, help="remembers per writer process")
     ap.add_argument("--cache", type=Path, help="keep built stores here and reuse them")
+    ap.add_argument("--merge", type=Path, nargs="+", help="print (and --png) the steps of earlier --json files")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--png", type=Path)
     args = ap.parse_args()
+    if args.merge:  # steps run separately (the 1M build on its own): one table, one chart
+        merged: dict[str, Any] = {"steps": {}, "from": [str(p) for p in args.merge]}
+        for path in args.merge:
+            part = json.loads(path.read_text())
+            merged["steps"].update(part["steps"])
+            merged["machine"] = part["machine"]
+        print(table(merged))
+        if args.png:
+            plot(merged, args.png)
+        return
     steps = [s for s in args.steps.split(",") if s]
     unknown = [s for s in steps if s not in STEPS]
     if unknown:
