@@ -381,7 +381,8 @@ def plot(results: dict[str, Any], path: Path) -> None:
         right.barh([j + i * 0.4 for j in range(len(rates))], [steps[s][backend].get(k, 0) for s, k, _ in rates], 0.4)
     right.set_yticks([j + 0.2 for j in range(len(rates))], [lbl for _, _, lbl in rates], fontsize=8)
     right.set_xlabel("items or ops per second")
-    fig.suptitle(f"SQLite vs PostgreSQL, hash embedder (load {results['machine']['loadavg_1_5_15'][0]})")
+    loads = [row["loadavg_1"] for step in steps.values() for row in step.values() if "loadavg_1" in row]
+    fig.suptitle(f"SQLite vs PostgreSQL, hash embedder (load average {min(loads):.1f}-{max(loads):.1f} on 2 cores)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 

@@ -4,9 +4,10 @@
     .venv/bin/python bench/pg_write_ab.py --old-src /tmp/old/src [--items 10000] [--rounds 2] [--json out.json]
 
 Each round runs, each in its own process on a fresh database of one ``pgserver``: ``old`` (the
-tree given), ``new`` (this checkout's ``src``) and ``new+shared_hnsw`` (this checkout with the
-table-wide HNSW index of schema 2 put back by hand, so the round-trip changes are timed apart
-from the index change). Each variant writes the ``10k`` step of ``pg_vs_sqlite.py``: 300 single
+tree given), ``old-shared_hnsw`` (the old tree with its table-wide HNSW index dropped by hand),
+``new`` (this checkout's ``src``) and ``new+shared_hnsw`` (this checkout with that index put
+back by hand): the round-trip changes and the index change, each timed apart. Each variant
+writes the ``10k`` step of ``pg_vs_sqlite.py``: 300 single
 ``remember`` calls, then the rest in ``remember_many`` batches of 500, and counts the statements
 the store issued per single write and per batched item (``PostgresStore._run`` calls; each
 transaction adds BEGIN and COMMIT). Alternating the variants spreads the machine's load over
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-VARIANTS = ("old", "new", "new+shared_hnsw")
+VARIANTS = ("old", "old-shared_hnsw", "new", "new+shared_hnsw")
 
 
 def one(url: str, variant: str, items: int, single: int) -> dict[str, Any]:
@@ -41,6 +42,9 @@ def one(url: str, variant: str, items: int, single: int) -> dict[str, Any]:
     texts = _texts(items, SEED)
     with threadpool_limits(1), _open(url) as mem:
         mem.remember(texts[0], scope=SCOPE)  # sets the embedder (and, before schema 3, its HNSW index)
+        if variant == "old-shared_hnsw":
+            with psycopg.connect(url, autocommit=True) as c:
+                c.execute("DROP INDEX items_hnsw")
         if variant == "new+shared_hnsw":
             with psycopg.connect(url, autocommit=True) as c:
                 c.execute(
@@ -79,7 +83,9 @@ def main() -> None:
     ap.add_argument("--old-src", type=Path, help="the old tree's src directory (git archive ... | tar -x)")
     ap.add_argument("--items", type=int, default=10_000)
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {', '.join(VARIANTS)}")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--append", action="store_true", help="add these rows to the --json file's")
     ap.add_argument("--one", nargs=2, metavar=("URL", "VARIANT"), help=argparse.SUPPRESS)  # a child process
     args = ap.parse_args()
     if args.one:
@@ -91,17 +97,19 @@ def main() -> None:
         warnings.simplefilter("ignore")
         import pgserver  # type: ignore[import-untyped]
         import psycopg
-    rows = []
+    done = json.loads(args.json.read_text())["rows"] if args.append and args.json and args.json.exists() else []
+    first = max((r["round"] for r in done), default=0)  # appended rounds are numbered on
+    rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
         srv = pgserver.get_server(Path(tmp) / "pg", cleanup_mode="stop")
         base, _, query = srv.get_uri().partition("?")
         try:
-            for rnd in range(1, args.rounds + 1):
-                for v in VARIANTS:
+            for rnd in range(first + 1, first + args.rounds + 1):
+                for v in args.variants.split(","):
                     db = f"ab{rnd}_{v.replace('+', '_')}"
                     with psycopg.connect(srv.get_uri(), autocommit=True) as c:
                         c.execute(f'CREATE DATABASE "{db}"')
-                    src = args.old_src if v == "old" else HERE.parent / "src"
+                    src = args.old_src if v.startswith("old") else HERE.parent / "src"
                     url = base.rsplit("/", 1)[0] + "/" + db + "?" + query
                     out = subprocess.run(  # nosec B603 # this interpreter, this script
                         [sys.executable, __file__, "--items", str(args.items), "--one", url, v],
@@ -116,7 +124,7 @@ def main() -> None:
         finally:
             srv.cleanup()
     if args.json:
-        args.json.write_text(json.dumps({"items": args.items, "rows": rows}, indent=2) + "\n")
+        args.json.write_text(json.dumps({"items": args.items, "rows": done + rows}, indent=2) + "\n")
 
 
 if __name__ == "__main__":
