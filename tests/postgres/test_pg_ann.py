@@ -146,3 +146,24 @@ def test_a_schema_2_database_gets_the_edge_type_index_and_loses_the_shared_graph
         assert c.execute("SELECT v FROM settings WHERE k = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
         names = {r[0] for r in c.execute("SELECT indexname FROM pg_indexes WHERE tablename IN ('items', 'edges')")}
     assert "edges_by_type" in names and "items_hnsw" not in names
+
+
+def test_scope_figures_are_read_once_while_the_log_stands_and_follow_another_process(memories, pg_url: str) -> None:  # type: ignore[no-untyped-def]
+    """``scopestats.py``: the whole-scope aggregates a recall needs are kept until the scope's log moves,
+    whoever moves it."""
+    mem: Memory = memories.open(pg_url)
+    _fill(mem, SMALL, 12)
+    seen: list[str] = []
+    mem.store._statement_hook = seen.append  # type: ignore[attr-defined]
+    assert mem.store.scope_stats(SMALL, True).rows == 12
+    scans = len([s for s in seen if "sum(ntok)" in s])
+    mem.recall("topic 3", scope=SMALL, k=3, record_use=False)  # (a recorded use would move the log)
+    mem.recall("thing 5", scope=SMALL, k=3, record_use=False)
+    assert len([s for s in seen if "sum(ntok)" in s]) == scans  # no scan of the scope again
+    with Memory(pg_url, embedder="hash", seed=7) as other:  # another connection: another process, to the server
+        other.remember("a thirteenth note", scope=SMALL)
+    assert mem.store.scope_stats(SMALL, True).rows == 13
+    assert mem.store.scope_stats(SMALL, True).vectors == 13
+    mem.forget(mem.recall("thirteenth", scope=SMALL, k=1)[0].item.id, scope=SMALL)
+    assert (mem.store.scope_stats(SMALL, True).rows, mem.store.scope_stats(SMALL, False).rows) == (12, 1)
+    mem.store._statement_hook = None  # type: ignore[attr-defined]

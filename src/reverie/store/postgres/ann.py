@@ -70,7 +70,7 @@ def nearest(store: PostgresStore, scope: str, query: np.ndarray, limit: int) -> 
     name, dim = embedder
     with store._txn([scope]):
         store._check_served(scope, name, True)
-        n = int(store.q(_CURRENT, (scope,))[0][0])
+        n = store.scope_stats(scope, True).vectors
         if n < ANN_THRESHOLD or not ready(store.q, scope):
             return None
         store.q(

@@ -40,7 +40,7 @@ from reverie.model.item import Edge, Item
 from reverie.model.projection import SUPERSEDED_PREFIX, Change, ProjectionView, project
 from reverie.model.query import Filter, Sort
 from reverie.store.engine import batch_runner, run_commands
-from reverie.store.postgres import agenda, ann, health, lexical, prefetch, projections, purge
+from reverie.store.postgres import agenda, ann, health, lexical, prefetch, projections, purge, scopestats
 from reverie.store.postgres import connect as pgconnect
 from reverie.store.postgres import conversation as conv
 from reverie.store.postgres.filters import compile_filter, compile_sort
@@ -94,6 +94,8 @@ class PostgresStore:
         self._txn_scopes: list[str] | None = None  # scopes of the open transaction (None: none open)
         self._made_by: tuple[str | None] | None = None  # ``made_by()`` of the open transaction, once read
         self._absent: prefetch.Absent | None = None  # keys a write batch read as absent (prefetch.py)
+        self._writing = False  # the open transaction is a write (scopestats.py caches nothing then)
+        self._stats = scopestats.Cache()
         self._subscopes = False
         self._leases: dict[str, str] = {}  # scope -> owner, for the advisory locks this session holds
         self._vector_cache: dict[tuple[str, bool], tuple[tuple[Any, ...], list[str], np.ndarray]] = {}
@@ -243,6 +245,7 @@ class PostgresStore:
             self._subscopes = False
             self._made_by = None
             self._absent = None
+            self._writing = write
             try:
                 self._allow(scopes, subscopes=subscopes)
                 yield
@@ -609,19 +612,15 @@ class PostgresStore:
     def lexical(self, scope: str, match: str, *, limit: int, current_only: bool = True) -> list[tuple[str, float]]:
         """bm25 over the scope's own statistics (``lexical.py``), current rows then closed ones."""
         with self._txn([scope]):
-            out = lexical.search(self.q, scope, match, limit, current=True)
+            out = lexical.search(self.q, scope, match, limit, current=True, stats=self.scope_stats)
             if not current_only:
-                out += lexical.search(self.q, scope, match, limit, current=False)
+                out += lexical.search(self.q, scope, match, limit, current=False, stats=self.scope_stats)
         out.sort(key=lambda p: (-p[1], p[0]))
         return out[:limit]
 
     def _check_served(self, scope: str, name: str, current: bool) -> None:
-        state = "IS NULL" if current else "IS NOT NULL"
-        lo, hi, untagged = self.q(
-            f"SELECT min(made_by), max(made_by), bool_or(made_by IS NULL) FROM items "  # nosec B608 # constant
-            f"WHERE scope = %s AND vec IS NOT NULL AND closed_at {state}",
-            (scope,),
-        )[0]
+        st = self.scope_stats(scope, current)
+        lo, hi, untagged = st.made_by_min, st.made_by_max, st.untagged
         if lo is None and not untagged:
             return
         if untagged or lo != name or hi != name:
@@ -630,6 +629,11 @@ class PostgresStore:
                 f"scope {scope!r} holds vectors made by {other!r} but the store's embedder is {name!r}: a reindex "
                 "did not finish; run `reverie reindex` (Memory.reindex()) to finish it"
             )
+
+    def scope_stats(self, scope: str, current: bool) -> scopestats.Stats:
+        """The scope's row, token and vector counts (``scopestats.py``: kept while its log stands)."""
+        with self._txn([scope]):
+            return self._stats.get(self.q, scope, current, writing=self._writing)
 
     def _matrix(self, scope: str, current: bool, dim: int) -> tuple[list[str], np.ndarray]:
         state = "IS NULL" if current else "IS NOT NULL"
