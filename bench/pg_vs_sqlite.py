@@ -418,7 +418,9 @@ def main() -> None:
         merged: dict[str, Any] = {"steps": {}, "from": [str(p) for p in args.merge]}
         for path in args.merge:
             part = json.loads(path.read_text())
-            merged["steps"].update(part["steps"])
+            for step, rows in part["steps"].items():  # a later file's figures win, row by row
+                for backend, row in rows.items():
+                    merged["steps"].setdefault(step, {}).setdefault(backend, {}).update(row)
             merged["machine"] = part["machine"]
         print(table(merged))
         if args.png:
