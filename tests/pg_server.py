@@ -65,7 +65,9 @@ class PgServer:
             c.execute("UPDATE settings SET v = '0' WHERE k = 'event_seq'")
             for table, column in (("items", "n"), ("dream_runs", "n"), ("conv_entries", "n")):
                 c.execute("SELECT setval(pg_get_serial_sequence(%s, %s), 1, false)", (table, column))
-            c.execute("DROP INDEX IF EXISTS items_hnsw")
+            hnsw = c.execute("SELECT indexname FROM pg_indexes WHERE indexname LIKE 'items\\_hnsw%%'").fetchall()
+            for (index,) in hnsw:
+                c.execute(f'DROP INDEX "{index}"')  # a scope's HNSW index (store.warm) goes with its test
             for (role,) in c.execute("SELECT rolname FROM pg_roles WHERE rolname LIKE 'reverie\\_%%'").fetchall():
                 c.execute(f'DROP OWNED BY "{role}"')  # roles are the server's: a test's role goes with its test
                 c.execute(f'DROP ROLE "{role}"')

@@ -106,6 +106,7 @@ class _ItemCache:
     def __init__(self, backend: Backend) -> None:
         self._backend = backend
         self._items: dict[tuple[str, str], Item] = {}
+        self._paused: dict[str, bool] = {}  # every command asks (a round trip on PostgreSQL); SetPaused drops it
 
     def item(self, scope: str, item_id: str) -> Item | None:
         key = (scope, item_id)
@@ -120,6 +121,8 @@ class _ItemCache:
         return self._backend.versions(scope, item_ids)  # every change is written through: always current
 
     def changed(self, change: Change) -> None:
+        if isinstance(change, SetPaused):
+            self._paused.pop(change.scope, None)
         if isinstance(change, PutItem):
             self._items.pop((change.item.scope, change.item.id), None)
         elif isinstance(change, PutTiers):
@@ -135,7 +138,10 @@ class _ItemCache:
         return self._backend.tombstone(scope, fingerprint)
 
     def paused(self, scope: str) -> bool:
-        return self._backend.paused(scope)
+        hit = self._paused.get(scope)
+        if hit is None:
+            hit = self._paused[scope] = self._backend.paused(scope)
+        return hit
 
     def edge(self, scope: str, edge_id: str) -> Edge | None:
         return self._backend.edge(scope, edge_id)

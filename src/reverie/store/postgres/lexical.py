@@ -77,18 +77,25 @@ def tsquery(phrases: list[list[str]], joiner: str) -> str | None:
     return (" & " if joiner == " AND " else " | ").join(parts)
 
 
-def search(query: Query, scope: str, match: str, limit: int, *, current: bool) -> list[tuple[str, float]]:
-    """The scope's ``limit`` best current (or closed) items for ``match`` by bm25, as (id, score)."""
+def search(
+    query: Query, scope: str, match: str, limit: int, *, current: bool, stats: Callable[[str, bool], Any] | None = None
+) -> list[tuple[str, float]]:
+    """The scope's ``limit`` best current (or closed) items for ``match`` by bm25, as (id, score).
+    ``stats`` (the store's ``scope_stats``) gives the scope's row count and token total without a scan."""
     terms, joiner = parse(match)
     phrases = [fts_budget.tokens(t) for t in terms]
     q = tsquery(phrases, " OR ")  # candidates: any term (the AND filter runs after the counts)
     if q is None or limit <= 0:
         return []
     state = "IS NULL" if current else "IS NOT NULL"
-    docs, total = query(
-        f"SELECT count(*), coalesce(sum(ntok), 0) FROM items WHERE scope = %s AND closed_at {state}",  # nosec B608 # constant
-        (scope,),
-    )[0]
+    if stats is not None:
+        figures = stats(scope, current)
+        docs, total = figures.rows, figures.tokens
+    else:
+        docs, total = query(
+            f"SELECT count(*), coalesce(sum(ntok), 0) FROM items WHERE scope = %s AND closed_at {state}",  # nosec B608 # constant
+            (scope,),
+        )[0]
     if not docs:
         return []
     where = f"FROM items WHERE scope = %s AND closed_at {state} AND tsv @@ %s::tsquery"  # nosec B608 # constant

@@ -29,7 +29,7 @@ from reverie.model.projection import (
     superseded_prints,
 )
 from reverie.model.validate import fingerprints
-from reverie.store.postgres import agenda, lexical, purge
+from reverie.store.postgres import agenda, lexical, prefetch, purge
 from reverie.store.postgres import conversation as conv
 from reverie.store.sqlite.sql import ITEM_COLUMNS, edge_to_row, item_to_row
 
@@ -80,11 +80,7 @@ def put_item(w: Writer, change: PutItem, vectors: Vectors) -> None:
         vec = vectors.get(item.text)
         made_by = w.made_by() if vec is not None else None
         w.x(_INSERT_ITEM, (*item_to_row(item), doc, ntok, None if vec is None else vector_literal(vec), made_by))
-        for fp in fingerprints(item.text, item.key, item.value):
-            w.x(
-                "INSERT INTO fingerprints (scope, fp, item_id) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                (item.scope, fp, item.id),
-            )
+        _put_fingerprints(w, item.scope, item.id, fingerprints(item.text, item.key, item.value))
         return
     rows = w.q(
         "SELECT closed_at, text, key, value, tags, vec IS NOT NULL FROM items WHERE scope = %s AND id = %s",
@@ -105,11 +101,13 @@ def put_item(w: Writer, change: PutItem, vectors: Vectors) -> None:
         )
     if closed_at is None and not item.is_current:
         w.x("DELETE FROM fingerprints WHERE scope = %s AND item_id = %s", (item.scope, item.id))
-        for fp in superseded_prints(item):
-            w.x(
-                "INSERT INTO fingerprints (scope, fp, item_id) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                (item.scope, fp, item.id),
-            )
+        _put_fingerprints(w, item.scope, item.id, superseded_prints(item))
+
+
+def _put_fingerprints(w: Writer, scope: str, item_id: str, prints: Sequence[str]) -> None:
+    """All of an item's fingerprints in one statement (one round trip, however many)."""
+    if prints:
+        w.x(prefetch.INSERT_FINGERPRINTS, (scope, item_id, list(prints)))
 
 
 def _reindex_redacted(w: Writer, item: Item, old_text: str, vectors: Vectors) -> None:
@@ -129,11 +127,7 @@ def _reindex_redacted(w: Writer, item: Item, old_text: str, vectors: Vectors) ->
         )
     w.x("DELETE FROM fingerprints WHERE scope = %s AND item_id = %s", (item.scope, item.id))
     if item.is_current:
-        for fp in fingerprints(item.text, item.key, item.value):
-            w.x(
-                "INSERT INTO fingerprints (scope, fp, item_id) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                (item.scope, fp, item.id),
-            )
+        _put_fingerprints(w, item.scope, item.id, fingerprints(item.text, item.key, item.value))
 
 
 def put_tiers(w: Writer, change: PutTiers, _vectors: Vectors) -> None:
@@ -155,11 +149,7 @@ def put_edge(w: Writer, change: PutEdge, _vectors: Vectors) -> None:
 
 
 def put_tombstone(w: Writer, change: PutTombstone, _vectors: Vectors) -> None:
-    w.x(
-        "INSERT INTO tombstones (scope, fp, item_id) VALUES (%s, %s, %s) "
-        "ON CONFLICT (scope, fp) DO UPDATE SET item_id = excluded.item_id",
-        (change.scope, change.fingerprint, change.item_id),
-    )
+    w.x(prefetch.INSERT_TOMBSTONE, (change.scope, change.fingerprint, change.item_id))
 
 
 def drop_tombstone(w: Writer, change: DropTombstone, _vectors: Vectors) -> None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from reverie.model.events import Event
 from reverie.model.projection import EraseContent
 from reverie.model.redact import REDACTED, plan_erasure, revision_chain, used_queries
+from reverie.store.postgres import prefetch
 from reverie.store.sqlite.sql import SELECT_ITEM
 
 if TYPE_CHECKING:
@@ -94,8 +95,4 @@ def erase_log(w: Writer, change: EraseContent) -> None:
         if holder is None:
             w.x("DELETE FROM tombstones WHERE scope = %s AND fp = %s", (change.scope, fp))
         else:
-            w.x(
-                "INSERT INTO tombstones (scope, fp, item_id) VALUES (%s, %s, %s) "
-                "ON CONFLICT (scope, fp) DO UPDATE SET item_id = excluded.item_id",
-                (change.scope, fp, holder),
-            )
+            w.x(prefetch.INSERT_TOMBSTONE, (change.scope, fp, holder))

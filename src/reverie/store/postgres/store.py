@@ -13,8 +13,8 @@ Why this shape:
   (``tests/postgres/test_pg_audit.py``: each carries the scope predicate) and every driver
   error becomes a ``ReverieError``.
 - **Dense search on the server above a size, exact in numpy below it.** A scope with fewer than
-  ``ANN_THRESHOLD`` vectors is scanned exactly (the SQLite store's numbers, bit for bit); above,
-  pgvector's HNSW index answers ``nearest``.
+  ``ann.ANN_THRESHOLD`` vectors is scanned exactly (the SQLite store's numbers, bit for bit);
+  above, once ``warm`` has built the scope's own HNSW index, pgvector answers ``nearest``.
 """
 
 from __future__ import annotations
@@ -42,12 +42,12 @@ from reverie.model.query import Filter, Sort
 from reverie.store import idempotency
 from reverie.store.engine import batch_runner, run_commands
 from reverie.store.idempotency import Claim, Recorded
-from reverie.store.postgres import agenda, health, lexical, projections, purge
+from reverie.store.postgres import agenda, ann, health, lexical, prefetch, projections, purge, scopestats
 from reverie.store.postgres import connect as pgconnect
 from reverie.store.postgres import conversation as conv
 from reverie.store.postgres import idempotency as keys
 from reverie.store.postgres.filters import compile_filter, compile_sort
-from reverie.store.postgres.schema import PROJECTION_TABLES, SCHEMA_VERSION, hnsw_statements, upgrade_statements
+from reverie.store.postgres.schema import PROJECTION_TABLES, SCHEMA_VERSION, upgrade_statements
 from reverie.store.protocol import (
     DREAM_RUNS_KEPT,
     Batch,
@@ -61,8 +61,6 @@ from reverie.store.protocol import (
 )
 from reverie.store.sqlite.sql import SELECT_ITEM, row_to_edge, row_to_item
 
-#: Below this many current vectors in a scope, dense search is the exact numpy scan.
-ANN_THRESHOLD = 20_000
 #: Namespace of the session-level advisory locks that back dream leases (two-int key space).
 _LEASE_LOCKS = 0x7265
 #: Marks the few statements that read every scope on purpose (maintenance: doctor, rebuild,
@@ -97,6 +95,10 @@ class PostgresStore:
         self._lock = threading.RLock()
         self._closed = False
         self._txn_scopes: list[str] | None = None  # scopes of the open transaction (None: none open)
+        self._made_by: tuple[str | None] | None = None  # ``made_by()`` of the open transaction, once read
+        self._absent: prefetch.Absent | None = None  # keys a write batch read as absent (prefetch.py)
+        self._writing = False  # the open transaction is a write (scopestats.py caches nothing then)
+        self._stats = scopestats.Cache()
         self._subscopes = False
         self._leases: dict[str, str] = {}  # scope -> owner, for the advisory locks this session holds
         self._vector_cache: dict[tuple[str, bool], tuple[tuple[Any, ...], list[str], np.ndarray]] = {}
@@ -129,6 +131,8 @@ class PostgresStore:
 
     def x(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run a write statement inside the open transaction; the rows it changed."""
+        if self._absent is not None:
+            self._absent.discard(sql, params)
         return int(self._run(sql, params).rowcount)
 
     def q(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -136,6 +140,9 @@ class PostgresStore:
         return list(self._run(sql, params).fetchall())
 
     def xmany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if self._absent is not None:
+            for row in rows:
+                self._absent.discard(sql, row)
         if self._statement_hook is not None:
             self._statement_hook(sql)
         try:
@@ -145,8 +152,11 @@ class PostgresStore:
             raise self._translate(exc) from None
 
     def made_by(self) -> str | None:
-        rows = self.q("SELECT v FROM settings WHERE k = 'embedder'")
-        return str(rows[0][0]) if rows else None
+        """The recorded embedder's name; read once per transaction (every item insert asks)."""
+        if self._made_by is None:
+            rows = self.q("SELECT v FROM settings WHERE k = 'embedder'")
+            self._made_by = (str(rows[0][0]) if rows else None,)
+        return self._made_by[0]
 
     # -- schema ---------------------------------------------------------------------------
     def _migrate(self) -> None:
@@ -222,6 +232,9 @@ class PostgresStore:
                 raise self._translate(exc) from None
             self._txn_scopes = []
             self._subscopes = False
+            self._made_by = None
+            self._absent = None
+            self._writing = write
             try:
                 self._allow(scopes, subscopes=subscopes)
                 yield
@@ -270,6 +283,8 @@ class PostgresStore:
         return {str(r[0]): int(r[1]) for r in rows}
 
     def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
+        if self._absent is not None and (scope, fingerprint) in self._absent.fingerprints:
+            return None
         with self._txn([scope]):
             rows = self.q(
                 "SELECT item_id FROM fingerprints WHERE scope = %s AND fp = %s ORDER BY item_id LIMIT 1",
@@ -278,6 +293,8 @@ class PostgresStore:
             return self.item(scope, rows[0][0]) if rows else None
 
     def tombstone(self, scope: str, fingerprint: str) -> str | None:
+        if self._absent is not None and (scope, fingerprint) in self._absent.tombstones:
+            return None
         with self._txn([scope]):
             rows = self.q("SELECT item_id FROM tombstones WHERE scope = %s AND fp = %s", (scope, fingerprint))
         return str(rows[0][0]) if rows else None
@@ -308,6 +325,8 @@ class PostgresStore:
             return purge.revisions(self.q, scope, item_id)
 
     def superseded_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
+        if self._absent is not None and (scope, SUPERSEDED_PREFIX + fingerprint) in self._absent.fingerprints:
+            return None
         with self._txn([scope]):
             rows = self.q(
                 "SELECT item_id FROM fingerprints WHERE scope = %s AND fp = %s ORDER BY item_id DESC LIMIT 1",
@@ -360,12 +379,15 @@ class PostgresStore:
         # would leave gaps that SQLite's log (and the reference store's) does not have. The row lock
         # orders writers across scopes until they commit, as SQLite's one write lock does; per-scope
         # counters are the way to lift that if cross-scope write throughput ever needs it.
-        rows = self.q("UPDATE settings SET v = (v::bigint + 1)::text WHERE k = 'event_seq' RETURNING v")
-        self.x(
-            "INSERT INTO events (scope, seq, id, type, at, cause, payload) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+        # One round trip: the counter's UPDATE and the INSERT in one statement (a data-modifying
+        # CTE runs exactly once, before the INSERT reads its value).
+        rows = self.q(
+            "WITH s AS (UPDATE settings SET v = (v::bigint + 1)::text WHERE k = 'event_seq' "
+            "RETURNING v::bigint AS seq) "
+            "INSERT INTO events (scope, seq, id, type, at, cause, payload) "
+            "SELECT %s, s.seq, %s, %s, %s, %s, %s FROM s RETURNING seq",
             (
                 d["scope"],
-                int(rows[0][0]),
                 d["id"],
                 d["type"],
                 d["at"],
@@ -401,6 +423,9 @@ class PostgresStore:
         with self._txn([], write=True):
             self._write_scopes(scopes)
             self._claim(claim)
+            if self._absent is None:  # the outermost write of this transaction (see prefetch.py)
+                self._absent = prefetch.Absent()
+                self._absent.load(self.q, commands)
             out = run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
             for scope in sorted({c.scope for c in commands if isinstance(c, Purge)}):
                 # Dream-run summaries may quote the purged text: dropped with it, as on SQLite.
@@ -600,19 +625,15 @@ class PostgresStore:
     def lexical(self, scope: str, match: str, *, limit: int, current_only: bool = True) -> list[tuple[str, float]]:
         """bm25 over the scope's own statistics (``lexical.py``), current rows then closed ones."""
         with self._txn([scope]):
-            out = lexical.search(self.q, scope, match, limit, current=True)
+            out = lexical.search(self.q, scope, match, limit, current=True, stats=self.scope_stats)
             if not current_only:
-                out += lexical.search(self.q, scope, match, limit, current=False)
+                out += lexical.search(self.q, scope, match, limit, current=False, stats=self.scope_stats)
         out.sort(key=lambda p: (-p[1], p[0]))
         return out[:limit]
 
     def _check_served(self, scope: str, name: str, current: bool) -> None:
-        state = "IS NULL" if current else "IS NOT NULL"
-        lo, hi, untagged = self.q(
-            f"SELECT min(made_by), max(made_by), bool_or(made_by IS NULL) FROM items "  # nosec B608 # constant
-            f"WHERE scope = %s AND vec IS NOT NULL AND closed_at {state}",
-            (scope,),
-        )[0]
+        st = self.scope_stats(scope, current)
+        lo, hi, untagged = st.made_by_min, st.made_by_max, st.untagged
         if lo is None and not untagged:
             return
         if untagged or lo != name or hi != name:
@@ -621,6 +642,11 @@ class PostgresStore:
                 f"scope {scope!r} holds vectors made by {other!r} but the store's embedder is {name!r}: a reindex "
                 "did not finish; run `reverie reindex` (Memory.reindex()) to finish it"
             )
+
+    def scope_stats(self, scope: str, current: bool) -> scopestats.Stats:
+        """The scope's row, token and vector counts (``scopestats.py``: kept while its log stands)."""
+        with self._txn([scope]):
+            return self._stats.get(self.q, scope, current, writing=self._writing)
 
     def _matrix(self, scope: str, current: bool, dim: int) -> tuple[list[str], np.ndarray]:
         state = "IS NULL" if current else "IS NOT NULL"
@@ -677,34 +703,12 @@ class PostgresStore:
         return ids + hids, np.concatenate([mat, hmat]) if hids else mat
 
     def nearest(self, scope: str, query: np.ndarray, *, limit: int) -> list[str] | None:
-        """pgvector's HNSW answer for a large scope; None below ``ANN_THRESHOLD`` (the exact scan runs)."""
-        embedder = self.embedder()
-        if embedder is None:
-            return None
-        name, dim = embedder
-        with self._txn([scope]):
-            self._check_served(scope, name, True)
-            n = self.q(
-                "SELECT count(*) FROM items WHERE scope = %s AND closed_at IS NULL AND vec IS NOT NULL", (scope,)
-            )[0][0]
-            if int(n) < ANN_THRESHOLD:
-                return None
-            self.q(
-                "SELECT set_config('hnsw.ef_search', %s, true) WHERE %s = %s", (str(max(limit * 2, 100)), scope, scope)
-            )
-            rows = self.q(
-                f"SELECT id FROM items WHERE scope = %s AND closed_at IS NULL AND vec IS NOT NULL "  # nosec B608 # dim: int
-                f"ORDER BY vec::vector({int(dim)}) <=> %s::vector({int(dim)}) LIMIT %s",
-                (scope, projections.vector_literal(query), limit),
-            )
-        if len(rows) < min(limit, int(n)):
-            return None  # the index's filtered answer came up short (other scopes crowd it): scan exactly
-        return [str(r[0]) for r in rows]
+        """pgvector's HNSW answer for a scope with its own index (``ann.py``); None: scan exactly."""
+        return ann.nearest(self, scope, query, limit)
 
     def warm(self, scope: str) -> bool:
-        """Nothing to warm: the server keeps its HNSW index current with every write."""
-        self._check_open()
-        return False
+        """Build ``scope``'s own HNSW index if it is large enough (``ann.warm``)."""
+        return ann.warm(self, scope)
 
     def embedder(self) -> tuple[str, int] | None:
         with self._txn([]):
@@ -720,9 +724,11 @@ class PostgresStore:
                 self.x(
                     "INSERT INTO settings (k, v) VALUES (%s, %s) ON CONFLICT (k) DO UPDATE SET v = excluded.v", (k, v)
                 )
-            if before is None or before[1] != dim:
-                for stmt in hnsw_statements(dim):
-                    self.x(stmt)
+            self._made_by = None
+            if before is not None and before[1] != dim:
+                # each scope's HNSW index is over vec::vector(old dim): gone with it (warm rebuilds)
+                for index in ann.indexes(self.q):
+                    self.x(f"DROP INDEX IF EXISTS {index}")
 
     def reindex(self, embed: Embed, *, batch: int = 256, progress: Callable[[int, int], None] | None = None) -> int:
         """Every stored vector recomputed under the recorded embedder in one transaction: readers see

@@ -1,0 +1,71 @@
+"""A scope's whole-scope aggregates, read once per position of its log instead of once per query.
+
+Why: a recall on PostgreSQL asked three aggregates over every row of the scope — the number of
+current vectors (``ann.nearest``: is the scope large enough for its HNSW index), the row count
+and token total that bm25 needs (``lexical.search``), and which embedders made the vectors
+(``PostgresStore._check_served``). Each is a scan of the scope: ~110 ms apiece at 100k items
+here, 70 % of a query's time (``bench/README.md``). One scan now answers all three, and the
+answer is kept until the scope's log moves: every change to a scope's items comes with an event
+of that scope, from any process, and ``reindex`` / ``rebuild`` bump ``vectors_epoch`` (the same
+key ``PostgresStore._cached_matrix`` trusts for the vectors themselves).
+
+Never inside a write transaction: there the rows may be the transaction's own, and a rollback
+would give their log positions back to the next writer (the counter is gap-free), so a figure
+cached under such a key could later be taken for another state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Query = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
+
+#: Scopes (x current / closed) remembered at once; beyond it the cache starts over.
+_KEPT = 256
+
+_KEY = (
+    "SELECT (SELECT max(seq) FROM events WHERE scope = %s), "
+    "(SELECT v FROM settings WHERE k = 'vectors_epoch'), (SELECT v FROM settings WHERE k = 'embedder')"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """Aggregates over a scope's current (or closed) item rows."""
+
+    rows: int
+    tokens: int
+    vectors: int
+    made_by_min: str | None
+    made_by_max: str | None
+    untagged: bool  # a vector without the name of the embedder that made it
+
+
+class Cache:
+    """``Stats`` per (scope, current), each with the log position it was read at."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[str, bool], tuple[tuple[Any, ...], Stats]] = {}
+
+    def get(self, q: Query, scope: str, current: bool, *, writing: bool) -> Stats:
+        """The scope's figures: from the cache while its log has not moved, else one scan."""
+        key = tuple(q(_KEY, (scope,))[0])
+        hit = None if writing else self._kept.get((scope, current))
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        state = "IS NULL" if current else "IS NOT NULL"
+        row = q(
+            "SELECT count(*), coalesce(sum(ntok), 0), count(vec), "  # nosec B608 # constant
+            "min(made_by) FILTER (WHERE vec IS NOT NULL), max(made_by) FILTER (WHERE vec IS NOT NULL), "
+            "coalesce(bool_or(made_by IS NULL) FILTER (WHERE vec IS NOT NULL), false) "
+            f"FROM items WHERE scope = %s AND closed_at {state}",
+            (scope,),
+        )[0]
+        stats = Stats(int(row[0]), int(row[1]), int(row[2]), row[3], row[4], bool(row[5]))
+        if not writing:
+            if len(self._kept) >= _KEPT:
+                self._kept.clear()
+            self._kept[(scope, current)] = (key, stats)
+        return stats
