@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+
+import uvicorn
 
 BASE = "http://127.0.0.1"
 SCOPE = "user:alice"
@@ -27,3 +34,26 @@ def open_conflict(mem: Any, a: str, b: str) -> str:
         if {alert.a.id, alert.b.id} == {a, b}:
             return str(alert.edge_id)
     return str(mem.link(a, b, "contradicts", scope=SCOPE).id)
+
+
+@contextmanager
+def running(app: Any) -> Iterator[str]:
+    """``app`` in uvicorn on a free loopback port (a thread of this process, so a test
+    holds its clock); yields its base URL."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", server_header=False, proxy_headers=False))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, name="uvicorn", daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not srv.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.01)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+        assert not thread.is_alive(), "uvicorn did not stop"

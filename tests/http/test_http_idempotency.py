@@ -26,9 +26,8 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
-from http_helpers import BASE, assert_error
+from http_helpers import BASE, assert_error, running
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -511,27 +510,6 @@ def test_four_retrying_writers_lose_nothing_and_duplicate_nothing(store_url: str
         texts = [i.text for i in after.list(scope=S, limit=1000).items]
         assert len(texts) == len(set(texts)) == 4 * count + 1
         assert after.doctor().ok
-
-
-@contextmanager
-def running(app: Any) -> Iterator[str]:
-    """``app`` in uvicorn on a free loopback port (a thread of this process, so the test holds its clock)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", server_header=False, proxy_headers=False))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, name="uvicorn", daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 10
-        while not srv.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.01)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
 
 
 def test_over_a_real_server_retry_reuse_and_expiry(store_url: str, memories: Any) -> None:

@@ -11,19 +11,13 @@ Isolation is checked between scopes that prefix each other (``team`` / ``team/al
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 from urllib.parse import quote
 
 import httpx
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
-from http_helpers import assert_error
+from http_helpers import assert_error, running
 
 from reverie import Memory
 from reverie.http import create_app
@@ -192,28 +186,6 @@ def test_a_bad_filter_in_a_recall_body_names_its_place(client: TestClient) -> No
 
 
 # -- over a real server --------------------------------------------------------------------
-
-
-@contextmanager
-def running(app: Any) -> Iterator[str]:
-    """``app`` in uvicorn on a free loopback port (a background thread); yields its base URL."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", server_header=False, proxy_headers=False))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, name="uvicorn", daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 10
-        while not srv.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.01)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
-        assert not thread.is_alive(), "uvicorn did not stop"
 
 
 def test_every_route_family_over_a_real_server(mem: Memory) -> None:
