@@ -25,8 +25,10 @@ _CLASSES: dict[str, tuple[bool, tuple[str, ...], tuple[str, ...]]] = {
     # Where someone or something is: one place at a time.
     "@where": (True, ("live", "lives", "lived", "reside", "resident", "home", "based", "residence",
                       "headquarters", "headquartered", "hq", "located", "situated", "stands", "sits",
-                      "venue", "held", "hosted", "location"),
-               ("home is", "based in", "lives in", "head office")),
+                      "venue", "hosted", "location"),
+               # "held in Lyon" is where an event is; a bare "holds" is a capacity ("holds 200 litres"),
+               # and both stem to "hold", so only the phrase with its preposition marks a place.
+               ("home is", "based in", "lives in", "head office", "held in", "held at")),
     "@happen": (False, ("happen", "happens", "happened", "occur", "occurs", "occurred"),
                 ("take place", "takes place", "took place")),
     "@fall": (False, ("fell", "fall", "falls", "collapse", "collapsed"), ("came down", "come down", "comes down")),
