@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from reverie.conflict import Claim, detect
+from reverie.conflict import Claim, detect, scope
+from reverie.conflict.frame import analyse
 
 
 def _axis(a: str, b: str) -> str | None:
@@ -59,6 +60,7 @@ def test_held_in_a_place_still_names_the_venue() -> None:
         ("The library closes at 8 pm on Fridays", "The library closes at 6 pm"),
         ("The pool opens at 7 am in summer", "The pool opens at 9 am"),
         ("The gym charges 30 euros on weekends", "The gym charges 20 euros"),
+        ("Alice lives in Paris in summer", "Alice lives in Berlin"),  # a seasonal home
     ],
 )
 def test_a_restricted_schedule_is_not_contradicted_by_the_plain_one(a: str, b: str) -> None:
@@ -75,6 +77,14 @@ def test_a_restricted_schedule_is_not_contradicted_by_the_plain_one(a: str, b: s
 )
 def test_two_schedules_for_the_same_days_still_conflict(a: str, b: str) -> None:
     assert _axis(a, b) == "temporal"
+
+
+def test_a_claim_for_every_day_is_not_a_plain_default() -> None:
+    # "every day" / "daily" covers the weekdays too, so the restriction does not excuse the pair
+    restricted = analyse("The pool opens at 7 am on weekdays")
+    for plain in ("The pool opens at 9 am every day", "The pool opens at 9 am daily"):
+        assert not scope.different_readings(restricted, analyse(plain))
+    assert scope.different_readings(restricted, analyse("The pool opens at 9 am"))
 
 
 # ---- a part of a list vs the total -----------------------------------------------------------
@@ -128,6 +138,8 @@ def test_founding_ones_own_firm_is_not_the_employer_event(a: str, b: str) -> Non
         ("Leo founded his company in 2018", "Leo started his own company in 2020"),
         ("Mia started her own business in 2012", "Mia started her own business in 2014"),
         ("Jonas started at the firm in 2015", "Jonas started at the firm in 2019"),
+        # the employer is named too: the date is still the employer event's
+        ("Jonas left the firm in 2015 to start his own company", "Jonas left the firm in 2017"),
     ],
 )
 def test_two_foundings_or_two_employer_starts_still_conflict(a: str, b: str) -> None:

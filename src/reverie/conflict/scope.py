@@ -43,6 +43,12 @@ _RESTRICTIONS = frozenset(
        "holidays", "peak", "off-peak", "rush", "evenings", "mornings", "nights"}
 )  # fmt: skip
 
+_UNIVERSAL_WORDS = frozenset({"daily", "always", "year-round", "everyday"})
+_UNIVERSAL_PHRASES = frozenset(
+    {("every", "day"), ("each", "day"), ("all", "week"), ("all", "year"), ("year", "round"), ("7", "days"),
+     ("seven", "days")}
+)  # fmt: skip
+
 _LIST_LINKS = frozenset({"and", ",", "plus"})
 
 _ORGS = frozenset(
@@ -78,8 +84,18 @@ def _restricted(side: Analysis) -> bool:
     return bool(set(_lows(side)) & _RESTRICTIONS)
 
 
+def _universal(side: Analysis) -> bool:
+    """ "every day", "daily", "always", "all year": the claim covers the restricted days too."""
+    lows = _lows(side)
+    pairs = set(itertools.pairwise(lows))
+    return bool(set(lows) & _UNIVERSAL_WORDS) or bool(pairs & _UNIVERSAL_PHRASES)
+
+
 def _restricted_vs_plain(x: Analysis, y: Analysis) -> bool:
-    return _restricted(x) != _restricted(y)
+    if _restricted(x) == _restricted(y):
+        return False
+    plain = y if _restricted(x) else x
+    return not _universal(plain)
 
 
 def _listed_counts(side: Analysis) -> list[tuple[str, float]] | None:
@@ -110,8 +126,12 @@ def _part_vs_total(x: Analysis, y: Analysis) -> bool:
 
 
 def _own_org(side: Analysis) -> bool:
+    """The claim names an organisation of one's own and no other ("left the firm to start his own
+    company" names the employer too, so its date is still the employer event's)."""
     lows = _lows(side)
-    return any(w == "own" and set(lows[i + 1 : i + 3]) & _ORGS for i, w in enumerate(lows))
+    own = {j for i, w in enumerate(lows) if w == "own" for j in (i + 1, i + 2) if j < len(lows) and lows[j] in _ORGS}
+    others = {i for i, w in enumerate(lows) if w in _ORGS} - own
+    return bool(own) and not others
 
 
 def _founding(x: Analysis, y: Analysis) -> bool:
