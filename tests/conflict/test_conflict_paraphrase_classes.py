@@ -35,3 +35,30 @@ def test_words_with_another_ordinary_meaning_carry_no_class(word: str) -> None:
 
 def test_holds_is_a_capacity_and_held_in_is_a_place() -> None:
     assert concept_of(stem("holds")) == "@capacity"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Ana wrote a poem", "Ana wrote a novel"),  # one author, many works
+        ("Jo designed the logo", "Jo designed the website"),
+        ("Ken is the chair of the board", "Ken is the head of the lab"),  # one person, many roles
+        ("Sam goes to the gym", "Sam goes to the library"),  # habits: "goes to" holds many places
+        ("The closest pharmacy is Boots", "The best pharmacy is Lloyds"),  # near is not best
+    ],
+)
+def test_relations_that_hold_many_values_in_this_direction_do_not_conflict(a: str, b: str) -> None:
+    assert detect(Claim(a), Claim(b)) is None
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The statue is made of granite", "The statue is carved from limestone"),
+        ("The parcel was sent to Oslo", "The parcel was shipped to Bergen"),
+        ("The closest pharmacy is Boots", "The nearest pharmacy is Lloyds"),
+        ("The report was written by Ana", "Tom wrote the report"),
+    ],
+)
+def test_single_valued_relations_still_conflict(a: str, b: str) -> None:
+    assert detect(Claim(a), Claim(b)) is not None

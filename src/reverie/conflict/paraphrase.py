@@ -79,9 +79,10 @@ _CLASSES: dict[str, tuple[bool, tuple[str, ...], tuple[str, ...]]] = {
     "@nationality": (True, ("nationality", "citizen", "citizenship", "national"), ("is from", "comes from")),
     "@study": (False, ("studies", "study", "studied", "studying"), ()),
     "@major": (True, ("major",), ()),
-    "@destination": (True, ("shipped", "sent", "forwarded", "go", "goes"), ("go to", "goes to")),
+    "@destination": (True, ("shipped", "sent", "forwarded"), ()),
     "@peak": (True, ("tallest", "highest"), ()),
-    "@best": (True, ("best", "closest"), ()),
+    "@best": (True, ("best",), ()),
+    "@nearest": (True, ("closest", "nearest"), ()),
     "@name": (True, ("named", "called", "name"), ("is called", "name is")),
     "@org": (False, ("company", "firm", "business", "organisation", "organization"), ()),
     "@assign": (True, ("assigned",), ("works on", "assigned to")),
@@ -128,6 +129,15 @@ def _index() -> tuple[dict[str, str], dict[tuple[str, str], str], frozenset[str]
 
 
 _WORDS, _PHRASES, SINGLE_VALUED = _index()
+
+# Single-valued relations whose value is a person (a maker, a role holder): a lower-case word in
+# its place is the thing made or the body led ("Ana wrote a poem" / "a novel", "chair of the
+# board" / "head of the lab"), and one person makes many things and holds many roles.
+_PERSON_VALUED = frozenset({"@doctor", "@boss", "@spouse", "@ceo", "@head"}) | frozenset(
+    c for c in _CLASSES if c.startswith("@made-")
+)
+#: single-valued relations whose value may be a lower-case word ("made of granite", "majors in biology").
+WORD_VALUED = SINGLE_VALUED - _PERSON_VALUED
 
 
 def concept_of(stemmed: str) -> str | None:
