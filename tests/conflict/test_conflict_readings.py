@@ -87,6 +87,12 @@ def test_a_claim_for_every_day_is_not_a_plain_default() -> None:
     assert scope.different_readings(restricted, analyse("The pool opens at 9 am"))
 
 
+def test_a_restricting_word_inside_a_quantity_measures_and_restricts_nothing() -> None:
+    plain = analyse("The trip lasts 4 days")
+    assert not scope.different_readings(analyse("The trip lasts 5 nights"), plain)
+    assert scope.different_readings(analyse("The porter works nights"), analyse("The porter works days"))
+
+
 # ---- a part of a list vs the total -----------------------------------------------------------
 
 

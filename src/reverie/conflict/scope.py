@@ -81,7 +81,9 @@ def _capacity_vs_content(x: Analysis, y: Analysis) -> bool:
 
 
 def _restricted(side: Analysis) -> bool:
-    return bool(set(_lows(side)) & _RESTRICTIONS)
+    """A restricting word outside any quantity ("5 nights" is a length, "works nights" a restriction)."""
+    spans = [(u.start, u.end) for u in side.units if u.kind == "qty"]
+    return any(t.low in _RESTRICTIONS and not any(lo <= t.start < hi for lo, hi in spans) for t in side.tokens)
 
 
 def _universal(side: Analysis) -> bool:
