@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from reverie.conflict import anchored, lexicon, meaning
+from reverie.conflict import anchored, lexicon, meaning, scope
 from reverie.conflict.align import Alignment, align
 from reverie.conflict.clauses import Clause, clauses
 from reverie.conflict.core import Axis, Claim, Conflict, Span
@@ -200,6 +200,8 @@ def _find(text: str, needle: str) -> tuple[Span, ...]:
 
 def _text_conflict(a: Claim, b: Claim, aliases: Aliases | None) -> Conflict | None:
     x, y = analyse(a.text), analyse(b.text)
+    if scope.different_readings(x, y):
+        return None  # capacity vs content, restricted vs plain, part vs total, own firm vs employer
     if x.past != y.past:
         return _by_meaning(x, y, aliases)
     swap = find_swap(x, y)

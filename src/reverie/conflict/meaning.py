@@ -716,7 +716,7 @@ def _word_value(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> Found | None:
     own_a, own_b = fa.concepts - fb.concepts, fb.concepts - fa.concepts
     if len(own_a) > 2 or len(own_b) > 2 or not (_plain(own_a) and _plain(own_b)):
         return None
-    relation = sorted(fa.concepts & fb.concepts & paraphrase.SINGLE_VALUED)
+    relation = sorted(fa.concepts & fb.concepts & paraphrase.WORD_VALUED)
     if not relation and not (fa.exclusive or fb.exclusive):
         return None
     cue = relation[0].lstrip("@") if relation else "only"
