@@ -15,10 +15,7 @@ from reverie import Memory
 from reverie.dream import DreamConfig
 
 S = "user:alice"
-_WORDS = (
-    ,
-    ,
-)
+_WORDS = [
     "tea",
     "coffee",
     "green",
