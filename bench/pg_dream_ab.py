@@ -7,9 +7,11 @@
 One ``pgserver`` holds a store of ``--items`` items in one scope, built once with this
 checkout the way ``pg_vs_sqlite.py`` builds its 100k store (``remember_many`` batches of 2,000,
 hash embedder, ``ManualClock``) and warmed (``store.warm``: the scope's HNSW index from 20k items,
-as that script's dream step finds it, so a pass's own ``warm`` only catches up). Each round copies it (``CREATE DATABASE ... TEMPLATE``) once
-per variant and runs one ``Memory.dream`` over the copy in a child process whose
-``PYTHONPATH`` is the variant's ``src``: ``old`` (the tree given) and ``new`` (this checkout).
+as that script's dream step finds it, so a pass's own ``warm`` only catches up; the 10k and the
+unwarmed 100k results were measured before this step was added: below 20k it changes nothing).
+Each round copies it (``CREATE DATABASE ... TEMPLATE``) once per variant and runs one
+``Memory.dream`` over the copy in a child process whose ``PYTHONPATH`` is the variant's
+``src``: ``old`` (the tree given) and ``new`` (this checkout).
 Each row has the pass's wall time, its phase timings, the statements the store issued
 (``PostgresStore._run`` and ``xmany`` calls) and a SHA-256 of the report's ``to_dict()`` plus
 the scope's events after the pass: the two trees must give the same digest. ``--profile``
