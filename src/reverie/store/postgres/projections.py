@@ -29,7 +29,7 @@ from reverie.model.projection import (
     superseded_prints,
 )
 from reverie.model.validate import fingerprints
-from reverie.store.postgres import agenda, lexical, prefetch, purge
+from reverie.store.postgres import agenda, lexical, prefetch, purge, scopestats
 from reverie.store.postgres import conversation as conv
 from reverie.store.sqlite.sql import ITEM_COLUMNS, edge_to_row, item_to_row
 
@@ -61,6 +61,12 @@ _UPDATE_ITEM = (
     + ", ".join(f"{c} = %s" for c in ITEM_COLUMNS[2:])
     + " WHERE scope = %s AND id = %s"
 )
+#: ``_UPDATE_ITEM`` of a row that stays current (or stays closed): the row's count by state, tokens
+#: and vector do not move (those have their own statements below), so a write transaction's scope
+#: figures stand (``scopestats.KEEPS``). The comment is the only difference.
+_UPDATE_ITEM_SAME_STATE = "/* closed state kept */ " + _UPDATE_ITEM
+_SET_TIER = "UPDATE items SET tier = %s, version = version + 1, updated_at = %s WHERE scope = %s AND id = %s"
+scopestats.KEEPS.update((_UPDATE_ITEM_SAME_STATE, _SET_TIER))
 _EDGE_COLUMNS = "id, scope, type, src, dst, recorded_at, author, authority, meta, closed_at"
 
 
@@ -89,7 +95,8 @@ def put_item(w: Writer, change: PutItem, vectors: Vectors) -> None:
     if not rows:
         return
     closed_at, *old, has_vec = rows[0]
-    w.x(_UPDATE_ITEM, (*item_to_row(item)[2:], item.scope, item.id))
+    same_state = (closed_at is None) == item.is_current
+    w.x(_UPDATE_ITEM_SAME_STATE if same_state else _UPDATE_ITEM, (*item_to_row(item)[2:], item.scope, item.id))
     if tuple(old) != _content(item):  # a purge rewrote the content: every index of it follows
         _reindex_redacted(w, item, str(old[0]), vectors)
         return
@@ -133,7 +140,7 @@ def _reindex_redacted(w: Writer, item: Item, old_text: str, vectors: Vectors) ->
 def put_tiers(w: Writer, change: PutTiers, _vectors: Vectors) -> None:
     at = to_iso(change.at)
     w.xmany(
-        "UPDATE items SET tier = %s, version = version + 1, updated_at = %s WHERE scope = %s AND id = %s",
+        _SET_TIER,
         [(tier, at, change.scope, item_id) for item_id, tier in change.tiers],
     )
 

@@ -99,6 +99,7 @@ class PostgresStore:
         self._absent: prefetch.Absent | None = None  # keys a write batch read as absent (prefetch.py)
         self._writing = False  # the open transaction is a write (scopestats.py caches nothing then)
         self._stats = scopestats.Cache()
+        self._locked: set[str] = set()  # scopes the open write transaction holds the lock of
         self._subscopes = False
         self._leases: dict[str, str] = {}  # scope -> owner, for the advisory locks this session holds
         self._vector_cache: dict[tuple[str, bool], tuple[tuple[Any, ...], list[str], np.ndarray]] = {}
@@ -115,6 +116,8 @@ class PostgresStore:
     def _run(self, sql: str, params: Sequence[Any] = (), *, binary: bool = False) -> Any:
         if self._statement_hook is not None:
             self._statement_hook(sql)
+        if self._writing and scopestats.may_change(sql):
+            self._stats.moved()
         try:
             return self._conn.execute(sql, params, binary=binary)
         except ReverieError:
@@ -145,6 +148,8 @@ class PostgresStore:
                 self._absent.discard(sql, row)
         if self._statement_hook is not None:
             self._statement_hook(sql)
+        if self._writing and scopestats.may_change(sql):
+            self._stats.moved()
         try:
             with self._conn.cursor() as cur:
                 cur.executemany(sql, rows)
@@ -235,15 +240,21 @@ class PostgresStore:
             self._made_by = None
             self._absent = None
             self._writing = write
+            self._locked.clear()
+            self._stats.moved()
             try:
                 self._allow(scopes, subscopes=subscopes)
                 yield
             except BaseException as exc:
                 self._txn_scopes = None
+                self._writing = False
+                self._stats.moved()
                 with contextlib.suppress(Exception):
                     tx.__exit__(type(exc), exc, exc.__traceback__)
                 raise
             self._txn_scopes = None
+            self._writing = False
+            self._stats.moved()
             try:
                 tx.__exit__(None, None, None)
             except Exception as exc:
@@ -262,13 +273,16 @@ class PostgresStore:
                 (self._txn_scopes, "on" if self._subscopes else "off"),
             )
         if lock:
-            for scope in sorted(new):
+            # every scope not yet locked, named before or not: a read earlier in the transaction
+            # (a dream step's version check) names a scope without locking it
+            for scope in sorted({s for s in scopes if s not in self._locked}):
                 self.q("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (scope,))
+                self._locked.add(scope)
 
     def _write_scopes(self, scopes: Sequence[str]) -> None:
         """Inside a write: name and lock the scopes a batch of commands touches, in a fixed order."""
         assert self._txn_scopes is not None
-        missing = sorted({s for s in scopes if s not in self._txn_scopes})
+        missing = sorted({s for s in scopes if s not in self._locked})
         self._allow(missing, lock=True)
 
     # -- StateView ------------------------------------------------------------------------
@@ -464,6 +478,10 @@ class PostgresStore:
                     if isinstance(exc, StorageError | ClosedError):
                         raise
                     out.append(exc)
+                    # The savepoint's writes are undone (figures read after them are wrong now),
+                    # and so may be a lock it took: keep no figures from here on in this batch.
+                    self._stats.moved()
+                    self._locked.clear()
                     # set_config is undone with the savepoint: name the scopes again
                     self._txn_scopes = []
                     self._allow(allowed)
@@ -646,7 +664,7 @@ class PostgresStore:
     def scope_stats(self, scope: str, current: bool) -> scopestats.Stats:
         """The scope's row, token and vector counts (``scopestats.py``: kept while its log stands)."""
         with self._txn([scope]):
-            return self._stats.get(self.q, scope, current, writing=self._writing)
+            return self._stats.get(self.q, scope, current, writing=self._writing, locked=scope in self._locked)
 
     def _matrix(self, scope: str, current: bool, dim: int) -> tuple[list[str], np.ndarray]:
         state = "IS NULL" if current else "IS NOT NULL"
