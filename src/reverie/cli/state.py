@@ -41,6 +41,9 @@ class State:
     #: ``--principal``: every read sees only what this principal may (``reverie.model.visibility``).
     #: A filter for the file's owner, not authentication: whoever runs the CLI can read the file.
     principal: str | None = None
+    #: ``--conflict-reader nli``: conflict detection (at write and in ``dream``) also asks the NLI
+    #: model where the rules find nothing (``reverie[nli]``). Not read by ``serve`` / ``mcp`` yet.
+    conflict_reader: str | None = None
     json: bool = False
     debug: bool = False
     #: The bounds the ``Memory`` is opened with (``None``: the defaults). No option sets them; a
@@ -73,6 +76,8 @@ class State:
                 kwargs["read_only"] = True
             if self.principal is not None:
                 kwargs["principal"] = self.principal
+            if self.conflict_reader is not None:
+                kwargs["conflict_reader"] = self.conflict_reader
             memory = Memory(self.db, **kwargs)
             if replay:  # the export carries its own flags: no "conflicts_unchecked" marker on the copy
                 memory._core.mark_unchecked_writes = False

@@ -62,7 +62,7 @@ def _order_key(c: Claim) -> tuple[str, str, str, str, str]:
 
 
 def _detect(a: Claim, b: Claim, aliases: Aliases | None) -> Conflict | None:
-    if _disjoint(a, b):
+    if disjoint(a, b):
         return None
     if _same_slot(a, b):
         settled, conflict = _slot_conflict(a, b, aliases)
@@ -110,7 +110,7 @@ def _clause_spans(part: Clause, spans: tuple[Span, ...], text: str) -> tuple[Spa
 # ---- validity ------------------------------------------------------------------------------
 
 
-def _disjoint(a: Claim, b: Claim) -> bool:
+def disjoint(a: Claim, b: Claim) -> bool:
     """Both claims carry validity bounds and the intervals do not overlap."""
     if (a.valid_from is None and a.valid_to is None) or (b.valid_from is None and b.valid_to is None):
         return False

@@ -35,7 +35,9 @@ class Contradictions:
         """Check one current item against similar current items of its scope; link what conflicts.
 
         Candidates: items with the same ``key``, plus the best lexical and dense matches. Each
-        pair goes through the rule-based detector (polarity, numeric, entity, temporal); a hit
+        pair goes through the rule-based detector (polarity, numeric, entity, temporal), then,
+        if this Memory has a second reader (``conflict_reader="nli"``), the pairs the rules left
+        undecided go to it (``reverie.conflict.second``); a hit
         becomes a ``contradicts`` edge carrying the axis, evidence spans, confidence and reason.
         Both items stay. Runs after every ``remember`` / ``revise`` (``detect=True``) and in the
         dream pass; idempotent (an existing edge between the pair is not duplicated).
@@ -62,6 +64,7 @@ class Contradictions:
         full-text index with the item's rarest words (``match``) instead of its whole text.
         """
         from reverie.conflict import Claim, detect
+        from reverie.conflict.second import read_undecided
 
         store = self._core.store
         s = item.scope
@@ -71,10 +74,15 @@ class Contradictions:
             aliases = self.alias_lookup(s)
         mine = _claim(Claim, item)
         commands: builtins.list[cmd.Command] = []
-        for other in others:
-            if frozenset((item.id, other.id)) in linked:
-                continue
-            found = detect(mine, _claim(Claim, other), aliases=aliases)
+        fresh = [o for o in others if frozenset((item.id, o.id)) not in linked]
+        verdicts = [detect(mine, _claim(Claim, other), aliases=aliases) for other in fresh]
+        reader = self._core.conflict_reader()
+        if reader is not None:  # the second reader speaks only where the rules found nothing
+            undecided = [i for i, v in enumerate(verdicts) if v is None]
+            read = read_undecided([(mine, _claim(Claim, fresh[i])) for i in undecided], reader)
+            for i, v in zip(undecided, read, strict=True):
+                verdicts[i] = v
+        for other, found in zip(fresh, verdicts, strict=True):
             if found is None:
                 continue
             meta = found.to_dict()

@@ -14,10 +14,14 @@ import logging
 import threading
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from reverie.embed import Embedder
+
+if TYPE_CHECKING:
+    from reverie.conflict.second import SecondReader
 from reverie.errors import EmbedderError, EmbedderMismatchError, InvalidInputError, NotFoundError, ReverieError
 from reverie.limits import Limits
 from reverie.model import commands as cmd
@@ -60,6 +64,7 @@ class Core:
         seed: int | None,
         embedder: Embedder | str | None,
         detect_conflicts: bool,
+        conflict_reader: SecondReader | str | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -75,9 +80,30 @@ class Core:
         self._embedder_spec = embedder
         self._embedder: Embedder | None = embedder if not isinstance(embedder, str | None) else None
         self._embed_lock = threading.Lock()
+        self._reader_spec = _checked_reader_spec(conflict_reader)
+        self._reader: SecondReader | None = None if isinstance(conflict_reader, str | None) else conflict_reader
         # Whether this process may hold pending vectors: checked once on the first successful
         # write (another process may have left some), then only after a degraded write.
         self._maybe_pending = True
+
+    # -- the contradictions' second reader ---------------------------------------------------
+    def conflict_reader(self) -> SecondReader | None:
+        """The second reader conflict detection asks after the rules, or None (the default).
+
+        ``"nli"`` loads ``reverie.nli``'s model on first need, so opening a store loads nothing.
+        """
+        if self._reader is None and self._reader_spec == "nli":
+            with self._embed_lock:
+                if self._reader is None:
+                    from reverie.nli import default_reader
+
+                    self._reader = default_reader()
+        return self._reader
+
+    @property
+    def conflict_reader_spec(self) -> SecondReader | str | None:
+        """What the second reader was asked as (a view for a principal asks the same)."""
+        return self._reader if self._reader is not None else self._reader_spec
 
     # -- embedding ------------------------------------------------------------------------
     @property
@@ -225,3 +251,16 @@ def _pending(commands: Sequence[cmd.Command], exc: EmbedderError) -> builtins.li
             c = replace(c, flags=(*c.flags, VECTOR_PENDING))
         out.append(c)
     return out
+
+
+def _checked_reader_spec(spec: object) -> str | None:
+    """``None``, ``"nli"`` or a ``SecondReader``; anything else is refused at the boundary."""
+    from reverie.conflict.second import SecondReader  # lazily: ``import reverie`` stays light
+
+    if spec is None or isinstance(spec, SecondReader):
+        return None
+    if spec == "nli":
+        return "nli"
+    raise InvalidInputError(
+        f"conflict_reader {spec!r} is unknown: use None, 'nli' or a reverie.conflict.second.SecondReader"
+    )

