@@ -7,9 +7,9 @@ embedder, so the model being measured is the reader, not the embedder) into thre
 stores, side by side in one run:
 
 - ``rules``: ``Memory()`` as shipped — detection with the rules after each write;
-- ``rules+nli at write``: ``conflict_reader="nli"`` — the reader runs after each write too;
-- ``nli while idle``: ``detect_conflicts=False, conflict_reader="nli"``, then one ``dream`` pass
-  that runs detection (and the reader) over what the writes left unchecked.
+- ``nli while idle``: ``conflict_reader="nli"`` — the rules after each write, which flags the
+  claim ``conflicts_unread``; then one ``dream`` pass in which the reader reads them;
+- ``nli at write``: ``conflict_reader="nli", read_at_write=True`` — the reader right after each write.
 
 Prints writes per second (wall clock; the machine is shared, so read the ratios), how many pairs the
 reader was asked about, and the contradicts edges found. Load average is printed with the table.
@@ -53,21 +53,19 @@ def _claims(n: int) -> list[str]:
     return list(dict.fromkeys(texts))[:n]
 
 
-def _run(name: str, claims: list[str], folder: Path, *, detect: bool, reader: bool) -> dict[str, Any]:
+def _run(name: str, claims: list[str], folder: Path, *, reader: bool, at_write: bool) -> dict[str, Any]:
     from reverie.conflict.second import SecondReader
 
     scorer = _Counting() if reader else None
     spec = SecondReader(scorer) if scorer is not None else None
-    with Memory(folder / f"{name}.db", embedder="hash", detect_conflicts=detect, conflict_reader=spec) as mem:
+    with Memory(folder / f"{name}.db", embedder="hash", conflict_reader=spec, read_at_write=at_write) as mem:
         start = time.perf_counter()
         for text in claims:
             mem.remember(text, scope=SCOPE)
         writes = time.perf_counter() - start
-        dream = 0.0
-        if not detect:
-            start = time.perf_counter()
-            mem.dream(scope=SCOPE)
-            dream = time.perf_counter() - start
+        start = time.perf_counter()
+        mem.dream(scope=SCOPE)
+        dream = time.perf_counter() - start
         edges = len(mem.contradictions(scope=SCOPE, limit=1000))
     return {
         "setup": name,
@@ -88,9 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         rows = [
-            _run("rules", claims, folder, detect=True, reader=False),
-            _run("rules+nli at write", claims, folder, detect=True, reader=True),
-            _run("nli while idle", claims, folder, detect=False, reader=True),
+            _run("rules", claims, folder, reader=False, at_write=False),
+            _run("nli while idle", claims, folder, reader=True, at_write=False),
+            _run("nli at write", claims, folder, reader=True, at_write=True),
         ]
     base = rows[0]["writes_per_s"]
     print(f"{len(claims)} claims, hash embedder, load average {os.getloadavg()[0]:.1f}")

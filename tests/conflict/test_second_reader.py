@@ -22,6 +22,7 @@ from reverie.conflict.second import (
     second_reading,
 )
 from reverie.errors import InvalidInputError, ReaderError
+from reverie.memory import CONFLICTS_UNREAD
 from reverie.nli import OnnxPairScorer
 
 S = "team"
@@ -53,7 +54,7 @@ def scorer() -> CountingScorer:
         ("The trail is 2 km long.", "The trail is 2 km long, the guide says.", "equal quantities"),
         ("Sprint 41 velocity: 32 points.", "Sprint 42 velocity: 19 points.", "different subjects"),
         ("Mia checked the boiler at 09:00.", "Mia checked the boiler at 17:30 and found it cold.", "two occasions"),
-        ("Lena led the team until 2019.", "Omar has led the team since 2019.", "change over time"),
+        ("Lena led the team until 2019.", "Omar has led the team since 2020.", "change over time"),
         ("Dana speaks French.", "Dana speaks Japanese.", "a slot that may hold both"),
     ],
 )
@@ -124,13 +125,15 @@ def test_missing_model_files_say_what_to_do(tmp_path: Path) -> None:
 
 
 def test_memory_links_what_the_reader_finds_at_write_time(tmp_path: Path) -> None:
-    with Memory(tmp_path / "r.db", embedder="hash", conflict_reader="nli") as mem:
+    with Memory(tmp_path / "r.db", embedder="hash", conflict_reader="nli", read_at_write=True) as mem:
         first = mem.remember(MASCOT[0], scope=S)
-        second = mem.remember(MASCOT[1], scope=S)
+        second = mem.remember_checked(MASCOT[1], scope=S)
+        assert [c.other_id for c in second.conflicts] == [first.id]  # the write names what it created
         alerts = mem.contradictions(scope=S)
         assert len(alerts) == 1
-        assert {alerts[0].a.id, alerts[0].b.id} == {first.id, second.id}
+        assert {alerts[0].a.id, alerts[0].b.id} == {first.id, second.item.id}
         assert "second reader" in alerts[0].reason
+        assert CONFLICTS_UNREAD not in second.item.flags  # read already: nothing left for the pass
         view = mem.as_principal("p")  # a principal's view detects with the same reader
         assert view._core.conflict_reader() is mem._core.conflict_reader()
 
@@ -138,12 +141,36 @@ def test_memory_links_what_the_reader_finds_at_write_time(tmp_path: Path) -> Non
 def test_rules_only_by_default(tmp_path: Path) -> None:
     with Memory(tmp_path / "d.db", embedder="hash") as mem:
         mem.remember(MASCOT[0], scope=S)
-        mem.remember(MASCOT[1], scope=S)
+        b = mem.remember(MASCOT[1], scope=S)
+        assert mem.contradictions(scope=S) == []
+        assert b.flags == ()
+        mem.dream(scope=S)
         assert mem.contradictions(scope=S) == []
 
 
+def test_the_reader_reads_while_idle_and_clears_its_flag(tmp_path: Path) -> None:
+    """Writes run the rules and flag the claim; the next dream pass does the model's reading."""
+    path = tmp_path / "idle.db"
+    with Memory(path, embedder="hash", conflict_reader="nli") as mem:
+        mem.remember(MASCOT[0], scope=S)
+        b = mem.remember(MASCOT[1], scope=S)
+        assert CONFLICTS_UNREAD in b.flags
+        assert mem.contradictions(scope=S) == []  # not read yet: the write stayed fast
+    with Memory(path, embedder="hash") as plain:  # a pass without a reader leaves the flag alone
+        plain.dream(scope=S)
+        assert CONFLICTS_UNREAD in plain.get(b.id, scope=S).flags
+        assert plain.contradictions(scope=S) == []
+    with Memory(path, embedder="hash", conflict_reader="nli") as mem:
+        report = mem.dream(scope=S)
+        assert report.stats["unread"] == 2
+        alerts = mem.contradictions(scope=S)
+        assert len(alerts) == 1 and "second reader" in alerts[0].reason
+        assert all(CONFLICTS_UNREAD not in mem.get(i, scope=S).flags for i in (alerts[0].a.id, alerts[0].b.id))
+        assert mem.dream(scope=S).stats["unread"] == 0  # read once
+
+
 def test_the_dream_pass_reads_what_writes_left_unchecked(tmp_path: Path) -> None:
-    """Write fast (detection off), let the idle pass do the model's reading."""
+    """Detection off at write: the pass runs the rules and the reader."""
     with Memory(tmp_path / "q.db", embedder="hash", detect_conflicts=False, conflict_reader="nli") as mem:
         mem.remember(MASCOT[0], scope=S)
         mem.remember(MASCOT[1], scope=S)
@@ -156,3 +183,5 @@ def test_the_dream_pass_reads_what_writes_left_unchecked(tmp_path: Path) -> None
 def test_an_unknown_reader_is_refused_at_the_boundary(tmp_path: Path) -> None:
     with pytest.raises(InvalidInputError, match="conflict_reader 'bert' is unknown"):
         Memory(tmp_path / "x.db", embedder="hash", conflict_reader="bert")
+    with pytest.raises(InvalidInputError, match="read_at_write must be True or False"):
+        Memory(tmp_path / "y.db", embedder="hash", conflict_reader="nli", read_at_write="yes")  # type: ignore[arg-type]

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from reverie.dream.lease import ScopeLease
-from reverie.dream.plan import AUTHOR, UNCHECKED
+from reverie.dream.plan import AUTHOR, UNCHECKED, UNREAD
 from reverie.dream.report import Action, DreamReport, Outcome
 from reverie.errors import (
     AlreadyClosedError,
@@ -285,10 +285,11 @@ def _recheck(
     if links:
         b.run(links)
     detail = f"{len(links)} new contradicts edge(s)"
-    if UNCHECKED in item.flags:
-        b.run([cmd.SetFlags(scope, item.id, (), (UNCHECKED,), _reason(action), version)])
+    cleared = tuple(f for f in (UNCHECKED, UNREAD) if f in item.flags and (f == UNCHECKED or mem.reads_conflicts))
+    if cleared:
+        b.run([cmd.SetFlags(scope, item.id, (), cleared, _reason(action), version)])
         seen[item.id] = version + 1
-        detail += f"; {UNCHECKED} cleared"
+        detail += f"; {', '.join(cleared)} cleared"
     return Outcome("applied", detail)
 
 

@@ -53,7 +53,11 @@ class DreamHost(Protocol):
         """The scope's alias groups, read once per batch of conflict rechecks."""
 
     def conflict_links(self, item: Item, *, aliases: AliasLookup | None, match: str | None) -> list[cmd.Command]:
-        """The ``contradicts`` links write-time detection would add for ``item`` (reads only)."""
+        """The ``contradicts`` links detection adds for ``item``, the second reader's too (reads only)."""
+
+    @property
+    def reads_conflicts(self) -> bool:
+        """The host has a second reader: items flagged ``conflicts_unread`` are read in the pass."""
 
     def running(self) -> AbstractContextManager[None]:
         """Held while a pass runs, so closing the host can wait for it to stop."""

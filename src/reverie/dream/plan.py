@@ -27,6 +27,8 @@ from reverie.store.protocol import Store
 AUTHOR = "dream"
 #: Flag of items whose write-time conflict detection did not run (``reverie.memory.CONFLICTS_UNCHECKED``).
 UNCHECKED = "conflicts_unchecked"
+#: Flag of items the second reader has not read yet (``reverie.memory.CONFLICTS_UNREAD``).
+UNREAD = "conflicts_unread"
 
 
 @dataclass(slots=True)
@@ -51,6 +53,8 @@ class Planner:
     #: Bias alerts this pass computed (``reverie.dream.bias``), JSON-ready, ranked.
     alerts: list[dict[str, Any]] = field(default_factory=list)
     stopped: bool = False  # cancelled between steps: the plan is incomplete and must not be applied
+    #: The host has a second reader of contradictions: ``conflicts_unread`` items are planned.
+    reads_conflicts: bool = False
 
     def add(self, step: str, op: str, items: Iterable[Item], reason: str, **params: Any) -> None:
         group = list(items)
@@ -76,16 +80,18 @@ def plan_pass(
     limits: Limits = DEFAULT_LIMITS,
     *,
     tick: Callable[[int, int], bool] | None = None,
+    reads_conflicts: bool = False,
 ) -> Planner:
     """Every step's actions for ``snap``, in the order they will be applied.
 
     ``limits`` are the Memory's: a gist's text and parent list must pass its boundary checks.
     ``tick(done, total)`` runs after each step; returning False stops planning (``stopped``).
+    ``reads_conflicts``: the host has a second reader, so items it has not read are planned.
     """
     from reverie.dream import pattern_step, upkeep
     from reverie.dream.bias import bias_step
 
-    p = Planner(snap, config, limits)
+    p = Planner(snap, config, limits, reads_conflicts=reads_conflicts)
     p.stats["items"] = len(snap.items)
     if config.protect_dependents > 0:
         p.dependents = count_dependents(snap)
@@ -106,6 +112,26 @@ def plan_pass(
             p.stopped = done < len(steps)
             break
     return p
+
+
+def _unread(p: Planner, room: int, done: set[str]) -> list[Item]:
+    """Items the rules checked at write time and the second reader has not read: read now."""
+    if not p.reads_conflicts:
+        return []
+    unread = [it for it in p.snap.items if UNREAD in it.flags and it.id not in done]  # oldest first
+    for it in unread[: max(0, room)]:
+        p.add(
+            "recheck",
+            "detect_conflicts",
+            (it,),
+            f"flagged {UNREAD}: the rules checked it when it was written; the second reader reads it now "
+            "and the flag is cleared",
+            terms=_rare_terms(p, it),
+        )
+    if len(unread) > room:
+        p.notes.append(f"{len(unread) - max(0, room)} item(s) flagged {UNREAD} keep their flag for the next pass")
+    p.stats["unread"] = len(unread)
+    return unread[: max(0, room)]
 
 
 # -- steps 2, 3 and 7: near-duplicates, the toggle guard, cluster-triggered consolidation ------
@@ -230,6 +256,7 @@ def _recheck(p: Planner) -> None:
             f"{len(unchecked) - len(chosen)} item(s) flagged {UNCHECKED} over recheck_max={cfg.recheck_max} "
             "keep their flag for the next pass"
         )
+    chosen = chosen + _unread(p, cfg.recheck_max - len(chosen), {it.id for it in chosen})
     recent: list[Item] = []
     room = cfg.recheck_max - len(chosen)
     if cfg.recheck_days > 0 and room > 0:
@@ -363,4 +390,4 @@ def _new_gist(p: Planner, members: list[Item], pairs: list[Pair]) -> None:
     )
 
 
-__all__ = ["AUTHOR", "UNCHECKED", "Planner", "consolidate", "plan_pass"]
+__all__ = ["AUTHOR", "UNCHECKED", "UNREAD", "Planner", "consolidate", "plan_pass"]

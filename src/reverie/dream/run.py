@@ -54,7 +54,8 @@ def plan(
         t0 = time.perf_counter()
         snap = read_snapshot(mem, s)
         t1 = time.perf_counter()
-        planner = plan_pass(snap, mem.store, cfg, mem.limits, tick=tick)
+        reads = bool(getattr(mem, "reads_conflicts", False))
+        planner = plan_pass(snap, mem.store, cfg, mem.limits, tick=tick, reads_conflicts=reads)
         t2 = time.perf_counter()
     report = DreamReport(
         scope=s,

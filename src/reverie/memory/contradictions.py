@@ -36,8 +36,8 @@ class Contradictions:
 
         Candidates: items with the same ``key``, plus the best lexical and dense matches. Each
         pair goes through the rule-based detector (polarity, numeric, entity, temporal), then,
-        if this Memory has a second reader (``conflict_reader="nli"``), the pairs the rules left
-        undecided go to it (``reverie.conflict.second``); a hit
+        if this Memory reads at write time (``conflict_reader=..., read_at_write=True``), the
+        pairs the rules left undecided go to the second reader (``reverie.conflict.second``); a hit
         becomes a ``contradicts`` edge carrying the axis, evidence spans, confidence and reason.
         Both items stay. Runs after every ``remember`` / ``revise`` (``detect=True``) and in the
         dream pass; idempotent (an existing edge between the pair is not duplicated).
@@ -47,7 +47,8 @@ class Contradictions:
         item = core.must_get(s, check_id(id))
         if not item.is_current:
             return []
-        commands = self.conflict_links(item, check_count(candidates, "candidates", default=10, limits=core.limits))
+        count = check_count(candidates, "candidates", default=10, limits=core.limits)
+        commands = self.conflict_links(item, count, second=core.read_at_write)
         if not commands:
             return []
         out = core.store.execute(commands, now=core.clock.now(), new_id=core.new_id, vectors={})
@@ -55,13 +56,21 @@ class Contradictions:
         return [e for e in core.store.edges(s, item.id) if e.id in new_ids]
 
     def conflict_links(
-        self, item: Item, candidates: int = 10, *, aliases: Any = _UNREAD, match: str | None = None
+        self,
+        item: Item,
+        candidates: int = 10,
+        *,
+        aliases: Any = _UNREAD,
+        match: str | None = None,
+        second: bool = True,
     ) -> builtins.list[cmd.Command]:
         """The ``contradicts`` links ``detect_conflicts`` would add for ``item`` (reads only).
 
         Split out so the dream pass can run it inside its own batch transaction, reading the
         alias groups once per batch (``aliases``, from ``alias_lookup``) and querying the
         full-text index with the item's rarest words (``match``) instead of its whole text.
+        ``second``: also ask the second reader, if this Memory has one (the dream pass always
+        does; a write only with ``read_at_write``).
         """
         from reverie.conflict import Claim, detect
         from reverie.conflict.second import read_undecided
@@ -76,7 +85,7 @@ class Contradictions:
         commands: builtins.list[cmd.Command] = []
         fresh = [o for o in others if frozenset((item.id, o.id)) not in linked]
         verdicts = [detect(mine, _claim(Claim, other), aliases=aliases) for other in fresh]
-        reader = self._core.conflict_reader()
+        reader = self._core.conflict_reader() if second else None
         if reader is not None:  # the second reader speaks only where the rules found nothing
             undecided = [i for i, v in enumerate(verdicts) if v is None]
             read = read_undecided([(mine, _claim(Claim, fresh[i])) for i in undecided], reader)

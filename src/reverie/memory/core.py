@@ -36,6 +36,9 @@ from reverie.store.protocol import VECTOR_PENDING, Outcome, Store
 #: or a detection that failed after the write committed): the next dream pass checks it and
 #: clears the flag.
 CONFLICTS_UNCHECKED = "conflicts_unchecked"
+#: Flag of items the rules checked at write time but the second reader has not read yet: the
+#: next dream pass reads them (``Memory(conflict_reader=...)`` without ``read_at_write``).
+CONFLICTS_UNREAD = "conflicts_unread"
 
 # ``VECTOR_PENDING`` (store.protocol) flags an item stored while the embedder was failing (graceful
 # degradation, issue #13.7): it has no vector row yet. Set in the same write that stores the claim;
@@ -65,6 +68,7 @@ class Core:
         embedder: Embedder | str | None,
         detect_conflicts: bool,
         conflict_reader: SecondReader | str | None = None,
+        read_at_write: bool = False,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -82,6 +86,11 @@ class Core:
         self._embed_lock = threading.Lock()
         self._reader_spec = _checked_reader_spec(conflict_reader)
         self._reader: SecondReader | None = None if isinstance(conflict_reader, str | None) else conflict_reader
+        if not isinstance(read_at_write, bool):
+            raise InvalidInputError(f"read_at_write must be True or False, got {read_at_write!r}")
+        #: The second reader also runs right after each write (slow: ~30 ms a pair), not only
+        #: in the dream pass.
+        self.read_at_write = read_at_write
         # Whether this process may hold pending vectors: checked once on the first successful
         # write (another process may have left some), then only after a degraded write.
         self._maybe_pending = True
@@ -99,6 +108,11 @@ class Core:
 
                     self._reader = default_reader()
         return self._reader
+
+    @property
+    def has_conflict_reader(self) -> bool:
+        """A second reader is configured (without loading its model)."""
+        return self._reader is not None or self._reader_spec is not None
 
     @property
     def conflict_reader_spec(self) -> SecondReader | str | None:

@@ -157,7 +157,11 @@ class Dreaming:
         return self._conflicts.alias_lookup(scope)
 
     def conflict_links(self, item: Item, *, aliases: Aliases | None, match: str | None) -> builtins.list[cmd.Command]:
-        return self._conflicts.conflict_links(item, aliases=aliases, match=match)
+        return self._conflicts.conflict_links(item, aliases=aliases, match=match, second=True)
+
+    @property
+    def reads_conflicts(self) -> bool:
+        return self._core.has_conflict_reader
 
     @contextmanager
     def running(self) -> Iterator[None]:

@@ -72,6 +72,7 @@ class Memory:
         read_only: bool = False,
         principal: str | None = None,
         conflict_reader: SecondReader | str | None = None,
+        read_at_write: bool = False,
     ) -> None:
         """Open (creating if missing) the store at ``path``: a SQLite file, ``":memory:"``, or a
         ``postgresql://`` URL (``reverie.store.postgres``; needs ``pip install 'reverie[postgres]'``).
@@ -88,9 +89,11 @@ class Memory:
         ``principal``: act for this principal (``reverie.model.visibility``): every read sees only
         what it may see. None (the default) is the store's owner, who sees everything.
         ``conflict_reader``: a second reader for contradictions the rules cannot name — ``"nli"``
-        (an int8 NLI model from ``pip install 'reverie[nli]'``, ~30 ms a pair, so best with
-        ``detect_conflicts=False`` and the dream pass doing the reading while idle) or a
-        ``reverie.conflict.second.SecondReader``. None (the default): rules only.
+        (an int8 NLI model from ``pip install 'reverie[nli]'``) or a
+        ``reverie.conflict.second.SecondReader``. None (the default): rules only. The reader costs
+        ~45 ms a candidate pair, so it reads while idle: writes run the rules and flag the new
+        claim ``conflicts_unread``; the next ``dream`` pass reads it. ``read_at_write=True``
+        reads right after each write instead (its result names what it found; ~25x slower writes).
         """
         if store is None:
             from reverie.store.opening import open_store
@@ -109,6 +112,7 @@ class Memory:
             embedder=embedder,
             detect_conflicts=detect_conflicts,
             conflict_reader=conflict_reader,
+            read_at_write=read_at_write,
         )
         self._closed = False
         self._conflicts = Contradictions(core)
@@ -277,4 +281,5 @@ def _view(mem: Memory, principal: str) -> Memory:
         limits=core.limits,
         detect_conflicts=core.detect_conflicts,
         conflict_reader=core.conflict_reader_spec,
+        read_at_write=core.read_at_write,
     )

@@ -19,7 +19,7 @@ from reverie.dream.upkeep import IMPORTANCE_STATED, stated_importance
 from reverie.errors import InvalidInputError, LimitExceededError
 from reverie.memory.candidates import build_remember, check_version
 from reverie.memory.contradictions import Contradictions
-from reverie.memory.core import CONFLICTS_UNCHECKED, Core
+from reverie.memory.core import CONFLICTS_UNCHECKED, CONFLICTS_UNREAD, Core
 from reverie.memory.written import Contradiction, WriteResult
 from reverie.model import commands as cmd
 from reverie.model.clock import ensure_aware
@@ -184,10 +184,10 @@ class Writes:
 
     def _mark_unchecked(self, command: cmd.Remember) -> cmd.Remember:
         """With write-time detection off, a new item carries ``CONFLICTS_UNCHECKED`` so the
-        dream pass can check exactly the items that missed it (and clear the flag)."""
-        if self._core.detect_conflicts or not self._core.mark_unchecked_writes:
-            return command
-        return replace(command, flags=(*command.flags, CONFLICTS_UNCHECKED))
+        dream pass can check exactly the items that missed it (and clear the flag); with a
+        second reader that reads while idle, ``CONFLICTS_UNREAD`` likewise."""
+        flag = _pending_flag(self._core)
+        return command if flag is None else replace(command, flags=(*command.flags, flag))
 
     def _after_write(self, scope: str, outcomes: Sequence[Outcome]) -> dict[str, builtins.list[Edge]]:
         """Post-commit upkeep on newly created items: conflict detection.
@@ -302,9 +302,9 @@ class Writes:
             valid_from=ensure_aware(valid_from, "valid_from") if valid_from is not None else None,
             valid_to=ensure_aware(valid_to, "valid_to") if valid_to is not None else None,
         )
-        if not core.detect_conflicts and core.mark_unchecked_writes:
-            # The new version is a new claim that write-time detection skipped, like a remember.
-            command = replace(command, flags=(CONFLICTS_UNCHECKED,))
+        flag = _pending_flag(core)
+        if flag is not None:  # the new version is a new claim, flagged like a remember
+            command = replace(command, flags=(flag,))
         out = core.run([command], [text])
         found = self._after_write(s, out)
         for e in out[0].events:
@@ -555,3 +555,14 @@ def _result(item: Item, outcome: Outcome, found: Mapping[str, builtins.list[Edge
     if item.id not in found:
         return WriteResult(item, checked=False)
     return WriteResult(item, tuple(Contradiction.from_edge(e, item.id) for e in found[item.id]))
+
+
+def _pending_flag(core: Core) -> str | None:
+    """The flag a new claim carries for the dream pass: what write-time detection leaves to it."""
+    if not core.mark_unchecked_writes:
+        return None
+    if not core.detect_conflicts:
+        return CONFLICTS_UNCHECKED  # the pass runs the rules, and the reader if there is one
+    if core.has_conflict_reader and not core.read_at_write:
+        return CONFLICTS_UNREAD
+    return None
