@@ -122,8 +122,8 @@ def _as_cli_error(err: Exception, as_json: bool, scope: str | None = None) -> Cl
     default=None,
     envvar="REVERIE_CONFLICT_READER",
     show_envvar=True,
-    help="Also ask an NLI model (pip install 'reverie[nli]') about pairs the contradiction rules cannot "
-    "name; ~30 ms a pair [default: rules only]. Not read by serve / mcp.",
+    help="Also have an NLI model (pip install 'reverie[nli]') read pairs the contradiction rules cannot name, "
+    "in dream passes (serve --dream-every too) [default: rules only].",
 )
 @click.option("--json", "as_json", is_flag=True, help="Machine output: one JSON document on stdout.")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")

@@ -106,6 +106,7 @@ def serve(
         principal=st.principal,
         principals=principals,
         idempotency_window=window if window is not None else IDEMPOTENCY_WINDOW,
+        conflict_reader=st.conflict_reader,
     )
 
 
@@ -127,6 +128,21 @@ def mcp(use_http: bool, port: int, vault: str | None, create: bool) -> None:
     if use_http:
         check_port_free("127.0.0.1", port)
         announce_http("127.0.0.1", port)
-        run_http(st.db, port=port, embedder=embedder, read_only=st.read_only, vault=vault, principal=st.principal)
+        run_http(
+            st.db,
+            port=port,
+            embedder=embedder,
+            read_only=st.read_only,
+            vault=vault,
+            principal=st.principal,
+            conflict_reader=st.conflict_reader,
+        )
     else:
-        run_stdio(st.db, embedder=embedder, read_only=st.read_only, vault=vault, principal=st.principal)
+        run_stdio(
+            st.db,
+            embedder=embedder,
+            read_only=st.read_only,
+            vault=vault,
+            principal=st.principal,
+            conflict_reader=st.conflict_reader,
+        )

@@ -41,8 +41,8 @@ class State:
     #: ``--principal``: every read sees only what this principal may (``reverie.model.visibility``).
     #: A filter for the file's owner, not authentication: whoever runs the CLI can read the file.
     principal: str | None = None
-    #: ``--conflict-reader nli``: conflict detection (at write and in ``dream``) also asks the NLI
-    #: model where the rules find nothing (``reverie[nli]``). Not read by ``serve`` / ``mcp`` yet.
+    #: ``--conflict-reader nli``: the NLI model reads, in dream passes, the pairs the rules could not
+    #: name (``reverie[nli]``); ``serve`` and ``mcp`` pass it to the ``Memory`` they open.
     conflict_reader: str | None = None
     json: bool = False
     debug: bool = False

@@ -220,6 +220,7 @@ def serve(
     principal: str | None = None,
     principals: Mapping[str, str] | None = None,
     idempotency_window: float = IDEMPOTENCY_WINDOW,
+    conflict_reader: str | None = None,
 ) -> None:
     """Open the store at ``db_path`` and serve it until interrupted (blocking).
 
@@ -232,7 +233,8 @@ def serve(
     ``principal``: every request reads as this principal (issue #14.8). It is fixed by the
     operator who starts the server and bound to the one ``token``: whoever proves they hold the
     token acts as that principal. No request header can name a principal (anyone can set one).
-    ``idempotency_window``: as in ``create_app``.
+    ``idempotency_window``: as in ``create_app``. ``conflict_reader``: ``"nli"`` to have the
+    contradictions' second reader read new claims in the scheduled dream passes (``Memory``).
     """
     check_bind(host, token)
     check_token(token)  # before opening anything, like the bind check
@@ -241,7 +243,7 @@ def serve(
     check_secret(key)
     import uvicorn
 
-    mem = Memory(db_path, embedder=embedder, read_only=read_only, principal=principal)
+    mem = Memory(db_path, embedder=embedder, read_only=read_only, principal=principal, conflict_reader=conflict_reader)
     try:
         app = create_app(
             mem,

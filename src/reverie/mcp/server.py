@@ -135,7 +135,12 @@ def build_server(mem: Memory, vault: str | Path | None = None) -> Server[Any]:
 
 
 def open_memory(
-    db_path: str | Path, embedder: str | None = None, *, read_only: bool = False, principal: str | None = None
+    db_path: str | Path,
+    embedder: str | None = None,
+    *,
+    read_only: bool = False,
+    principal: str | None = None,
+    conflict_reader: str | None = None,
 ) -> Memory:
     """The ``Memory`` the entry points serve (``embedder``: ``"minilm"`` or ``"hash"``; None, the
     default, is the one the store records — minilm for a new store).
@@ -145,8 +150,9 @@ def open_memory(
     ``principal``: every tool reads as this principal (issue #14.8). It is fixed by whoever
     launches the server (the agent host's configuration), never by a tool argument: the model
     on the other end of the connection cannot widen what it sees.
+    ``conflict_reader``: ``"nli"`` for the contradictions' second reader (``Memory``).
     """
-    return Memory(db_path, embedder=embedder, read_only=read_only, principal=principal)
+    return Memory(db_path, embedder=embedder, read_only=read_only, principal=principal, conflict_reader=conflict_reader)
 
 
 async def serve_stdio(mem: Memory, vault: str | Path | None = None) -> None:
@@ -164,6 +170,7 @@ def run_stdio(
     read_only: bool = False,
     vault: str | Path | None = None,
     principal: str | None = None,
+    conflict_reader: str | None = None,
 ) -> None:
     """Open the store at ``db_path``, serve it over stdio, close it when the client leaves.
 
@@ -171,7 +178,9 @@ def run_stdio(
     new empty store; ``read_only`` serves it for inspection.
     """
     check_store(db_path, create and not read_only)
-    with open_memory(db_path, embedder, read_only=read_only, principal=principal) as mem:
+    with open_memory(
+        db_path, embedder, read_only=read_only, principal=principal, conflict_reader=conflict_reader
+    ) as mem:
         anyio.run(serve_stdio, mem, vault)
 
 
@@ -195,6 +204,7 @@ def run_http(
     read_only: bool = False,
     vault: str | Path | None = None,
     principal: str | None = None,
+    conflict_reader: str | None = None,
 ) -> None:
     """Serve the store over streamable HTTP at ``http://{host}:{port}/mcp`` (loopback only).
 
@@ -206,7 +216,12 @@ def run_http(
     if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
         raise InvalidInputError(f"port must be an int in [1, 65535], got {port!r}")
     check_store(db_path, create and not read_only)
-    with _sigterm_returns(), open_memory(db_path, embedder, read_only=read_only, principal=principal) as mem:
+    with (
+        _sigterm_returns(),
+        open_memory(
+            db_path, embedder, read_only=read_only, principal=principal, conflict_reader=conflict_reader
+        ) as mem,
+    ):
         # The SDK turns on DNS-rebinding protection (Host / Origin checks) for loopback hosts.
         app = build_server(mem, vault).streamable_http_app(host=host)
         uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()
