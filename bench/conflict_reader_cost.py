@@ -1,6 +1,6 @@
 """What the contradictions' second reader (``conflict_reader="nli"``) costs a write and a dream pass.
 
-    python bench/conflict_reader_cost.py [--claims 200] [--json out.json]
+    python bench/conflict_reader_cost.py [--claims 200] [--background 100000] [--rounds 2] [--json out.json]
 
 Writes the same claims (both sides of the fresh pair set's dev pairs, in file order; hash
 embedder, so the model being measured is the reader, not the embedder) into three fresh SQLite
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 import tempfile
 import time
@@ -54,7 +55,24 @@ def _claims(n: int) -> list[str]:
     return list(dict.fromkeys(texts))[:n]
 
 
-def _run(name: str, claims: list[str], folder: Path, *, reader: bool, at_write: bool) -> dict[str, Any]:
+_NAMES = ("Ana", "Ben", "Chen", "Dara", "Emeka", "Farah", "Goran", "Hana", "Ivo", "Jia", "Kofi", "Lena")
+_THINGS = ("report", "server", "garden", "budget", "invoice", "bike", "laptop", "ticket", "lease", "recipe")
+_STATES = ("ready", "late", "blue", "shared", "archived", "broken", "new", "paid", "open", "quiet")
+
+
+def _background(n: int) -> list[str]:
+    """``n`` distinct filler claims, seeded: what a store already holds when the new claims arrive."""
+    rng = random.Random(0)
+    out = []
+    for i in range(n):
+        name, thing, state = rng.choice(_NAMES), rng.choice(_THINGS), rng.choice(_STATES)
+        out.append(f"{name}'s {thing} number {i} was {state} on day {rng.randint(1, 28)}.")
+    return out
+
+
+def _run(
+    name: str, claims: list[str], folder: Path, *, reader: bool, at_write: bool, background: list[str]
+) -> dict[str, Any]:
     from reverie.conflict.second import SecondReader
 
     scorer = _Counting() if reader else None
@@ -62,6 +80,8 @@ def _run(name: str, claims: list[str], folder: Path, *, reader: bool, at_write: 
         scorer.load()  # each setup has its own scorer (and cache); loading is not what is measured
     spec = SecondReader(scorer) if scorer is not None else None
     with Memory(folder / f"{name}.db", embedder="hash", conflict_reader=spec, read_at_write=at_write) as mem:
+        for at in range(0, len(background), 1000):  # already there: no detection, no flags
+            mem.remember_many([{"text": t} for t in background[at : at + 1000]], scope=SCOPE, check_conflicts=False)
         start = time.perf_counter()
         for text in claims:
             mem.remember(text, scope=SCOPE)
@@ -83,15 +103,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--claims", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=2, help="alternated rounds; the faster of each is shown")
+    parser.add_argument("--background", type=int, default=0, help="claims already in the store (e.g. 100000)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     claims = _claims(args.claims)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         setups = (("rules", False, False), ("nli while idle", True, False), ("nli at write", True, True))
-        _run("warm-up", claims[:20], folder, reader=True, at_write=True)  # imports, page cache, model
+        background = _background(args.background)
+        _run("warm-up", claims[:20], folder, reader=True, at_write=True, background=[])  # imports, page cache
         rounds = [
-            [_run(f"{name}-{r}", claims, folder, reader=reader, at_write=at) for name, reader, at in setups]
+            [
+                _run(f"{name}-{r}", claims, folder, reader=reader, at_write=at, background=background)
+                for name, reader, at in setups
+            ]
             for r in range(args.rounds)
         ]
         # The faster round of each setup (wall clock on a shared machine only ever adds time).
@@ -100,7 +125,10 @@ def main(argv: list[str] | None = None) -> int:
             for i, (name, _, _) in enumerate(setups)
         ]
     base = rows[0]["writes_per_s"]
-    print(f"{len(claims)} claims, hash embedder, {args.rounds} rounds, load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"{len(claims)} claims into a store of {args.background} others, hash embedder, {args.rounds} rounds, "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
     print(f"{'setup':20} {'writes/s':>9} {'x rules':>8} {'dream s':>8} {'pairs scored':>13} {'conflicts':>10}")
     for r in rows:
         print(
@@ -108,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
             f" {r['pairs_scored']:>13} {r['contradictions']:>10}"
         )
     if args.json:
-        args.json.write_text(json.dumps({"claims": len(claims), "rows": rows}, indent=2) + "\n", encoding="utf-8")
+        result = {"claims": len(claims), "background": args.background, "rounds": args.rounds, "rows": rows}
+        args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return 0
 
 

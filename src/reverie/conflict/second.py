@@ -7,14 +7,19 @@ but it also calls look-alikes contradictions that the rules can tell apart for a
 reason. So a second reading runs only where the rules found nothing, and never where
 ``compatible_reason`` names why the claims can both hold:
 
+- their validity intervals do not overlap (as in ``detect``);
 - either claim is hedged ("may be turned off", "I think");
-- every quantity of one claim equals its counterpart after converting units ("2 km" / "2000 m");
+- both use "be", one in the past and one in the present ("was Yuki" / "is Hiro"): a change;
+- every amount, or every date, of one claim equals its counterpart ("2 km" / "2 km", "3pm" / "15:00");
 - the subjects carry different numbers, labels or times ("Sprint 41 velocity …" / "Sprint 42 …",
   "Cron run at 00:00: …" / "… at 01:00: …"): two records, not one fact;
 - both are reports of something done, at two times of day (two occasions);
 - both tie their fact to a date and one says "until" or "since" (a change over time);
-- they align word for word except one value that no rule knows to be single-valued, and the
-  verb is not "be" ("speaks French" / "speaks Japanese", "takes metformin" / "… lisinopril").
+- the word alignment (``align``) already sees two subjects: one word swapped in the subject
+  ("the staging / production rate limit"), two named people, a second holder on one side
+  ("Rosa" / "Rosa's sister"), a numbered subject;
+- they align except for two values at once, or one value that no rule knows to be single-valued
+  under a verb other than "be" ("speaks French" / "speaks Japanese", "takes metformin" / "… lisinopril").
 
 Kept pure (no model, no I/O): the scorer is passed in, so ``conflict`` still imports no I/O
 layer. The verdict is symmetric — the scorer reads both orders and the mean decides — and
@@ -47,6 +52,7 @@ DEFAULT_THRESHOLD = 4.3
 _CHANGE_WORDS = frozenset({"until", "since"})
 _TRUSTED_BLOCKS = ("the subjects differ in a number",)
 _NAMED_SUBJECTS = re.compile(r"different subjects \('(.+)' vs '(.+)'\)$")
+_SECOND_HOLDER = re.compile(r"different subjects \('(?:\w+ )?'s \w[^']*' on one side only\)$")
 _PREFIX_COLON = re.compile(r":(?!\d)(?=.)")  # "log 21:00: gate B locked" -> the second colon
 
 
@@ -213,8 +219,16 @@ def _aligned_reason(x: Analysis, y: Analysis) -> str | None:
     if al.blocked is not None:
         if al.blocked.startswith(_TRUSTED_BLOCKS):
             return al.blocked
-        names = _NAMED_SUBJECTS.match(al.blocked)  # "Priya has 3 kids" / "Ravi has 2 kids"
-        return "different people" if names and all(_a_name(n) for n in names.groups()) else None
+        if _SECOND_HOLDER.match(al.blocked):  # "Rosa lives in Seattle" / "Rosa's sister lives in Denver"
+            return "another holder"
+        swapped = _NAMED_SUBJECTS.match(al.blocked)
+        if swapped is None:
+            return None
+        if all(_a_name(n) for n in swapped.groups()):  # "Priya has 3 kids" / "Ravi has 2 kids"
+            return "different people"
+        if all(w.isalpha() and w.islower() for w in swapped.groups()):  # "the staging / production rate limit"
+            return "different subjects"
+        return None
     if len(al.values) + len(al.quantities) + len(al.dates) + len(al.inverted) >= 2:
         return "two values differ at once"
     if len(al.values) != 1 or al.quantities or al.dates or al.inverted:
