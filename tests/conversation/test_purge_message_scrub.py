@@ -21,8 +21,10 @@ from typing import Any
 
 import pytest
 
-from reverie import Memory
+from reverie import InvalidInputError, Memory
+from reverie.model.conversation import PurgeMessage
 from reverie.model.redact import REDACTED
+from reverie.store.protocol import Batch
 from reverie.store.sqlite import SQLiteStore
 
 SCOPE = "user:alice"
@@ -118,3 +120,17 @@ def test_a_message_purge_leaves_no_canary_in_the_file_wal_or_archive_index(
     with Memory(db_path, embedder="hash") as again:
         assert again.doctor().ok
         assert [m.text for m in again.conversation("c", scope=SCOPE).messages()][1] == REDACTED
+
+
+def test_a_shared_batch_refuses_a_message_purge_as_it_refuses_an_item_purge(mem: Memory) -> None:
+    """``execute_steps`` cannot scrub after its commit, so a ``PurgeMessage`` inside it is refused."""
+    conv = mem.conversation("c", scope=SCOPE)
+    said = conv.add(f"the code is {CANARY}", speaker="Alice")
+    store: Any = mem.store
+
+    def step(batch: Batch) -> None:
+        batch.run([PurgeMessage(SCOPE, "c", said.id)])
+
+    out = store.execute_steps([step], now=mem.clock.now(), new_id=lambda: "x", vectors={})
+    assert isinstance(out[0], InvalidInputError) and "execute_steps" in str(out[0])
+    assert [m.text for m in conv.messages()] == [f"the code is {CANARY}"]  # nothing was erased
