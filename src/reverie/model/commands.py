@@ -7,6 +7,7 @@ tombstones, learning pause) inside the write transaction.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -261,3 +262,13 @@ Command = (
     | CreateTask
     | MoveTask
 )
+
+#: The commands that erase content: an item's purge and a message's. A store scrubs what it keeps
+#: of the erased words after either (SQLite: ``store/sqlite/purge.py``), whatever else the batch
+#: holds, so a message purge with nothing else left to erase is scrubbed as an item purge is.
+ERASING: tuple[type[Purge], type[PurgeMessage]] = (Purge, PurgeMessage)
+
+
+def erases_content(commands: Iterable[object]) -> bool:
+    """Does the batch erase content (a ``Purge`` or a ``PurgeMessage``)? Then it takes the purge path."""
+    return any(isinstance(c, ERASING) for c in commands)

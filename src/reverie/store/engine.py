@@ -21,7 +21,7 @@ import numpy as np
 
 from reverie.errors import InvalidInputError
 from reverie.model.agenda import Intent, PutIntent, PutTask, Task
-from reverie.model.commands import Command, Purge
+from reverie.model.commands import Command, erases_content
 from reverie.model.conversation import ConversationState
 from reverie.model.conversation import Entry as ConversationEntry
 from reverie.model.events import Event
@@ -87,7 +87,7 @@ def batch_runner(
     """
 
     def run(commands: Sequence[Command]) -> list[Outcome]:
-        if any(isinstance(c, Purge) for c in commands):
+        if erases_content(commands):  # an item's purge or a message's
             raise InvalidInputError("a purge cannot run inside execute_steps; send it through Store.execute")
         return run_commands(backend, commands, now=now, new_id=new_id, vectors=vectors)
 

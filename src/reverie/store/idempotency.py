@@ -45,8 +45,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from reverie.errors import IdempotencyInProgressError, InvalidIdempotencyKeyError, InvalidInputError
-from reverie.model.commands import Purge
-from reverie.model.conversation import PurgeMessage
+from reverie.model.commands import ERASING
 
 #: How long a key is kept after its first request, unless the face configures another window.
 DEFAULT_WINDOW = timedelta(hours=24)
@@ -133,7 +132,7 @@ def written(p: Pending | None) -> None:
 def purged_scopes(commands: Sequence[object]) -> list[str]:
     """The scopes in which ``commands`` erase content (an item's purge, a message's): each store
     erases their recorded responses in the same transaction (``erase`` of its backend)."""
-    return sorted({str(c.scope) for c in commands if isinstance(c, Purge | PurgeMessage)})
+    return sorted({str(c.scope) for c in commands if isinstance(c, ERASING)})
 
 
 def in_scope(scope: str, claim: Claim) -> Claim:

@@ -11,7 +11,11 @@ keeps deleted content in three places a plain ``DELETE`` / ``UPDATE`` leaves beh
 2. **FTS5 segments**: deleting a row from an FTS5 table appends a delete marker; the old
    tokens stay in their segment until a merge drops them. SQLite 3.40 has no FTS5
    ``secure-delete`` option, so the purge runs ``'optimize'`` (merge everything into one
-   segment) on both full-text tables inside the same transaction.
+   segment) on both full-text tables inside the same transaction (a message's purge merges the
+   archive index, ``conv_fts``, in ``conversation.erase_entries``).
+
+Every step runs for a batch that erases content (``commands.erases_content``: an item's
+``Purge`` or a ``PurgeMessage``), even a message purge with no item left to purge.
 3. **The WAL**: frames of earlier transactions hold old page images, and a WAL is reused
    from its start without being shortened, so stale frames survive past its current end.
    ``wal_checkpoint(TRUNCATE)`` copies the pages back and cuts the file to zero bytes.

@@ -29,7 +29,7 @@ import numpy as np
 from reverie.errors import ClosedError, CorruptStoreError, ReverieError, StorageError
 from reverie.model.agenda import Intent, IntentQuery, PutIntent, PutTask, Task, TaskQuery
 from reverie.model.clock import from_iso, to_iso
-from reverie.model.commands import Command, Purge
+from reverie.model.commands import Command, Purge, erases_content
 from reverie.model.conversation import ConversationState, EraseEntries, PutConversation, PutEntry
 from reverie.model.conversation import Entry as ConversationEntry
 from reverie.model.events import Event
@@ -665,13 +665,12 @@ class SQLiteStore:
         vectors: Mapping[str, np.ndarray],
     ) -> list[Outcome]:
         self._check_open()
-        if any(isinstance(c, Purge) for c in commands):
+        if erases_content(commands):  # an item's purge or a message's: both scrub the file
             return self._execute_purge(commands, now=now, new_id=new_id, vectors=vectors)
         claim = idempotency.pending()  # an idempotency key this write carries (store/idempotency.py)
         with self._write():
             keys.claim(self._x, claim)
             out = run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
-            keys.erase(self._x, commands, claim)  # a message purge: responses may quote the message
         idempotency.written(claim)
         return out
 
@@ -685,7 +684,10 @@ class SQLiteStore:
     ) -> list[Outcome]:
         """A batch with a purge: ``secure_delete`` on, FTS merged in the transaction, file scrubbed after.
 
-        See ``store/sqlite/purge.py`` for where SQLite keeps deleted bytes and why each step.
+        An item's purge or a message's (``erases_content``): a ``PurgeMessage`` alone (its memory
+        purged before, no later turn quoting it) is scrubbed the same way, or its words would stay
+        in the freed cells and the WAL. The archive index is merged by ``conversation.erase_entries``
+        in this transaction. See ``store/sqlite/purge.py`` for where SQLite keeps deleted bytes.
         """
         with self._lock:
             self._check_open()
@@ -704,7 +706,8 @@ class SQLiteStore:
                     if self.path != ":memory:":
                         purge.mark_scrub_pending(self._x)  # cleared by scrub_file; a crash before: next open
                 idempotency.written(claim)
-                self._ann.clear(drop_files=True)  # an ANN sidecar may hold a purged text's vector
+                if any(isinstance(c, Purge) for c in commands):  # a message alone changes no vector
+                    self._ann.clear(drop_files=True)  # an ANN sidecar may hold a purged text's vector
                 if self._scrub_hook is not None:
                     self._scrub_hook()
                 purge.scrub_file(self._conn, self.path)
