@@ -51,14 +51,23 @@ class Filter:
     def matches(self, item: Item) -> bool:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    # Chains stay one level deep: ``a | b | c`` is ``Or((a, b, c))``, not ``Or((Or((a, b)), c))``.
+    # A filter built in a loop (one ``Q.meta`` per message) nested 100 deep otherwise, which
+    # SQLite's parser refuses ("parser stack overflow"). Flattening changes no meaning.
+
     def __and__(self, other: Filter) -> Filter:
-        return And((self, _as_filter(other)))
+        return And((*_parts(self, And), *_parts(_as_filter(other), And)))
 
     def __or__(self, other: Filter) -> Filter:
-        return Or((self, _as_filter(other)))
+        return Or((*_parts(self, Or), *_parts(_as_filter(other), Or)))
 
     def __invert__(self) -> Filter:
         return Not(self)
+
+
+def _parts(f: Filter, kind: type[And] | type[Or]) -> tuple[Filter, ...]:
+    """``f``'s operands if it is already a ``kind`` node, else ``f`` itself."""
+    return f.parts if isinstance(f, kind) else (f,)
 
 
 def _as_filter(value: object) -> Filter:
