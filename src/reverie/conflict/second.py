@@ -15,9 +15,8 @@ reason. So a second reading runs only where the rules found nothing, and never w
   "Cron run at 00:00: …" / "… at 01:00: …"): two records, not one fact;
 - both are reports of something done, at two times of day (two occasions);
 - both tie their fact to a date and one says "until" or "since" (a change over time);
-- the word alignment (``align``) already sees two subjects: one word swapped in the subject
-  ("the staging / production rate limit"), two named people, a second holder on one side
-  ("Rosa" / "Rosa's sister"), a numbered subject;
+- the word alignment (``align``) already sees two subjects: two named people ("Priya has 3 kids" /
+  "Ravi has 2 kids"), or a numbered subject;
 - they align except for two values at once, or one value that no rule knows to be single-valued
   under a verb other than "be" ("speaks French" / "speaks Japanese", "takes metformin" / "… lisinopril").
 
@@ -52,7 +51,6 @@ DEFAULT_THRESHOLD = 4.3
 _CHANGE_WORDS = frozenset({"until", "since"})
 _TRUSTED_BLOCKS = ("the subjects differ in a number",)
 _NAMED_SUBJECTS = re.compile(r"different subjects \('(.+)' vs '(.+)'\)$")
-_SECOND_HOLDER = re.compile(r"different subjects \('(?:\w+ )?'s \w[^']*' on one side only\)$")
 _PREFIX_COLON = re.compile(r":(?!\d)(?=.)")  # "log 21:00: gate B locked" -> the second colon
 
 
@@ -219,16 +217,11 @@ def _aligned_reason(x: Analysis, y: Analysis) -> str | None:
     if al.blocked is not None:
         if al.blocked.startswith(_TRUSTED_BLOCKS):
             return al.blocked
-        if _SECOND_HOLDER.match(al.blocked):  # "Rosa lives in Seattle" / "Rosa's sister lives in Denver"
-            return "another holder"
-        swapped = _NAMED_SUBJECTS.match(al.blocked)
-        if swapped is None:
-            return None
-        if all(_a_name(n) for n in swapped.groups()):  # "Priya has 3 kids" / "Ravi has 2 kids"
-            return "different people"
-        if all(w.isalpha() and w.islower() for w in swapped.groups()):  # "the staging / production rate limit"
-            return "different subjects"
-        return None
+        # Only two named people. Two more readings of this block were tried and removed: one
+        # lower-case word swapped in the subject, and a second holder on one side ("Rosa's
+        # sister"). Both raised precision on the dev splits and lowered F1 on every held-out set.
+        swapped = _NAMED_SUBJECTS.match(al.blocked)  # "Priya has 3 kids" / "Ravi has 2 kids"
+        return "different people" if swapped and all(_a_name(n) for n in swapped.groups()) else None
     if len(al.values) + len(al.quantities) + len(al.dates) + len(al.inverted) >= 2:
         return "two values differ at once"
     if len(al.values) != 1 or al.quantities or al.dates or al.inverted:
