@@ -12,7 +12,8 @@ stores, side by side in one run:
 - ``nli at write``: ``conflict_reader="nli", read_at_write=True`` — the reader right after each write.
 
 Prints writes per second (wall clock; the machine is shared, so read the ratios; the setups are
-alternated ``--rounds`` times after a warm-up and the faster round of each is shown), the dream pass's
+alternated ``--rounds`` times after a warm-up, every other round in reverse order, and the faster
+round of each is shown), the dream pass's
 seconds, how many ordered pairs the reader scored, and the contradicts edges found.
 """
 
@@ -112,13 +113,14 @@ def main(argv: list[str] | None = None) -> int:
         setups = (("rules", False, False), ("nli while idle", True, False), ("nli at write", True, True))
         background = _background(args.background)
         _run("warm-up", claims[:20], folder, reader=True, at_write=True, background=[])  # imports, page cache
-        rounds = [
-            [
-                _run(f"{name}-{r}", claims, folder, reader=reader, at_write=at, background=background)
-                for name, reader, at in setups
-            ]
-            for r in range(args.rounds)
-        ]
+        rounds = []
+        for r in range(args.rounds):  # odd rounds run the setups in reverse: order effects cancel
+            order = list(enumerate(setups)) if r % 2 == 0 else list(reversed(list(enumerate(setups))))
+            done = {
+                i: _run(f"{name}-{r}", claims, folder, reader=reader, at_write=at, background=background)
+                for i, (name, reader, at) in order
+            }
+            rounds.append([done[i] for i in range(len(setups))])
         # The faster round of each setup (wall clock on a shared machine only ever adds time).
         rows = [
             {**max((rnd[i] for rnd in rounds), key=lambda row: row["writes_per_s"]), "setup": name}

@@ -303,6 +303,7 @@ def test_error_codes_are_stable() -> None:
         "NotPermittedError": "not_permitted",
         "PortInUseError": "port_in_use",
         "ReadOnlyError": "read_only",
+        "ReaderError": "reader",
         "ReverieError": "reverie_error",
         "SliceConflictError": "slice_conflict",
         "StorageError": "storage",

@@ -56,6 +56,7 @@ EXPECTED_ALL = [
     "Provenance",
     "Q",
     "ReadOnlyError",
+    "ReaderError",
     "RecallOptions",
     "ReverieError",
     "Scores",

