@@ -177,8 +177,8 @@ def main() -> None:
         for label in ("old", "new"):
             print(f"{label} import profile (cumulative, last run):")
             print("\n".join(both["runs"][label][-1]["profile"]))
-        print(json.dumps(machine()))
-        result = both
+        result = {**both, "machine": machine()}
+        print(json.dumps(result["machine"]))
     else:
         result = run(args.messages, args.profile)
         if not args.quiet:
