@@ -46,7 +46,7 @@ from reverie.model.ids import is_id
 from reverie.model.item import STATUSES, Edge, Item, Provenance
 from reverie.model.query import Q
 from reverie.model.redact import REDACTED
-from reverie.model.validate import check_id, check_meta, check_text
+from reverie.model.validate import check_count, check_id, check_meta, check_text
 from reverie.slice.format import IMPORTED_AUTHORITY, KNOWN_SECTIONS, ORIGIN_META, Slice, SliceEdge, SliceItem
 from reverie.slice.report import ON_CONFLICT, SliceReport
 from reverie.store.protocol import VECTOR_PENDING, Batch, Outcome, Store
@@ -243,8 +243,43 @@ class Slices:
         )
         if isinstance(results[0], ReverieError):
             raise results[0]
-        self._writes._after_write(s, results[0])
+        self._detect(s, results[0])
         return plan.report
+
+    def _detect(self, s: str, outcomes: Sequence[Outcome]) -> None:
+        """Write-time detection on the claims the import created, as ``remember`` runs it.
+
+        ``outcomes`` leave out the memories of imported messages: a live ``conv.add`` writes a
+        message's memory without detection (its mined claims get it), so an imported one gets none
+        either — checking each message against its look-alikes was 9/10 of a conversation
+        import's time. The alias groups are read once for the whole import (detection adds only
+        ``contradicts`` edges, so they cannot change between two items), not once per claim. As
+        after any write, a failure flags the claim for the dream pass and never fails the import.
+        """
+        core = self._core
+        if not core.detect_conflicts:
+            return
+        conflicts = self._writes._conflicts
+        ids = [str(e.payload["item"]["id"]) for o in outcomes for e in o.events if e.type == ev.REMEMBERED]
+        if not ids:
+            return
+        try:
+            count = check_count(10, "candidates", default=10, limits=core.limits)  # as ``detect_conflicts``
+            items, aliases = core.store.get_many(s, ids), conflicts.alias_lookup(s)
+        except Exception as exc:  # the import has committed: every claim is left to the dream pass
+            for item_id in ids:
+                self._writes._defer_detection(s, item_id, exc)
+            return
+        for item_id in ids:
+            item = items.get(item_id)
+            if item is None or not item.is_current:
+                continue  # closed in the same transaction (it was closed where exported)
+            try:
+                links = conflicts.conflict_links(item, count, aliases=aliases, second=core.read_at_write)
+                if links:
+                    core.store.execute(links, now=core.clock.now(), new_id=core.new_id, vectors={})
+            except Exception as exc:  # any failure: the import stands (``Writes._after_write``)
+                self._writes._defer_detection(s, item_id, exc)
 
     def _vectors(self, texts: Sequence[str]) -> tuple[Mapping[str, Any], bool]:
         """Embedded before the transaction (a slow model never holds the write lock); a failing
@@ -352,7 +387,8 @@ class Slices:
             # A message's memory is its own item, as a live message's is (never merged into another).
             alone = it.original_source == "system" or it.id in plan.separate
             command = replace(command, tier=it.tier, corroborate=not alone)
-            out[it.id] = self._writes._mark_unchecked(command)
+            # A message's memory gets no detection (see ``_detect``), so no marker asking for it either.
+            out[it.id] = command if it.id in plan.separate else self._writes._mark_unchecked(command)
         self._external_parents(plan)
         return out
 
@@ -484,7 +520,8 @@ def _apply(
         except DismissedValueError:  # the reducer refuses before it writes: nothing to undo
             report.skipped.append({"id": it.id, "target": "", "reason": "its value is dismissed in this scope"})
             continue
-        outcomes.append(out)
+        if it.id not in plan.separate:  # a message's memory gets no detection (``Slices._detect``)
+            outcomes.append(out)
         _record(report, created, it.id, out)
     superseded_by = _superseders(plan, created)
     for e, meta in links:
