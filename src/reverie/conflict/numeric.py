@@ -270,9 +270,9 @@ def _simple_unit(tokens: tuple[Token, ...], j: int, taken: frozenset[int]) -> tu
     unit = units.lookup(tok.low)
     if unit is not None:
         return unit, j + 1
-    if tok.low == "m" and j + 1 < len(tokens) and tokens[j + 1].low in _EXTENT_WORDS:
-        # A bare "m" is metres, minutes, months or millions; before "long" / "high" / "deep" it
-        # can only be metres ("2000 m long" = "2 km long").
+    if tok.low == "m" and any(t.low in _EXTENT_WORDS for t in tokens):
+        # A bare "m" is metres, minutes, months or millions; in a claim about how long, high or
+        # deep something is it can only be metres ("2000 m long" = "2 km long").
         return units.lookup("metres") or units.Unit("length", "m", 1.0), j + 1
     if _count_noun(tok) and tok.start - tokens[j - 1].end <= 1:
         # Only a noun right after the number counts it: "3: all normal" is no count of "all".
@@ -281,7 +281,9 @@ def _simple_unit(tokens: tuple[Token, ...], j: int, taken: frozenset[int]) -> tu
     return None
 
 
-_EXTENT_WORDS = frozenset({"long", "high", "tall", "wide", "deep", "away", "below", "above", "across"})
+_EXTENT_WORDS = frozenset(
+    {"long", "high", "tall", "wide", "deep", "away", "across", "length", "height", "width", "depth", "distance"}
+)
 
 
 def _count_noun(tok: Token) -> bool:

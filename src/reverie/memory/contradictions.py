@@ -42,13 +42,21 @@ class Contradictions:
         Both items stay. Runs after every ``remember`` / ``revise`` (``detect=True``) and in the
         dream pass; idempotent (an existing edge between the pair is not duplicated).
         """
+        return self.detect_after_write(id, scope=scope, candidates=candidates)
+
+    def detect_after_write(
+        self, id: str, *, scope: str, candidates: int = 10, aliases: Any = _UNREAD
+    ) -> builtins.list[Edge]:
+        """``detect_conflicts`` with the scope's alias groups passed in: a batched write reads
+        them once for all its items (detection adds only ``contradicts`` edges, so the groups
+        cannot change in between)."""
         core = self._core
         s = core.scope(scope)
         item = core.must_get(s, check_id(id))
         if not item.is_current:
             return []
         count = check_count(candidates, "candidates", default=10, limits=core.limits)
-        commands = self.conflict_links(item, count, second=core.read_at_write)
+        commands = self.conflict_links(item, count, aliases=aliases, second=core.read_at_write)
         if not commands:
             return []
         out = core.store.execute(commands, now=core.clock.now(), new_id=core.new_id, vectors={})

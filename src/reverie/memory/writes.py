@@ -204,14 +204,21 @@ class Writes:
         found: dict[str, builtins.list[Edge]] = {}
         if not self._core.detect_conflicts:
             return found
-        for o in outcomes:
-            for e in o.events:
-                if e.type in ("memory.remembered", "memory.revised"):
-                    item_id = e.payload["item"]["id"]
-                    try:
-                        found[item_id] = self._conflicts.detect_conflicts(item_id, scope=scope)
-                    except Exception as exc:  # any failure: the write stands (see the docstring)
-                        self._defer_detection(scope, item_id, exc)
+        created = [
+            e.payload["item"]["id"]
+            for o in outcomes
+            for e in o.events
+            if e.type in ("memory.remembered", "memory.revised")
+        ]
+        aliases: Any = None
+        read = False
+        for item_id in created:
+            try:
+                if not read:  # once per write, however many items it made (read lazily: it may fail)
+                    aliases, read = self._conflicts.alias_lookup(scope), True
+                found[item_id] = self._conflicts.detect_after_write(item_id, scope=scope, aliases=aliases)
+            except Exception as exc:  # any failure: the write stands (see the docstring)
+                self._defer_detection(scope, item_id, exc)
         return found
 
     def _defer_detection(self, scope: str, item_id: str, exc: BaseException) -> None:
