@@ -31,7 +31,7 @@ class Contradictions:
     def __init__(self, core: Core) -> None:
         self._core = core
 
-    def detect_conflicts(self, id: str, *, scope: str, candidates: int = 10) -> builtins.list[Edge]:
+    def detect_conflicts(self, id: str, *, scope: str, candidates: int | None = None) -> builtins.list[Edge]:
         """Check one current item against similar current items of its scope; link what conflicts.
 
         Candidates: items with the same ``key``, plus the best lexical and dense matches. Each
@@ -45,7 +45,7 @@ class Contradictions:
         return self.detect_after_write(id, scope=scope, candidates=candidates)
 
     def detect_after_write(
-        self, id: str, *, scope: str, candidates: int = 10, aliases: Any = _UNREAD
+        self, id: str, *, scope: str, candidates: int | None = None, aliases: Any = _UNREAD
     ) -> builtins.list[Edge]:
         """``detect_conflicts`` with the scope's alias groups passed in: a batched write reads
         them once for all its items (detection adds only ``contradicts`` edges, so the groups

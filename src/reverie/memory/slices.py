@@ -264,7 +264,7 @@ class Slices:
         if not ids:
             return
         try:
-            count = check_count(10, "candidates", default=10, limits=core.limits)  # as ``detect_conflicts``
+            count = check_count(None, "candidates", default=10, limits=core.limits)  # as ``detect_conflicts``
             items, aliases = core.store.get_many(s, ids), conflicts.alias_lookup(s)
         except Exception as exc:  # the import has committed: every claim is left to the dream pass
             for item_id in ids:
