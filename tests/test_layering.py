@@ -20,7 +20,7 @@ ALLOWED: dict[str, set[str]] = {
     "store": {"model"},
     "embed": set(),
     "conflict": {"model"},
-    "nli": {"conflict"},  # a second reader of contradictions: a model behind conflict.second's protocol
+    "nli": {"conflict", "embed"},  # a model behind conflict.second's protocol, on embed's ONNX set-up
     "recall": {"model", "store"},
     "dream": {"model", "store", "recall", "conflict", "embed"},
     "conversation": {"model", "store", "recall", "embed"},  # embed: netguard, the URL check of llm.py

@@ -119,15 +119,8 @@ def _unread(p: Planner, room: int, done: set[str]) -> list[Item]:
     if not p.reads_conflicts:
         return []
     unread = [it for it in p.snap.items if UNREAD in it.flags and it.id not in done]  # oldest first
-    for it in unread[: max(0, room)]:
-        p.add(
-            "recheck",
-            "detect_conflicts",
-            (it,),
-            f"flagged {UNREAD}: the rules checked it when it was written; the second reader reads it now "
-            "and the flag is cleared",
-            terms=_rare_terms(p, it),
-        )
+    why = f"flagged {UNREAD}: the rules checked it when written; the second reader reads it now and the flag is cleared"
+    _plan_rechecks(p, unread[: max(0, room)], why)
     if len(unread) > room:
         p.notes.append(f"{len(unread) - max(0, room)} item(s) flagged {UNREAD} keep their flag for the next pass")
     p.stats["unread"] = len(unread)
@@ -242,15 +235,11 @@ def _recheck(p: Planner) -> None:
     cfg = p.config
     unchecked = [it for it in p.snap.items if UNCHECKED in it.flags]  # in id order = oldest first
     chosen = unchecked[: cfg.recheck_max]
-    for it in chosen:
-        p.add(
-            "recheck",
-            "detect_conflicts",
-            (it,),
-            f"flagged {UNCHECKED}: conflict detection did not run when it was written (detect_conflicts off); "
-            "it runs now and the flag is cleared",
-            terms=_rare_terms(p, it),
-        )
+    why = (
+        f"flagged {UNCHECKED}: conflict detection did not run when it was written (detect_conflicts off); "
+        "it runs now and the flag is cleared"
+    )
+    _plan_rechecks(p, chosen, why)
     if len(unchecked) > len(chosen):
         p.notes.append(
             f"{len(unchecked) - len(chosen)} item(s) flagged {UNCHECKED} over recheck_max={cfg.recheck_max} "
@@ -264,19 +253,21 @@ def _recheck(p: Planner) -> None:
         done = {it.id for it in chosen}
         recent = [it for it in p.snap.items if it.recorded_at >= since and not is_gist(it) and it.id not in done]
         recent.sort(key=lambda it: (it.recorded_at, it.id), reverse=True)
-        for it in recent[:room]:
-            p.add(
-                "recheck",
-                "detect_conflicts",
-                (it,),
-                f"recorded within the last {cfg.recheck_days:g} day(s): write-time conflict detection is re-run "
-                "(it runs after the commit and is idempotent)",
-                terms=_rare_terms(p, it),
-            )
+        why = (
+            f"recorded within the last {cfg.recheck_days:g} day(s): write-time conflict detection is re-run "
+            "(it runs after the commit and is idempotent)"
+        )
+        _plan_rechecks(p, recent[:room], why)
         if len(recent) > room:
             p.notes.append(f"{len(recent) - room} recent item(s) over recheck_max were not rechecked")
     p.stats["unchecked"] = len(unchecked)
     p.stats["rechecked"] = len(chosen) + min(len(recent), max(0, room))
+
+
+def _plan_rechecks(p: Planner, items: list[Item], why: str) -> None:
+    """One ``detect_conflicts`` action per item, querying candidates with its rarest words."""
+    for it in items:
+        p.add("recheck", "detect_conflicts", (it,), why, terms=_rare_terms(p, it))
 
 
 #: Words of an item's full-text candidate query in a recheck (its rarest frame words).

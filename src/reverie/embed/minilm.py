@@ -17,7 +17,6 @@ take ``last_hidden_state``, mean-pool over the attention mask, L2-normalise.
 from __future__ import annotations
 
 import importlib
-import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,13 +27,13 @@ import numpy as np
 import numpy.typing as npt
 
 from reverie.embed.base import Matrix, as_text_list, empty_matrix, is_blank, l2_normalise_rows
+from reverie.embed.onnx import cpu_session, default_threads
 from reverie.embed.wordpiece import build_tokenizer
 from reverie.errors import EmbedderError, InvalidInputError
 
 MINILM_NAME = "minilm-l6-int8/1"
 MINILM_DIM = 384
 MAX_TOKENS = 256
-_DEFAULT_MAX_THREADS = 2
 
 IntMatrix = npt.NDArray[np.int64]
 
@@ -69,7 +68,7 @@ class MiniLMEmbedder:
         model_path: str | Path | None = None,
         tokenizer_path: str | Path | None = None,
     ) -> None:
-        self._threads = _check_positive("threads", threads) if threads is not None else _default_threads()
+        self._threads = _check_positive("threads", threads) if threads is not None else default_threads()
         self._batch_size = _check_positive("batch_size", batch_size)
         self._model_path = _existing_file(Path(model_path)) if model_path else _packaged_model()
         # None: the built-in tokenizer (reverie.embed.wordpiece), equal to MiniLM's tokenizer.json.
@@ -148,16 +147,8 @@ def _load_runtime(model_path: Path, tokenizer_path: Path | None, threads: int) -
     """Build the ONNX Runtime session and tokenizer, translating every failure to EmbedderError."""
     ort = _require_module("onnxruntime", "onnxruntime")
     tokenizers = _require_module("tokenizers", "tokenizers")
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    options.log_severity_level = 3  # errors only; ORT's warnings are not actionable for users
-    # Busy-waiting workers would burn a core between calls inside the host agent's process;
-    # measured here it costs ~0.7 ms on a single sentence and nothing on batches.
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
-        session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        session = cpu_session(ort, model_path, threads)
         tokenizer = _load_tokenizer(tokenizers, tokenizer_path)
     except EmbedderError:
         raise
@@ -210,12 +201,6 @@ def _existing_file(path: Path) -> Path:
     if not path.is_file():
         raise EmbedderError(f"MiniLM file not found: {path} (reinstall the package that ships it)")
     return path
-
-
-def _default_threads() -> int:
-    """2 threads (measured: ~2x the throughput of 1), never more than the CPUs we may use."""
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, min(_DEFAULT_MAX_THREADS, usable))
 
 
 def _check_positive(label: str, value: int) -> int:

