@@ -185,3 +185,32 @@ def test_an_unknown_reader_is_refused_at_the_boundary(tmp_path: Path) -> None:
         Memory(tmp_path / "x.db", embedder="hash", conflict_reader="bert")
     with pytest.raises(InvalidInputError, match="read_at_write must be True or False"):
         Memory(tmp_path / "y.db", embedder="hash", conflict_reader="nli", read_at_write="yes")  # type: ignore[arg-type]
+
+
+class _ShortScorer:
+    """A scorer that breaks the protocol: one score fewer than asked (a bug in a user's scorer)."""
+
+    name = "short"
+
+    def contradiction_scores(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        return [9.0] * (len(pairs) - 1)
+
+
+def test_a_reader_is_checked_at_the_boundary_and_a_broken_scorer_is_named() -> None:
+    with pytest.raises(InvalidInputError, match="finite number"):
+        SecondReader(OnnxPairScorer(), threshold=float("nan"))
+    with pytest.raises(InvalidInputError, match="finite number"):
+        SecondReader(OnnxPairScorer(), threshold="4")  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="contradiction_scores"):
+        SecondReader(object())  # type: ignore[arg-type]
+    with pytest.raises(ReaderError, match="short returned 1 scores for 2 pairs"):
+        read_undecided([(Claim(MASCOT[0]), Claim(MASCOT[1]))], SecondReader(_ShortScorer()))
+
+
+def test_odd_and_huge_texts_are_read_without_error(scorer: CountingScorer) -> None:
+    reader = SecondReader(scorer)
+    huge = "The team mascot is a falcon. " * 400  # far past the model's 160 tokens: truncated
+    odd = "Das Maskottchen ist ein Falke 🦅 — ünïcödé, RTL \u05e9\u05dc\u05d5\u05dd, \x00 NUL"
+    for a, b in ((huge, MASCOT[1]), (odd, MASCOT[1]), ("   ", MASCOT[1])):
+        second_reading(Claim(a), Claim(b), reader)  # a verdict or None, never an exception
+    assert second_reading(Claim("   "), Claim(MASCOT[1]), reader) is None

@@ -29,6 +29,7 @@ show, so a person should weigh it below a rule's.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ from reverie.conflict.entity import Aliases, compare_hunk
 from reverie.conflict.frame import Analysis, Unit, analyse
 from reverie.conflict.numeric import Quantity, comparable, disagree
 from reverie.conflict.temporal import reports_an_occasion
+from reverie.errors import InvalidInputError, ReaderError
 
 #: The margin (contradiction logit minus the other, mean of both orders) above which the
 #: second reading reports a conflict. Read off the dev splits of both pair sets (bench/data/,
@@ -71,6 +73,15 @@ class SecondReader:
 
     scorer: PairScorer
     threshold: float = DEFAULT_THRESHOLD
+
+    def __post_init__(self) -> None:
+        if not callable(getattr(self.scorer, "contradiction_scores", None)):
+            raise InvalidInputError(
+                f"SecondReader needs a scorer with contradiction_scores(pairs), got {type(self.scorer).__name__}"
+            )
+        t = self.threshold
+        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t):
+            raise InvalidInputError(f"SecondReader threshold must be a finite number, got {t!r}")
 
 
 def compatible_reason(a: Claim, b: Claim) -> str | None:
@@ -116,7 +127,12 @@ def read_undecided(pairs: Sequence[tuple[Claim, Claim]], reader: SecondReader) -
     if not todo:
         return out
     texts = [(pairs[i][0].text, pairs[i][1].text) for i in todo]
-    scores = reader.scorer.contradiction_scores([*texts, *((b, a) for a, b in texts)])
+    scores = list(reader.scorer.contradiction_scores([*texts, *((b, a) for a, b in texts)]))
+    if len(scores) != 2 * len(todo) or not all(isinstance(v, int | float) and math.isfinite(v) for v in scores):
+        raise ReaderError(
+            f"{getattr(reader.scorer, 'name', 'the scorer')} returned {len(scores)} scores for {2 * len(todo)} "
+            "pairs (or a non-finite one); a PairScorer gives one finite number per pair"
+        )
     for n, i in enumerate(todo):
         margin = (scores[n] + scores[n + len(todo)]) / 2
         if margin > reader.threshold:
