@@ -214,3 +214,28 @@ def test_odd_and_huge_texts_are_read_without_error(scorer: CountingScorer) -> No
     for a, b in ((huge, MASCOT[1]), (odd, MASCOT[1]), ("   ", MASCOT[1])):
         second_reading(Claim(a), Claim(b), reader)  # a verdict or None, never an exception
     assert second_reading(Claim("   "), Claim(MASCOT[1]), reader) is None
+
+
+class _CrashingScorer:
+    """A scorer whose model fails at run time (an out-of-memory kill, a corrupt file, …)."""
+
+    name = "crashing"
+
+    def contradiction_scores(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        raise RuntimeError("model crashed")
+
+
+def test_a_failing_reader_never_stops_the_dream_pass(tmp_path: Path) -> None:
+    """The pass goes on with the rules; the claims keep their flag for the next pass."""
+    with Memory(tmp_path / "crash.db", embedder="hash", conflict_reader=SecondReader(_CrashingScorer())) as mem:
+        mem.remember("Alice lives in Paris.", scope=S)
+        berlin = mem.remember("Alice lives in Berlin.", scope=S)  # the rules link this one at write time
+        mem.remember(MASCOT[0], scope=S)
+        bear = mem.remember(MASCOT[1], scope=S)
+        report = mem.dream(scope=S)
+        rechecks = [a for a in report.to_dict()["actions"] if a["op"] == "detect_conflicts"]
+        assert rechecks and all(a["status"] == "applied" for a in rechecks)
+        assert any("second reader failed" in str(a.get("detail")) for a in rechecks)
+        assert CONFLICTS_UNREAD in mem.get(bear.id, scope=S).flags
+        assert CONFLICTS_UNREAD not in mem.get(berlin.id, scope=S).flags  # nothing left for the reader to read
+        assert [a.axis for a in mem.contradictions(scope=S)] == ["entity"]  # the rules' conflict only

@@ -30,6 +30,7 @@ from reverie.errors import (
     InvalidInputError,
     LearningPausedError,
     NotFoundError,
+    ReaderError,
     ReverieError,
     StorageError,
     VersionConflictError,
@@ -281,11 +282,21 @@ def _recheck(
     if "aliases" not in cache:
         cache["aliases"] = mem.alias_lookup(scope)
     match = fts_query(" ".join(action.params.get("terms", ()))) if action.params.get("terms") else None
-    links = mem.conflict_links(item, aliases=cache["aliases"], match=match)
+    read, failed = mem.reads_conflicts, ""
+    try:
+        links = mem.conflict_links(item, aliases=cache["aliases"], match=match)
+    except ReaderError as exc:  # the rules still run; the reader tries again next pass
+        links, read, failed = (
+            mem.conflict_links(item, aliases=cache["aliases"], match=match, second=False),
+            False,
+            str(exc),
+        )
     if links:
         b.run(links)
     detail = f"{len(links)} new contradicts edge(s)"
-    cleared = tuple(f for f in (UNCHECKED, UNREAD) if f in item.flags and (f == UNCHECKED or mem.reads_conflicts))
+    if failed:
+        detail += f"; {failed[:200]} — rules only, {UNREAD} kept for the next pass"
+    cleared = tuple(f for f in (UNCHECKED, UNREAD) if f in item.flags and (f == UNCHECKED or read))
     if cleared:
         b.run([cmd.SetFlags(scope, item.id, (), cleared, _reason(action), version)])
         seen[item.id] = version + 1

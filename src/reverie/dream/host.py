@@ -52,8 +52,11 @@ class DreamHost(Protocol):
     def alias_lookup(self, scope: str) -> AliasLookup | None:
         """The scope's alias groups, read once per batch of conflict rechecks."""
 
-    def conflict_links(self, item: Item, *, aliases: AliasLookup | None, match: str | None) -> list[cmd.Command]:
-        """The ``contradicts`` links detection adds for ``item``, the second reader's too (reads only)."""
+    def conflict_links(
+        self, item: Item, *, aliases: AliasLookup | None, match: str | None, second: bool = True
+    ) -> list[cmd.Command]:
+        """The ``contradicts`` links detection adds for ``item`` (reads only); ``second``: the second
+        reader's too, if the host has one (a failing reader raises ``ReaderError``)."""
 
     @property
     def reads_conflicts(self) -> bool:

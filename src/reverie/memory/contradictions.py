@@ -14,7 +14,7 @@ from reverie.conflict.alerts import Alert, build_alert
 from reverie.conflict.alerts import rank as rank_alerts
 from reverie.conflict.entity import Aliases as AliasLookup
 from reverie.dream.text import statement
-from reverie.errors import InvalidInputError, NotFoundError
+from reverie.errors import InvalidInputError, NotFoundError, ReaderError
 from reverie.memory.core import Core
 from reverie.model import commands as cmd
 from reverie.model.item import Edge, Item
@@ -96,7 +96,12 @@ class Contradictions:
         reader = self._core.conflict_reader() if second else None
         if reader is not None:  # the second reader speaks only where the rules found nothing
             undecided = [i for i, v in enumerate(verdicts) if v is None]
-            read = read_undecided([(mine, _claim(Claim, fresh[i])) for i in undecided], reader)
+            try:
+                read = read_undecided([(mine, _claim(Claim, fresh[i])) for i in undecided], reader)
+            except ReaderError:
+                raise
+            except Exception as exc:  # a model's own failure, whatever its type: one error to catch
+                raise ReaderError(f"the second reader failed on item {item.id}: {type(exc).__name__}: {exc}") from exc
             for i, v in zip(undecided, read, strict=True):
                 verdicts[i] = v
         for other, found in zip(fresh, verdicts, strict=True):

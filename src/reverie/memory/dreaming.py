@@ -156,8 +156,10 @@ class Dreaming:
     def alias_lookup(self, scope: str) -> Aliases | None:
         return self._conflicts.alias_lookup(scope)
 
-    def conflict_links(self, item: Item, *, aliases: Aliases | None, match: str | None) -> builtins.list[cmd.Command]:
-        return self._conflicts.conflict_links(item, aliases=aliases, match=match, second=True)
+    def conflict_links(
+        self, item: Item, *, aliases: Aliases | None, match: str | None, second: bool = True
+    ) -> builtins.list[cmd.Command]:
+        return self._conflicts.conflict_links(item, aliases=aliases, match=match, second=second)
 
     @property
     def reads_conflicts(self) -> bool:
