@@ -211,11 +211,11 @@ class Writes:
             if e.type in ("memory.remembered", "memory.revised")
         ]
         aliases: Any = None
-        read = False
+        have_aliases = False
         for item_id in created:
             try:
-                if not read:  # once per write, however many items it made (read lazily: it may fail)
-                    aliases, read = self._conflicts.alias_lookup(scope), True
+                if not have_aliases:  # once per write, however many items it made (lazily: it may fail)
+                    aliases, have_aliases = self._conflicts.alias_lookup(scope), True
                 found[item_id] = self._conflicts.detect_after_write(item_id, scope=scope, aliases=aliases)
             except Exception as exc:  # any failure: the write stands (see the docstring)
                 self._defer_detection(scope, item_id, exc)
