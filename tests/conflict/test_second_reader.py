@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -239,3 +240,24 @@ def test_a_failing_reader_never_stops_the_dream_pass(tmp_path: Path) -> None:
         assert CONFLICTS_UNREAD in mem.get(bear.id, scope=S).flags
         assert CONFLICTS_UNREAD not in mem.get(berlin.id, scope=S).flags  # nothing left for the reader to read
         assert [a.axis for a in mem.contradictions(scope=S)] == ["entity"]  # the rules' conflict only
+
+
+@pytest.fixture(params=["sqlite", "reference", "postgres"])
+def reading_mem(request: pytest.FixtureRequest, memories: Any, tmp_path: Path) -> Memory:
+    """A Memory with the NLI reader on each backend (PostgreSQL: a real server, ``tests/pg_server.py``)."""
+    if request.param == "reference":
+        return memories.open(reference=True, conflict_reader="nli")  # type: ignore[no-any-return]
+    if request.param == "postgres":
+        return memories.open(request.getfixturevalue("pg_url"), conflict_reader="nli")  # type: ignore[no-any-return]
+    return memories.open(tmp_path / "r.db", conflict_reader="nli")  # type: ignore[no-any-return]
+
+
+def test_idle_reading_is_the_same_on_every_backend(reading_mem: Memory) -> None:
+    mem = reading_mem
+    a = mem.remember(MASCOT[0], scope=S)
+    b = mem.remember(MASCOT[1], scope=S)
+    assert all(CONFLICTS_UNREAD in mem.get(i.id, scope=S).flags for i in (a, b))
+    assert mem.dream(scope=S).stats["unread"] == 2
+    alerts = mem.contradictions(scope=S)
+    assert len(alerts) == 1 and {alerts[0].a.id, alerts[0].b.id} == {a.id, b.id}
+    assert all(CONFLICTS_UNREAD not in mem.get(i.id, scope=S).flags for i in (a, b))
