@@ -261,3 +261,16 @@ def test_idle_reading_is_the_same_on_every_backend(reading_mem: Memory) -> None:
     alerts = mem.contradictions(scope=S)
     assert len(alerts) == 1 and {alerts[0].a.id, alerts[0].b.id} == {a.id, b.id}
     assert all(CONFLICTS_UNREAD not in mem.get(i.id, scope=S).flags for i in (a, b))
+
+
+def test_a_failing_reader_at_write_time_keeps_the_rules_links_and_flags_the_claim(tmp_path: Path) -> None:
+    reader = SecondReader(_CrashingScorer())
+    with Memory(tmp_path / "w.db", embedder="hash", conflict_reader=reader, read_at_write=True) as mem:
+        mem.remember("Alice lives in Paris.", scope=S)
+        mem.remember(MASCOT[0], scope=S)
+        berlin = mem.remember_checked("Alice lives in Berlin.", scope=S)
+        assert berlin.checked and [c.axis for c in berlin.conflicts] == ["entity"]  # the rules' conflict
+        bear = mem.remember_checked(MASCOT[1], scope=S)  # the rules find nothing; the reader crashes
+        assert bear.checked and bear.conflicts == ()
+        flags = mem.get(bear.item.id, scope=S).flags
+        assert CONFLICTS_UNREAD in flags and "conflicts_unchecked" not in flags

@@ -8,6 +8,7 @@ settles one conflict in a single transaction.
 from __future__ import annotations
 
 import builtins
+import logging
 from typing import Any
 
 from reverie.conflict.alerts import Alert, build_alert
@@ -15,11 +16,13 @@ from reverie.conflict.alerts import rank as rank_alerts
 from reverie.conflict.entity import Aliases as AliasLookup
 from reverie.dream.text import statement
 from reverie.errors import InvalidInputError, NotFoundError, ReaderError
-from reverie.memory.core import Core
+from reverie.memory.core import CONFLICTS_UNREAD, Core
 from reverie.model import commands as cmd
 from reverie.model.item import Edge, Item
 from reverie.model.query import Filter, Q, parse_sort
 from reverie.model.validate import check_count, check_id, check_reason
+
+_log = logging.getLogger(__name__)
 
 #: "Not read yet" for an optional argument whose read value may itself be None.
 _UNREAD: Any = object()
@@ -56,11 +59,18 @@ class Contradictions:
         if not item.is_current:
             return []
         count = check_count(candidates, "candidates", default=10, limits=core.limits)
-        commands = self.conflict_links(item, count, aliases=aliases, second=core.read_at_write)
+        try:
+            commands = self.conflict_links(item, count, aliases=aliases, second=core.read_at_write)
+        except ReaderError as exc:  # the rules' links still land now; the dream pass reads it later
+            _log.warning(
+                "%s; the rules ran and item %s is flagged %s for the dream pass", exc, item.id, CONFLICTS_UNREAD
+            )
+            commands = self.conflict_links(item, count, aliases=aliases, second=False)
+            commands.append(cmd.SetFlags(s, item.id, (CONFLICTS_UNREAD,), (), "the second reader failed at write time"))
         if not commands:
             return []
         out = core.store.execute(commands, now=core.clock.now(), new_id=core.new_id, vectors={})
-        new_ids = {o.events[0].payload["edge"]["id"] for o in out}
+        new_ids = {e.payload["edge"]["id"] for o in out for e in o.events if "edge" in e.payload}
         return [e for e in core.store.edges(s, item.id) if e.id in new_ids]
 
     def conflict_links(
