@@ -30,8 +30,8 @@ from typing import Any
 
 from reverie.errors import InvalidSliceError
 from reverie.model.agenda import INTENT_MOVES, TASK_MOVES
-from reverie.model.clock import from_iso, to_iso
-from reverie.model.ids import is_id
+from reverie.model.clock import to_iso
+from reverie.slice.fields import record, reverie_id, utc_time
 
 INTENTS, TASKS = "intents", "tasks"
 _MOVE_KEYS = frozenset({"move", "reason", "at"})
@@ -160,18 +160,18 @@ def replay_status(moves: tuple[SliceMove, ...], table: Moves, start: str, where:
 
 # -- one record ----------------------------------------------------------------------------------
 def _intent(d: object, where: str) -> SliceIntent:
-    d = _record(d, _INTENT_KEYS, where)
+    d = record(d, _INTENT_KEYS, where)
     moves = _moves(d.get("moves", []), INTENT_MOVES, where)
     status = _status(d, moves, INTENT_MOVES, "active", where)
     return SliceIntent(
-        id=_id(d.get("id"), f"{where}.id"),
-        origin_id=_id(d.get("origin_id", d.get("id")), f"{where}.origin_id"),
+        id=reverie_id(d.get("id"), f"{where}.id"),
+        origin_id=reverie_id(d.get("origin_id", d.get("id")), f"{where}.origin_id"),
         label=_str(d.get("label"), f"{where}.label"),
         status=status,
-        created_at=_time(d.get("created_at"), f"{where}.created_at"),
+        created_at=utc_time(d.get("created_at"), f"{where}.created_at"),
         owner=_opt(d.get("owner"), f"{where}.owner", _str),
         priority=_priority(d.get("priority", 0.5), f"{where}.priority"),
-        parent=_opt(d.get("parent"), f"{where}.parent", _id),
+        parent=_opt(d.get("parent"), f"{where}.parent", reverie_id),
         memory_ids=_ids(d.get("memory_ids", []), f"{where}.memory_ids"),
         reason=_text(d.get("reason", ""), f"{where}.reason"),
         moves=moves,
@@ -179,7 +179,7 @@ def _intent(d: object, where: str) -> SliceIntent:
 
 
 def _task(d: object, where: str) -> SliceTask:
-    d = _record(d, _TASK_KEYS, where)
+    d = record(d, _TASK_KEYS, where)
     moves = _moves(d.get("moves", []), TASK_MOVES, where)
     status = _status(d, moves, TASK_MOVES, "pending", where)
     outputs = _ids(d.get("outputs", []), f"{where}.outputs")
@@ -189,14 +189,14 @@ def _task(d: object, where: str) -> SliceTask:
         if m.move == "fail" and not m.reason.strip():
             raise InvalidSliceError(f"{where}.moves[{n}]: a failed attempt carries its reason")
     return SliceTask(
-        id=_id(d.get("id"), f"{where}.id"),
-        origin_id=_id(d.get("origin_id", d.get("id")), f"{where}.origin_id"),
+        id=reverie_id(d.get("id"), f"{where}.id"),
+        origin_id=reverie_id(d.get("origin_id", d.get("id")), f"{where}.origin_id"),
         action=_str(d.get("action"), f"{where}.action"),
         status=status,
-        created_at=_time(d.get("created_at"), f"{where}.created_at"),
-        intent=_opt(d.get("intent"), f"{where}.intent", _id),
+        created_at=utc_time(d.get("created_at"), f"{where}.created_at"),
+        intent=_opt(d.get("intent"), f"{where}.intent", reverie_id),
         agent=_opt(d.get("agent"), f"{where}.agent", _str),
-        parent=_opt(d.get("parent"), f"{where}.parent", _id),
+        parent=_opt(d.get("parent"), f"{where}.parent", reverie_id),
         inputs=_ids(d.get("inputs", []), f"{where}.inputs"),
         outputs=outputs,
         moves=moves,
@@ -217,24 +217,15 @@ def _moves(value: object, table: Moves, where: str) -> tuple[SliceMove, ...]:
     out = []
     for n, m in enumerate(value):
         at = f"{where}.moves[{n}]"
-        m = _record(m, _MOVE_KEYS, at)
+        m = record(m, _MOVE_KEYS, at)
         if m.get("move") not in table:
             raise InvalidSliceError(f"{at}.move must be one of {', '.join(table)}, got {m.get('move')!r}")
-        when = None if m.get("at") is None else _time(m["at"], f"{at}.at")
+        when = None if m.get("at") is None else utc_time(m["at"], f"{at}.at")
         out.append(SliceMove(str(m["move"]), _text(m.get("reason", ""), f"{at}.reason"), when))
     return tuple(out)
 
 
 # -- checks --------------------------------------------------------------------------------------
-def _record(d: object, keys: frozenset[str], where: str) -> dict[str, Any]:
-    if not isinstance(d, dict):
-        raise InvalidSliceError(f"{where} must be an object")
-    unknown = sorted(str(k) for k in set(d) - keys)
-    if unknown:
-        raise InvalidSliceError(f"{where} has unknown field(s) {', '.join(unknown)}; it has {', '.join(sorted(keys))}")
-    return d
-
-
 def _unique(ids: list[str], section: str) -> set[str]:
     if len(set(ids)) != len(ids):
         dup = next(i for i in ids if ids.count(i) > 1)
@@ -252,16 +243,10 @@ def _acyclic(parents: Mapping[str, str | None], what: str) -> None:
             at = parents.get(at)
 
 
-def _id(value: object, where: str) -> str:
-    if not is_id(value):
-        raise InvalidSliceError(f"{where} must be a reverie id (a lower-case UUID), got {value!r:.60}")
-    return str(value)
-
-
 def _ids(value: object, where: str) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise InvalidSliceError(f"{where} must be a list of ids")
-    return tuple(dict.fromkeys(_id(v, where) for v in value))
+    return tuple(dict.fromkeys(reverie_id(v, where) for v in value))
 
 
 def _str(value: object, where: str) -> str:
@@ -284,13 +269,3 @@ def _priority(value: object, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
         raise InvalidSliceError(f"{where} must be a number in [0, 1], got {value!r:.60}")
     return float(value)
-
-
-def _time(value: object, where: str) -> datetime:
-    try:
-        when = from_iso(value) if isinstance(value, str) else None
-    except ValueError:
-        when = None
-    if when is None or when.tzinfo is None:
-        raise InvalidSliceError(f"{where} must be an ISO-8601 UTC time, got {value!r:.60}")
-    return when

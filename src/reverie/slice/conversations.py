@@ -39,9 +39,10 @@ from datetime import datetime
 from typing import Any
 
 from reverie.errors import InvalidSliceError
-from reverie.model.clock import from_iso, to_iso
+from reverie.model.clock import to_iso
 from reverie.model.conversation import ENTRY_KINDS, ROLES
 from reverie.model.ids import is_id
+from reverie.slice.fields import as_object, record, reverie_id, shown, utc_time
 
 CONVERSATIONS = "conversations"
 #: The format version that introduced the ``conversations`` section.
@@ -125,8 +126,7 @@ def check_conversations(
 
 
 def _conversation(d: object, where: str) -> SliceConversation:
-    d = _object(d, where)
-    _no_unknown(d, _CONVERSATION_KEYS, where)
+    d = record(d, _CONVERSATION_KEYS, where)
     name = _name(d.get("id"), f"{where}.id")
     raw = d.get("entries", [])
     if not isinstance(raw, list):
@@ -149,14 +149,13 @@ def _conversation(d: object, where: str) -> SliceConversation:
 
 
 def _entry(d: object, where: str) -> SliceEntry:
-    d = _object(d, where)
-    _no_unknown(d, _ENTRY_KEYS, where)
+    d = record(d, _ENTRY_KEYS, where)
     kind = d.get("kind")
     if kind not in ENTRY_KINDS:
-        raise InvalidSliceError(f"{where}.kind must be one of {', '.join(ENTRY_KINDS)}, got {_shown(kind)}")
+        raise InvalidSliceError(f"{where}.kind must be one of {', '.join(ENTRY_KINDS)}, got {shown(kind)}")
     role = d.get("role")
     if kind == "message" and role not in ROLES:
-        raise InvalidSliceError(f"{where}.role of a message must be one of {', '.join(ROLES)}, got {_shown(role)}")
+        raise InvalidSliceError(f"{where}.role of a message must be one of {', '.join(ROLES)}, got {shown(role)}")
     if kind != "message" and role is not None:
         raise InvalidSliceError(f"{where}.role belongs to messages; a {kind} has none")
     memory = d.get("memory")
@@ -164,67 +163,32 @@ def _entry(d: object, where: str) -> SliceEntry:
         raise InvalidSliceError(f"{where}.memory must be null or, on a message, the id of an item of the slice")
     position = d.get("position")
     if isinstance(position, bool) or not isinstance(position, int) or position < 1:
-        raise InvalidSliceError(f"{where}.position must be a positive integer, got {_shown(position)}")
+        raise InvalidSliceError(f"{where}.position must be a positive integer, got {shown(position)}")
     text = d.get("text")
     if not isinstance(text, str) or not text.strip():
         raise InvalidSliceError(f"{where}.text must be a non-empty string")
     speaker = d.get("speaker")
     return SliceEntry(
-        id=_id(d.get("id"), f"{where}.id"),
-        origin_id=_id(d.get("origin_id", d.get("id")), f"{where}.origin_id"),
+        id=reverie_id(d.get("id"), f"{where}.id"),
+        origin_id=reverie_id(d.get("origin_id", d.get("id")), f"{where}.origin_id"),
         kind=str(kind),
         text=text,
-        at=_time(d.get("at"), f"{where}.at"),
+        at=utc_time(d.get("at"), f"{where}.at"),
         position=position,
         speaker=None if speaker is None else _name(speaker, f"{where}.speaker"),
         role=None if role is None else str(role),
-        meta=_object(d.get("meta", {}), f"{where}.meta"),
+        meta=as_object(d.get("meta", {}), f"{where}.meta"),
         memory=None if memory is None else str(memory),
     )
 
 
 # -- scalars -------------------------------------------------------------------------------------
-def _object(value: object, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise InvalidSliceError(f"{where} must be an object")
-    return value
-
-
-def _no_unknown(d: dict[str, Any], allowed: frozenset[str], where: str) -> None:
-    unknown = sorted(str(k) for k in set(d) - allowed)
-    if unknown:
-        raise InvalidSliceError(
-            f"{where} has unknown field(s) {', '.join(unknown)}; it has {', '.join(sorted(allowed))}"
-        )
-
-
 def _name(value: object, where: str) -> str:
     """A conversation id or speaker: what ``conversation.checks.check_name`` accepts."""
     if not isinstance(value, str) or not value.strip():
-        raise InvalidSliceError(f"{where} must be a non-blank string, got {_shown(value)}")
+        raise InvalidSliceError(f"{where} must be a non-blank string, got {shown(value)}")
     if len(value) > MAX_NAME_CHARS:
         raise InvalidSliceError(f"{where} has {len(value)} characters; the limit is {MAX_NAME_CHARS}")
     if any(unicodedata.category(c) in ("Cc", "Cf", "Cs") for c in value):
-        raise InvalidSliceError(f"{where} {_shown(value)} contains a control character; names are plain text")
+        raise InvalidSliceError(f"{where} {shown(value)} contains a control character; names are plain text")
     return value
-
-
-def _id(value: object, where: str) -> str:
-    if not is_id(value):
-        raise InvalidSliceError(f"{where} must be a reverie id (a lower-case UUID), got {_shown(value)}")
-    return str(value)
-
-
-def _time(value: object, where: str) -> datetime:
-    try:
-        when = from_iso(value) if isinstance(value, str) else None
-    except ValueError:
-        when = None
-    if when is None or when.tzinfo is None:
-        raise InvalidSliceError(f"{where} must be an ISO-8601 UTC time, got {_shown(value)}")
-    return when
-
-
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."

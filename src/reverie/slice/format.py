@@ -40,12 +40,12 @@ from datetime import datetime
 from typing import Any
 
 from reverie.errors import InvalidSliceError
-from reverie.model.clock import from_iso, to_iso
-from reverie.model.ids import is_id
+from reverie.model.clock import to_iso
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SOURCES, STATUSES, TIERS
 from reverie.model.validate import SCORE_NAMES
 from reverie.slice.agenda import INTENTS, TASKS, SliceIntent, SliceTask, check_sections
 from reverie.slice.conversations import CONVERSATIONS, CONVERSATIONS_VERSION, SliceConversation, check_conversations
+from reverie.slice.fields import as_list, as_object, no_unknown, record, reverie_id, shown, utc_time
 
 FORMAT = "reverie.slice"
 #: The newest format version this build reads and writes (a slice is written in the lowest that holds it).
@@ -224,18 +224,18 @@ class Slice:
         if not isinstance(data, dict):
             raise InvalidSliceError(f"a slice is a JSON object, got a {type(data).__name__}")
         if data.get("format") != FORMAT:
-            raise InvalidSliceError(f"format must be {FORMAT!r}, got {_shown(data.get('format'))}: not a reverie slice")
+            raise InvalidSliceError(f"format must be {FORMAT!r}, got {shown(data.get('format'))}: not a reverie slice")
         version = data.get("version")
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-            raise InvalidSliceError(f"version must be a positive integer, got {_shown(version)}")
+            raise InvalidSliceError(f"version must be a positive integer, got {shown(version)}")
         if version > VERSION:
             raise InvalidSliceError(
                 f"this slice is format version {version}, newer than this reverie reads ({VERSION}); "
                 "upgrade reverie to import it"
             )
-        _no_unknown(data, _TOP_KEYS, "the slice")
-        items = tuple(_item(d, f"items[{n}]") for n, d in enumerate(_list(data.get("items", []), "items")))
-        edges = tuple(_edge(d, f"edges[{n}]") for n, d in enumerate(_list(data.get("edges", []), "edges")))
+        no_unknown(data, _TOP_KEYS, "the slice")
+        items = tuple(_item(d, f"items[{n}]") for n, d in enumerate(as_list(data.get("items", []), "items")))
+        edges = tuple(_edge(d, f"edges[{n}]") for n, d in enumerate(as_list(data.get("edges", []), "edges")))
         sections = _sections(data.get("sections", {}))
         _check_references(items, edges)
         intents, tasks = check_sections(sections)
@@ -254,13 +254,11 @@ class Slice:
 
 # -- checking one part ---------------------------------------------------------------------------
 def _item(d: object, where: str) -> SliceItem:
-    if not isinstance(d, dict):
-        raise InvalidSliceError(f"{where} must be an object")
-    _no_unknown(d, _ITEM_KEYS, where)
+    d = record(d, _ITEM_KEYS, where)
     source = d.get("source")
     if source != "imported":
         raise InvalidSliceError(
-            f"{where} claims source {_shown(source)}: a slice delivers claims as source 'imported' "
+            f"{where} claims source {shown(source)}: a slice delivers claims as source 'imported' "
             "(the source they had is provenance.source); it can never forge 'manual' or 'system'"
         )
     status, tier = d.get("status", "live"), d.get("tier", "active")
@@ -269,16 +267,16 @@ def _item(d: object, where: str) -> SliceItem:
     if tier not in TIERS:
         raise InvalidSliceError(f"{where}.tier must be one of {', '.join(TIERS)}")
     return SliceItem(
-        id=_id(d.get("id"), f"{where}.id"),
-        origin_id=_id(d.get("origin_id", d.get("id")), f"{where}.origin_id"),
+        id=reverie_id(d.get("id"), f"{where}.id"),
+        origin_id=reverie_id(d.get("origin_id", d.get("id")), f"{where}.origin_id"),
         text=_str(d.get("text"), f"{where}.text"),
         kind=_str(d.get("kind"), f"{where}.kind"),
         key=_opt_str(d.get("key"), f"{where}.key"),
         value=_opt_str(d.get("value"), f"{where}.value"),
         author=_opt_str(d.get("author"), f"{where}.author"),
-        tags=tuple(_str(t, f"{where}.tags") for t in _list(d.get("tags", []), f"{where}.tags")),
-        meta=_object(d.get("meta", {}), f"{where}.meta"),
-        parents=tuple(_id(p, f"{where}.parents") for p in _list(d.get("parents", []), f"{where}.parents")),
+        tags=tuple(_str(t, f"{where}.tags") for t in as_list(d.get("tags", []), f"{where}.tags")),
+        meta=as_object(d.get("meta", {}), f"{where}.meta"),
+        parents=tuple(reverie_id(p, f"{where}.parents") for p in as_list(d.get("parents", []), f"{where}.parents")),
         provenance=_provenance(d.get("provenance", {}), f"{where}.provenance"),
         scores=_scores(d.get("scores", {}), f"{where}.scores"),
         tier=tier,
@@ -290,24 +288,22 @@ def _item(d: object, where: str) -> SliceItem:
 
 
 def _edge(d: object, where: str) -> SliceEdge:
-    if not isinstance(d, dict):
-        raise InvalidSliceError(f"{where} must be an object")
-    _no_unknown(d, _EDGE_KEYS, where)
+    d = record(d, _EDGE_KEYS, where)
     if d.get("type") not in EDGE_TYPES:
-        raise InvalidSliceError(f"{where}.type must be one of {', '.join(EDGE_TYPES)}, got {_shown(d.get('type'))}")
+        raise InvalidSliceError(f"{where}.type must be one of {', '.join(EDGE_TYPES)}, got {shown(d.get('type'))}")
     authority = _score(d.get("authority", 0.5), f"{where}.authority")
     if authority > IMPORTED_AUTHORITY:
         raise InvalidSliceError(
             f"{where}.authority {authority} is above what an import may carry ({IMPORTED_AUTHORITY})"
         )
     return SliceEdge(
-        id=_id(d.get("id"), f"{where}.id"),
+        id=reverie_id(d.get("id"), f"{where}.id"),
         type=str(d["type"]),
-        src=_id(d.get("src"), f"{where}.src"),
-        dst=_id(d.get("dst"), f"{where}.dst"),
+        src=reverie_id(d.get("src"), f"{where}.src"),
+        dst=reverie_id(d.get("dst"), f"{where}.dst"),
         author=_opt_str(d.get("author"), f"{where}.author"),
         authority=authority,
-        meta=_object(d.get("meta", {}), f"{where}.meta"),
+        meta=as_object(d.get("meta", {}), f"{where}.meta"),
         recorded_at=_time(d.get("recorded_at"), f"{where}.recorded_at", required=True),  # type: ignore[arg-type]
     )
 
@@ -317,7 +313,7 @@ def _sections(value: object) -> dict[str, tuple[dict[str, Any], ...]]:
         raise InvalidSliceError("sections must be an object of name -> list of records")
     out: dict[str, tuple[dict[str, Any], ...]] = {}
     for name, records in value.items():
-        rows = _list(records, f"sections.{name}")
+        rows = as_list(records, f"sections.{name}")
         if not all(isinstance(r, dict) for r in rows):
             raise InvalidSliceError(f"sections.{name} must be a list of objects")
         out[str(name)] = tuple(rows)
@@ -348,29 +344,9 @@ def _check_references(items: tuple[SliceItem, ...], edges: tuple[SliceEdge, ...]
 
 
 # -- scalars -------------------------------------------------------------------------------------
-def _no_unknown(d: dict[str, Any], allowed: frozenset[str], where: str) -> None:
-    unknown = sorted(str(k) for k in set(d) - allowed)
-    if unknown:
-        raise InvalidSliceError(
-            f"{where} has unknown field(s) {', '.join(unknown)}; it has {', '.join(sorted(allowed))}"
-        )
-
-
-def _list(value: object, where: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise InvalidSliceError(f"{where} must be a list")
-    return value
-
-
-def _object(value: object, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise InvalidSliceError(f"{where} must be an object")
-    return value
-
-
 def _str(value: object, where: str) -> str:
     if not isinstance(value, str) or not value:
-        raise InvalidSliceError(f"{where} must be a non-empty string, got {_shown(value)}")
+        raise InvalidSliceError(f"{where} must be a non-empty string, got {shown(value)}")
     return value
 
 
@@ -378,23 +354,17 @@ def _opt_str(value: object, where: str) -> str | None:
     return None if value is None else _str(value, where)
 
 
-def _id(value: object, where: str) -> str:
-    if not is_id(value):
-        raise InvalidSliceError(f"{where} must be a reverie id (a lower-case UUID), got {_shown(value)}")
-    return str(value)
-
-
 def _score(value: object, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise InvalidSliceError(f"{where} must be a number in [0, 1], got {_shown(value)}")
+        raise InvalidSliceError(f"{where} must be a number in [0, 1], got {shown(value)}")
     if not 0.0 <= value <= 1.0:
         raise InvalidSliceError(f"{where} must be in [0, 1], got {value}")
     return float(value)
 
 
 def _scores(value: object, where: str) -> dict[str, float]:
-    scores = _object(value, where)
-    _no_unknown(scores, frozenset(SCORE_NAMES), where)
+    scores = as_object(value, where)
+    no_unknown(scores, frozenset(SCORE_NAMES), where)
     out = {k: _score(v, f"{where}.{k}") for k, v in scores.items()}
     if out.get("authority", 0.0) > IMPORTED_AUTHORITY:
         raise InvalidSliceError(
@@ -405,8 +375,8 @@ def _scores(value: object, where: str) -> dict[str, float]:
 
 
 def _provenance(value: object, where: str) -> dict[str, str | None]:
-    prov = _object(value, where)
-    _no_unknown(prov, _PROVENANCE_KEYS, where)
+    prov = as_object(value, where)
+    no_unknown(prov, _PROVENANCE_KEYS, where)
     out = {k: _opt_str(prov.get(k), f"{where}.{k}") for k in ("origin", "ref", "locator", "source")}
     if out["source"] is not None and out["source"] not in SOURCES:
         raise InvalidSliceError(f"{where}.source must be one of {', '.join(SOURCES)}")
@@ -414,23 +384,8 @@ def _provenance(value: object, where: str) -> dict[str, str | None]:
 
 
 def _time(value: object, where: str, *, required: bool = False) -> datetime | None:
-    if value is None and not required:
-        return None
-    if not isinstance(value, str):
-        raise InvalidSliceError(f"{where} must be an ISO-8601 UTC time, got {_shown(value)}")
-    try:
-        when = from_iso(value)
-    except ValueError:
-        raise InvalidSliceError(f"{where} must be an ISO-8601 UTC time, got {_shown(value)}") from None
-    if when.tzinfo is None:
-        raise InvalidSliceError(f"{where} must carry a time zone (UTC), got {_shown(value)}")
-    return when
+    return None if value is None and not required else utc_time(value, where)
 
 
 def _iso(when: datetime | None) -> str | None:
     return to_iso(when) if when is not None else None
-
-
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
