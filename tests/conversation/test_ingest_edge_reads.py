@@ -15,45 +15,14 @@ from typing import Any
 
 import pytest
 
+from counting_stores import CountingReference, CountingSQLite
 from reverie import ManualClock, Memory
 from reverie.conversation.people.book import Book
 from reverie.conversation.people.enroll import Enroller
-from reverie.model.item import Edge
-from reverie.store.reference import ReferenceStore
 from reverie.store.sqlite import SQLiteStore
 from strategies import START
 
 SCOPE = "team:acme"
-
-
-class _Counting:
-    """Counts the edge rows every edge read of the store returns."""
-
-    rows = 0
-    item_rows = 0
-
-    def query(self, scope: str, where: Any, sort: Any, **kw: Any) -> list[Any]:
-        found: list[Any] = super().query(scope, where, sort, **kw)  # type: ignore[misc]
-        self.item_rows += len(found)
-        return found
-
-    def edges(self, scope: str, item_id: str | None = None, *, include_closed: bool = False) -> list[Edge]:
-        found: list[Edge] = super().edges(scope, item_id, include_closed=include_closed)  # type: ignore[misc]
-        self.rows += len(found)
-        return found
-
-    def edges_by_type(self, scope: str, type: str, *, include_closed: bool = False) -> list[Edge]:
-        found: list[Edge] = super().edges_by_type(scope, type, include_closed=include_closed)  # type: ignore[misc]
-        self.rows += len(found)
-        return found
-
-
-class CountingSQLite(_Counting, SQLiteStore):
-    pass
-
-
-class CountingReference(_Counting, ReferenceStore):
-    pass
 
 
 @pytest.fixture(params=["sqlite", "reference"])
