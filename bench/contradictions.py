@@ -1,6 +1,6 @@
 """Contradiction benchmark: reverie's rules vs a lexical-negation baseline, on two data sets.
 
-    python bench/contradictions.py [--data own|fresh|both] [--split dev|test|all] [--json out.json]
+    python bench/contradictions.py [--data own|fresh|fresh2|both|all] [--split dev|test|all] [--json out.json]
         [--errors] [--timing] [--old REV]
     python bench/contradictions.py --data-file PATH [--json out.json] [--old REV]
     python bench/contradictions.py --write-cost --old REV [--json out.json]
@@ -11,6 +11,9 @@ Data sets:
 - ``fresh``: bench/data/contradictions_fresh.jsonl, 1,060 pairs written by someone who never
   saw the rules (issue #16); its split field was frozen when it was written. Its test split is
   for reporting only: never tune on it and never list its errors (``--errors`` refuses it).
+- ``fresh2``: bench/data/contradictions_fresh2.jsonl, 800 pairs by a second blind writer
+  (2026-12-02, same brief: axes and compatibility only); split by a hash of the id, 376 dev /
+  424 test, the test split frozen like the fresh set's.
 
 ``--data-file PATH`` scores any JSONL of pairs in the fresh set's format (``id``, ``a``, ``b``,
 ``label`` contradiction|compatible, ``axis``, ``kind``; ``split`` optional and ignored): every
@@ -60,7 +63,10 @@ from reverie.conflict import AXES, Claim, baseline_negation, detect
 
 DATA = Path(__file__).resolve().parent / "data" / "contradictions.jsonl"
 FRESH = Path(__file__).resolve().parent / "data" / "contradictions_fresh.jsonl"
-DATASETS = {"own": DATA, "fresh": FRESH}
+FRESH2 = Path(__file__).resolve().parent / "data" / "contradictions_fresh2.jsonl"
+DATASETS = {"own": DATA, "fresh": FRESH, "fresh2": FRESH2}
+#: Sets written by someone who never saw the rules: their test split is for reporting only.
+BLIND = frozenset({"fresh", "fresh2"})
 SPLITS = ("dev", "test")
 
 
@@ -357,7 +363,7 @@ def _old_table(split: str, now: dict[str, object], old: dict[str, object]) -> st
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--data", choices=("own", "fresh", "both"), default="both")
+    parser.add_argument("--data", choices=(*DATASETS, "both", "all"), default="all", help="both = own and fresh")
     parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
     parser.add_argument("--json", type=Path, help="also write the scores to this file")
     parser.add_argument("--errors", action="store_true", help="list misjudged pairs (dev only; refused on fresh test)")
@@ -382,9 +388,9 @@ def main(argv: list[str] | None = None) -> int:
         return _main_write_cost(args)
     if args.data_file is not None:
         return _main_file(args)
-    names = list(DATASETS) if args.data == "both" else [args.data]
-    if args.errors and "fresh" in names and args.split != "dev":
-        print("--errors on the fresh set lists dev pairs only: pass --split dev", file=sys.stderr)
+    names = {"all": list(DATASETS), "both": ["own", "fresh"]}.get(args.data, [args.data])
+    if args.errors and BLIND & set(names) and args.split != "dev":
+        print("--errors on a blind set (fresh, fresh2) lists dev pairs only: pass --split dev", file=sys.stderr)
         return 2
     own = {p.id: p for p in load(DATA)}
     mismatched = [p.id for p in own.values() if p.split != split_of(p.id)]

@@ -274,3 +274,35 @@ def test_a_failing_reader_at_write_time_keeps_the_rules_links_and_flags_the_clai
         assert bear.checked and bear.conflicts == ()
         flags = mem.get(bear.item.id, scope=S).flags
         assert CONFLICTS_UNREAD in flags and "conflicts_unchecked" not in flags
+
+
+# ---- vetoes added on the second blind set's dev split (2026-12-02) ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "reason"),
+    [
+        (
+            "The Ramos family's flight leaves at 07:15.",
+            "The Ramos family's flight lands at 11:40.",
+            "two phases of one event",
+        ),
+        ("The store opens at 8 am.", "The store closes at 8 pm.", "two phases of one event"),
+        ("Lake Vessen is 40 metres deep.", "Lake Vessen is 9 kilometres long.", "two extents of one thing"),
+        ("The pod's memory limit is 2 GiB.", "The pod can use at most 2048 MiB of memory.", "equal quantities"),
+    ],
+)
+def test_more_structural_reasons_to_hold_together(a: str, b: str, reason: str) -> None:
+    assert detect(Claim(a), Claim(b)) is None
+    assert compatible_reason(Claim(a), Claim(b)) == reason
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The flight leaves at 07:15.", "The flight departs at 09:30."),  # one phase, two times: read it
+        ("The pod's memory limit is 2 GiB.", "The pod can use at most 512 MiB of memory."),
+    ],
+)
+def test_the_same_phase_or_another_amount_is_still_read(a: str, b: str) -> None:
+    assert compatible_reason(Claim(a), Claim(b)) is None

@@ -58,7 +58,7 @@ from reverie.conflict.meaning import (
     unmatched_names,
 )
 from reverie.conflict.numeric import comparable, disagree
-from reverie.conflict.temporal import reports_an_occasion
+from reverie.conflict.temporal import reports_an_occasion, says_again
 from reverie.conflict.text import stem
 
 # Words that make a number the size of a change or of a comparison, not a value of the slot.
@@ -85,6 +85,12 @@ _PHASES: dict[str, str] = {
                                  "died", "death", "shut", "terminate", "terminated", "expire", "expired",
                                  "retire", "retired", "retirement", "quit", "resign", "resigned", "cease",
                                  "resolve", "resolved", "ceased", "ending")},
+    # A journey's two ends: "the flight leaves at 07:15" / "lands at 11:40" are two events.
+    # ("left" is not here: "left the company" ends a stay, it starts no journey.)
+    **{stem(w): "departure" for w in ("depart", "departs", "departed", "departure", "leave", "leaves",
+                                       "leaving")},
+    **{stem(w): "arrival" for w in ("arrive", "arrives", "arrived", "arrival", "land", "lands", "landed",
+                                     "landing")},
 }  # fmt: skip
 
 
@@ -146,9 +152,11 @@ def _dated(x: Analysis, y: Analysis) -> Found | None:
         return None
     if not fields and reports_an_occasion(x) and reports_an_occasion(y):
         return None  # two reports at two times of day: two occasions
+    if says_again(x) or says_again(y):
+        return None  # "signed again in 2021": one more occasion
     if unmatched_names(fa, fb) or unmatched_names(fb, fa) or not _same_holder(fa, fb):
         return None
-    phases_a, phases_b = _phases(x, fa), _phases(y, fb)
+    phases_a, phases_b = phases(x), phases(y)
     if len(phases_a) != 1 or phases_a != phases_b:
         return None
     if _own_words(x, fb) and _own_words(y, fa):
@@ -181,7 +189,7 @@ def _one_date(f: Frame) -> Unit | None:
     return dates[0]
 
 
-def _phases(side: Analysis, f: Frame) -> set[str]:
+def phases(side: Analysis) -> set[str]:
     """The event phases the claim names, anywhere in it ("the road closure begins" names both)."""
     return {p for t in side.tokens if (p := _PHASES.get(stem(t.low))) is not None}
 

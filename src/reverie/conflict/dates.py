@@ -8,9 +8,11 @@ state. That makes "in May" vs "on May 3" a refinement, not a conflict, and "Frid
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from reverie.conflict.text import Token
+from reverie.conflict.units import NUMBER_WORDS, lookup
 
 _MONTHS = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
@@ -38,9 +40,17 @@ _PARTS = {"early": "early", "mid": "mid", "late": "late"}
 #: The only tokens a date part can start on (``_part_at``): numbers, ISO dates and clock times,
 #: or one of these words (named times, months, weekdays, quarters, parts of a month).
 _DATE_KINDS = frozenset({"num", "iso", "clock"})
+#: Hours said in words ("seven o'clock", "half past six"), and minutes before "past" / "to".
+_HOUR_WORDS = {w: int(v) for w, v in NUMBER_WORDS.items() if v in range(1, 13) and w not in {"dozen", "a", "an"}}
+_MINUTE_WORDS = {w: int(v) for w, v in NUMBER_WORDS.items() if v in range(1, 30) and w not in {"dozen", "a", "an"}}
+_MINUTE_WORDS.update({"half": 30, "quarter": 15, "twenty-five": 25})
+#: What places a spoken hour in the day: am / pm, or a part of the day after it.
+_DAY_PARTS = {("in", "the", "morning"): "am", ("in", "the", "afternoon"): "pm", ("in", "the", "evening"): "pm",
+              ("at", "night"): "night"}  # fmt: skip
 _DATE_WORDS = frozenset(
     {"noon", "midday", "midnight", *_MONTHS, *_WEEKDAY_SETS, *_WEEKDAYS, *(d + "s" for d in _WEEKDAYS), *_PARTS}
     | {f"q{n}" for n in "1234"}
+    | {"a", *_HOUR_WORDS, *_MINUTE_WORDS}
 )
 
 
@@ -53,6 +63,7 @@ class DateValue:
     day: int | None = None
     weekdays: frozenset[int] | None = None
     minute: int | None = None  # minute of the day
+    twelve_hour: bool = False  # "half past six": minute is on a 12-hour clock (0-719), am or pm unknown
     quarter: int | None = None
     part: str | None = None  # early / mid / late (of a month)
     tz: str | None = None
@@ -133,6 +144,7 @@ def _merge(a: DateValue, b: DateValue) -> DateValue | None:
         day=_opt_int(merged["day"]),
         weekdays=a.weekdays if a.weekdays is not None else b.weekdays,
         minute=_opt_int(merged["minute"]),
+        twelve_hour=a.twelve_hour or b.twelve_hour,
         quarter=_opt_int(merged["quarter"]),
         part=a.part or b.part,
         tz=a.tz or b.tz,
@@ -149,10 +161,10 @@ def _opt_int(value: object) -> int | None:
 def _part_at(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
     """One date part starting exactly at token ``i``."""
     tok = tokens[i]
-    if tok.kind not in _DATE_KINDS and tok.low not in _DATE_WORDS:
+    if tok.kind not in _DATE_KINDS and tok.low not in _DATE_WORDS and not _HYPHEN_ERA.fullmatch(tok.low):
         return None  # no parser below starts on any other token: skip trying each in turn
-    for parser in (_iso, _era, _clock, _meridiem, _named_time, _month_first, _day_first, _lone_day, _weekday,
-                   _quarter, _part):  # fmt: skip
+    for parser in (_iso, _era, _clock, _meridiem, _named_time, _spoken_time, _month_first, _day_first, _lone_day,
+                   _weekday, _quarter, _part):  # fmt: skip
         found = parser(tokens, i)
         if found is not None:
             return found
@@ -205,6 +217,72 @@ def _named_time(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | No
     if low == "midnight":
         return DateValue(minute=0), i + 1
     return None
+
+
+def _spoken_time(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
+    """A time of day in words: "a quarter to ten", "half past six pm", "seven o'clock in the evening",
+    "eleven at night". Without am / pm or a part of the day, a "past" / "to" / "o'clock" time is on a
+    12-hour clock (``twelve_hour``); a bare number with neither is not a time at all."""
+    offset, j = _minutes_before_hour(tokens, i)
+    hour = _spoken_hour(tokens[j]) if j < len(tokens) else None
+    if hour is None:
+        return None
+    j += 1
+    oclock = j < len(tokens) and tokens[j].low == "o'clock"
+    j += oclock
+    part, j = _day_part(tokens, j)
+    if part is None and not offset and not oclock:
+        return None  # "seven", "at 7": a number, not a time
+    if part is None:
+        return DateValue(minute=(hour % 12 * 60 + offset) % 720, twelve_hour=True), j
+    base = hour % 12 + (12 if part == "pm" or (part == "night" and 6 <= hour < 12) else 0)
+    return DateValue(minute=(base * 60 + offset) % 1440), j
+
+
+def _minutes_before_hour(tokens: tuple[Token, ...], i: int) -> tuple[int, int]:
+    """ "a quarter past" / "twenty to" / "10 minutes past": (signed minutes, index of the hour);
+    (0, i) when the time starts on the hour itself."""
+    j = i + (tokens[i].low == "a" and i + 1 < len(tokens) and tokens[i + 1].low == "quarter")
+    tok = tokens[j]
+    minutes = _MINUTE_WORDS.get(tok.low)
+    if minutes is None and tok.kind == "num" and tok.low.isdigit() and 0 < int(tok.low) < 60:
+        minutes = int(tok.low)
+    if minutes is None:
+        return 0, i
+    k = j + 1
+    said_minutes = k < len(tokens) and tokens[k].low in {"minute", "minutes"} and tok.low not in {"half", "quarter"}
+    k += said_minutes
+    if tok.kind == "num" and not said_minutes:
+        return 0, i  # "5 to 6", "7 past" : digits alone before past / to are a range or a count
+    if k >= len(tokens) or tokens[k].low not in {"past", "after", "to"}:
+        return 0, i
+    if tokens[k].low == "to" and tok.low not in {"quarter", "a"} and not said_minutes and _range_follows(tokens, k + 2):
+        return 0, i  # "ten to twelve people", "five to six hours": a range, not a time
+    return (-minutes if tokens[k].low == "to" else minutes), k + 1
+
+
+def _range_follows(tokens: tuple[Token, ...], j: int) -> bool:
+    """After "ten to twelve": a word that is not a time's ("people", "hours"), so a range."""
+    if j >= len(tokens) or tokens[j].kind != "word" or tokens[j].low in {"o'clock", *_MERIDIEM}:
+        return False
+    return not any(tuple(t.low for t in tokens[j : j + len(w)]) == w for w in _DAY_PARTS) and tokens[j].low not in {
+        "on", "in", "at", "every", "each", "and", "or", "but", "sharp", "today", "tonight", "tomorrow", "this", "the"
+    }  # fmt: skip
+
+
+def _spoken_hour(tok: Token) -> int | None:
+    if tok.kind == "num":
+        return _small_int(tok, 12) or None
+    return _HOUR_WORDS.get(tok.low)
+
+
+def _day_part(tokens: tuple[Token, ...], j: int) -> tuple[str | None, int]:
+    if j < len(tokens) and tokens[j].low in _MERIDIEM:
+        return ("am" if _MERIDIEM[tokens[j].low] == 0 else "pm"), j + 1
+    for words, part in _DAY_PARTS.items():
+        if tuple(t.low for t in tokens[j : j + len(words)]) == words:
+            return part, j + len(words)
+    return None, j
 
 
 def _month_at(tokens: tuple[Token, ...], i: int) -> int | None:
@@ -298,23 +376,51 @@ def _part(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
 
 
 def _era(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
-    """ "the 1990s" (a decade), "the 1800s" / "the 19th century" (a century): a span of years.
+    """ "the 1990s" (a decade), "the 1800s" / "the 19th century" (a century): a span of years;
+    "the early 1940s" / "the mid-1980s" / "late 2000s": the part of it named.
 
-    After "the" only, so "in her 80s" (an age) and "19th" alone (an ordinal) stay numbers. A
-    round hundred ("the 1900s") may mean a decade or the century; the century, the wider
-    reading, is taken, so it conflicts with fewer years."""
-    if i == 0 or tokens[i - 1].low != "the" or i + 1 >= len(tokens):
+    A two-digit decade only after "the", so "in her 80s" (an age) and "19th" alone (an ordinal)
+    stay numbers. A round hundred ("the 1900s") may mean a decade or the century; the century,
+    the wider reading, is taken, so it conflicts with fewer years."""
+    hyphenated = _HYPHEN_ERA.fullmatch(tokens[i].low)
+    if hyphenated is not None:  # "mid-1980s" is one token
+        return _decade(int(hyphenated.group(2)), hyphenated.group(1)), i + 1
+    part = _PARTS.get(tokens[i].low)
+    j = i + 1 if part is not None else i
+    if j + 1 >= len(tokens) or (part is None and (i == 0 or tokens[i - 1].low != "the")):
         return None
-    tok, nxt = tokens[i], tokens[i + 1]
+    tok, nxt = tokens[j], tokens[j + 1]
     if tok.kind != "num" or not tok.low.isdigit() or nxt.start != tok.end:
         return None
     n = int(tok.low)
     if nxt.low == "s" and len(tok.low) == 4 and n % 10 == 0 and 1000 <= n < 2200:
-        last = n + (99 if n % 100 == 0 else 9)
-        return DateValue(era=(n, last)), i + 2
-    if nxt.low in _ORDINAL_SUFFIX and 1 <= n <= 22 and i + 2 < len(tokens) and tokens[i + 2].low == "century":
-        return DateValue(era=(100 * (n - 1), 100 * n)), i + 3
+        return _decade(n, part), j + 2
+    century = j + 2 < len(tokens) and tokens[j + 2].low == "century"
+    if part is None and century and nxt.low in _ORDINAL_SUFFIX and 1 <= n <= 22:
+        return DateValue(era=(100 * (n - 1), 100 * n)), j + 3
     return None
+
+
+_HYPHEN_ERA = re.compile(r"(early|mid|late)-(1[0-9]{2}0|2[01][0-9]0)s")
+#: Which years of a decade (or century, scaled by ten) "early", "mid" and "late" cover: thirds
+#: that overlap, because people round ("the early 1940s" takes in 1943).
+_ERA_PARTS = {"early": (0, 4), "mid": (3, 7), "late": (5, 9)}
+
+
+def _decade(n: int, part: str | None) -> DateValue:
+    """A round hundred ("the 2000s") is read both as a decade and as a century, and the span
+    covering both is kept: "the late 2000s" is 2005-2009 to one reader, 2050-2099 to another."""
+    readings = [(n, 10)] + ([(n, 100)] if n % 100 == 0 else [])
+    spans = [_part_of(start, size, part) for start, size in readings]
+    return DateValue(era=(min(lo for lo, _ in spans), max(hi for _, hi in spans)))
+
+
+def _part_of(start: int, size: int, part: str | None) -> tuple[int, int]:
+    if part is None:
+        return start, start + size - 1
+    lo, hi = _ERA_PARTS[part]
+    scale = size // 10
+    return start + lo * scale, start + hi * scale + scale - 1
 
 
 # Words that may follow a lone day of month ("due on the 15th of …", "on the 3rd at noon").
@@ -342,6 +448,8 @@ def _year(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
         return None
     before = tokens[i - 1].low if i > 0 else ""
     after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if after is not None and lookup(after.low) is not None:
+        return None  # "2048 MiB", "1500 km": an amount of something, not a year
     if before in _YEAR_LEFT or after is None or after.kind != "word" or after.cap:
         return DateValue(year=year), i + 1
     return None
@@ -388,6 +496,9 @@ def time_in_conflict(a: DateValue, b: DateValue) -> bool:
     if a.tz is not None and b.tz is not None and a.tz != b.tz:
         return False
     tolerance = 30 if a.approx or b.approx else 0
+    if a.twelve_hour or b.twelve_hour:  # "half past six" is 6:30 or 18:30: compare on a 12-hour dial
+        gap = abs(a.minute % 720 - b.minute % 720)
+        return min(gap, 720 - gap) > tolerance
     return abs(a.minute - b.minute) > tolerance
 
 
@@ -403,5 +514,6 @@ def describe(value: DateValue) -> str:
     if value.weekdays is not None:
         bits.append("/".join(_WEEKDAYS[d][:3] for d in sorted(value.weekdays)))
     if value.minute is not None:
-        bits.append(f"{value.minute // 60:02d}:{value.minute % 60:02d}")
+        clock = f"{value.minute // 60:02d}:{value.minute % 60:02d}"
+        bits.append(f"{clock} or {value.minute // 60 + 12:02d}:{value.minute % 60:02d}" if value.twelve_hour else clock)
     return " ".join(bits)

@@ -31,7 +31,7 @@ from reverie.conflict.frame import Analysis, Unit, analyse
 from reverie.conflict.numeric import comparable, disagree, parse_value
 from reverie.conflict.polarity import cues, describe, flipped
 from reverie.conflict.swap import find_swap
-from reverie.conflict.temporal import date_reason, order_reason, pins_one_date, reports_an_occasion
+from reverie.conflict.temporal import date_reason, order_reason, pins_one_date, reports_an_occasion, says_again
 from reverie.conflict.text import tokenize
 
 _HEDGE_FACTOR = 0.8
@@ -263,6 +263,8 @@ def _judge(x: Analysis, y: Analysis, al: Alignment, aliases: Aliases | None) -> 
     for da, db, fields in al.dates:
         if fields == ("time",) and reports_an_occasion(x) and reports_an_occasion(y):
             return None  # two reports at two times of day are two occasions
+        if says_again(x) or says_again(y):
+            return None  # "visited her again in August": one more occasion, not a moved date
         if not (pins_one_date(x) and pins_one_date(y)):
             return None
         slots.append(_finish(x, y, "temporal", 0.85, date_reason(da, db, fields), _spans(x, (da,)), _spans(y, (db,))))

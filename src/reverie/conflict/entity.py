@@ -14,7 +14,7 @@ rules, tried in order (the first that fires names the cue in the reason):
 5. a copula with a definite or possessive subject and name-like values on both sides
    ("the message queue is RabbitMQ / Kafka"; "Elena's car is red / blue").
 
-Values that refine each other ("Paris" / "Paris, France"), are aliases supplied by the caller,
+Values that refine each other ("Paris" / "Paris, France", "Bulgaria" / "Plovdiv"), are aliases supplied by the caller,
 are an initialism ("NYC" / "New York City") or a nickname ("Sam" / "Samantha") of each other
 are the same value.
 """
@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from reverie.conflict import lexicon
+from reverie.conflict import lexicon, places
 from reverie.conflict.align import Hunk
 from reverie.conflict.frame import Analysis, Unit
 from reverie.conflict.labels import NUMBERING_WORDS, label_noun
@@ -44,7 +44,7 @@ class Slot:
 
 
 def same_value(va: str, vb: str, aliases: Aliases | None) -> bool:
-    """Refinement, alias or initialism: the two value phrases name the same thing."""
+    """Refinement (words or places), alias or initialism: the two value phrases name the same thing."""
     wa, wb = _words(va), _words(vb)
     if not wa or not wb or wa == wb:
         return True
@@ -52,7 +52,9 @@ def same_value(va: str, vb: str, aliases: Aliases | None) -> bool:
         return True
     if aliases is not None and _aliased(" ".join(wa), " ".join(wb), aliases):
         return True
-    return _initialism(va, wb) or _initialism(vb, wa) or _nickname(va, vb)
+    if _initialism(va, wb) or _initialism(vb, wa) or _nickname(va, vb):
+        return True
+    return places.refines(wa, wb)  # "Bulgaria" / "Plovdiv"
 
 
 def _words(value: str) -> list[str]:

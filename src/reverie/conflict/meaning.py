@@ -34,7 +34,7 @@ from reverie.conflict.entity import Aliases, same_value
 from reverie.conflict.frame import Analysis, Unit, analyse
 from reverie.conflict.grammar import AXES, MEASURE_STEMS, ceased_at, head_of
 from reverie.conflict.numeric import comparable, disagree, limits_disagree
-from reverie.conflict.temporal import reports_an_occasion
+from reverie.conflict.temporal import reports_an_occasion, says_again
 from reverie.conflict.text import (
     ARTICLES,
     DETERMINERS,
@@ -615,6 +615,8 @@ def _moved_dates(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> list[tuple[U
         return []
     if not fields and reports_an_occasion(x) and reports_an_occasion(y):
         return None
+    if says_again(x) or says_again(y):
+        return None  # "went again in August": one more occasion
     if a.recurring or b.recurring:
         return None  # "swims on Mondays" / "on Fridays": habits, and several may hold
     return [(da[0], db[0])]

@@ -152,6 +152,8 @@ def _parse_at(tokens: tuple[Token, ...], i: int, taken: frozenset[int]) -> tuple
     if number is None:
         return None
     lo, j, exact = number
+    if _and_a_half(tokens, j) and j + 2 not in taken:  # "two and a half km"
+        lo, j, exact = lo + 0.5, j + 3, None
     hi = lo
     second = _range_end(tokens, j, taken, between=kind == "between")
     if second is not None:
@@ -161,6 +163,9 @@ def _parse_at(tokens: tuple[Token, ...], i: int, taken: frozenset[int]) -> tuple
             return None
         kind = "range"
     unit, j = _unit_at(tokens, j, currency, taken)
+    if unit is not None and lo == hi == round(lo) and _and_a_half(tokens, j) and j + 2 not in taken:
+        lo = hi = lo + 0.5  # "an hour and a half"
+        exact, j = None, j + 3
     if unit is None and tokens[i + used].kind != "num":
         return None  # a number word without a unit ("the old one") is not a quantity
     if _age(unit, tokens, j):
@@ -193,12 +198,16 @@ def _number_at(tokens: tuple[Token, ...], i: int, taken: frozenset[int]) -> tupl
 
 def _number_word_at(tokens: tuple[Token, ...], i: int) -> tuple[float, int, str | None] | None:
     low = tokens[i].low
+    if low == "half" and i + 2 < len(tokens) and tokens[i + 1].low in {"a", "an"}:
+        # "half a kilo", "half an hour", "half a dozen": half of one of what follows.
+        one = _number_word_at(tokens, i + 1)
+        return None if one is None else (one[0] / 2, one[1], None)
     if low in {"a", "an"} and i + 1 < len(tokens):
         nxt = tokens[i + 1].low
         if nxt in {"dozen", "hundred", "thousand"}:
             return units.NUMBER_WORDS[nxt], i + 2, None
-        if units.time_unit(nxt) is not None:
-            return 1.0, i + 1, None
+        if units.time_unit(nxt) is not None or _spelled_measure(nxt):
+            return 1.0, i + 1, None  # "an hour", "a kilo": one, and the unit follows
         return None
     if "-" in low:
         parts = low.split("-")
@@ -211,6 +220,20 @@ def _number_word_at(tokens: tuple[Token, ...], i: int) -> tuple[float, int, str 
             return value * units.NUMBER_WORDS[tokens[i + 1].low], i + 2, None
         return value, i + 1, None
     return None
+
+
+#: Dimensions whose units, spelled out, can follow "a" / "an" as an amount of one ("a litre").
+_MEASURES = frozenset({"length", "mass", "volume"})
+
+
+def _spelled_measure(word: str) -> bool:
+    unit = units.lookup(word)
+    return unit is not None and unit.dim in _MEASURES and len(word) > 2
+
+
+def _and_a_half(tokens: tuple[Token, ...], j: int) -> bool:
+    """ "and a half" at ``j`` ("two and a half years", "an hour and a half")."""
+    return [t.low for t in tokens[j : j + 3]] == ["and", "a", "half"]
 
 
 def _range_end(tokens: tuple[Token, ...], j: int, taken: frozenset[int], *, between: bool) -> tuple[float, int] | None:

@@ -32,17 +32,20 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
+from reverie.conflict import places
 from reverie.conflict.align import align
+from reverie.conflict.anchored import phases
 from reverie.conflict.core import Axis, Claim, Conflict
 from reverie.conflict.dates import date_fields_in_conflict, time_in_conflict
 from reverie.conflict.detect import detect, disjoint
 from reverie.conflict.entity import Aliases, compare_hunk
 from reverie.conflict.frame import Analysis, Unit, analyse
+from reverie.conflict.meaning import axes_differ, frame_of
 from reverie.conflict.numeric import Quantity, comparable, disagree
-from reverie.conflict.temporal import reports_an_occasion
+from reverie.conflict.temporal import reports_an_occasion, says_again
 from reverie.errors import InvalidInputError, ReaderError
 
 #: The margin (contradiction logit minus the other, mean of both orders) above which the
@@ -102,6 +105,14 @@ def compatible_reason(a: Claim, b: Claim) -> str | None:
         return "different subjects"
     if _times_of_day(x) and _times_of_day(y) and reports_an_occasion(x) and reports_an_occasion(y):
         return "two occasions"
+    if (_has(x, "date") or _has(y, "date")) and (says_again(x) or says_again(y)):
+        return "one more occasion"
+    if bool(x.negations) == bool(y.negations) and places.refines(_names(x), _names(y)):
+        return "a place and a place inside it"
+    if _has(x, "date") and _has(y, "date") and _two_phases(phases(x), phases(y)):
+        return "two phases of one event"  # "leaves at 07:15" / "lands at 11:40"
+    if axes_differ(frame_of(x.text), frame_of(y.text)):
+        return "two extents of one thing"  # "40 m deep" / "9 km long"
     dated = any(u.kind == "date" for u in x.units) and any(u.kind == "date" for u in y.units)
     if dated and ({t.low for t in x.tokens} | {t.low for t in y.tokens}) & _CHANGE_WORDS:
         return "change over time"
@@ -162,6 +173,21 @@ def guess_axis(x: Analysis, y: Analysis) -> Axis:
     return "entity"
 
 
+def _names(side: Analysis) -> list[str]:
+    """The claim's capitalised words, in order, runs kept apart: where a place name can be.
+    Small joining words stay inside a run ("Rio de Janeiro", "Stoke on Trent")."""
+    toks = side.tokens
+    return [
+        t.text
+        if t.cap or (t.low in _NAME_JOINERS and 0 < i < len(toks) - 1 and toks[i - 1].cap and toks[i + 1].cap)
+        else ","
+        for i, t in enumerate(toks)
+    ]
+
+
+_NAME_JOINERS = frozenset({"de", "del", "da", "do", "dos", "la", "le", "of", "on", "upon", "am", "and"})
+
+
 def _has(side: Analysis, kind: str) -> bool:
     return any(u.kind == kind for u in side.units)
 
@@ -179,13 +205,27 @@ def _equal_quantities(x: Analysis, y: Analysis) -> bool:
     return bool(pairs) and all(_exact(p) and _exact(q) and _same_amount(p, q) for p, q in pairs)
 
 
+def _two_phases(a: set[str], b: set[str]) -> bool:
+    return bool(a and b and not a & b)
+
+
 def _exact(q: Quantity) -> bool:
+    """One amount, or a limit stated as one ("at most 2048 MiB" names the limit of "a 2 GiB limit")."""
+    if (q.lo == -math.inf) != (q.hi == math.inf):
+        return True  # a one-sided bound (the parser marks bounds approximate: they are not amounts)
     return q.lo == q.hi and not q.approx
 
 
 def _same_amount(p: Quantity, q: Quantity) -> bool:
-    """Equal within the rules' own tolerance ("4 °C" / "39 °F")."""
-    return not disagree(p, q)
+    """Equal within the rules' own tolerance ("4 °C" / "39 °F"), comparing a limit by its bound."""
+    return not disagree(_bound(p), _bound(q))
+
+
+def _bound(q: Quantity) -> Quantity:
+    if q.lo == q.hi:
+        return q
+    at = q.hi if q.lo == -math.inf else q.lo
+    return replace(q, lo=at, hi=at, lo_open=False, hi_open=False)
 
 
 def _equal_dates(x: Analysis, y: Analysis) -> bool:

@@ -8,6 +8,8 @@ Thursdays" pins nothing — both can be true — so it never conflicts.
 
 from __future__ import annotations
 
+import itertools
+
 from reverie.conflict import lexicon
 from reverie.conflict.dates import describe
 from reverie.conflict.frame import Analysis, Unit
@@ -47,6 +49,21 @@ def reports_an_occasion(side: Analysis) -> bool:
     if any(u.low in lexicon.SCHEDULE_NOUN_FORMS and not u.low.endswith("ed") for u in side.units):
         return False
     return not (side.copula and _time_right_after_copula(side))
+
+
+_AGAIN_WORDS = frozenset({"again", "also"})
+_AGAIN_PHRASES = (("once", "more"), ("another", "time"), ("second", "time"), ("as", "well"))
+
+
+def says_again(side: Analysis) -> bool:
+    """The claim itself says its event is one more occasion: "visited her again in August",
+    "the office is also closed on Monday", "… in May too". Its date then adds an occasion; it
+    cannot move the date of another claim's."""
+    lows = [t.low for t in side.tokens if t.kind == "word"]
+    if _AGAIN_WORDS.intersection(lows) or (lows and lows[-1] == "too"):
+        return True
+    bigrams = set(itertools.pairwise(lows))
+    return any(pair in bigrams for pair in _AGAIN_PHRASES)
 
 
 def _opens_with_past_verb(side: Analysis) -> bool:
