@@ -290,6 +290,12 @@ def test_a_failing_reader_at_write_time_keeps_the_rules_links_and_flags_the_clai
         ("The store opens at 8 am.", "The store closes at 8 pm.", "two phases of one event"),
         ("Lake Vessen is 40 metres deep.", "Lake Vessen is 9 kilometres long.", "two extents of one thing"),
         ("The pod's memory limit is 2 GiB.", "The pod can use at most 2048 MiB of memory.", "equal quantities"),
+        ("Read replicas could be added if queries slow down.", "The database has no read replicas.", "conditional"),
+        (
+            "Marisol's blog had 3,000 followers in 2020.",
+            "Marisol's blog has about 45,000 followers now.",
+            "then and now: a change over time",
+        ),
     ],
 )
 def test_more_structural_reasons_to_hold_together(a: str, b: str, reason: str) -> None:
@@ -302,6 +308,8 @@ def test_more_structural_reasons_to_hold_together(a: str, b: str, reason: str) -
     [
         ("The flight leaves at 07:15.", "The flight departs at 09:30."),  # one phase, two times: read it
         ("The pod's memory limit is 2 GiB.", "The pod can use at most 512 MiB of memory."),
+        ("Lena could not attend the wedding.", "Lena attended the wedding."),  # "could not": a past fact
+        ("Umar finished his PhD in 2018.", "Umar completed his doctorate in 2021."),  # both past: read it
     ],
 )
 def test_the_same_phase_or_another_amount_is_still_read(a: str, b: str) -> None:

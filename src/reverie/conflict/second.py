@@ -113,6 +113,10 @@ def compatible_reason(a: Claim, b: Claim) -> str | None:
         return "two phases of one event"  # "leaves at 07:15" / "lands at 11:40"
     if axes_differ(frame_of(x.text), frame_of(y.text)):
         return "two extents of one thing"  # "40 m deep" / "9 km long"
+    if _conditional(x) or _conditional(y):
+        return "conditional"  # "could be added if queries slow down"
+    if _then_and_now(x, y) or _then_and_now(y, x):
+        return "then and now: a change over time"  # "had 3,000 followers in 2020" / "has 45,000 now"
     dated = any(u.kind == "date" for u in x.units) and any(u.kind == "date" for u in y.units)
     if dated and ({t.low for t in x.tokens} | {t.low for t in y.tokens}) & _CHANGE_WORDS:
         return "change over time"
@@ -203,6 +207,25 @@ def _equal_quantities(x: Analysis, y: Analysis) -> bool:
         return False
     pairs = [(p, q) for p in qa for q in qb if comparable(p, q)]
     return bool(pairs) and all(_exact(p) and _exact(q) and _same_amount(p, q) for p, q in pairs)
+
+
+def _conditional(side: Analysis) -> bool:
+    """ "if …", or "could" / "would" not negated: what may be, not what is ("could not" is a
+    past fact and stays)."""
+    toks = side.tokens
+    for i, t in enumerate(toks):
+        if t.low == "if":
+            return True
+        if t.low in {"could", "would"} and not (i + 1 < len(toks) and toks[i + 1].low in {"not", "never"}):
+            return True
+    return False
+
+
+def _then_and_now(then: Analysis, now: Analysis) -> bool:
+    """A dated past claim and an undated present one, asserted alike: the second may be what the
+    first became."""
+    same_polarity = bool(then.negations) == bool(now.negations)
+    return same_polarity and then.past and not now.past and _has(then, "date") and not _has(now, "date")
 
 
 def _two_phases(a: set[str], b: set[str]) -> bool:
