@@ -166,3 +166,27 @@ def test_without_again_one_visit_on_two_dates_still_conflicts() -> None:
 )
 def test_a_four_digit_amount_with_a_unit_is_not_a_year(text: str) -> None:
     assert find_dates(tokenize(text)) == []
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "differ"),
+    [
+        ("600 MW", "0.6 GW", False),
+        ("600 MW", "1.8 gigawatts", True),
+        ("3.2 GHz", "3200 MHz", False),
+        ("120 km/h", "75 mph", False),
+        ("120 km/h", "60 mph", True),
+        ("100 kph", "100 km/h", False),
+        ("65 square metres", "65 m²", False),
+        ("65 square metres", "9 square metres", True),
+        ("700 sq ft", "65 m2", False),
+        ("2 hectares", "20,000 m²", False),
+        ("1 acre", "2 hectares", True),
+        ("12 kWh", "12,000 Wh", False),
+    ],
+)
+def test_power_frequency_speed_area_and_energy_convert(a: str, b: str, differ: bool) -> None:
+    qa, qb = parse_value(a), parse_value(b)
+    assert qa is not None, a
+    assert qb is not None, b
+    assert disagree(qa, qb) is differ

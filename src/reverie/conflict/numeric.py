@@ -290,6 +290,10 @@ def _simple_unit(tokens: tuple[Token, ...], j: int, taken: frozenset[int]) -> tu
         scale = units.lookup("°" + tokens[j + 1].low)
         if scale is not None:
             return scale, j + 2
+    if tok.low in {"square", "sq"} and j + 1 < len(tokens) and j + 1 not in taken:
+        length = units.lookup(tokens[j + 1].low) or (units.lookup("metres") if tokens[j + 1].low == "m" else None)
+        if length is not None and length.dim == "length":
+            return units.squared(length), j + 2  # "65 square metres", "700 sq ft"
     unit = units.lookup(tok.low)
     if unit is not None:
         return unit, j + 1

@@ -81,6 +81,27 @@ def _table() -> dict[str, Unit]:
     put("money:gbp", "gbp", 1.0, "gbp")
     put("money:jpy", "jpy", 1.0, "jpy", "yen")
     put("rate", "rps", 1.0, "rps", "qps")
+    # Power, energy, frequency, speed and area, as infrastructure, devices and homes are described.
+    # "mw" is megawatts: case is folded, and power stations are spoken of far more than milliwatts.
+    put("power", "w", 1.0, "w", "watt", "watts")
+    put("power", "kw", 1e3, "kw", "kilowatt", "kilowatts")
+    put("power", "mw", 1e6, "mw", "megawatt", "megawatts")
+    put("power", "gw", 1e9, "gw", "gigawatt", "gigawatts")
+    put("energy", "wh", 1.0, "wh")
+    put("energy", "kwh", 1e3, "kwh")
+    put("energy", "mwh", 1e6, "mwh")
+    put("energy", "gwh", 1e9, "gwh")
+    put("frequency", "hz", 1.0, "hz", "hertz")
+    put("frequency", "khz", 1e3, "khz", "kilohertz")
+    put("frequency", "mhz", 1e6, "mhz", "megahertz")
+    put("frequency", "ghz", 1e9, "ghz", "gigahertz")
+    put("length/time", "km/h", 1 / 3.6, "kph", "kmh")  # as "km/h" reads: a length per time
+    put("length/time", "mi/h", 0.44704, "mph")
+    put("area", "m2", 1.0, "m²", "m2", "sqm")
+    put("area", "km2", 1e6, "km²", "km2")
+    put("area", "ft2", 0.09290304, "sqft")
+    put("area", "ha", 1e4, "ha", "hectare", "hectares")
+    put("area", "acre", 4046.8564224, "acre", "acres")
     return t
 
 
@@ -124,6 +145,11 @@ _COUNT_SYNONYMS = {"kid": "child", "child": "child", "person": "person", "folk":
 def lookup(surface: str) -> Unit | None:
     """The unit a lower-cased token names, if any."""
     return _UNITS.get(surface)
+
+
+def squared(length: Unit) -> Unit:
+    """ "square metres", "sq ft": an area in the square of a length unit."""
+    return Unit("area", f"{length.key}2", length.factor**2)
 
 
 def time_unit(surface: str) -> Unit | None:
