@@ -50,8 +50,9 @@ _DAY_PARTS = {("in", "the", "morning"): "am", ("in", "the", "afternoon"): "pm", 
 _DATE_WORDS = frozenset(
     {"noon", "midday", "midnight", *_MONTHS, *_WEEKDAY_SETS, *_WEEKDAYS, *(d + "s" for d in _WEEKDAYS), *_PARTS}
     | {f"q{n}" for n in "1234"}
-    | {"a", *_HOUR_WORDS, *_MINUTE_WORDS}
 )
+#: Words a time said in words can start on ("a quarter past", "seven o'clock"): only that parser.
+_SPOKEN_WORDS = frozenset({"a", *_HOUR_WORDS, *_MINUTE_WORDS})
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,11 @@ def _opt_int(value: object) -> int | None:
 def _part_at(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
     """One date part starting exactly at token ``i``."""
     tok = tokens[i]
-    if tok.kind not in _DATE_KINDS and tok.low not in _DATE_WORDS and not _HYPHEN_ERA.fullmatch(tok.low):
+    if tok.kind not in _DATE_KINDS and tok.low not in _DATE_WORDS:
+        if tok.low in _SPOKEN_WORDS:
+            return _spoken_time(tokens, i)
+        if "-" in tok.low and _HYPHEN_ERA.fullmatch(tok.low):
+            return _era(tokens, i)
         return None  # no parser below starts on any other token: skip trying each in turn
     for parser in (_iso, _era, _clock, _meridiem, _named_time, _spoken_time, _month_first, _day_first, _lone_day,
                    _weekday, _quarter, _part):  # fmt: skip

@@ -26,8 +26,10 @@ _MAX_WORDS = 4  # "Bosnia and Herzegovina", "United States of America" are the l
 
 def _key(words: Sequence[str]) -> str:
     """Case, accents, dots and hyphens folded: "Saint-Étienne" == "saint etienne"."""
-    text = unicodedata.normalize("NFKD", " ".join(words).replace("-", " ").replace(".", ""))
-    return " ".join("".join(c for c in text if not unicodedata.combining(c)).casefold().split())
+    text = " ".join(words).replace("-", " ").replace(".", "")
+    if not text.isascii():
+        text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return " ".join(text.casefold().split())
 
 
 @dataclass(frozen=True)
