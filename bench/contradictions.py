@@ -317,13 +317,17 @@ def timing(rounds: int = 15) -> dict[str, float]:
     return {"pairs": float(len(pairs)), "median_us": per_round[len(per_round) // 2], "best_us": per_round[0]}
 
 
-def _jsonable(result: dict[str, dict[str, object]]) -> dict[str, object]:
-    def conv(block: dict[str, object]) -> dict[str, object]:
+def _jsonable(result: dict[str, dict[str, object]], *, blind: bool = False) -> dict[str, object]:
+    """Scores as JSON. For a blind set (``BLIND``) only the dev split keeps the ids of its errors:
+    a frozen split's misses are never written down, not even by id."""
+
+    def conv(split: str, block: dict[str, object]) -> dict[str, object]:
         scores = block["scores"]
         assert isinstance(scores, dict)
-        return {**block, "scores": {k: v.as_dict() for k, v in scores.items()}}
+        kept = {k: v for k, v in block.items() if k != "errors" or not blind or split == "dev"}
+        return {**kept, "scores": {k: v.as_dict() for k, v in scores.items()}}
 
-    return {split: {sys_: conv(b) for sys_, b in blocks.items()} for split, blocks in result.items()}  # type: ignore[arg-type]
+    return {split: {sys_: conv(split, b) for sys_, b in blocks.items()} for split, blocks in result.items()}  # type: ignore[arg-type]
 
 
 def _old_scores(rev: str, names: list[str], split: str, *, timed: bool = False) -> dict[str, object]:
@@ -337,7 +341,7 @@ def _old_scores(rev: str, names: list[str], split: str, *, timed: bool = False) 
         subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
         out = Path(tmp) / "old.json"
         cmd = [sys.executable, __file__, "--src", str(Path(tmp) / "src"), "--split", split, "--json", str(out)]
-        cmd += ["--data", names[0] if len(names) == 1 else "both"]
+        cmd += ["--data", names[0] if len(names) == 1 else "both" if sorted(names) == ["fresh", "own"] else "all"]
         subprocess.run([*cmd, "--timing"] if timed else cmd, check=True, capture_output=True)
         loaded = json.loads(out.read_text(encoding="utf-8"))
         assert isinstance(loaded, dict)
@@ -416,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
                     for pid in ids:
                         p = pairs[pid]
                         print(f"  {kind:16} {pid:22} {p.a.text!r} | {p.b.text!r}")
-        out[name] = _jsonable(result)
+        out[name] = _jsonable(result, blind=name in BLIND)
     if old is not None:
         out["old"] = {"rev": args.old, **old}
     if args.timing:
