@@ -18,7 +18,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 _MAX_WORDS = 4  # "Bosnia and Herzegovina", "United States of America" are the longest kept
@@ -99,11 +99,16 @@ def nested(a: frozenset[str], b: frozenset[str]) -> bool:
     return within(a, b) or within(b, a)
 
 
-def most_specific(words: Sequence[str]) -> list[frozenset[str]]:
+def most_specific(words: Sequence[str]) -> tuple[frozenset[str], ...]:
     """The places named in ``words`` that contain no other place named there ("Plovdiv, Bulgaria"
-    -> Plovdiv): what the phrase finally points at."""
+    -> Plovdiv): what the phrase finally points at. Cached: a claim meets many candidates."""
+    return _most_specific(tuple(words))
+
+
+@lru_cache(maxsize=4096)
+def _most_specific(words: tuple[str, ...]) -> tuple[frozenset[str], ...]:
     found = [r for _, _, r in places_in(words)]
-    return [r for r in found if not any(other is not r and within(other, r) for other in found)]
+    return tuple(r for r in found if not any(other is not r and within(other, r) for other in found))
 
 
 def refines(a: Sequence[str], b: Sequence[str]) -> bool:

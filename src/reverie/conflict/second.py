@@ -10,10 +10,17 @@ reason. So a second reading runs only where the rules found nothing, and never w
 - their validity intervals do not overlap (as in ``detect``);
 - either claim is hedged ("may be turned off", "I think");
 - both use "be", one in the past and one in the present ("was Yuki" / "is Hiro"): a change;
-- every amount, or every date, of one claim equals its counterpart ("2 km" / "2 km", "3pm" / "15:00");
+- every amount, or every date, of one claim equals its counterpart ("2 km" / "2 km", "3pm" / "15:00";
+  a limit by its bound: "a 2 GiB limit" / "at most 2048 MiB");
 - the subjects carry different numbers, labels or times ("Sprint 41 velocity …" / "Sprint 42 …",
   "Cron run at 00:00: …" / "… at 01:00: …"): two records, not one fact;
-- both are reports of something done, at two times of day (two occasions);
+- both are reports of something done, at two times of day (two occasions), or one says it
+  happened "again" / "also" (one more occasion);
+- one names a place inside the other's ("Canada" / "Vancouver", ``places``), both asserted alike;
+- they name two phases of one event ("leaves at 07:15" / "lands at 11:40") or two extents of one
+  thing ("40 m deep" / "9 km long");
+- either is conditional ("could be added if …"), or a dated past claim meets an undated present one
+  ("had 3,000 followers in 2020" / "has 45,000 now");
 - both tie their fact to a date and one says "until" or "since" (a change over time);
 - the word alignment (``align``) already sees two subjects: two named people ("Priya has 3 kids" /
   "Ravi has 2 kids"), or a numbered subject;
