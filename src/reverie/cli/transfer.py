@@ -108,6 +108,19 @@ def _time(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
+def _landed(item: Item) -> str:
+    """What remembering a claim from the file did, from the item ``remember`` returned.
+
+    ``remember`` returns a closed (superseded) version only for an echo — a corrected claim said
+    again lands on its superseded copy — which was counted ``corroborated`` (a current belief
+    gaining evidence: the opposite of what happened). A new item starts with one piece of
+    evidence; a corroborated one has just gained another.
+    """
+    if not item.is_current:
+        return "echoed"
+    return "corroborated" if item.evidence_count > 1 else "created"
+
+
 def _audience(item: Item) -> list[str] | None:
     """``item``'s visibility as ``remember`` takes it: None for everyone, else the principals.
 
@@ -204,8 +217,7 @@ class Replayer:
         new = self.mem.remember_imported(
             text, scope=self.scope, original_source=source, corroborate=corroborate, **fields
         )
-        # A new item starts with one piece of evidence; a corroborated one has just gained another.
-        self.report.items["corroborated" if new.evidence_count > 1 else "created"] += 1
+        self.report.items[_landed(new)] += 1
         return new
 
     def _forgotten_here(self, text: str, key: str | None, value: Any) -> bool:
