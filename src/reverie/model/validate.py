@@ -125,6 +125,11 @@ def check_value(value: object, limits: Limits) -> str | None:
         return None
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise InvalidInputError(f"value must be a string or number, got {type(value).__name__}")
+    if isinstance(value, float) and not math.isfinite(value):
+        # Stored as the text "nan" / "inf", it was a value nobody stated (and corroborated every other one).
+        raise InvalidInputError(
+            f"value is {value}; JSON has no NaN or infinity: give a finite number, or the reading as a string"
+        )
     text = _int_text(value, limits) if isinstance(value, int) else str(value)
     check_unicode(text, "value")
     if len(text) > limits.max_text_chars:
