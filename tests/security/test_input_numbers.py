@@ -12,6 +12,7 @@ Over a real uvicorn server on a real SQLite file; nothing is stored on a refusal
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -76,3 +77,46 @@ def test_http_refuses_a_non_finite_value(mem: Memory, server: httpx.Client, lite
     error = _refused(server.post("/items", content=body, headers={"content-type": "application/json"}))
     assert "NaN or infinity" in error, error
     assert len(mem.events(scope=SCOPE)) == before
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"text": "x", "importance": "0.5"}, "importance"),
+        ({"text": "x", "authority": "1"}, "authority"),
+        ({"text": "x", "confidence": True}, "confidence"),
+        ({"text": "x", "durability": "0.2"}, "durability"),
+        ({"text": "x", "key": "a.b", "value": True}, "value"),
+    ],
+)
+def test_http_remember_takes_numbers_as_python_does(
+    mem: Memory, server: httpx.Client, body: dict[str, Any], field: str
+) -> None:
+    before = len(mem.events(scope=SCOPE))
+    error = _refused(server.post("/items", json=body))
+    assert field in error, error
+    assert len(mem.events(scope=SCOPE)) == before
+    with pytest.raises(InvalidInputError):  # the Python face refuses the same input
+        mem.remember(**{"scope": SCOPE, **body})
+
+
+def test_http_other_numbers_are_not_coerced_either(mem: Memory, server: httpx.Client) -> None:
+    item = mem.remember("Alice likes tea", scope=SCOPE)
+    other = mem.remember("Alice likes coffee", scope=SCOPE)
+    before = len(mem.events(scope=SCOPE))
+    assert "k" in _refused(server.post("/recall", json={"query": "tea", "k": "5"}))
+    assert "k" in _refused(server.post("/recall", json={"query": "tea", "k": 2.0}))
+    assert "min_authority" in _refused(server.post("/recall", json={"query": "tea", "min_authority": "0.1"}))
+    assert "include_history" in _refused(server.post("/recall", json={"query": "tea", "include_history": "yes"}))
+    assert "budget_tokens" in _refused(server.post("/context", json={"query": "tea", "budget_tokens": "80"}))
+    link = {"src": item.id, "dst": other.id, "type": "supports", "authority": "0.9"}
+    assert "authority" in _refused(server.post("/edges", json=link))
+    revise = {"text": "Alice likes green tea", "expected_version": "1"}
+    assert "expected_version" in _refused(server.post(f"/items/{item.id}/revise", json=revise))
+    assert "priority" in _refused(server.post("/intents", json={"label": "tea", "priority": "0.9"}))
+    assert len(mem.events(scope=SCOPE)) == before
+    # Well-typed input still works, times included (strings, as JSON carries them).
+    ok = server.post("/items", json={"text": "Bob likes tea", "importance": 1, "valid_from": "2024-02-29T10:00:00Z"})
+    assert ok.status_code == 201, ok.text
+    assert json.loads(ok.text)["scores"]["importance"] == 1.0
+    assert server.post("/recall", json={"query": "tea", "k": 3, "as_of": "2030-01-01T00:00:00Z"}).status_code == 200
