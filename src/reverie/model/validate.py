@@ -45,12 +45,17 @@ def shown(value: object, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+#: What an empty ``check_text`` field should have held, where "the <field>" would not say it.
+_WHAT = {"text": "the claim", "query": "the query (the words to search for)"}
+
+
 def check_text(text: object, limits: Limits, field: str = "text") -> str:
     """Non-empty, well-formed Unicode, no NUL, within the size limit. Returned unchanged."""
     if not isinstance(text, str):
         raise InvalidInputError(f"{field} must be a string, got {type(text).__name__}")
     if not text.strip():
-        raise InvalidInputError(f"{field} is empty; give the claim as non-blank text")
+        # Named for the field: "query is empty; give the claim …" sent a caller of recall looking for a claim.
+        raise InvalidInputError(f"{field} is empty; give {_WHAT.get(field, 'the ' + field)} as non-blank text")
     check_unicode(text, field)
     if len(text) > limits.max_text_chars:
         raise LimitExceededError(
