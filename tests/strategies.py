@@ -264,6 +264,10 @@ def _leaf_filter(draw: st.DrawFn, ids: list[str], times: list[Any]) -> Filter:
         return Q.flag(draw(pick(["hub", "stale_derived"])))
     if kind == "score":
         bounds = draw(st.dictionaries(pick(["ge", "le", "gt", "lt"]), pick(SCORE_VALUES), max_size=2))
+        low = [op for op in bounds if op in ("ge", "gt")]
+        high = [op for op in bounds if op in ("le", "lt")]
+        if low and high and bounds[low[0]] > bounds[high[0]]:  # Q refuses an inverted range: keep it ordered
+            bounds[low[0]], bounds[high[0]] = bounds[high[0]], bounds[low[0]]
         return Q.score(draw(pick([*SCORE_FIELDS, "use_count", "version"])), **bounds)
     if kind == "evidence":
         return Q.evidence(ge=draw(st.integers(1, 3)))
@@ -279,6 +283,8 @@ def _leaf_filter(draw: st.DrawFn, ids: list[str], times: list[Any]) -> Filter:
         field = draw(pick(TIME_FIELDS))
         since = draw(st.one_of(st.none(), pick(times)))
         until = draw(st.one_of(st.none(), pick(times)))
+        if since is not None and until is not None and since > until:  # Q refuses an inverted interval
+            since, until = until, since
         return Q.time(field, since=since, until=until)
     return Q.all()
 

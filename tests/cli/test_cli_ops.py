@@ -267,6 +267,26 @@ def test_importing_into_a_scope_that_forgot_the_claim_keeps_it_forgotten(run: Cl
     assert [i["text"] for i in run.json("list")["items"]] == ["Alice likes coffee"]
 
 
+def test_import_report_counts_an_echo_of_a_corrected_claim_as_echoed(run: Cli) -> None:
+    """Regression (outside tester): re-importing an export taken before a correction lands the old
+    claim on its superseded copy (flag ``echoed``, a ``memory.echoed`` event) — and the report
+    called that ``corroborated``, which says a current belief gained evidence."""
+    paris = run.remember("Bob lives in Paris.", "--source=inferred", "--key=bob.city", "--value=Paris")
+    old_export = run.ok("export").stdout
+    run.ok("revise", paris, "Bob lives in Berlin.", "--value=Berlin", "--reason=we were wrong")
+    report = run.json("import", "-", input=old_export)
+    assert report["failed"] == []
+    assert report["items"] == {"created": 0, "corroborated": 0, "skipped": 0, "echoed": 1}
+    [echo] = [i for i in run.json("list", "--include-closed")["items"] if i["id"] == paris]
+    assert (echo["status"], echo["flags"], echo["evidence_count"]) == ("superseded", ["echoed"], 2)
+    assert [i["text"] for i in run.json("list")["items"]] == ["Bob lives in Berlin."]
+    events = [json.loads(line)["type"] for line in run.ok("export").stdout.splitlines()]
+    assert events[-1] == "memory.echoed"
+    # Said again once more: still an echo, never a corroboration of the current belief.
+    again = run.json("import", "-", input=old_export)
+    assert again["items"] == {"created": 0, "corroborated": 0, "skipped": 0, "echoed": 1}
+
+
 def test_import_skips_event_types_it_does_not_know(run: Cli) -> None:
     run.remember("Alice likes tea")
     event = json.loads(run.ok("export").stdout)

@@ -9,7 +9,8 @@ it, in file order, against the target scope:
   kept (and reported), so ``parents``, edge ends, revisions and later events are remapped;
 - record time is re-stamped (``recorded_at`` is when *this* store learned it); valid time
   (``valid_from`` / ``valid_to``), text, kind, source, key/value, author, tags, meta,
-  provenance (origin / ref / locator) and all five scores are carried over;
+  provenance (origin / ref / locator), all five scores and visibility (who may see the claim:
+  ``memory.visibility_set`` is replayed too) are carried over;
 - uses are replayed (``record_use``), so learned ``value`` and episodic → semantic graduation
   match the source; learning pause / resume are scope settings, not beliefs, and are skipped;
 - conflict detection is off during the replay: the export's own ``contradicts`` edges are replayed.
@@ -107,6 +108,28 @@ def _time(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
+def _landed(item: Item) -> str:
+    """What remembering a claim from the file did, from the item ``remember`` returned.
+
+    ``remember`` returns a closed (superseded) version only for an echo — a corrected claim said
+    again lands on its superseded copy — which was counted ``corroborated`` (a current belief
+    gaining evidence: the opposite of what happened). A new item starts with one piece of
+    evidence; a corroborated one has just gained another.
+    """
+    if not item.is_current:
+        return "echoed"
+    return "corroborated" if item.evidence_count > 1 else "created"
+
+
+def _audience(item: Item) -> list[str] | None:
+    """``item``'s visibility as ``remember`` takes it: None for everyone, else the principals.
+
+    Why: a claim corroborates only a claim with the same audience, so a replayed corroboration or
+    echo of a restricted claim without it would make a new claim readable by every principal.
+    """
+    return list(item.visibility) or None
+
+
 class Replayer:
     """Re-issues an export's events as API calls against ``scope`` (see the module docstring)."""
 
@@ -132,6 +155,7 @@ class Replayer:
             "memory.tiers_set": self._tiers_set,
             "memory.promoted": self._promoted,
             "memory.flags_set": self._flags_set,
+            "memory.visibility_set": self._visibility_set,
             "memory.used": self._used,
             "edge.linked": self._linked,
             "edge.unlinked": self._unlinked,
@@ -193,8 +217,7 @@ class Replayer:
         new = self.mem.remember_imported(
             text, scope=self.scope, original_source=source, corroborate=corroborate, **fields
         )
-        # A new item starts with one piece of evidence; a corroborated one has just gained another.
-        self.report.items["corroborated" if new.evidence_count > 1 else "created"] += 1
+        self.report.items[_landed(new)] += 1
         return new
 
     def _forgotten_here(self, text: str, key: str | None, value: Any) -> bool:
@@ -232,6 +255,9 @@ class Replayer:
             "valid_to": _time(it.get("valid_to")),
             "scores": {k: v for k, v in scores.items() if k == "value"},
             **{k: v for k, v in scores.items() if k in ("authority", "confidence", "importance", "durability")},
+            # A restricted claim stays restricted (dropped, it came back readable by every principal).
+            # Absent means everyone; an empty list is refused by ``remember`` like any other.
+            "visibility": it.get("visibility"),
         }
         # A system-made item (a dream gist) quotes one of its members verbatim: in the source it was a
         # new item, not a corroboration of that member, so it is one here too.
@@ -248,7 +274,7 @@ class Replayer:
         target = self.mem.get(self._item(event.payload["id"]), scope=self.scope)
         if not target.is_current:
             raise ConflictError(f"cannot corroborate {target.id}: it is {target.status} in the target scope")
-        fields = {"kind": target.kind, "key": target.key, "value": target.value}
+        fields = {"kind": target.kind, "key": target.key, "value": target.value, "visibility": _audience(target)}
         self._remember_as(event.payload.get("by_source", "observed"), target.text, fields)
 
     def _echoed(self, event: Event) -> None:
@@ -264,6 +290,7 @@ class Replayer:
             kind=target.kind,
             key=target.key,
             value=target.value,
+            visibility=_audience(target),
         )
         if echo.id != target.id or echo.is_current:
             raise ConflictError(f"the echo of {target.id} was not recognised as one here (it made {echo.id})")
@@ -355,6 +382,12 @@ class Replayer:
             remove=p.get("remove") or (),
             reason=p.get("reason", ""),
         )
+
+    def _visibility_set(self, event: Event) -> None:
+        """Who may see the claim changed in the source; an empty list in the log means everyone."""
+        p = event.payload
+        audience = p.get("visibility") or None
+        self.mem.set_visibility(self._item(p["id"]), scope=self.scope, visibility=audience, reason=p.get("reason", ""))
 
     def _used(self, event: Event) -> None:
         ids = self.report.ids

@@ -205,7 +205,9 @@ def _prepare(mem: DreamHost, scope: str, action: Action) -> cmd.Remember | Rever
         "author": AUTHOR,
         "provenance": Provenance(origin="dream", ref=scope, locator=locator),
         "source": "system",
-        "visibility": list(p.get("visibility") or ()),  # the members' (plan.py merges equal ones only)
+        # The members' (plan.py merges equal ones only); none is everyone, which ``remember`` takes as
+        # None (an empty list is refused there: it would hide the gist from everyone).
+        "visibility": list(p.get("visibility") or ()) or None,
     }
     try:
         built = mem.gist_command(fields, scope)

@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from reverie.errors import NotFoundError
 from reverie.http.api import ERRORS, Mem, ScopeName
+from reverie.http.schemas import IN_CONFIG
 from reverie.model.agenda import Intent, Task
 
 router = APIRouter(prefix="/v1/scopes/{scope}", responses=ERRORS, tags=["intents and tasks"])
@@ -41,7 +42,7 @@ _VERSION = "Refuse (409 version_conflict) unless the record is at this version."
 
 
 class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = IN_CONFIG  # no unknown field, no coercion (see reverie.http.schemas)
 
 
 class IntentIn(_In):

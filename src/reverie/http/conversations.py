@@ -15,9 +15,10 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from reverie.http.api import ERRORS, Mem, ScopeName
+from reverie.http.schemas import IN_CONFIG, Time
 
 router = APIRouter(prefix="/v1/scopes/{scope}", responses=ERRORS, tags=["conversations and people"])
 
@@ -42,14 +43,14 @@ def _plain(value: Any) -> Any:
 
 
 class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = IN_CONFIG  # no unknown field, no coercion (see reverie.http.schemas)
 
 
 class MessageIn(_In):
     text: str = Field(description="The message, word for word.")
     speaker: str | None = Field(None, description="Who said it (a plain name; also the memory's author).")
     role: Literal["user", "assistant", "system", "tool"] = Field("user", description="Who is speaking.")
-    at: datetime | None = Field(None, description="When it was said (ISO 8601 with offset; not before the last).")
+    at: Time | None = Field(None, description="When it was said (ISO 8601 with offset; not before the last).")
     meta: dict[str, Any] | None = Field(None, description="Free JSON data kept with the message.")
 
 

@@ -92,10 +92,36 @@ SCOPE_404 = (
 )
 
 
+#: FastAPI's text for a body it could not read as JSON for a reason other than a syntax error.
+_UNPARSED = "There was an error parsing the body"
+
+
+def unparsed_body(cause: BaseException | None) -> str:
+    """What was wrong with a body FastAPI could not parse, and how to fix it.
+
+    FastAPI answers a body that is not UTF-8, or JSON nested past the decoder's recursion limit,
+    with only "There was an error parsing the body" (outside tester); the exception it chained
+    says which it was.
+    """
+    if isinstance(cause, UnicodeDecodeError):
+        return (
+            f"the body is not valid UTF-8 (byte 0x{cause.object[cause.start]:02x} at position {cause.start}); "
+            "send JSON encoded as UTF-8"
+        )
+    if isinstance(cause, RecursionError):
+        return (
+            "the body is JSON nested too deeply to read (thousands of levels); real data nests a few levels "
+            "(meta at most Limits.max_meta_depth)"
+        )
+    return "the body could not be read as JSON; send one JSON object encoded as UTF-8"
+
+
 async def _http(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code = HTTP_CODES.get(exc.status_code, "http_error")
     detail = exc.detail if isinstance(exc.detail, str) else code
+    if exc.status_code == 400 and detail == _UNPARSED:
+        detail = unparsed_body(exc.__cause__)
     if exc.status_code == 404 and detail == "Not Found" and request.url.path.startswith("/v1/scopes/"):
         detail = SCOPE_404
     headers: dict[str, Any] = dict(exc.headers or {})

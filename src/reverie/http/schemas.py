@@ -8,12 +8,20 @@ one. Times go out exactly as ``Item.to_dict`` renders them (ISO-8601 UTC strings
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from pydantic import BaseModel, ConfigDict, Field, Strict, StrictBool
 
 from reverie.model.query_json import FILTER_DESCRIPTION
 
+#: Request bodies reject unknown fields (a typo must never silently do nothing) and coerce no
+#: value: lax pydantic read ``"0.5"`` as a score, ``true`` as the value ``1`` and ``2.0`` as a
+#: count of 2 — input ``Memory`` refuses from Python and MCP — so a JSON body now reaches
+#: ``Memory``'s own checks as the number, bool or string it was.
+IN_CONFIG = ConfigDict(extra="forbid", strict=True)
+#: A time in a body: JSON has no time type, so an ISO-8601 string is the one lax field (parsed
+#: here; ``Memory`` still refuses a naive one where it must be aware).
+Time = Annotated[datetime, Strict(False)]
 Scalar = str | int | float | None
 Tier = Literal["active", "durable", "subconscious"]
 #: The description of a count (``{default}`` filled in). Leave it out, not a default of yours:
@@ -22,9 +30,9 @@ COUNT_DOC = "At most this many (default {default}, or Limits.max_k if lower; mor
 
 
 class _In(BaseModel):
-    """Request bodies reject unknown fields, so a typo never silently does nothing."""
+    """Request bodies: no unknown field, no coercion (``IN_CONFIG``)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = IN_CONFIG
 
 
 class ErrorOut(BaseModel):
@@ -255,8 +263,8 @@ class RememberIn(_In):
     confidence: float | None = Field(None, description="How sure the claim is. " + SCORE_DOC)
     importance: float | None = Field(None, description="How much it matters. " + SCORE_DOC)
     durability: float | None = Field(None, description="How slowly it should fade. " + SCORE_DOC)
-    valid_from: datetime | None = Field(None, description="When it became true (ISO-8601 with a timezone).")
-    valid_to: datetime | None = Field(None, description="When it stops being true (ISO-8601 with a timezone).")
+    valid_from: Time | None = Field(None, description="When it became true (ISO-8601 with a timezone).")
+    valid_to: Time | None = Field(None, description="When it stops being true (ISO-8601 with a timezone).")
     visibility: list[str] | None = Field(
         None, description="Only these principals may see it (e.g. ['agent:ops']); leave out for everyone in the scope."
     )
@@ -268,7 +276,7 @@ class ReviseIn(_In):
     key: str | None = Field(None, description="A new key (leave out to keep the old one).")
     value: Scalar = Field(None, description="A new value for the key (leave out to keep the old one).")
     expected_version: int | None = Field(None, description=VERSION_DOC)
-    valid_from: datetime | None = Field(
+    valid_from: Time | None = Field(
         None,
         description="The world changed then: the old version stays true until this time (leave out for a correction).",
     )
@@ -311,8 +319,8 @@ class RecallIn(_In):
     mode: Literal["hybrid", "lexical", "dense"] = Field(
         "hybrid", description="Full-text, vector, or both fused (the default)."
     )
-    as_of: datetime | None = Field(None, description="Recall what was believed then (ISO-8601 with a timezone).")
-    valid_at: datetime | None = Field(None, description="Only what was true in the world then (valid time).")
+    as_of: Time | None = Field(None, description="Recall what was believed then (ISO-8601 with a timezone).")
+    valid_at: Time | None = Field(None, description="Only what was true in the world then (valid time).")
     include_history: bool = Field(False, description="Also return closed versions (forgotten, superseded).")
     tiers: list[Tier] = Field(
         default_factory=lambda: list[Tier](["active", "durable"]),

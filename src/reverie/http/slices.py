@@ -10,15 +10,16 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from reverie.http.api import ERRORS, Mem, ScopeName
+from reverie.http.schemas import IN_CONFIG
 
 router = APIRouter(prefix="/v1/scopes/{scope}", responses=ERRORS)
 
 
 class SliceExportIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = IN_CONFIG
 
     memory_ids: list[str] | None = Field(None, description="The items to export (default: every current item).")
     include_parents: bool = Field(True, description="Add the items' parents, transitively.")
@@ -38,7 +39,7 @@ class SliceExportIn(BaseModel):
 
 
 class SliceImportIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = IN_CONFIG
 
     slice: dict[str, Any] = Field(description="A slice, as POST …/slices/export returns it.")
     on_conflict: Literal["report", "skip", "reid"] = Field(

@@ -89,10 +89,20 @@ def _check_type(schema: Mapping[str, Any], value: object, path: str) -> None:
 
 
 def _check_range(schema: Mapping[str, Any], value: float, path: str) -> None:
+    """``minimum`` / ``maximum``, worded as the bounds the schema states.
+
+    Why not "[1, inf]" for a schema with only a minimum: a count's upper bound is the store's
+    ``Limits.max_k`` (1000 by default), which ``Memory`` checks and names; "inf" told an agent
+    that any count was fine (outside tester).
+    """
     low, high = schema.get("minimum"), schema.get("maximum")
-    if (low is not None and value < low) or (high is not None and value > high):
-        bounds = f"[{low if low is not None else '-inf'}, {high if high is not None else 'inf'}]"
-        raise _fail(path, f"must be in {bounds}, got {value!r}")
+    if (low is None or value >= low) and (high is None or value <= high):
+        return
+    if low is not None and high is not None:
+        raise _fail(path, f"must be in [{low}, {high}], got {value!r}")
+    if low is not None:
+        raise _fail(path, f"must be at least {low}, got {value!r}")
+    raise _fail(path, f"must be at most {high}, got {value!r}")
 
 
 def _check_object(schema: Mapping[str, Any], value: dict[str, Any], path: str) -> None:

@@ -74,8 +74,8 @@ class Writes:
     ) -> Item:
         """Remember one claim; an equivalent current claim is corroborated instead of duplicated.
 
-        ``visibility``: only these principals may see it (None: everyone in the scope; a principal
-        writing a restricted claim is always among them). Only a claim with the same visibility
+        ``visibility``: only these principals may see it (None: everyone in the scope; an empty list
+        is refused; a principal writing a restricted claim is always among them). Only a claim with the same visibility
         is corroborated.
 
         ``source`` may be ``user_stated``, ``observed`` or ``inferred`` (what an agent or
@@ -525,8 +525,9 @@ class Writes:
     def set_visibility(self, id: str, *, scope: str, visibility: Sequence[str] | None, reason: str = "") -> Item:
         """Change who may see the claim — all its versions — in one ``memory.visibility_set`` event.
 
-        ``visibility``: a list of principals, or None / [] for everyone in the scope. A principal
-        restricting a claim stays among those who see it.
+        ``visibility``: a non-empty list of principals, or None for everyone in the scope (an empty
+        list is refused: it would hide the claim from everyone). A principal restricting a claim
+        stays among those who see it.
         """
         core = self._core
         s = core.scope(scope)

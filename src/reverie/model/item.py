@@ -268,7 +268,7 @@ class Candidate:
     scores: dict[str, float] | None = None
     valid_from: datetime | None = None
     valid_to: datetime | None = None
-    #: Only these principals may see the claim (None or empty: everyone in the scope).
+    #: Only these principals may see the claim (None: everyone in the scope; empty is refused).
     visibility: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:

@@ -285,6 +285,29 @@ def _bound(what: str, v: object) -> float | int | None:
     return v
 
 
+def _check_range(name: str, bounds: dict[str, float | int | None]) -> None:
+    """Refuse a range no item can fall in, instead of answering it with silence.
+
+    A score is in [0, 1], so a bound outside it (``--min-importance 2``) and a lower bound above
+    the upper one (``--min-importance 0.8 --max-importance 0.2``) matched nothing, without a word.
+    """
+    given = {op: v for op, v in bounds.items() if v is not None}
+    if name in SCORE_FIELDS:
+        for op, v in given.items():
+            if not 0.0 <= v <= 1.0:
+                raise InvalidQueryError(
+                    f"range bound on {name} ({op} {shown(v)}) is outside [0, 1]; scores are in [0, 1], "
+                    "so give a bound between 0 and 1"
+                )
+    low = max((v for op, v in given.items() if op in ("ge", "gt")), default=None)
+    high = min((v for op, v in given.items() if op in ("le", "lt")), default=None)
+    if low is not None and high is not None and low > high:
+        raise InvalidQueryError(
+            f"range on {name} has its lower bound ({shown(low)}) above its upper bound ({shown(high)}), "
+            "so nothing could match; swap them"
+        )
+
+
 class Q:
     """Builders for filters; each validates its arguments so a bad query fails before it runs."""
 
@@ -348,7 +371,9 @@ class Q:
         if name not in NUMBER_FIELDS:
             raise InvalidQueryError(f"cannot range over {shown(name)}; use one of {', '.join(NUMBER_FIELDS)}")
         what = f"range bound on {name}"
-        return Range(name, _bound(what, ge), _bound(what, le), _bound(what, gt), _bound(what, lt))
+        bounds = {op: _bound(what, v) for op, v in (("ge", ge), ("le", le), ("gt", gt), ("lt", lt))}
+        _check_range(name, bounds)
+        return Range(name, bounds["ge"], bounds["le"], bounds["gt"], bounds["lt"])
 
     @staticmethod
     def evidence(*, ge: int | None = None, le: int | None = None) -> Filter:
@@ -407,11 +432,14 @@ class Q:
     def time(field: str, *, since: datetime | None = None, until: datetime | None = None) -> Filter:
         if field not in TIME_FIELDS:
             raise InvalidQueryError(f"cannot range over time field {shown(field)}; use one of {', '.join(TIME_FIELDS)}")
-        return TimeRange(
-            field,
-            ensure_aware(since, "since") if since is not None else None,
-            ensure_aware(until, "until") if until is not None else None,
-        )
+        start = ensure_aware(since, "since") if since is not None else None
+        end = ensure_aware(until, "until") if until is not None else None
+        if start is not None and end is not None and start > end:  # matched nothing, silently (issue: tester p11)
+            raise InvalidQueryError(
+                f"{field} since ({start.isoformat()}) is later than until ({end.isoformat()}), so nothing "
+                "could match; swap them, or leave one out for an open end"
+            )
+        return TimeRange(field, start, end)
 
     @staticmethod
     def recorded(*, since: datetime | None = None, until: datetime | None = None) -> Filter:

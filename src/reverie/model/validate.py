@@ -45,12 +45,17 @@ def shown(value: object, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+#: What an empty ``check_text`` field should have held, where "the <field>" would not say it.
+_WHAT = {"text": "the claim", "query": "the query (the words to search for)"}
+
+
 def check_text(text: object, limits: Limits, field: str = "text") -> str:
     """Non-empty, well-formed Unicode, no NUL, within the size limit. Returned unchanged."""
     if not isinstance(text, str):
         raise InvalidInputError(f"{field} must be a string, got {type(text).__name__}")
     if not text.strip():
-        raise InvalidInputError(f"{field} is empty; give the claim as non-blank text")
+        # Named for the field: "query is empty; give the claim …" sent a caller of recall looking for a claim.
+        raise InvalidInputError(f"{field} is empty; give {_WHAT.get(field, 'the ' + field)} as non-blank text")
     check_unicode(text, field)
     if len(text) > limits.max_text_chars:
         raise LimitExceededError(
@@ -125,6 +130,11 @@ def check_value(value: object, limits: Limits) -> str | None:
         return None
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise InvalidInputError(f"value must be a string or number, got {type(value).__name__}")
+    if isinstance(value, float) and not math.isfinite(value):
+        # Stored as the text "nan" / "inf", it was a value nobody stated (and corroborated every other one).
+        raise InvalidInputError(
+            f"value is {value}; JSON has no NaN or infinity: give a finite number, or the reading as a string"
+        )
     text = _int_text(value, limits) if isinstance(value, int) else str(value)
     check_unicode(text, "value")
     if len(text) > limits.max_text_chars:

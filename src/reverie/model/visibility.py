@@ -2,7 +2,8 @@
 
 An item's ``visibility`` is a sorted tuple of principals: empty means *everyone in the scope*
 (the default, and what every item written before visibility existed has), otherwise *only these
-principals*. A principal is an opaque name the caller's face established (``agent:planner``,
+principals*. A caller says "everyone" with ``None``; an empty list is refused (``check_visibility``).
+A principal is an opaque name the caller's face established (``agent:planner``,
 ``user:bob``): the CLI's ``--principal``, the MCP server's launch option, an HTTP token's entry
 in the token map. ``None`` as a principal is the store's owner — the Python caller holding the
 file — who sees everything, as before visibility existed.
@@ -46,17 +47,28 @@ def check_principal(principal: object, field: str = "principal") -> str:
     return principal
 
 
-def check_visibility(visibility: object) -> tuple[str, ...]:
-    """A visibility argument (None or a list of principals) in canonical form: sorted, distinct.
+#: The refusal of an empty list, on every face (Python, CLI import, HTTP, MCP, slices).
+EMPTY_VISIBILITY = (
+    "visibility is an empty list, which would hide the claim from everyone; pass None (leave it out) "
+    "for everyone in the scope, or name at least one principal, e.g. visibility=['agent:planner']"
+)
 
-    ``None`` and ``[]`` both mean everyone in the scope. A bare string is refused rather than
-    read as a list of characters.
+
+def check_visibility(visibility: object) -> tuple[str, ...]:
+    """A visibility argument (None or a non-empty list of principals) in canonical form: sorted, distinct.
+
+    ``None`` means everyone in the scope. An empty list is refused: stored as ``()`` it read as
+    everyone, so ``visibility=[]`` — most likely meant as "nobody else", or built from an empty
+    lookup — opened the claim to every principal (a privacy hole found by an outside tester).
+    A bare string is refused rather than read as a list of characters.
     """
     if visibility is None:
         return EVERYONE
     if isinstance(visibility, str) or not isinstance(visibility, Iterable):
         raise InvalidInputError("visibility must be a list of principals, e.g. visibility=['agent:planner']")
     out = sorted({check_principal(p, "each visibility principal") for p in visibility})
+    if not out:
+        raise InvalidInputError(EMPTY_VISIBILITY)
     if len(out) > MAX_VISIBILITY:
         raise LimitExceededError(f"{len(out)} principals in visibility; the limit is {MAX_VISIBILITY}")
     return tuple(out)
@@ -122,6 +134,7 @@ def mentions(payload: Any, ids: set[str] | frozenset[str]) -> bool:
 
 
 __all__ = [
+    "EMPTY_VISIBILITY",
     "EVERYONE",
     "MAX_VISIBILITY",
     "Restricted",
