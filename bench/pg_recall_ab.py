@@ -15,11 +15,11 @@ the shared machine's load falls on both.
 
 Each row has recall p50 / p95 wall time, the client process's CPU per recall, the server
 backend's CPU per recall (``/proc/<backend pid>/stat``: same machine), the statements per recall
-(``PostgresStore._run`` and ``xmany`` calls), the transactions per recall (the database's
-``xact_commit`` + ``xact_rollback``; each is a BEGIN and a COMMIT round trip besides its
-statements), and a SHA-256 of every answer (ids, scores, ``why``) plus, with ``--record-use``,
-the scope's log after the run: the two trees must give the same digest. ``--profile`` also
-prints each variant's statements grouped by text, with count and total time.
+(``PostgresStore._run`` and ``xmany`` calls), the transactions per recall (``_txn`` calls that
+began one; each is a BEGIN and a COMMIT round trip besides its statements), and a SHA-256 of
+every answer (ids, scores, ``why``) plus, with ``--record-use``, the scope's log after the run:
+the two trees must give the same digest. ``--profile`` also prints each variant's statements
+grouped by text, with count and total time.
 ``--cache DIR`` keeps the server's data directory and the built store for the next run.
 """
 
@@ -56,18 +56,7 @@ def _ticks(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _xacts(admin_url: str, db: str) -> int:
-    import psycopg
-
-    with psycopg.connect(admin_url, autocommit=True) as c:
-        c.execute("SELECT pg_stat_clear_snapshot()")
-        row = c.execute("SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s", (db,))
-        return int(row.fetchone()[0])  # type: ignore[index]
-
-
-def one(
-    url: str, admin_url: str, db: str, variant: str, queries: int, record_use: bool, profile: bool
-) -> dict[str, Any]:
+def one(url: str, variant: str, queries: int, record_use: bool, profile: bool) -> dict[str, Any]:
     """The recalls in this process (the caller set PYTHONPATH to the variant's source tree)."""
     from threadpoolctl import threadpool_limits
 
@@ -103,8 +92,14 @@ def one(
                 cell[0] += 1
                 cell[1] += time.perf_counter() - start
 
-        store._run, store.xmany = timed_run, timed_many
-        xact0 = _xacts(admin_url, db)
+        txn = store._txn
+        begins = [0]
+
+        def counted_txn(*a: Any, **kw: Any) -> Any:
+            begins[0] += store._txn_scopes is None  # a transaction of its own, not one joined
+            return txn(*a, **kw)
+
+        store._run, store.xmany, store._txn = timed_run, timed_many, counted_txn
         server0, client0 = _ticks(backend), time.process_time()
         for q in qs:
             start = time.perf_counter()
@@ -112,8 +107,7 @@ def one(
             walls.append((time.perf_counter() - start) * 1000)
             answers.append([(h.item.id, repr(h.score), h.why, list(h.contradicted_by)) for h in hits])
         client_s, server_s = time.process_time() - client0, _ticks(backend) - server0
-        xacts = _xacts(admin_url, db) - xact0 - 1  # the first _xacts's own snapshot read is not ours
-        store._run, store.xmany = run, many
+        store._run, store.xmany, store._txn = run, many, txn
         events = [(e.seq, e.type, e.payload) for e in mem.store.events(SCOPE, limit=10**9)] if record_use else []
     body = json.dumps({"answers": answers, "events": events}, sort_keys=True, default=str)
     n = len(qs)
@@ -125,7 +119,7 @@ def one(
         "client_cpu_ms": round(client_s * 1000 / n, 2),
         "server_cpu_ms": round(server_s * 1000 / n, 2),
         "statements": round(sum(int(c[0]) for c in spent.values()) / n, 2),
-        "transactions": round(xacts / n, 2),
+        "transactions": round(begins[0] / n, 2),
         "digest": hashlib.sha256(body.encode()).hexdigest()[:16],
         "loadavg_1": round(os.getloadavg()[0], 2),
     }
@@ -180,15 +174,15 @@ def main() -> None:
     ap.add_argument("--profile", action="store_true", help="print each variant's statements, most expensive first")
     ap.add_argument("--cache", type=Path, help="keep the server and the built store here for the next run")
     ap.add_argument("--json", type=Path)
-    ap.add_argument("--one", nargs=4, metavar=("URL", "ADMIN", "DB", "VARIANT"), help=argparse.SUPPRESS)
+    ap.add_argument("--one", nargs=2, metavar=("URL", "VARIANT"), help=argparse.SUPPRESS)
     ap.add_argument("--build", metavar="URL", help=argparse.SUPPRESS)  # a child process
     args = ap.parse_args()
     if args.build:
         build(args.build, args.items)
         return
     if args.one:
-        url, admin, db, variant = args.one
-        print(json.dumps(one(url, admin, db, variant, args.queries, args.record_use, args.profile)), flush=True)
+        url, variant = args.one
+        print(json.dumps(one(url, variant, args.queries, args.record_use, args.profile)), flush=True)
         return
     variants = args.variants.split(",")
     if "old" in variants and args.old_src is None:
@@ -238,7 +232,7 @@ def main() -> None:
                     extra = ["--profile"] if args.profile else []
                     extra += ["--record-use"] if args.record_use else []
                     src = args.old_src if v == "old" else new_src
-                    out = child(*extra, "--one", url(db), srv.get_uri(), db, v, src=src)
+                    out = child(*extra, "--one", url(db), v, src=src)
                     admin(f'DROP DATABASE "{db}"')
                     row = {"round": rnd, **json.loads(out.strip().splitlines()[-1])}
                     rows.append(row)
