@@ -101,7 +101,32 @@ def test_recall_of_current_truth_opens_no_transaction(memories, pg_url: str) -> 
         store._txn, store._statement_hook = txn, None
     assert not any(begun)
     assert not [s for s in seen if "set_config" in s]  # the session already names the scope
-    assert len(seen) <= 20  # was 38 statements and 19 transactions (bench/pg_recall_ab.py)
+    assert len([s for s in seen if " FROM edges " in s]) == 1  # the hits' edges: one statement (edgerun.py)
+    assert len(seen) <= 9  # was 38 statements and 19 transactions (bench/pg_recall_ab.py)
+
+
+def test_edges_read_with_their_items_are_read_again_after_any_other_call(memories, pg_url: str) -> None:  # type: ignore[no-untyped-def]
+    mem: Memory = memories.open(pg_url)
+    a, b, c = mem.remember_many(["Alice likes tea", "Bob likes coffee", "Carol likes water"], scope="s")
+    first = mem.link(a.id, b.id, type="about", scope="s")
+    store: Any = mem.store
+    seen: list[str] = []
+    store._statement_hook = seen.append
+    assert set(store.get_many("s", [a.id, b.id, c.id])) == {a.id, b.id, c.id}
+    assert [e.id for e in store.edges("s", a.id)] == [first.id]
+    assert [e.id for e in store.edges("s", b.id)] == [first.id]
+    assert store.edges("s", c.id) == []
+    assert len([s for s in seen if " FROM edges " in s]) == 1  # one statement for the three
+    second = mem.link(b.id, c.id, type="supports", scope="s")  # a write ends the run
+    assert [e.id for e in store.edges("s", c.id)] == [second.id]
+    assert sorted(e.id for e in store.edges("s", b.id)) == sorted([first.id, second.id])
+    store.get_many("s", [a.id, c.id])
+    store.item("s", b.id)  # any other read ends the run too
+    seen.clear()
+    assert [e.id for e in store.edges("s", a.id)] == [first.id]
+    assert [e.id for e in store.edges("s", c.id)] == [second.id]
+    assert len([s for s in seen if " FROM edges " in s]) == 2  # one each: no run
+    store._statement_hook = None
 
 
 def test_a_transaction_sees_only_what_it_names_after_a_read_named_a_scope(pg_url: str) -> None:

@@ -33,10 +33,12 @@ Query = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
 #: Scopes (x current / closed) remembered at once; beyond it the cache starts over.
 _KEPT = 256
 
-#: What a scope's kept figures are valid for (``PostgresStore._scope_key`` reads it).
+#: What a scope's kept figures are valid for (``PostgresStore._scope_key`` reads it); the last two
+#: columns are also the store's embedder (name, dimension), which the dense leg needs with it.
 KEY = (
     "SELECT (SELECT max(seq) FROM events WHERE scope = %s), "
-    "(SELECT v FROM settings WHERE k = 'vectors_epoch'), (SELECT v FROM settings WHERE k = 'embedder')"
+    "(SELECT v FROM settings WHERE k = 'vectors_epoch'), (SELECT v FROM settings WHERE k = 'embedder'), "
+    "(SELECT v FROM settings WHERE k = 'embedder_dim')"
 )
 
 #: A statement that writes rows of ``items`` (run text, so built statements are caught too).

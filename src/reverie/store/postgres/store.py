@@ -51,7 +51,7 @@ from reverie.model.query import Filter, Sort
 from reverie.store import idempotency
 from reverie.store.engine import batch_runner, run_commands
 from reverie.store.idempotency import Claim, Recorded
-from reverie.store.postgres import agenda, ann, health, lexical, prefetch, projections, purge, scopestats
+from reverie.store.postgres import agenda, ann, edgerun, health, lexical, prefetch, projections, purge, scopestats
 from reverie.store.postgres import connect as pgconnect
 from reverie.store.postgres import conversation as conv
 from reverie.store.postgres import idempotency as keys
@@ -117,6 +117,7 @@ class PostgresStore:
         self._session: tuple[tuple[str, ...], bool] | None = ((), False)
         self._unnamed = False  # the open transaction named no scope yet while the session names some
         self._keys: dict[str, tuple[Any, ...]] | None = None  # scope -> its log key, within one ``_read``
+        self._edge_run = edgerun.EdgeRun()  # the open edges of what get_many just read (edgerun.py)
         self._leases: dict[str, str] = {}  # scope -> owner, for the advisory locks this session holds
         self._vector_cache: dict[tuple[str, bool], tuple[tuple[Any, ...], list[str], np.ndarray]] = {}
         #: Test-only: called with each statement before it runs (the audit and fault tests use it).
@@ -235,6 +236,7 @@ class PostgresStore:
     def _txn(self, scopes: Sequence[str], *, write: bool = False, subscopes: bool = False) -> Iterator[None]:
         """One transaction naming ``scopes`` (nested calls join the open one), under the lock."""
         with self._lock:
+            self._edge_run.end()
             self._check_open()
             if write and self.read_only:
                 from reverie.errors import ReadOnlyError
@@ -291,12 +293,15 @@ class PostgresStore:
             self._session = ((), False)
 
     @contextmanager
-    def _read(self, scopes: Sequence[str] | None) -> Iterator[None]:
+    def _read(self, scopes: Sequence[str] | None, *, keep_run: bool = False) -> Iterator[None]:
         """Reads of ``scopes`` (None: of tables without row-level security) outside a transaction:
         each statement in autocommit, the scopes named for the session (see the module docstring).
         Inside an open transaction, joins it as ``_txn`` does. Only for bodies of plain reads:
-        nothing transaction-local (``set_config(..., true)``, advisory xact locks) and no writes."""
+        nothing transaction-local (``set_config(..., true)``, advisory xact locks) and no writes.
+        Ends the run of ``get_many`` / ``edges`` calls (``edgerun.py``) unless ``keep_run``."""
         with self._lock:
+            if not keep_run:
+                self._edge_run.end()
             if self._txn_scopes is not None:
                 with self._txn(scopes or []):
                     yield
@@ -398,9 +403,9 @@ class PostgresStore:
             )
         return row_to_edge(rows[0]) if rows else None
 
-    def _edges(self, scope: str, where: str, params: Sequence[Any]) -> list[Edge]:
+    def _edges(self, scope: str, where: str, params: Sequence[Any], *, keep_run: bool = False) -> list[Edge]:
         sql = f"SELECT {projections._EDGE_COLUMNS} FROM edges WHERE scope = %s AND {where} ORDER BY id"  # nosec B608 # constant
-        with self._read([scope]):
+        with self._read([scope], keep_run=keep_run):
             return [row_to_edge(r) for r in self.q(sql, (scope, *params))]
 
     def edges_between(self, scope: str, a: str, b: str) -> list[Edge]:
@@ -665,8 +670,10 @@ class PostgresStore:
 
     def get_many(self, scope: str, item_ids: Sequence[str]) -> dict[str, Item]:
         ids = list(dict.fromkeys(item_ids))
-        with self._read([scope]):
+        with self._read([scope], keep_run=True):
             rows = self.q(SELECT_ITEM + " WHERE scope = %s AND id = ANY (%s)", (scope, ids))
+            if self._txn_scopes is None:
+                self._edge_run.saw(scope, ids)  # recall asks their edges next (edgerun.py)
         return {r[0]: row_to_item(r) for r in rows}
 
     def query(
@@ -692,7 +699,12 @@ class PostgresStore:
         where, params = ("true", ()) if item_id is None else ("(src = %s OR dst = %s)", (item_id, item_id))
         if not include_closed:
             where += " AND closed_at IS NULL"
-        return self._edges(scope, where, params)
+        if item_id is None or include_closed:
+            return self._edges(scope, where, params)
+        with self._read([scope], keep_run=True):  # an item get_many just read: its run's one statement
+            if self._txn_scopes is None and self._edge_run.covers(scope, item_id):
+                return self._edge_run.edges(self.q, scope, item_id)
+            return self._edges(scope, where, params, keep_run=True)
 
     def edges_by_type(self, scope: str, type: str, *, include_closed: bool = False) -> list[Edge]:
         return self._edges(scope, "type = %s" + ("" if include_closed else " AND closed_at IS NULL"), (type,))
@@ -782,8 +794,8 @@ class PostgresStore:
         )
 
     def vectors(self, scope: str, *, current_only: bool = True) -> tuple[list[str], np.ndarray]:
-        name, dim = self.embedder() or ("", 0)
         with self._read([scope]):
+            name, dim = self._embedder_of(scope) or ("", 0)
             if name:
                 self._check_served(scope, name, True)
             ids, mat = self._cached_matrix(scope, True, dim)
@@ -801,6 +813,12 @@ class PostgresStore:
     def warm(self, scope: str) -> bool:
         """Build ``scope``'s own HNSW index if it is large enough (``ann.warm``)."""
         return ann.warm(self, scope)
+
+    def _embedder_of(self, scope: str) -> tuple[str, int] | None:
+        """``embedder()`` from the scope's key (``_scope_key``): no statement of its own in a read
+        that needs the key anyway (the dense leg: ``vectors``, ``ann.nearest``)."""
+        key = self._scope_key(scope)
+        return None if key[2] is None else (str(key[2]), int(key[3]))
 
     def embedder(self) -> tuple[str, int] | None:
         with self._read(None):
