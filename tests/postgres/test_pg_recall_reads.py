@@ -144,3 +144,19 @@ def test_a_transaction_sees_only_what_it_names_after_a_read_named_a_scope(pg_url
         conn: psycopg.Connection[Any] = mem.store._conn  # type: ignore[attr-defined]
         row = conn.execute("SELECT current_setting('reverie.scopes', true)").fetchone()
         assert row is not None and row[0] == "{user:bob}"  # autocommit: the session's naming
+
+
+def test_a_read_nested_in_another_keeps_the_outer_reads_scope_named(pg_url: str) -> None:
+    with Memory(pg_url, embedder="hash") as owner:
+        owner.remember("Alice is allergic to peanuts", scope="user:alice")
+        owner.remember("Bob keeps bees", scope="user:bob")
+    create_app_role(pg_url, ROLE, PASSWORD)
+    app_url = pg_url.replace("postgresql://postgres:@", f"postgresql://{ROLE}:{PASSWORD}@", 1)
+    with Memory(app_url, embedder="hash") as mem:
+        store: Any = mem.store
+        with store._read(["user:alice"]):
+            with store._read(["user:bob"]):
+                assert store.q("SELECT count(*) FROM items WHERE scope = %s", ("user:bob",)) == [(1,)]
+            assert store.q("SELECT count(*) FROM items WHERE scope = %s", ("user:alice",)) == [(1,)]
+        with store._read(["user:bob"]):  # a read of its own names only its scope
+            assert store.q("SELECT count(*) FROM items WHERE scope = %s", ("user:alice",)) == [(0,)]

@@ -309,7 +309,8 @@ class PostgresStore:
             self._check_open()
             self._reconnect_if_broken()
             if scopes is not None:
-                want = (tuple(dict.fromkeys(scopes)), False)
+                named = self._session[0] if self._keys is not None and self._session else ()
+                want = (tuple(dict.fromkeys([*named, *scopes])), False)  # nested: the outer read's too
                 if self._session != want:
                     self._session = None  # unknown until the statement has run
                     self.q(_NAME_SCOPES, (list(want[0]), False, "off", False))
