@@ -17,8 +17,9 @@ Why this shape:
   snapshot, so a read of plain statements (``_read``) gets the same rows without BEGIN, the
   scopes' ``set_config`` and COMMIT around it: one round trip a statement instead of four. Its
   scopes are named for the session (``set_config(..., false)``), once while they do not change;
-  a transaction still names its own (``_txn``), and one naming none while the session names
-  some names ``{}`` before its first statement, so RLS shows a transaction exactly what it named.
+  a transaction names its own (``_txn``) unless the session names exactly those already, and
+  one naming none while the session names some names ``{}`` before its first statement, so RLS
+  shows a transaction exactly what it named.
   Why: a recall made ~18 store calls of one or two statements; BEGIN / set_config / COMMIT were
   ~55 of its ~75 round trips (``bench/pg_recall_ab.py``).
 - **Dense search on the server above a size, exact in numpy below it.** A scope with fewer than
@@ -116,6 +117,7 @@ class PostgresStore:
         #: (a new connection names nothing, as ``([], False)``; see ``_read``).
         self._session: tuple[tuple[str, ...], bool] | None = ((), False)
         self._unnamed = False  # the open transaction named no scope yet while the session names some
+        self._local_named = False  # the open transaction named its scopes itself (set_config local)
         self._keys: dict[str, tuple[Any, ...]] | None = None  # scope -> its log key, within one ``_read``
         self._edge_run = edgerun.EdgeRun()  # the open edges of what get_many just read (edgerun.py)
         self._leases: dict[str, str] = {}  # scope -> owner, for the advisory locks this session holds
@@ -256,6 +258,7 @@ class PostgresStore:
             self._subscopes = False
             # the session names scopes (``_read``): name the transaction's own before it reads
             self._unnamed = self._session != ((), False)
+            self._local_named = False
             self._made_by = None
             self._absent = None
             self._writing = write
@@ -340,6 +343,9 @@ class PostgresStore:
         """The open transaction's own scopes for RLS (the session names others: ``_read``)."""
         assert self._txn_scopes is not None
         self._unnamed = False
+        if not self._local_named and (tuple(self._txn_scopes), self._subscopes) == self._session:
+            return  # the session names exactly these (a transaction of the scope the last reads named)
+        self._local_named = True
         self.q(_NAME_SCOPES, (self._txn_scopes, True, "on" if self._subscopes else "off", True))
 
     def _allow(self, scopes: Sequence[str], *, subscopes: bool = False, lock: bool = False) -> None:
