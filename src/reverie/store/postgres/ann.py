@@ -64,15 +64,16 @@ def ready(q: Query, scope: str) -> bool:
 
 def nearest(store: PostgresStore, scope: str, query: np.ndarray, limit: int) -> list[str] | None:
     """The scope's HNSW answer; None when the scope is small or has no index yet (scan exactly)."""
-    embedder = store.embedder()
-    if embedder is None:
-        return None
-    name, dim = embedder
-    with store._txn([scope]):
+    with store._read([scope]):  # plain reads: no transaction (most scopes stop here)
+        embedder = store._embedder_of(scope)
+        if embedder is None:
+            return None
+        name, dim = embedder
         store._check_served(scope, name, True)
         n = store.scope_stats(scope, True).vectors
         if n < ANN_THRESHOLD or not ready(store.q, scope):
             return None
+    with store._txn([scope]):  # the settings below hold for this transaction
         store.q(
             "SELECT set_config('hnsw.ef_search', %s, true), "
             "set_config('plan_cache_mode', 'force_custom_plan', true) WHERE %s = %s",

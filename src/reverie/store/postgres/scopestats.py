@@ -33,9 +33,12 @@ Query = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
 #: Scopes (x current / closed) remembered at once; beyond it the cache starts over.
 _KEPT = 256
 
-_KEY = (
+#: What a scope's kept figures are valid for (``PostgresStore._scope_key`` reads it); the last two
+#: columns are also the store's embedder (name, dimension), which the dense leg needs with it.
+KEY = (
     "SELECT (SELECT max(seq) FROM events WHERE scope = %s), "
-    "(SELECT v FROM settings WHERE k = 'vectors_epoch'), (SELECT v FROM settings WHERE k = 'embedder')"
+    "(SELECT v FROM settings WHERE k = 'vectors_epoch'), (SELECT v FROM settings WHERE k = 'embedder'), "
+    "(SELECT v FROM settings WHERE k = 'embedder_dim')"
 )
 
 #: A statement that writes rows of ``items`` (run text, so built statements are caught too).
@@ -75,10 +78,20 @@ class Cache:
         """The open write transaction may have changed the figures (or a transaction began or ended)."""
         self._written.clear()
 
-    def get(self, q: Query, scope: str, current: bool, *, writing: bool, locked: bool = False) -> Stats:
+    def get(
+        self,
+        q: Query,
+        scope: str,
+        current: bool,
+        *,
+        writing: bool,
+        locked: bool = False,
+        key: Callable[[], tuple[Any, ...]] | None = None,
+    ) -> Stats:
         """The scope's figures: from the cache while its log has not moved, else one scan. In a
         write transaction: kept while it wrote nothing that moves them if it holds the scope's
-        write lock (no other writer can move them meanwhile), else read every time."""
+        write lock (no other writer can move them meanwhile), else read every time. ``key`` reads
+        the scope's ``KEY`` (default: one statement now)."""
         if writing:
             if not locked:
                 return self._scan(q, scope, current)
@@ -86,14 +99,14 @@ class Cache:
             if written is None:
                 written = self._written[(scope, current)] = self._scan(q, scope, current)
             return written
-        key = tuple(q(_KEY, (scope,))[0])
+        at = key() if key is not None else tuple(q(KEY, (scope,))[0])
         hit = self._kept.get((scope, current))
-        if hit is not None and hit[0] == key:
+        if hit is not None and hit[0] == at:
             return hit[1]
         stats = self._scan(q, scope, current)
         if len(self._kept) >= _KEPT:
             self._kept.clear()
-        self._kept[(scope, current)] = (key, stats)
+        self._kept[(scope, current)] = (at, stats)
         return stats
 
     @staticmethod

@@ -12,6 +12,16 @@ Why this shape:
 - **Every statement goes through ``_run``**, so a test can see every statement the store issues
   (``tests/postgres/test_pg_audit.py``: each carries the scope predicate) and every driver
   error becomes a ``ReverieError``.
+- **Reads outside a transaction where one statement is one snapshot anyway.** The store's
+  transactions are READ COMMITTED, where every statement of a read transaction takes its own
+  snapshot, so a read of plain statements (``_read``) gets the same rows without BEGIN, the
+  scopes' ``set_config`` and COMMIT around it: one round trip a statement instead of four. Its
+  scopes are named for the session (``set_config(..., false)``), once while they do not change;
+  a transaction names its own (``_txn``) unless the session names exactly those already, and
+  one naming none while the session names some names ``{}`` before its first statement, so RLS
+  shows a transaction exactly what it named.
+  Why: a recall made ~18 store calls of one or two statements; BEGIN / set_config / COMMIT were
+  ~55 of its ~75 round trips (``bench/pg_recall_ab.py``).
 - **Dense search on the server above a size, exact in numpy below it.** A scope with fewer than
   ``ann.ANN_THRESHOLD`` vectors is scanned exactly (the SQLite store's numbers, bit for bit);
   above, once ``warm`` has built the scope's own HNSW index, pgvector answers ``nearest``.
@@ -42,7 +52,7 @@ from reverie.model.query import Filter, Sort
 from reverie.store import idempotency
 from reverie.store.engine import batch_runner, run_commands
 from reverie.store.idempotency import Claim, Recorded
-from reverie.store.postgres import agenda, ann, health, lexical, prefetch, projections, purge, scopestats
+from reverie.store.postgres import agenda, ann, edgerun, health, lexical, prefetch, projections, purge, scopestats
 from reverie.store.postgres import connect as pgconnect
 from reverie.store.postgres import conversation as conv
 from reverie.store.postgres import idempotency as keys
@@ -66,6 +76,8 @@ _LEASE_LOCKS = 0x7265
 #: Marks the few statements that read every scope on purpose (maintenance: doctor, rebuild,
 #: scopes); the statement audit lists them (on Citus they are multi-shard queries).
 ALL_SCOPES = "/* all scopes */"
+#: The scopes (and whether their subscopes) RLS lets a transaction (is_local) or the session see.
+_NAME_SCOPES = "SELECT set_config('reverie.scopes', %s::text[]::text, %s), set_config('reverie.subscopes', %s, %s)"
 _EVENTS = "SELECT seq, id, type, scope, at, cause, payload FROM events"
 _ABOUT_ITEM = (
     "((payload::jsonb ->> 'id') = %s OR (payload::jsonb ->> 'old_id') = %s "
@@ -101,6 +113,13 @@ class PostgresStore:
         self._stats = scopestats.Cache()
         self._locked: set[str] = set()  # scopes the open write transaction holds the lock of
         self._subscopes = False
+        #: What the session (not a transaction) names for RLS: (scopes, subscopes); None: unknown
+        #: (a new connection names nothing, as ``([], False)``; see ``_read``).
+        self._session: tuple[tuple[str, ...], bool] | None = ((), False)
+        self._unnamed = False  # the open transaction named no scope yet while the session names some
+        self._local_named = False  # the open transaction named its scopes itself (set_config local)
+        self._keys: dict[str, tuple[Any, ...]] | None = None  # scope -> its log key, within one ``_read``
+        self._edge_run = edgerun.EdgeRun()  # the open edges of what get_many just read (edgerun.py)
         self._leases: dict[str, str] = {}  # scope -> owner, for the advisory locks this session holds
         self._vector_cache: dict[tuple[str, bool], tuple[tuple[Any, ...], list[str], np.ndarray]] = {}
         #: Test-only: called with each statement before it runs (the audit and fault tests use it).
@@ -114,6 +133,8 @@ class PostgresStore:
 
     # -- statements -----------------------------------------------------------------------
     def _run(self, sql: str, params: Sequence[Any] = (), *, binary: bool = False) -> Any:
+        if self._unnamed:
+            self._name_txn()
         if self._statement_hook is not None:
             self._statement_hook(sql)
         if self._writing and scopestats.may_change(sql):
@@ -146,6 +167,8 @@ class PostgresStore:
         if self._absent is not None:
             for row in rows:
                 self._absent.discard(sql, row)
+        if self._unnamed:
+            self._name_txn()
         if self._statement_hook is not None:
             self._statement_hook(sql)
         if self._writing and scopestats.may_change(sql):
@@ -215,6 +238,7 @@ class PostgresStore:
     def _txn(self, scopes: Sequence[str], *, write: bool = False, subscopes: bool = False) -> Iterator[None]:
         """One transaction naming ``scopes`` (nested calls join the open one), under the lock."""
         with self._lock:
+            self._edge_run.end()
             self._check_open()
             if write and self.read_only:
                 from reverie.errors import ReadOnlyError
@@ -224,12 +248,7 @@ class PostgresStore:
                 self._allow(scopes, subscopes=subscopes)
                 yield
                 return
-            if self._conn.closed or self._conn.broken:
-                # The server went away (restart, failover, a killed backend): the failed write was
-                # rolled back with its session; the next call reconnects instead of failing forever.
-                # Session locks (leases) died with that session: the lease rows decide again.
-                self._leases.clear()
-                self._conn = pgconnect.connect(self.url)
+            self._reconnect_if_broken()
             try:
                 tx = self._conn.transaction()
                 tx.__enter__()
@@ -237,6 +256,9 @@ class PostgresStore:
                 raise self._translate(exc) from None
             self._txn_scopes = []
             self._subscopes = False
+            # the session names scopes (``_read``): name the transaction's own before it reads
+            self._unnamed = self._session != ((), False)
+            self._local_named = False
             self._made_by = None
             self._absent = None
             self._writing = write
@@ -247,18 +269,84 @@ class PostgresStore:
                 yield
             except BaseException as exc:
                 self._txn_scopes = None
+                self._unnamed = False
                 self._writing = False
                 self._stats.moved()
                 with contextlib.suppress(Exception):
                     tx.__exit__(type(exc), exc, exc.__traceback__)
                 raise
             self._txn_scopes = None
+            self._unnamed = False
             self._writing = False
             self._stats.moved()
             try:
                 tx.__exit__(None, None, None)
             except Exception as exc:
                 raise self._translate(exc) from None
+
+    def _reconnect_if_broken(self) -> None:
+        if self._conn.closed or self._conn.broken:
+            # The server went away (restart, failover, a killed backend): the failed write was
+            # rolled back with its session; the next call reconnects instead of failing forever.
+            # Session locks (leases) died with that session: the lease rows decide again; so did
+            # the scopes the session named.
+            self._leases.clear()
+            self._session = None
+            self._conn = pgconnect.connect(self.url)
+            self._session = ((), False)
+
+    @contextmanager
+    def _read(self, scopes: Sequence[str] | None, *, keep_run: bool = False) -> Iterator[None]:
+        """Reads of ``scopes`` (None: of tables without row-level security) outside a transaction:
+        each statement in autocommit, the scopes named for the session (see the module docstring).
+        Inside an open transaction, joins it as ``_txn`` does. Only for bodies of plain reads:
+        nothing transaction-local (``set_config(..., true)``, advisory xact locks) and no writes.
+        Ends the run of ``get_many`` / ``edges`` calls (``edgerun.py``) unless ``keep_run``."""
+        with self._lock:
+            if not keep_run:
+                self._edge_run.end()
+            if self._txn_scopes is not None:
+                with self._txn(scopes or []):
+                    yield
+                return
+            self._check_open()
+            self._reconnect_if_broken()
+            if scopes is not None:
+                named = self._session[0] if self._keys is not None and self._session else ()
+                want = (tuple(dict.fromkeys([*named, *scopes])), False)  # nested: the outer read's too
+                if self._session != want:
+                    self._session = None  # unknown until the statement has run
+                    self.q(_NAME_SCOPES, (list(want[0]), False, "off", False))
+                    self._session = want
+            outer = self._keys is None
+            if outer:
+                self._keys = {}
+            try:
+                yield
+            finally:
+                if outer:
+                    self._keys = None
+
+    def _scope_key(self, scope: str) -> tuple[Any, ...]:
+        """The scope's log position and the store's vector epoch and embedder: what the scope's cached
+        figures and vectors are valid for. Read once per ``_read`` (a recall's dense leg asked three
+        times). Why that is safe: a key read before the rows it tags can only be older than them,
+        so a later read finds it moved and reads again; never newer rows under an older key."""
+        if self._keys is not None and self._txn_scopes is None and scope in self._keys:
+            return self._keys[scope]
+        key = tuple(self.q(scopestats.KEY, (scope,))[0])
+        if self._keys is not None and self._txn_scopes is None:
+            self._keys[scope] = key
+        return key
+
+    def _name_txn(self) -> None:
+        """The open transaction's own scopes for RLS (the session names others: ``_read``)."""
+        assert self._txn_scopes is not None
+        self._unnamed = False
+        if not self._local_named and (tuple(self._txn_scopes), self._subscopes) == self._session:
+            return  # the session names exactly these (a transaction of the scope the last reads named)
+        self._local_named = True
+        self.q(_NAME_SCOPES, (self._txn_scopes, True, "on" if self._subscopes else "off", True))
 
     def _allow(self, scopes: Sequence[str], *, subscopes: bool = False, lock: bool = False) -> None:
         """Name ``scopes`` for row-level security in this transaction (and lock them for a write)."""
@@ -267,11 +355,7 @@ class PostgresStore:
         if new or (subscopes and not self._subscopes):
             self._txn_scopes += new
             self._subscopes = self._subscopes or subscopes
-            self.q(
-                "SELECT set_config('reverie.scopes', %s::text[]::text, true), "
-                "set_config('reverie.subscopes', %s, true)",
-                (self._txn_scopes, "on" if self._subscopes else "off"),
-            )
+            self._name_txn()
         if lock:
             # every scope not yet locked, named before or not: a read earlier in the transaction
             # (a dream step's version check) names a scope without locking it
@@ -287,19 +371,19 @@ class PostgresStore:
 
     # -- StateView ------------------------------------------------------------------------
     def item(self, scope: str, item_id: str) -> Item | None:
-        with self._txn([scope]):
+        with self._read([scope]):
             rows = self.q(SELECT_ITEM + " WHERE scope = %s AND id = %s", (scope, item_id))
         return row_to_item(rows[0]) if rows else None
 
     def versions(self, scope: str, item_ids: Sequence[str]) -> dict[str, int]:
-        with self._txn([scope]):
+        with self._read([scope]):
             rows = self.q("SELECT id, version FROM items WHERE scope = %s AND id = ANY (%s)", (scope, list(item_ids)))
         return {str(r[0]): int(r[1]) for r in rows}
 
     def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
         if self._absent is not None and (scope, fingerprint) in self._absent.fingerprints:
             return None
-        with self._txn([scope]):
+        with self._read([scope]):
             rows = self.q(
                 "SELECT item_id FROM fingerprints WHERE scope = %s AND fp = %s ORDER BY item_id LIMIT 1",
                 (scope, fingerprint),
@@ -309,39 +393,39 @@ class PostgresStore:
     def tombstone(self, scope: str, fingerprint: str) -> str | None:
         if self._absent is not None and (scope, fingerprint) in self._absent.tombstones:
             return None
-        with self._txn([scope]):
+        with self._read([scope]):
             rows = self.q("SELECT item_id FROM tombstones WHERE scope = %s AND fp = %s", (scope, fingerprint))
         return str(rows[0][0]) if rows else None
 
     def paused(self, scope: str) -> bool:
-        with self._txn([scope]):
+        with self._read([scope]):
             rows = self.q("SELECT paused FROM scope_state WHERE scope = %s", (scope,))
         return bool(rows and rows[0][0])
 
     def edge(self, scope: str, edge_id: str) -> Edge | None:
-        with self._txn([scope]):
+        with self._read([scope]):
             rows = self.q(
                 f"SELECT {projections._EDGE_COLUMNS} FROM edges WHERE scope = %s AND id = %s",  # nosec B608 # constant
                 (scope, edge_id),
             )
         return row_to_edge(rows[0]) if rows else None
 
-    def _edges(self, scope: str, where: str, params: Sequence[Any]) -> list[Edge]:
+    def _edges(self, scope: str, where: str, params: Sequence[Any], *, keep_run: bool = False) -> list[Edge]:
         sql = f"SELECT {projections._EDGE_COLUMNS} FROM edges WHERE scope = %s AND {where} ORDER BY id"  # nosec B608 # constant
-        with self._txn([scope]):
+        with self._read([scope], keep_run=keep_run):
             return [row_to_edge(r) for r in self.q(sql, (scope, *params))]
 
     def edges_between(self, scope: str, a: str, b: str) -> list[Edge]:
         return self._edges(scope, "((src = %s AND dst = %s) OR (src = %s AND dst = %s))", (a, b, b, a))
 
     def revisions(self, scope: str, item_id: str) -> list[str]:
-        with self._txn([scope]):
+        with self._read([scope]):
             return purge.revisions(self.q, scope, item_id)
 
     def superseded_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
         if self._absent is not None and (scope, SUPERSEDED_PREFIX + fingerprint) in self._absent.fingerprints:
             return None
-        with self._txn([scope]):
+        with self._read([scope]):
             rows = self.q(
                 "SELECT item_id FROM fingerprints WHERE scope = %s AND fp = %s ORDER BY item_id DESC LIMIT 1",
                 (scope, SUPERSEDED_PREFIX + fingerprint),
@@ -352,36 +436,36 @@ class PostgresStore:
         return self._edges(scope, "(src = %s OR dst = %s) AND closed_at IS NULL", (item_id, item_id))
 
     def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
-        with self._txn([scope]):
+        with self._read([scope]):
             return [row_to_item(r) for r in purge.derived_rows(self.q, scope, parent_ids)]
 
     def conversation_state(self, scope: str, conversation: str) -> ConversationState | None:
-        with self._txn([scope]):
+        with self._read([scope]):
             return conv.state(self.q, scope, conversation)
 
     def conversation_entry(self, scope: str, entry_id: str) -> ConversationEntry | None:
-        with self._txn([scope]):
+        with self._read([scope]):
             return conv.entry(self.q, scope, entry_id)
 
     # -- conversations: reads -------------------------------------------------------------
     def conversation_entries(
         self, scope: str, conversation: str, *, after_position: int = 0, kinds: Sequence[str] | None = None
     ) -> list[ConversationEntry]:
-        with self._txn([scope]):
+        with self._read([scope]):
             return conv.entries(self.q, scope, conversation, after_position, kinds)
 
     def conversations(self, scope: str) -> list[ConversationState]:
-        with self._txn([scope]):
+        with self._read([scope]):
             return conv.conversations(self.q, scope)
 
     def conversation_speakers(self, scope: str) -> list[str]:
-        with self._txn([scope]):
+        with self._read([scope]):
             return conv.speakers(self.q, scope)
 
     def archive_search(
         self, scope: str, query: str, *, conversation: str | None, limit: int
     ) -> list[ConversationEntry]:
-        with self._txn([scope]):
+        with self._read([scope]):
             return conv.archive_search(self.q, scope, query, conversation, limit)
 
     # -- primitive writes -----------------------------------------------------------------
@@ -484,6 +568,7 @@ class PostgresStore:
                     self._locked.clear()
                     # set_config is undone with the savepoint: name the scopes again
                     self._txn_scopes = []
+                    self._unnamed = self._session != ((), False)
                     self._allow(allowed)
         idempotency.written(claim)
         return out
@@ -496,7 +581,7 @@ class PostgresStore:
             keys.claim(self, p)
 
     def idempotency(self, scope: str, key: str, *, now: datetime) -> Recorded | None:
-        with self._txn([scope]):
+        with self._read([scope]):
             return keys.lookup(self.q, scope, key, now)
 
     def record_response(self, scope: str, claim: Claim, *, status: int, body: str, now: datetime) -> Recorded | None:
@@ -561,25 +646,25 @@ class PostgresStore:
 
     # -- intents and tasks (store/postgres/agenda.py) --------------------------------------
     def intent(self, scope: str, intent_id: str) -> Intent | None:
-        with self._txn([scope]):
+        with self._read([scope]):
             return agenda.intent(self.q, scope, intent_id)
 
     def task(self, scope: str, task_id: str) -> Task | None:
-        with self._txn([scope]):
+        with self._read([scope]):
             return agenda.task(self.q, scope, task_id)
 
     def intents(self, scope: str, where: IntentQuery, *, limit: int) -> list[Intent]:
         """The scope's intents matching ``where``, highest priority first (ties: by id)."""
-        with self._txn([scope]):
+        with self._read([scope]):
             return agenda.intents(self.q, scope, where, limit)
 
     def tasks(self, scope: str, where: TaskQuery, *, limit: int) -> list[Task]:
         """The scope's tasks matching ``where``, in creation order (by id)."""
-        with self._txn([scope]):
+        with self._read([scope]):
             return agenda.tasks(self.q, scope, where, limit)
 
     def dream_runs(self, scope: str, *, limit: int) -> list[dict[str, Any]]:
-        with self._txn([scope]):
+        with self._read([scope]):
             rows = self.q(
                 "SELECT scope, at, summary FROM dream_runs WHERE scope = %s ORDER BY n DESC LIMIT %s",
                 (scope, max(limit, 0)),
@@ -592,8 +677,10 @@ class PostgresStore:
 
     def get_many(self, scope: str, item_ids: Sequence[str]) -> dict[str, Item]:
         ids = list(dict.fromkeys(item_ids))
-        with self._txn([scope]):
+        with self._read([scope], keep_run=True):
             rows = self.q(SELECT_ITEM + " WHERE scope = %s AND id = ANY (%s)", (scope, ids))
+            if self._txn_scopes is None:
+                self._edge_run.saw(scope, ids)  # recall asks their edges next (edgerun.py)
         return {r[0]: row_to_item(r) for r in rows}
 
     def query(
@@ -612,14 +699,19 @@ class PostgresStore:
     def count(self, scope: str, where: Filter) -> int:
         params: list[Any] = [scope]
         cond = compile_filter(where, params)
-        with self._txn([scope]):
+        with self._read([scope]):
             return int(self.q(f"SELECT count(*) FROM items WHERE scope = %s AND {cond}", params)[0][0])  # nosec B608 # compiled: values are params
 
     def edges(self, scope: str, item_id: str | None = None, *, include_closed: bool = False) -> list[Edge]:
         where, params = ("true", ()) if item_id is None else ("(src = %s OR dst = %s)", (item_id, item_id))
         if not include_closed:
             where += " AND closed_at IS NULL"
-        return self._edges(scope, where, params)
+        if item_id is None or include_closed:
+            return self._edges(scope, where, params)
+        with self._read([scope], keep_run=True):  # an item get_many just read: its run's one statement
+            if self._txn_scopes is None and self._edge_run.covers(scope, item_id):
+                return self._edge_run.edges(self.q, scope, item_id)
+            return self._edges(scope, where, params, keep_run=True)
 
     def edges_by_type(self, scope: str, type: str, *, include_closed: bool = False) -> list[Edge]:
         return self._edges(scope, "type = %s" + ("" if include_closed else " AND closed_at IS NULL"), (type,))
@@ -632,17 +724,17 @@ class PostgresStore:
             params += [item_id] * (1 + _ABOUT_ITEM.count("%s"))
         sql += " ORDER BY seq LIMIT %s"
         params.append(limit)
-        with self._txn([scope]):
+        with self._read([scope]):
             return [_event(r) for r in self.q(sql, params)]
 
     def tombstones(self, scope: str) -> list[tuple[str, str]]:
-        with self._txn([scope]):
+        with self._read([scope]):
             rows = self.q("SELECT fp, item_id FROM tombstones WHERE scope = %s ORDER BY fp", (scope,))
         return [(r[0], r[1]) for r in rows]
 
     def lexical(self, scope: str, match: str, *, limit: int, current_only: bool = True) -> list[tuple[str, float]]:
         """bm25 over the scope's own statistics (``lexical.py``), current rows then closed ones."""
-        with self._txn([scope]):
+        with self._read([scope]):
             out = lexical.search(self.q, scope, match, limit, current=True, stats=self.scope_stats)
             if not current_only:
                 out += lexical.search(self.q, scope, match, limit, current=False, stats=self.scope_stats)
@@ -663,8 +755,15 @@ class PostgresStore:
 
     def scope_stats(self, scope: str, current: bool) -> scopestats.Stats:
         """The scope's row, token and vector counts (``scopestats.py``: kept while its log stands)."""
-        with self._txn([scope]):
-            return self._stats.get(self.q, scope, current, writing=self._writing, locked=scope in self._locked)
+        with self._read([scope]):
+            return self._stats.get(
+                self.q,
+                scope,
+                current,
+                writing=self._writing,
+                locked=scope in self._locked,
+                key=lambda: self._scope_key(scope),
+            )
 
     def _matrix(self, scope: str, current: bool, dim: int) -> tuple[list[str], np.ndarray]:
         state = "IS NULL" if current else "IS NOT NULL"
@@ -685,13 +784,7 @@ class PostgresStore:
         """``_matrix``, kept until the scope's log moves: every change to a scope's vectors comes with
         an event of that scope (from any process), and ``reindex`` / ``rebuild`` bump ``vectors_epoch``.
         Why: reading 10k vectors from the server is most of a recall's time otherwise."""
-        key = tuple(
-            self.q(
-                "SELECT (SELECT max(seq) FROM events WHERE scope = %s), "
-                "(SELECT v FROM settings WHERE k = 'vectors_epoch'), (SELECT v FROM settings WHERE k = 'embedder')",
-                (scope,),
-            )[0]
-        )
+        key = self._scope_key(scope)
         hit = self._vector_cache.get((scope, current))
         if hit is not None and hit[0] == key:
             return hit[1], hit[2]
@@ -708,8 +801,8 @@ class PostgresStore:
         )
 
     def vectors(self, scope: str, *, current_only: bool = True) -> tuple[list[str], np.ndarray]:
-        name, dim = self.embedder() or ("", 0)
-        with self._txn([scope]):
+        with self._read([scope]):
+            name, dim = self._embedder_of(scope) or ("", 0)
             if name:
                 self._check_served(scope, name, True)
             ids, mat = self._cached_matrix(scope, True, dim)
@@ -728,8 +821,14 @@ class PostgresStore:
         """Build ``scope``'s own HNSW index if it is large enough (``ann.warm``)."""
         return ann.warm(self, scope)
 
+    def _embedder_of(self, scope: str) -> tuple[str, int] | None:
+        """``embedder()`` from the scope's key (``_scope_key``): no statement of its own in a read
+        that needs the key anyway (the dense leg: ``vectors``, ``ann.nearest``)."""
+        key = self._scope_key(scope)
+        return None if key[2] is None else (str(key[2]), int(key[3]))
+
     def embedder(self) -> tuple[str, int] | None:
-        with self._txn([]):
+        with self._read(None):
             rows = dict(self.q("SELECT k, v FROM settings WHERE k IN ('embedder', 'embedder_dim')"))
         if "embedder" not in rows:
             return None
@@ -780,7 +879,7 @@ class PostgresStore:
 
     def summary_counts(self, scope: str) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
-        with self._txn([scope]):
+        with self._read([scope]):
             for col, current in (("tier", True), ("kind", True), ("source", True), ("status", False)):
                 where = "scope = %s AND closed_at IS NULL" if current else "scope = %s"
                 rows = self.q(
