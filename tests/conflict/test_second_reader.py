@@ -292,6 +292,11 @@ def test_a_failing_reader_at_write_time_keeps_the_rules_links_and_flags_the_clai
         ("The pod's memory limit is 2 GiB.", "The pod can use at most 2048 MiB of memory.", "equal quantities"),
         ("Read replicas could be added if queries slow down.", "The database has no read replicas.", "conditional"),
         (
+            "Mehmet paid an extra 5,000 dollars off his mortgage in 2022.",
+            "Mehmet paid nothing extra off his mortgage in 2023.",
+            "two dated occasions",
+        ),
+        (
             "Marisol's blog had 3,000 followers in 2020.",
             "Marisol's blog has about 45,000 followers now.",
             "then and now: a change over time",

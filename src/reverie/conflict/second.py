@@ -124,6 +124,8 @@ def compatible_reason(a: Claim, b: Claim) -> str | None:
         return "conditional"  # "could be added if queries slow down"
     if _then_and_now(x, y) or _then_and_now(y, x):
         return "then and now: a change over time"  # "had 3,000 followers in 2020" / "has 45,000 now"
+    if _dated_occasions(x, y):
+        return "two dated occasions"  # "scored two goals in Saturday's match" / "no goals in Sunday's'
     dated = any(u.kind == "date" for u in x.units) and any(u.kind == "date" for u in y.units)
     if dated and ({t.low for t in x.tokens} | {t.low for t in y.tokens}) & _CHANGE_WORDS:
         return "change over time"
@@ -233,6 +235,20 @@ def _then_and_now(then: Analysis, now: Analysis) -> bool:
     first became."""
     same_polarity = bool(then.negations) == bool(now.negations)
     return same_polarity and then.past and not now.past and _has(then, "date") and not _has(now, "date")
+
+
+def _dated_occasions(x: Analysis, y: Analysis) -> bool:
+    """Each claim is dated, the dates differ, and something else differs too (an amount on both
+    sides, or a negation on one): the date says which occasion, so the other difference is two
+    occasions' values, not one fact said two ways ("paid 5,000 extra in 2022" / "paid nothing extra
+    in 2023"). One date against another with nothing else differing stays a question for the reader
+    ("finished his PhD in 2018" / "completed his doctorate in 2021")."""
+    da = [u.date for u in x.units if u.kind == "date" and u.date is not None]
+    db = [u.date for u in y.units if u.kind == "date" and u.date is not None]
+    if not da or not db or not any(date_fields_in_conflict(p, q) or time_in_conflict(p, q) for p in da for q in db):
+        return False
+    amounts = bool(_quantities(x)) and bool(_quantities(y))
+    return amounts or bool(x.negations) != bool(y.negations)
 
 
 def _two_phases(a: set[str], b: set[str]) -> bool:
