@@ -291,6 +291,8 @@ def test_a_failing_reader_at_write_time_keeps_the_rules_links_and_flags_the_clai
         ("Lake Vessen is 40 metres deep.", "Lake Vessen is 9 kilometres long.", "two extents of one thing"),
         ("The pod's memory limit is 2 GiB.", "The pod can use at most 2048 MiB of memory.", "equal quantities"),
         ("Read replicas could be added if queries slow down.", "The database has no read replicas.", "conditional"),
+        ("Ravi has lived in Mumbai.", "Ravi has lived in London.", "two experiences"),
+        ("Chen has never flown on a plane.", "Chen has never been to Japan.", "two experiences"),
         (
             "Mehmet paid an extra 5,000 dollars off his mortgage in 2022.",
             "Mehmet paid nothing extra off his mortgage in 2023.",
@@ -319,3 +321,22 @@ def test_more_structural_reasons_to_hold_together(a: str, b: str, reason: str) -
 )
 def test_the_same_phase_or_another_amount_is_still_read(a: str, b: str) -> None:
     assert compatible_reason(Claim(a), Claim(b)) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "experience"),
+    [
+        ("Ravi has lived in Mumbai.", True),
+        ("Kai has never been to Japan.", True),
+        ("Jonas has run three half marathons.", True),
+        ("Ravi has lived in Mumbai since 2019.", False),  # a state lasting to now
+        ("The service has been down all week.", False),  # "been" + a state
+        ("Priya has a car.", False),
+        ("Omar has to leave at five.", False),
+    ],
+)
+def test_an_experience_in_the_perfect(text: str, experience: bool) -> None:
+    from reverie.conflict.frame import analyse
+    from reverie.conflict.second import _perfect
+
+    assert _perfect(analyse(text)) is experience

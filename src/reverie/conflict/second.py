@@ -21,6 +21,8 @@ reason. So a second reading runs only where the rules found nothing, and never w
   thing ("40 m deep" / "9 km long");
 - either is conditional ("could be added if …"), or a dated past claim meets an undated present one
   ("had 3,000 followers in 2020" / "has 45,000 now");
+- both state an experience in the perfect ("has lived in Mumbai" / "has lived in London"), or two
+  dated occasions whose amounts or polarity differ too ("paid 5,000 extra in 2022" / "nothing in 2023");
 - both tie their fact to a date and one says "until" or "since" (a change over time);
 - the word alignment (``align``) already sees two subjects: two named people ("Priya has 3 kids" /
   "Ravi has 2 kids"), or a numbered subject;
@@ -42,7 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from reverie.conflict import places
+from reverie.conflict import lexicon, places
 from reverie.conflict.align import align
 from reverie.conflict.anchored import phases
 from reverie.conflict.core import Axis, Claim, Conflict
@@ -124,6 +126,8 @@ def compatible_reason(a: Claim, b: Claim) -> str | None:
         return "conditional"  # "could be added if queries slow down"
     if _then_and_now(x, y) or _then_and_now(y, x):
         return "then and now: a change over time"  # "had 3,000 followers in 2020" / "has 45,000 now"
+    if _perfect(x) and _perfect(y) and bool(x.negations) == bool(y.negations):
+        return "two experiences"  # "has lived in Mumbai" / "has lived in London"
     if _dated_occasions(x, y):
         return "two dated occasions"  # "scored two goals in Saturday's match" / "no goals in Sunday's'
     dated = any(u.kind == "date" for u in x.units) and any(u.kind == "date" for u in y.units)
@@ -235,6 +239,32 @@ def _then_and_now(then: Analysis, now: Analysis) -> bool:
     first became."""
     same_polarity = bool(then.negations) == bool(now.negations)
     return same_polarity and then.past and not now.past and _has(then, "date") and not _has(now, "date")
+
+
+_PERFECT_ADVERBS = frozenset({"never", "ever", "always", "already", "not", "just", "also", "often", "once", "twice"})
+_PARTICIPLES = frozenset({"run", "done", "seen", "flown", "gone", "won", "met", "had", "lived"})
+
+
+def _perfect(side: Analysis) -> bool:
+    """The present perfect of an experience ("has lived in Mumbai", "has been to Japan"): several
+    can be true. Not a state that lasts to now ("has lived there since 2019", "has been down"),
+    not "has to" or "has a"."""
+    toks = side.tokens
+    if any(t.low in {"since", "for"} for t in toks):
+        return False
+    for i, t in enumerate(toks):
+        if t.low not in {"has", "have"}:
+            continue
+        j = i + 1
+        while j < len(toks) and toks[j].low in _PERFECT_ADVERBS:
+            j += 1
+        if j >= len(toks):
+            return False
+        word = toks[j].low
+        if word == "been":
+            return j + 1 < len(toks) and toks[j + 1].low == "to"
+        return word.endswith(("ed", "en")) or word in lexicon.PAST_VERB_FORMS or word in _PARTICIPLES
+    return False
 
 
 def _dated_occasions(x: Analysis, y: Analysis) -> bool:
