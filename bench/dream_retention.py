@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import resource
 import shutil
@@ -308,13 +309,13 @@ def retention(n: int, seed: int, work: Path) -> list[dict[str, Any]]:
             for c in CLASSES:
                 row[f"{c}_kept"] = len(kept & by_class[c]) / max(1, len(by_class[c]))
             row["load_bearing_orphaned"] = sum(1 for i in lb_kept if not children.get(i, set()) & kept)
-            row["value_kept"] = sum(value[i] for i in kept if i in value) / total
+            row["value_kept"] = math.fsum(value[i] for i in kept if i in value) / total  # exact: set order varies
             if name in second:  # after the second pass (the new items carry no true value)
                 again = second[name]
                 row["second_pass"] = {
                     "hv_cold_kept": len(again & cold) / len(cold),
                     **{f"{c}_kept": len(again & by_class[c]) / max(1, len(by_class[c])) for c in CLASSES},
-                    "value_kept": sum(value[i] for i in again if i in value) / total,
+                    "value_kept": math.fsum(value[i] for i in again if i in value) / total,
                 }
             rows.append(row)
     sizes = ", ".join(f"{len(by_class[c])} {c}" for c in CLASSES)
