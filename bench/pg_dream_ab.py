@@ -25,61 +25,30 @@ import argparse
 import hashlib
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
 import warnings
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-BUILD_BATCH = 2_000
-
-
-def _shape(sql: str) -> str:
-    """A statement's text with whitespace folded and long IN/VALUES lists shortened."""
-    text = re.sub(r"\s+", " ", sql).strip()
-    return re.sub(r"(%s, ){3,}%s", "%s, ..., %s", text)[:160]
+sys.path.insert(0, str(HERE))
+from pg_ab import build, counted_statements  # noqa: E402  (this folder, beside the script)
 
 
 def one(url: str, variant: str, profile: bool) -> dict[str, Any]:
     """One pass in this process (the caller set PYTHONPATH to the variant's source tree)."""
     from threadpoolctl import threadpool_limits
 
-    sys.path.insert(0, str(HERE))
     from pg_vs_sqlite import SCOPE, _open
 
-    spent: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     with threadpool_limits(1), _open(url, seed=2) as mem:
-        store: Any = mem.store
-        run, many = store._run, store.xmany
-
-        def timed_run(sql: str, params: Any = (), **kw: Any) -> Any:
+        with counted_statements(mem.store) as spent:
             start = time.perf_counter()
-            try:
-                return run(sql, params, **kw)
-            finally:
-                cell = spent[_shape(sql)]
-                cell[0] += 1
-                cell[1] += time.perf_counter() - start
-
-        def timed_many(sql: str, rows: Any) -> None:
-            start = time.perf_counter()
-            try:
-                many(sql, rows)
-            finally:
-                cell = spent["MANY " + _shape(sql)]
-                cell[0] += 1
-                cell[1] += time.perf_counter() - start
-
-        store._run, store.xmany = timed_run, timed_many
-        start = time.perf_counter()
-        report = mem.dream(scope=SCOPE)
-        seconds = time.perf_counter() - start
-        store._run, store.xmany = run, many
+            report = mem.dream(scope=SCOPE)
+            seconds = time.perf_counter() - start
         events = [(e.seq, e.type, e.payload) for e in mem.store.events(SCOPE, limit=10**9)]
     body = json.dumps({"report": report.to_dict(), "events": events}, sort_keys=True, default=str)
     row: dict[str, Any] = {
@@ -98,20 +67,6 @@ def one(url: str, variant: str, profile: bool) -> dict[str, Any]:
     return row
 
 
-def build(url: str, items: int) -> None:
-    """The store the rounds copy: ``items`` items in one scope (this checkout's code)."""
-    from threadpoolctl import threadpool_limits
-
-    sys.path.insert(0, str(HERE))
-    from pg_vs_sqlite import SCOPE, SEED, _open, _texts
-
-    texts = _texts(items, SEED)
-    with threadpool_limits(1), _open(url) as mem:
-        for at in range(0, items, BUILD_BATCH):
-            mem.remember_many(texts[at : at + BUILD_BATCH], scope=SCOPE)
-        mem.store.warm(SCOPE)  # as pg_vs_sqlite's 100k step before its dream step: the pass only catches up
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--old-src", type=Path, help="the old tree's src directory (git archive ... | tar -x)")
@@ -124,7 +79,7 @@ def main() -> None:
     ap.add_argument("--build", metavar="URL", help=argparse.SUPPRESS)  # a child process
     args = ap.parse_args()
     if args.build:
-        build(args.build, args.items)
+        build(args.build, args.items)  # pg_ab.build: as pg_vs_sqlite's 100k step before its dream step
         return
     if args.one:
         print(json.dumps(one(args.one[0], args.one[1], args.profile)), flush=True)

@@ -29,25 +29,18 @@ import argparse
 import hashlib
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import warnings
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-BUILD_BATCH = 2_000
-
-
-def _shape(sql: str) -> str:
-    """A statement's text with whitespace folded and long IN/VALUES lists shortened."""
-    text = re.sub(r"\s+", " ", sql).strip()
-    return re.sub(r"(%s, ){3,}%s", "%s, ..., %s", text)[:160]
+sys.path.insert(0, str(HERE))
+from pg_ab import build, counted_statements  # noqa: E402  (this folder, beside the script)
 
 
 def _ticks(pid: int) -> float:
@@ -60,11 +53,9 @@ def one(url: str, variant: str, queries: int, record_use: bool, profile: bool) -
     """The recalls in this process (the caller set PYTHONPATH to the variant's source tree)."""
     from threadpoolctl import threadpool_limits
 
-    sys.path.insert(0, str(HERE))
     from benchutil import pct
     from pg_vs_sqlite import SCOPE, SEED, _open, _queries
 
-    spent: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     qs = _queries(queries, SEED + 1)
     answers: list[Any] = []
     walls: list[float] = []
@@ -72,26 +63,6 @@ def one(url: str, variant: str, queries: int, record_use: bool, profile: bool) -
         store: Any = mem.store
         mem.recall(qs[0], scope=SCOPE, record_use=False)  # warm: caches, vectors read once
         backend = int(store.q("SELECT pg_backend_pid() WHERE %s = %s", ("x", "x"))[0][0])
-        run, many = store._run, store.xmany
-
-        def timed_run(sql: str, params: Any = (), **kw: Any) -> Any:
-            start = time.perf_counter()
-            try:
-                return run(sql, params, **kw)
-            finally:
-                cell = spent[_shape(sql)]
-                cell[0] += 1
-                cell[1] += time.perf_counter() - start
-
-        def timed_many(sql: str, rows: Any) -> None:
-            start = time.perf_counter()
-            try:
-                many(sql, rows)
-            finally:
-                cell = spent["MANY " + _shape(sql)]
-                cell[0] += 1
-                cell[1] += time.perf_counter() - start
-
         txn = store._txn
         begins = [0]
 
@@ -99,15 +70,16 @@ def one(url: str, variant: str, queries: int, record_use: bool, profile: bool) -
             begins[0] += store._txn_scopes is None  # a transaction of its own, not one joined
             return txn(*a, **kw)
 
-        store._run, store.xmany, store._txn = timed_run, timed_many, counted_txn
-        server0, client0 = _ticks(backend), time.process_time()
-        for q in qs:
-            start = time.perf_counter()
-            hits = mem.recall(q, scope=SCOPE, k=10, record_use=record_use)
-            walls.append((time.perf_counter() - start) * 1000)
-            answers.append([(h.item.id, repr(h.score), h.why, list(h.contradicted_by)) for h in hits])
-        client_s, server_s = time.process_time() - client0, _ticks(backend) - server0
-        store._run, store.xmany, store._txn = run, many, txn
+        store._txn = counted_txn
+        with counted_statements(store) as spent:
+            server0, client0 = _ticks(backend), time.process_time()
+            for q in qs:
+                start = time.perf_counter()
+                hits = mem.recall(q, scope=SCOPE, k=10, record_use=record_use)
+                walls.append((time.perf_counter() - start) * 1000)
+                answers.append([(h.item.id, repr(h.score), h.why, list(h.contradicted_by)) for h in hits])
+            client_s, server_s = time.process_time() - client0, _ticks(backend) - server0
+        store._txn = txn
         events = [(e.seq, e.type, e.payload) for e in mem.store.events(SCOPE, limit=10**9)] if record_use else []
     body = json.dumps({"answers": answers, "events": events}, sort_keys=True, default=str)
     n = len(qs)
@@ -129,20 +101,6 @@ def one(url: str, variant: str, queries: int, record_use: bool, profile: bool) -
             {"sql": k, "count": int(c[0]), "ms_per_recall": round(c[1] * 1000 / n, 3)} for k, c in top
         ]
     return row
-
-
-def build(url: str, items: int) -> None:
-    """The store the rounds copy: ``items`` items in one scope (this checkout's code), warmed."""
-    from threadpoolctl import threadpool_limits
-
-    sys.path.insert(0, str(HERE))
-    from pg_vs_sqlite import SCOPE, SEED, _open, _texts
-
-    texts = _texts(items, SEED)
-    with threadpool_limits(1), _open(url) as mem:
-        for at in range(0, items, BUILD_BATCH):
-            mem.remember_many(texts[at : at + BUILD_BATCH], scope=SCOPE)
-        mem.store.warm(SCOPE)
 
 
 def _summary(rows: list[dict[str, Any]]) -> None:
