@@ -25,7 +25,7 @@ Shape (``version`` 1, 2 with a ``conversations`` section, 3 with a restricted cl
   already refuses a slice carrying them, by name, and every slice it could read reads the same
   here; the version changes when a field it knows changes meaning — which the ``conversations``
   section does (``reverie.slice.conversations``: version 2). A slice is written in the lowest
-  version that holds it, and this build reads versions 1 and 2.
+  version that holds it, and this build reads versions 1 to 3.
 - ``visibility`` (version 3) says who may read each claim: ``null`` for everyone in the scope, or
   a non-empty list of principals (``reverie.model.visibility``). Why a new version: a slice
   without it meant "everyone" because claims had no other audience; a reader that dropped the
