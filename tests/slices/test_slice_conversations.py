@@ -59,7 +59,7 @@ def sandbox(open_mem: Any, tmp_path: Path) -> Memory:
 
 def test_export_carries_each_conversation_whole_with_its_memories_as_version_2(main: Memory) -> None:
     sl = main.export_slice(scope=MAIN, include_conversations=True)
-    assert sl.version == 2 == VERSION and sl.to_dict()["version"] == 2
+    assert sl.version == 2 < VERSION and sl.to_dict()["version"] == 2  # version 3 only with a restricted claim
     [conv] = sl.conversations or ()
     assert [e.kind for e in conv.entries] == ["message", "tool_call", "message", "recap", "message"]
     items = {i.id: i for i in sl.items}

@@ -87,6 +87,9 @@ class Slices:
         ``include_conversations`` adds the ``conversations`` section (format version 2): every
         conversation of the scope, or those an exported item belongs to, whole, with their
         messages' memories among the items (``reverie.memory.slice_conversations``).
+        Each item carries its visibility (format version 3 when one is restricted). Read as a
+        principal, the store hides what that principal may not see, so the slice leaves those
+        claims out (and edges to them); a hidden id in ``memory_ids`` is not found, as on every read.
         Raises ``NotFoundError`` for an id not in the scope; reads only, writes nothing.
         """
         core = self._core
@@ -206,6 +209,10 @@ class Slices:
         nothing written; ``skip``: keep ours; ``reid``: import theirs as a new claim). A value
         dismissed here stays dismissed (skipped). A malformed slice, a newer format version or one
         forging trust raises ``InvalidSliceError``; nothing is written on any refusal.
+
+        Each claim keeps the visibility the slice gives it (None: everyone; a version-1/2 slice
+        has none, so everyone, as before); a principal importing a restricted claim is added to its
+        audience, as to every restricted write of a principal. A claim already here keeps its own.
 
         The ``intents`` / ``tasks`` sections replay in the same transaction, each record through
         its status machine, memory ids through ``report.ids`` (``reverie.memory.slice_agenda``).
@@ -378,6 +385,9 @@ class Slices:
                 "scores": scores,
                 "valid_from": it.valid_from,
                 "valid_to": _valid_to(it),
+                # Who may read it, as where it was exported (dropped, a restricted claim came in
+                # readable by every principal). None: everyone in the scope; checked again here.
+                "visibility": list(it.visibility) if it.visibility is not None else None,
             }
             try:
                 command = build_remember(fields, plan.scope, ("imported",), core.limits)
@@ -637,6 +647,7 @@ def _slice_item(it: Item) -> SliceItem:
         status=it.status,
         valid_from=it.valid_from,
         valid_to=it.valid_to,
+        visibility=it.visibility or None,  # an item's () is everyone; a slice says None
     )
 
 

@@ -6,7 +6,7 @@ because the replayer re-derives each call. A slice carries *claims and their rel
 stand*, in the shape the receiving store will keep them, so a reader can check it completely
 before anything is written, and a sub-agent can be handed exactly what it needs.
 
-Shape (``version`` 1, or 2 with a ``conversations`` section)::
+Shape (``version`` 1, 2 with a ``conversations`` section, 3 with a restricted claim)::
 
     {"format": "reverie.slice", "version": 1, "scope": "<exported from>", "exported_at": "<UTC>",
      "items": [SliceItem...], "edges": [SliceEdge...], "sections": {"intents": [...], ...}}
@@ -25,7 +25,16 @@ Shape (``version`` 1, or 2 with a ``conversations`` section)::
   already refuses a slice carrying them, by name, and every slice it could read reads the same
   here; the version changes when a field it knows changes meaning — which the ``conversations``
   section does (``reverie.slice.conversations``: version 2). A slice is written in the lowest
-  version that holds it, and this build reads versions 1 and 2.
+  version that holds it, and this build reads versions 1 to 3.
+- ``visibility`` (version 3) says who may read each claim: ``null`` for everyone in the scope, or
+  a non-empty list of principals (``reverie.model.visibility``). Why a new version: a slice
+  without it meant "everyone" because claims had no other audience; a reader that dropped the
+  field would hand a restricted claim to every principal, so a reader that does not know it must
+  refuse the slice (an older build does: "newer than this reverie reads"), not import it. A slice
+  whose claims are all visible to everyone is still written as version 1 or 2, without the field,
+  so older builds read it as before; a version-1 or 2 slice imports every claim as "everyone", as
+  it always did, and one that carries the field anyway is refused (its version is wrong). An
+  empty list is refused, as ``check_visibility`` refuses it on every face.
 
 Everything here is pure (no store, no I/O): ``Slice.from_json`` is the one place a slice from
 outside is checked, so every face (Python, CLI, MCP, HTTP) refuses the same bad slices the same way.
@@ -39,17 +48,20 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from reverie.errors import InvalidSliceError
+from reverie.errors import InvalidInputError, InvalidSliceError
 from reverie.model.clock import to_iso
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SOURCES, STATUSES, TIERS
 from reverie.model.validate import SCORE_NAMES
+from reverie.model.visibility import check_visibility
 from reverie.slice.agenda import INTENTS, TASKS, SliceIntent, SliceTask, check_sections
 from reverie.slice.conversations import CONVERSATIONS, CONVERSATIONS_VERSION, SliceConversation, check_conversations
 from reverie.slice.fields import as_list, as_object, no_unknown, record, reverie_id, shown, utc_time
 
 FORMAT = "reverie.slice"
+#: The format version that introduced each item's ``visibility`` (see the module docstring).
+VISIBILITY_VERSION = 3
 #: The newest format version this build reads and writes (a slice is written in the lowest that holds it).
-VERSION = CONVERSATIONS_VERSION
+VERSION = VISIBILITY_VERSION
 #: The most trust an imported claim or edge may carry (the same cap as ``remember_imported``).
 IMPORTED_AUTHORITY = DEFAULT_AUTHORITY["imported"]
 #: Where an imported item keeps the id its claim had where it was first recorded.
@@ -77,6 +89,7 @@ _ITEM_KEYS = frozenset(
         "valid_from",
         "valid_to",
         "recorded_at",
+        "visibility",
     }
 )
 _EDGE_KEYS = frozenset({"id", "type", "src", "dst", "author", "authority", "meta", "recorded_at"})
@@ -106,14 +119,18 @@ class SliceItem:
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     source: str = "imported"
+    #: Who may read the claim: None for everyone in the scope, else the principals (sorted, distinct).
+    visibility: tuple[str, ...] | None = None
 
     @property
     def original_source(self) -> str:
         """The source the claim had where it was recorded (kept as a record, never as trust)."""
         return self.provenance.get("source") or "imported"
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self, *, with_visibility: bool = True) -> dict[str, Any]:
+        """The item as JSON; ``with_visibility=False`` leaves the field out (a version-1/2 slice,
+        whose claims are all visible to everyone, has none)."""
+        out = {
             "id": self.id,
             "origin_id": self.origin_id,
             "text": self.text,
@@ -133,6 +150,9 @@ class SliceItem:
             "valid_to": _iso(self.valid_to),
             "recorded_at": to_iso(self.recorded_at),
         }
+        if with_visibility:
+            out["visibility"] = list(self.visibility) if self.visibility is not None else None
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +187,8 @@ class Slice:
 
     ``intents`` / ``tasks`` / ``conversations`` are the checked sections (None: not carried);
     ``sections`` holds any other section as it came (an import refuses a non-empty one).
-    ``version`` is the lowest format version that holds it: 2 with conversations, else 1.
+    ``version`` is the lowest format version that holds it: 3 with a restricted claim, 2 with
+    conversations, else 1.
     """
 
     scope: str
@@ -182,15 +203,18 @@ class Slice:
 
     @property
     def version(self) -> int:
+        if any(i.visibility is not None for i in self.items):
+            return VISIBILITY_VERSION
         return CONVERSATIONS_VERSION if self.conversations is not None else 1
 
     def to_dict(self) -> dict[str, Any]:
+        version = self.version
         return {
             "format": self.format,
-            "version": self.version,
+            "version": version,
             "scope": self.scope,
             "exported_at": to_iso(self.exported_at),
-            "items": [i.to_dict() for i in self.items],
+            "items": [i.to_dict(with_visibility=version >= VISIBILITY_VERSION) for i in self.items],
             "edges": [e.to_dict() for e in self.edges],
             "sections": {k: list(v) for k, v in sorted(self._all_sections().items())},
         }
@@ -234,7 +258,7 @@ class Slice:
                 "upgrade reverie to import it"
             )
         no_unknown(data, _TOP_KEYS, "the slice")
-        items = tuple(_item(d, f"items[{n}]") for n, d in enumerate(as_list(data.get("items", []), "items")))
+        items = tuple(_item(d, f"items[{n}]", version) for n, d in enumerate(as_list(data.get("items", []), "items")))
         edges = tuple(_edge(d, f"edges[{n}]") for n, d in enumerate(as_list(data.get("edges", []), "edges")))
         sections = _sections(data.get("sections", {}))
         _check_references(items, edges)
@@ -253,7 +277,7 @@ class Slice:
 
 
 # -- checking one part ---------------------------------------------------------------------------
-def _item(d: object, where: str) -> SliceItem:
+def _item(d: object, where: str, version: int) -> SliceItem:
     d = record(d, _ITEM_KEYS, where)
     source = d.get("source")
     if source != "imported":
@@ -284,7 +308,29 @@ def _item(d: object, where: str) -> SliceItem:
         valid_from=_time(d.get("valid_from"), f"{where}.valid_from"),
         valid_to=_time(d.get("valid_to"), f"{where}.valid_to"),
         recorded_at=_time(d.get("recorded_at"), f"{where}.recorded_at", required=True),  # type: ignore[arg-type]
+        visibility=_visibility(d, where, version),
     )
+
+
+def _visibility(d: dict[str, Any], where: str, version: int) -> tuple[str, ...] | None:
+    """An item's audience: None (everyone) when absent or null, else the checked principals.
+
+    A version-1/2 slice predates the field: its claims are everyone's, as they always were; one
+    carrying the field is refused rather than trusted to mean what version 3 means by it.
+    """
+    if "visibility" not in d:
+        return None
+    if version < VISIBILITY_VERSION:
+        raise InvalidSliceError(
+            f"{where}.visibility came in format version {VISIBILITY_VERSION}; this slice says version "
+            f"{version}: write it as version {VISIBILITY_VERSION}"
+        )
+    if d["visibility"] is None:
+        return None
+    try:  # the one rule every face applies: sorted, distinct, well-formed, never an empty list
+        return check_visibility(d["visibility"])
+    except InvalidInputError as exc:
+        raise InvalidSliceError(f"{where}.visibility: {exc.message}") from None
 
 
 def _edge(d: object, where: str) -> SliceEdge:
