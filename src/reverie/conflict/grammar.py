@@ -7,6 +7,8 @@ pure function of one claim's lower-cased words (issue #16: structure, not vocabu
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from reverie.conflict.text import stem
 
 # Words that only say *that* something is measured; the unit of the quantity says *what*.
@@ -74,3 +76,29 @@ def ceased_at(lows: list[str]) -> frozenset[int]:
             continue
         out.update((i, i + 1) if low == "given" else (i,))
     return frozenset(out)
+
+
+_PERFECT_ADVERBS = frozenset({"never", "ever", "always", "already", "not", "just", "also", "often", "once", "twice"})
+_PARTICIPLES = frozenset({"run", "done", "seen", "flown", "gone", "won", "met", "had", "lived"})
+
+
+def experience_in_perfect(lows: Sequence[str], past_forms: frozenset[str]) -> bool:
+    """The present perfect of an experience ("has lived in Mumbai", "has never been to Japan"):
+    several such can each be true. Not a state lasting to now ("has lived there since 2019", "has
+    been down"), not "has to" or "has a". ``past_forms``: the lexicon's simple-past forms, which
+    double as participles of regular verbs."""
+    if "since" in lows or "for" in lows:
+        return False
+    for i, low in enumerate(lows):
+        if low not in {"has", "have"}:
+            continue
+        j = i + 1
+        while j < len(lows) and lows[j] in _PERFECT_ADVERBS:
+            j += 1
+        if j >= len(lows):
+            return False
+        word = lows[j]
+        if word == "been":
+            return j + 1 < len(lows) and lows[j + 1] == "to"
+        return word.endswith(("ed", "en")) or word in past_forms or word in _PARTICIPLES
+    return False

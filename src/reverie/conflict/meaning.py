@@ -32,7 +32,7 @@ from reverie.conflict.dates import DateValue, date_fields_in_conflict, time_in_c
 from reverie.conflict.derive import base_form
 from reverie.conflict.entity import Aliases, same_value
 from reverie.conflict.frame import Analysis, Unit, analyse
-from reverie.conflict.grammar import AXES, MEASURE_STEMS, ceased_at, head_of
+from reverie.conflict.grammar import AXES, MEASURE_STEMS, ceased_at, experience_in_perfect, head_of
 from reverie.conflict.numeric import comparable, disagree, limits_disagree
 from reverie.conflict.temporal import reports_an_occasion, says_again
 from reverie.conflict.text import (
@@ -339,9 +339,7 @@ def _is_name(side: Analysis, i: int, pred: int) -> bool:
 
 def _perfect(side: Analysis) -> bool:
     """ "Ravi has lived in Mumbai": experience over a life, so several values may each be true."""
-    tokens = side.tokens
-    p = side.predicate
-    return p + 1 < len(tokens) and tokens[p].low in {"has", "have"} and tokens[p + 1].low.endswith("ed")
+    return experience_in_perfect([t.low for t in side.tokens], lexicon.PAST_VERB_FORMS)
 
 
 def _record(side: Analysis) -> bool:

@@ -52,6 +52,7 @@ from reverie.conflict.dates import date_fields_in_conflict, time_in_conflict
 from reverie.conflict.detect import detect, disjoint
 from reverie.conflict.entity import Aliases, compare_hunk
 from reverie.conflict.frame import Analysis, Unit, analyse
+from reverie.conflict.grammar import experience_in_perfect
 from reverie.conflict.meaning import axes_differ, frame_of
 from reverie.conflict.numeric import Quantity, comparable, disagree
 from reverie.conflict.temporal import reports_an_occasion, says_again
@@ -241,30 +242,8 @@ def _then_and_now(then: Analysis, now: Analysis) -> bool:
     return same_polarity and then.past and not now.past and _has(then, "date") and not _has(now, "date")
 
 
-_PERFECT_ADVERBS = frozenset({"never", "ever", "always", "already", "not", "just", "also", "often", "once", "twice"})
-_PARTICIPLES = frozenset({"run", "done", "seen", "flown", "gone", "won", "met", "had", "lived"})
-
-
 def _perfect(side: Analysis) -> bool:
-    """The present perfect of an experience ("has lived in Mumbai", "has been to Japan"): several
-    can be true. Not a state that lasts to now ("has lived there since 2019", "has been down"),
-    not "has to" or "has a"."""
-    toks = side.tokens
-    if any(t.low in {"since", "for"} for t in toks):
-        return False
-    for i, t in enumerate(toks):
-        if t.low not in {"has", "have"}:
-            continue
-        j = i + 1
-        while j < len(toks) and toks[j].low in _PERFECT_ADVERBS:
-            j += 1
-        if j >= len(toks):
-            return False
-        word = toks[j].low
-        if word == "been":
-            return j + 1 < len(toks) and toks[j + 1].low == "to"
-        return word.endswith(("ed", "en")) or word in lexicon.PAST_VERB_FORMS or word in _PARTICIPLES
-    return False
+    return experience_in_perfect([t.low for t in side.tokens], lexicon.PAST_VERB_FORMS)
 
 
 def _dated_occasions(x: Analysis, y: Analysis) -> bool:
