@@ -190,3 +190,37 @@ def test_power_frequency_speed_area_and_energy_convert(a: str, b: str, differ: b
     assert qa is not None, a
     assert qb is not None, b
     assert disagree(qa, qb) is differ
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "last"),
+    [
+        ("on 6 to 8 May", 6, 8),
+        ("on May 6-8", 6, 8),
+        ("on 6–8 May 2025", 6, 8),
+        ("from the 6th through the 8th of May", None, None),  # "the 8th" is a lone day: not read as a span
+        ("on 8 May", 8, None),
+    ],
+)
+def test_a_span_of_days(text: str, first: int | None, last: int | None) -> None:
+    spans = [(d.value.day, d.value.day_to) for d in find_dates(tokenize(text)) if d.value.month == 5]
+    if first is None:
+        assert all(to is None for _, to in spans)
+    else:
+        assert spans == [(first, last)]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "conflict"),
+    [
+        ("The Lisbon offsite is on 6 to 8 May.", "The Lisbon offsite is on 20 to 22 May.", True),
+        ("The Lisbon offsite is on 6 to 8 May.", "The Lisbon offsite is on 7 May.", False),
+        ("The Lisbon offsite is on May 6-8.", "The Lisbon offsite is on 8 to 10 May.", False),
+        ("The Lisbon offsite is on 6 to 8 May.", "The Lisbon offsite is on 9 May.", True),
+    ],
+)
+def test_spans_of_days_conflict_only_when_they_share_no_day(a: str, b: str, conflict: bool) -> None:
+    found = detect(Claim(a), Claim(b))
+    assert (found is not None) is conflict
+    if found is not None:
+        assert found.axis == "temporal"

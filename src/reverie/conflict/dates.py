@@ -62,6 +62,7 @@ class DateValue:
     year: int | None = None
     month: int | None = None
     day: int | None = None
+    day_to: int | None = None  # the last day of a span of days ("6 to 8 May"), inclusive
     weekdays: frozenset[int] | None = None
     minute: int | None = None  # minute of the day
     twelve_hour: bool = False  # "half past six": minute is on a 12-hour clock (0-719), am or pm unknown
@@ -143,6 +144,7 @@ def _merge(a: DateValue, b: DateValue) -> DateValue | None:
         year=_opt_int(merged["year"]),
         month=_opt_int(merged["month"]),
         day=_opt_int(merged["day"]),
+        day_to=a.day_to if a.day_to is not None else b.day_to,
         weekdays=a.weekdays if a.weekdays is not None else b.weekdays,
         minute=_opt_int(merged["minute"]),
         twelve_hour=a.twelve_hour or b.twelve_hour,
@@ -313,6 +315,23 @@ def _day_at(tokens: tuple[Token, ...], i: int) -> tuple[int, int] | None:
     return day, nxt
 
 
+_SPAN_WORDS = frozenset({"to", "-", "–", "—", "through", "until", "till"})
+
+
+def _day_span_at(tokens: tuple[Token, ...], i: int) -> tuple[int, int | None, int] | None:
+    """A day of month, or a span of days ("6 to 8", "6-8", "6th through 8th") at ``i``:
+    (first day, last day or None, next index)."""
+    first = _day_at(tokens, i)
+    if first is None:
+        return None
+    j = first[1]
+    if j + 1 < len(tokens) and tokens[j].low in _SPAN_WORDS:
+        last = _day_at(tokens, j + 1)
+        if last is not None and last[0] > first[0]:
+            return first[0], last[0], last[1]
+    return first[0], None, j
+
+
 def _year_at(tokens: tuple[Token, ...], i: int) -> int | None:
     if i >= len(tokens):
         return None
@@ -327,26 +346,27 @@ def _month_first(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | N
     month = _month_at(tokens, i)
     if month is None:
         return None
-    day = _day_at(tokens, i + 1)
+    day = _day_span_at(tokens, i + 1)
     if tokens[i].low == "may" and day is None and _year_at(tokens, i + 1) is None and i == 0:
         return None
-    stop = i + 1 if day is None else day[1]
+    stop = i + 1 if day is None else day[2]
     year = _year_at(tokens, stop)
-    return DateValue(year=year, month=month, day=None if day is None else day[0]), stop + (year is not None)
+    first, last = (None, None) if day is None else day[:2]
+    return DateValue(year=year, month=month, day=first, day_to=last), stop + (year is not None)
 
 
 def _day_first(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
-    day = _day_at(tokens, i)
+    day = _day_span_at(tokens, i)
     if day is None:
         return None
-    j = day[1]
+    j = day[2]
     if j < len(tokens) and tokens[j].low == "of":
         j += 1
     month = _month_at(tokens, j)
     if month is None:
         return None
     year = _year_at(tokens, j + 1)
-    return DateValue(year=year, month=month, day=day[0]), j + 1 + (year is not None)
+    return DateValue(year=year, month=month, day=day[0], day_to=day[1]), j + 1 + (year is not None)
 
 
 def _weekday(tokens: tuple[Token, ...], i: int) -> tuple[DateValue, int] | None:
@@ -471,6 +491,8 @@ def date_fields_in_conflict(a: DateValue, b: DateValue) -> tuple[str, ...]:
     for name in ("year", "month", "day", "quarter"):
         va, vb = getattr(a, name), getattr(b, name)
         if va is not None and vb is not None and va != vb:
+            if name == "day" and _days_overlap(a, b):
+                continue  # "6 to 8 May" / "7 May": a day inside the span
             bad.append(name)
     if a.weekdays is not None and b.weekdays is not None and not a.weekdays & b.weekdays:
         bad.append("weekday")
@@ -482,6 +504,15 @@ def date_fields_in_conflict(a: DateValue, b: DateValue) -> tuple[str, ...]:
         if x.part is not None and y.day is not None and y.day not in _PART_DAYS[x.part]:
             bad.append("day")
     return tuple(dict.fromkeys(bad))
+
+
+def _days_overlap(a: DateValue, b: DateValue) -> bool:
+    """Two days or spans of days that share a day (a lone day is a span of one)."""
+    if a.day is None or b.day is None:
+        return False
+    a_last = a.day if a.day_to is None else a.day_to
+    b_last = b.day if b.day_to is None else b.day_to
+    return a.day <= b_last and b.day <= a_last
 
 
 def _era_conflict(a: DateValue, b: DateValue) -> bool:
@@ -513,7 +544,8 @@ def describe(value: DateValue) -> str:
     if value.era is not None:
         bits.append(f"{value.era[0]}-{value.era[1]}")
     if value.year is not None or value.month is not None or value.day is not None:
-        bits.append("-".join(str(x) for x in (value.year, value.month, value.day) if x is not None))
+        day = value.day if value.day_to is None else f"{value.day}..{value.day_to}"
+        bits.append("-".join(str(x) for x in (value.year, value.month, day) if x is not None))
     if value.quarter is not None:
         bits.append(f"Q{value.quarter}")
     if value.weekdays is not None:
