@@ -340,3 +340,57 @@ def test_an_experience_in_the_perfect(text: str, experience: bool) -> None:
     from reverie.conflict.second import _perfect
 
     assert _perfect(analyse(text)) is experience
+
+
+# ---- vetoes narrowed to what they stand for (2026-12-02, second blind set's dev split) -------
+# Each veto names one structural reason two claims can both hold. These pairs share the surface
+# the veto looks at (equal dates, "was" and "is", an anchor, "until") but differ elsewhere in a
+# way that reason does not cover, so they go to the reader.
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # equal dates, but opposite words / a replaced name / another amount
+        ("The museum is open on Mondays.", "The museum is closed every Monday."),
+        ("The 2023 league title was won by Harbor City.", "Harbor City lost the 2023 league title to Westfield."),
+        (
+            "The farmhouse was bought by the Okafor family in 2018.",
+            "The buyer of the farmhouse in 2018 was Birch Estates.",
+        ),
+        # equal amounts, but the weekdays differ
+        ("The team sync happens once a week, on Thursdays.", "The team sync is held once a week, every Tuesday."),
+        # "was born" is how a life began, not an earlier state
+        ("Lucia was born in 1990.", "Lucia's year of birth is 1993."),
+        # one record named two ways ("Version 3.1" / "the 3.1 release")
+        (
+            "Version 3.1 of the desktop app shipped on 4 June.",
+            "The 3.1 release of the desktop app came out on 20 June.",
+        ),
+        # "until" dates the very event the other claim dates
+        ("Farid retired in 2012.", "Farid kept working until his retirement in 2016."),
+        ("Hana's visa expires in 2026.", "Hana's visa is valid until 2028."),
+    ],
+)
+def test_a_veto_does_not_reach_past_its_reason(a: str, b: str) -> None:
+    assert compatible_reason(Claim(a), Claim(b)) is None
+    assert compatible_reason(Claim(b), Claim(a)) is None
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "reason"),
+    [
+        ("The meeting is at 3pm on Friday.", "The meeting is on Friday at 15:00.", "equal dates"),
+        ("Yara was a teacher.", "Yara is a pilot.", "was and is: a change over time"),
+        ("Sprint 41 velocity was 30 points.", "Sprint 42 velocity was 25 points.", "different subjects"),
+        ("Bo lived in Oslo until 2019.", "Bo lived in Rome in 2021.", "change over time"),
+    ],
+)
+def test_the_narrowed_vetoes_still_hold_where_they_should(a: str, b: str, reason: str) -> None:
+    assert compatible_reason(Claim(a), Claim(b)) == reason
+
+
+def test_next_and_last_weekday_are_not_equal_dates() -> None:
+    a, b = Claim("Ruth's knee surgery is next Monday."), Claim("Ruth already had her knee surgery last Monday.")
+    assert compatible_reason(a, b) is None
+    assert compatible_reason(Claim("The review is on Monday."), Claim("The review happens Monday.")) == "equal dates"

@@ -9,21 +9,27 @@ reason. So a second reading runs only where the rules found nothing, and never w
 
 - their validity intervals do not overlap (as in ``detect``);
 - either claim is hedged ("may be turned off", "I think");
-- both use "be", one in the past and one in the present ("was Yuki" / "is Hiro"): a change;
+- both use "be", one in the past and one in the present ("was Yuki" / "is Hiro"): a change (not
+  when one says how the subject came to be: "was born in 1988" / "birth year is 1992");
 - every amount, or every date, of one claim equals its counterpart ("2 km" / "2 km", "3pm" / "15:00";
-  a limit by its bound: "a 2 GiB limit" / "at most 2048 MiB");
+  a limit by its bound: "a 2 GiB limit" / "at most 2048 MiB") and nothing else differs — no negation
+  or opposite word on one side ("open" / "closed"), no name replaced, no other unit in conflict;
 - the subjects carry different numbers, labels or times ("Sprint 41 velocity …" / "Sprint 42 …",
-  "Cron run at 00:00: …" / "… at 01:00: …"): two records, not one fact;
+  "Cron run at 00:00: …" / "… at 01:00: …"), compared by their digits ("Version 4.2" is "the 4.2
+  release"): two records, not one fact;
 - both are reports of something done, at two times of day (two occasions), or one says it
   happened "again" / "also" (one more occasion);
 - one names a place inside the other's ("Canada" / "Vancouver", ``places``), both asserted alike;
-- they name two phases of one event ("leaves at 07:15" / "lands at 11:40") or two extents of one
+- they name two phases of one event at two times ("leaves at 07:15" / "lands at 11:40") or two extents of one
   thing ("40 m deep" / "9 km long");
 - either is conditional ("could be added if …"), or a dated past claim meets an undated present one
   ("had 3,000 followers in 2020" / "has 45,000 now");
 - both state an experience in the perfect ("has lived in Mumbai" / "has lived in London"), or two
-  dated occasions whose amounts or polarity differ too ("paid 5,000 extra in 2022" / "nothing in 2023");
-- both tie their fact to a date and one says "until" or "since" (a change over time);
+  dated occasions whose amounts (in conflict) or polarity differ too ("paid 5,000 extra in 2022" /
+  "nothing in 2023");
+- both tie their fact to a date and one says "until" or "since" (a change over time), unless what
+  follows "until" is the event the other claim dates ("until his retirement in 2020" / "retired in
+  2015"; "valid until" / "expires");
 - the word alignment (``align``) already sees two subjects: two named people ("Priya has 3 kids" /
   "Ravi has 2 kids"), or a numbered subject;
 - they align except for two values at once, or one value that no rule knows to be single-valued
@@ -48,7 +54,7 @@ from reverie.conflict import lexicon, places
 from reverie.conflict.align import align
 from reverie.conflict.anchored import phases
 from reverie.conflict.core import Axis, Claim, Conflict
-from reverie.conflict.dates import date_fields_in_conflict, time_in_conflict
+from reverie.conflict.dates import DateValue, date_fields_in_conflict, time_in_conflict
 from reverie.conflict.detect import detect, disjoint
 from reverie.conflict.entity import Aliases, compare_hunk
 from reverie.conflict.frame import Analysis, Unit, analyse
@@ -104,11 +110,11 @@ def compatible_reason(a: Claim, b: Claim) -> str | None:
     x, y = analyse(a.text), analyse(b.text)
     if x.hedged or y.hedged:
         return "hedged"
-    if x.copula and y.copula and x.past != y.past:
+    if x.copula and y.copula and x.past != y.past and not (_origin(x) or _origin(y)):
         return "was and is: a change over time"
-    if _equal_quantities(x, y):
+    if _equal_quantities(x, y) and not _differs_beyond_units(x, y, dates=True):
         return "equal quantities"
-    if _equal_dates(x, y):
+    if _equal_dates(x, y) and not _differs_beyond_units(x, y, quantities=True):
         return "equal dates"
     ax, ay = _subject_anchors(x), _subject_anchors(y)
     if ax and ay and ax != ay:
@@ -119,7 +125,7 @@ def compatible_reason(a: Claim, b: Claim) -> str | None:
         return "one more occasion"
     if bool(x.negations) == bool(y.negations) and places.refines(_names(x), _names(y)):
         return "a place and a place inside it"
-    if _has(x, "date") and _has(y, "date") and _two_phases(phases(x), phases(y)):
+    if _has(x, "date") and _has(y, "date") and _two_phases(phases(x), phases(y)) and not _equal_dates(x, y):
         return "two phases of one event"  # "leaves at 07:15" / "lands at 11:40"
     if axes_differ(frame_of(x.text), frame_of(y.text)):
         return "two extents of one thing"  # "40 m deep" / "9 km long"
@@ -132,7 +138,7 @@ def compatible_reason(a: Claim, b: Claim) -> str | None:
     if _dated_occasions(x, y):
         return "two dated occasions"  # "scored two goals in Saturday's match" / "no goals in Sunday's'
     dated = any(u.kind == "date" for u in x.units) and any(u.kind == "date" for u in y.units)
-    if dated and ({t.low for t in x.tokens} | {t.low for t in y.tokens}) & _CHANGE_WORDS:
+    if dated and ({t.low for t in x.tokens} | {t.low for t in y.tokens}) & _CHANGE_WORDS and not _one_event_dated(x, y):
         return "change over time"
     return _aligned_reason(x, y)
 
@@ -235,6 +241,42 @@ def _conditional(side: Analysis) -> bool:
     return False
 
 
+#: Participles of the events that bring a thing into being: they happen once, so "was born in
+#: 1988" is not an earlier state that "birth year is 1992" could have replaced.
+_ORIGIN_PARTICIPLES = frozenset(
+    {"born", "founded", "established", "built", "constructed", "invented", "created", "written",
+     "composed", "painted", "designed", "incorporated", "formed"}
+)  # fmt: skip
+
+
+def _origin(side: Analysis) -> bool:
+    """ "was born", "was founded": a passive that names how the subject came to be."""
+    toks = side.tokens
+    return any(
+        t.low in {"was", "were"} and i + 1 < len(toks) and toks[i + 1].low in _ORIGIN_PARTICIPLES
+        for i, t in enumerate(toks)
+    )
+
+
+def _one_event_dated(x: Analysis, y: Analysis) -> bool:
+    """The "until" / "since" of one claim dates the very event the other claim dates ("until his
+    retirement in 2020" / "retired in 2015"; "valid until 15 October" / "expires on 1 August"): two
+    dates for one event, not a state that changed."""
+    return _clause_names_event(x, y) or _clause_names_event(y, x)
+
+
+def _clause_names_event(side: Analysis, other: Analysis) -> bool:
+    toks = side.tokens
+    at = next((i for i, t in enumerate(toks) if t.low in _CHANGE_WORDS), None)
+    if at is None:
+        return False
+    theirs = {t.low for t in other.tokens}
+    if toks[at].low == "until" and at > 0 and toks[at - 1].low in {"valid", "good"}:
+        return any(w.startswith("expir") for w in theirs)
+    stems = {w[:5] for w in theirs if len(w) >= 5 and w.isalpha()}
+    return any(len(t.low) >= 5 and t.low.isalpha() and t.low[:5] in stems for t in toks[at + 1 :])
+
+
 def _then_and_now(then: Analysis, now: Analysis) -> bool:
     """A dated past claim and an undated present one, asserted alike: the second may be what the
     first became."""
@@ -256,8 +298,7 @@ def _dated_occasions(x: Analysis, y: Analysis) -> bool:
     db = [u.date for u in y.units if u.kind == "date" and u.date is not None]
     if not da or not db or not any(date_fields_in_conflict(p, q) or time_in_conflict(p, q) for p in da for q in db):
         return False
-    amounts = bool(_quantities(x)) and bool(_quantities(y))
-    return amounts or bool(x.negations) != bool(y.negations)
+    return _quantities_conflict(x, y) or bool(x.negations) != bool(y.negations)
 
 
 def _two_phases(a: set[str], b: set[str]) -> bool:
@@ -283,13 +324,82 @@ def _bound(q: Quantity) -> Quantity:
     return replace(q, lo=at, hi=at, lo_open=False, hi_open=False)
 
 
-def _equal_dates(x: Analysis, y: Analysis) -> bool:
-    """Each claim's dates and times match the other's ("3pm" / "15:00")."""
+def _differs_beyond_units(x: Analysis, y: Analysis, *, dates: bool = False, quantities: bool = False) -> bool:
+    """Something other than how the equal amounts (or dates) are written differs: a negation on
+    one side only, two sides of one antonym ("open" / "closed"), a name replaced by another
+    ("bought by the Fairlie family" / "… was Norland Holdings"), or the other kind of unit in
+    conflict ("once a week, on Fridays" / "once a week, every Monday"). Equal units then say
+    nothing about the rest, so they are no reason for the pair to hold."""
+    if bool(x.negations) != bool(y.negations) or _opposite_words(x, y):
+        return True
+    if dates and _dates_conflict(x, y):
+        return True
+    if quantities and _quantities_conflict(x, y):
+        return True
+    nx, ny = _plain_names(x), _plain_names(y)
+    return bool(nx - ny) and bool(ny - nx)
+
+
+def _opposite_words(x: Analysis, y: Analysis) -> bool:
+    wx, wy = {t.low for t in x.tokens}, {t.low for t in y.tokens}
+    return any(
+        (wx & ant.positive and wy & ant.negative) or (wx & ant.negative and wy & ant.positive)
+        for ant in lexicon.ANTONYMS
+        if ant.axis == "polarity"
+    )
+
+
+def _dates_conflict(x: Analysis, y: Analysis) -> bool:
     da = [u.date for u in x.units if u.kind == "date" and u.date is not None]
     db = [u.date for u in y.units if u.kind == "date" and u.date is not None]
+    return any(date_fields_in_conflict(p, q) or time_in_conflict(p, q) for p in da for q in db)
+
+
+def _quantities_conflict(x: Analysis, y: Analysis) -> bool:
+    return any(comparable(p, q) and disagree(p, q) for p in _quantities(x) for q in _quantities(y))
+
+
+def _plain_names(side: Analysis) -> frozenset[str]:
+    """Capitalised words outside dates and amounts, the sentence's first word aside: the names
+    a claim mentions ("Fairlie", "Norland")."""
+    inside = {
+        i
+        for u in side.units
+        if u.kind in ("date", "qty")
+        for i, t in enumerate(side.tokens)
+        if u.start <= t.start < u.end
+    }
+    return frozenset(
+        t.low
+        for i, t in enumerate(side.tokens)
+        if i > 0 and i not in inside and t.kind == "word" and t.text[:1].isupper()
+    )
+
+
+def _equal_dates(x: Analysis, y: Analysis) -> bool:
+    """Each claim's dates and times match the other's ("3pm" / "15:00"), counted from the same
+    point ("next Monday" is not "last Monday")."""
+    da = [u for u in x.units if u.kind == "date" and u.date is not None]
+    db = [u for u in y.units if u.kind == "date" and u.date is not None]
     if not da or len(da) != len(db):
         return False
-    return all(not (date_fields_in_conflict(p, q) or time_in_conflict(p, q)) for p, q in zip(da, db, strict=True))
+    return all(
+        _relative_to(x, p) == _relative_to(y, q) and not _dates_differ(p.date, q.date)
+        for p, q in zip(da, db, strict=True)
+    )
+
+
+_RELATIVE = frozenset({"next", "last", "this", "coming", "past", "previous"})
+
+
+def _relative_to(side: Analysis, unit: Unit) -> str:
+    """The word that says which occurrence of a weekday or month is meant, if any."""
+    before = side.tokens[unit.tok - 1].low if unit.tok > 0 else ""
+    return before if before in _RELATIVE else ""
+
+
+def _dates_differ(p: DateValue | None, q: DateValue | None) -> bool:
+    return p is None or q is None or bool(date_fields_in_conflict(p, q)) or time_in_conflict(p, q)
 
 
 def _subject_anchors(side: Analysis) -> tuple[str, ...]:
@@ -300,8 +410,24 @@ def _subject_anchors(side: Analysis) -> tuple[str, ...]:
     colon = _PREFIX_COLON.search(side.text)
     prefix_end = colon.start() if colon is not None and colon.start() > 0 else -1
     return tuple(
-        u.text.lower() for u in side.units if (u.tok < side.predicate or 0 < u.end <= prefix_end) and _anchor(u)
+        sorted(
+            {
+                key
+                for u in side.units
+                if (u.tok < side.predicate or 0 < u.end <= prefix_end) and _anchor(u)
+                for key in _anchor_keys(u)
+            }
+        )
     )
+
+
+def _anchor_keys(unit: Unit) -> list[str]:
+    """What identifies the record in an anchor: its numbers and codes, without the words around
+    them or a possessive ("Version 4.2" / "the 4.2 release", "DevNorth 2025" / "2025's"); a
+    date or an amount with no digit in it is kept whole ("Tuesday")."""
+    words = [w.removesuffix("'s").removesuffix("’s") for w in unit.text.lower().split()]
+    coded = [w for w in words if any(c.isdigit() for c in w)]
+    return coded or [" ".join(words)]
 
 
 def _anchor(unit: Unit) -> bool:
