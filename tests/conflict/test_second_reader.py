@@ -394,3 +394,18 @@ def test_next_and_last_weekday_are_not_equal_dates() -> None:
     a, b = Claim("Ruth's knee surgery is next Monday."), Claim("Ruth already had her knee surgery last Monday.")
     assert compatible_reason(a, b) is None
     assert compatible_reason(Claim("The review is on Monday."), Claim("The review happens Monday.")) == "equal dates"
+
+
+@pytest.mark.parametrize(
+    ("text", "hedged"),
+    [
+        ("Each client may send up to 500 requests a minute.", False),  # a granted limit: a rule
+        ("Users may upload at most 10 files.", False),
+        ("The deploy may take an hour.", True),  # a guess
+        ("The office may close early on Friday.", True),
+    ],
+)
+def test_may_with_a_limit_states_a_rule_not_a_guess(text: str, hedged: bool) -> None:
+    from reverie.conflict.frame import analyse
+
+    assert analyse(text).hedged is hedged

@@ -215,13 +215,23 @@ def _units(text: str, tokens: tuple[Token, ...]) -> tuple[list[Unit], list[Token
             if low == "no" and i < len(tokens) and tokens[i].low == "longer":
                 i += 1
             continue
-        if low in HEDGES or (low == "may" and tok.text.islower()):
+        if low in HEDGES or (low == "may" and tok.text.islower() and not _grants_a_limit(tokens, i)):
             hedged = True
             continue
         if low in ARTICLES or low in POSSESSIVE_DETERMINERS or low in FILLERS or low in BE or low in DO:
             continue
         units.append(_word_unit(tokens, i - 1))
     return units, negations, hedged
+
+
+_LIMIT_WORDS = (("up", "to"), ("at", "most"), ("no", "more"), ("not", "more"))
+
+
+def _grants_a_limit(tokens: tuple[Token, ...], after: int) -> bool:
+    """ "may send up to 500 requests": "may" grants a bounded permission, a stated rule, not a
+    guess. Looked for in the next few words."""
+    window = [t.low for t in tokens[after : after + 5]]
+    return any(pair in _LIMIT_WORDS for pair in zip(window, window[1:], strict=False))
 
 
 def _span_unit(
