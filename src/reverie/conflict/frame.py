@@ -14,6 +14,7 @@ a conflict.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -231,7 +232,7 @@ def _grants_a_limit(tokens: tuple[Token, ...], after: int) -> bool:
     """ "may send up to 500 requests": "may" grants a bounded permission, a stated rule, not a
     guess. Looked for in the next few words."""
     window = [t.low for t in tokens[after : after + 5]]
-    return any(pair in _LIMIT_WORDS for pair in zip(window, window[1:], strict=False))
+    return any(pair in _LIMIT_WORDS for pair in itertools.pairwise(window))
 
 
 def _span_unit(
