@@ -202,9 +202,13 @@ def test_import_report_counts_an_echo_of_a_corrected_claim_as_echoed(run: Cli) -
     assert [i["text"] for i in run.json("list")["items"]] == ["Bob lives in Berlin."]
     events = [json.loads(line)["type"] for line in run.ok("export").stdout.splitlines()]
     assert events[-1] == "memory.echoed"
-    # Said again once more: still an echo, never a corroboration of the current belief.
+    # The same file again is the same import: it adds nothing, and the echo is not counted twice.
     again = run.json("import", "-", input=old_export)
-    assert again["items"] == {"created": 0, "corroborated": 0, "skipped": 0, "echoed": 1}
+    assert again["already_imported"] is not None and again["items"]["echoed"] == 0
+    # Said again once more, from another file: still an echo, never a corroboration of the current belief.
+    run.remember("Bob lives in Paris.", "--source=inferred", "--key=bob.city", "--value=Paris", scope="user:bob")
+    other = run.json("import", "-", input=run.ok("export", scope="user:bob").stdout)
+    assert other["items"] == {"created": 0, "corroborated": 0, "skipped": 0, "echoed": 1}
 
 
 def test_import_skips_event_types_it_does_not_know(run: Cli) -> None:
