@@ -145,3 +145,19 @@ def test_a_failed_event_is_part_of_the_import_and_not_retried(run: Cli) -> None:
     assert failed.exit_code == 1 and json.loads(failed.stdout)["failed"]
     again = run.json("import", "-", scope=COPY, input=dump)
     assert again["already_imported"]["first"]["failed"] == 1 and again["applied"] == {}
+
+
+def test_an_import_that_purges_is_still_recognised_when_run_again(run: Cli) -> None:
+    """A purge erases every recorded summary of its scope (it may quote the purged text), the
+    import's own included: the key stays, so the second run still adds nothing; it says when."""
+    secret = run.remember("the wifi password is zq-cli-canary-5521")
+    run.remember("the wifi is called home")
+    run.ok("forget", secret, "--purge", "--reason", "leaked")
+    dump = run.ok("export").stdout
+    first = run.json("import", "-", scope=COPY, input=dump)
+    assert first["applied"]["memory.purged"] == 1
+    after_first = _state(run, COPY)
+    again = run.json("import", "-", scope=COPY, input=dump)
+    assert again["already_imported"]["first"] is None and again["applied"] == {}
+    assert _state(run, COPY) == after_first
+    assert run.json("doctor", scope=None)["ok"] is True  # the purge's scrub ran once the import committed

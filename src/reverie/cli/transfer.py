@@ -22,7 +22,7 @@ import says exactly what it left out rather than dying half-way.
 call commits with the last one, and a process killed part-way leaves nothing (each call was its
 own transaction, so a killed import left a prefix behind, and running it again corroborated
 that prefix a second time and failed on its revisions). The block carries an idempotency key
-(``import_key``: the events and the principal, digested), kept for the life of the store, so
+(``import_digest``: the events and the principal, digested), kept for the life of the store, so
 the same events imported into the same scope again add nothing: the report says when they
 were imported and what that import did (``ImportReport.already_imported``). A refused event
 belongs to the import that refused it: running it again does not retry it (fix the file: a
@@ -113,11 +113,6 @@ def import_digest(events: Iterable[Event], principal: str | None) -> str:
     for event in events:
         h.update(b"\n" + json.dumps(event.to_dict(), ensure_ascii=False, sort_keys=True).encode())
     return h.hexdigest()
-
-
-def digest_of(key: str) -> str:
-    """The digest an import key names (the request fingerprint its claim was written with)."""
-    return key.removeprefix(_KEY_PREFIX)
 
 
 @dataclass
@@ -221,7 +216,7 @@ class Replayer:
         digest = import_digest(events, self.mem.principal)
         self.report.key = key = _KEY_PREFIX + digest
         self.report.events = len(events)
-        if self._seen_before(key):
+        if self._seen_before(key, digest):
             return self.report
         try:
             with (
@@ -232,19 +227,22 @@ class Replayer:
         except IdempotencyInProgressError:
             # Another process imported the same events while this one waited for the write lock:
             # the claim is the block's first statement, so nothing of this run was written.
-            if self._seen_before(key):
+            if self._seen_before(key, digest):
                 return self.report
             raise
-        summary = self._summary()
-        self.mem.idempotency.record(pending.claim, status=1 if self.report.failed else 0, body=json.dumps(summary))
+        try:
+            status = 1 if self.report.failed else 0
+            self.mem.idempotency.record(pending.claim, status=status, body=json.dumps(self._summary()))
+        except ReverieError as err:  # the import is committed: a lost summary only shortens a later report
+            self.report.notes[f"the summary for a later run was not recorded ({err.code})"] += 1
         return self.report
 
-    def _seen_before(self, key: str) -> bool:
+    def _seen_before(self, key: str, digest: str) -> bool:
         """Were these events imported here before? If so, the report says when and what it did."""
         row = self.mem.idempotency.recorded(key, scope=self.scope)
         if row is None:
             return False
-        if row.request not in (digest_of(key), "") and not row.erased:  # erased: a purge kept only the key
+        if not row.erased and row.request != digest:  # erased: a purge in the scope kept only the key
             raise IdempotencyKeyReusedError(f"the key {key} of this import is held by another request in this scope")
         first = None
         if row.body is not None:
