@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_support import SCOPE, Cli
+from cli_support import SCOPE, Cli, beliefs, build_rich_scope
 
 from reverie import InvalidInputError, Memory
 from reverie.cli.ops import parse_every
@@ -75,88 +75,8 @@ def test_export_to_a_file(run: Cli, seeded: Seed, tmp_path: Path) -> None:
     assert not out.with_name("alice.jsonl.partial").exists()
 
 
-def _build_rich_scope(run: Cli) -> None:
-    """Every kind of event the replay handles: corroboration, revision, uses, closing, tombstones, scores, edges."""
-    allergy = run.remember(
-        "Alice is allergic to peanuts",
-        "--kind=assertion",
-        "--source=user_stated",
-        "--key=alice.allergy",
-        "--value=peanuts",
-        "--author=alice",
-        "--importance=0.9",
-        "--confidence=0.8",
-        "--durability=0.9",
-        "--tag=health",
-        '--meta={"turn": 3, "nested": {"a": [1, 2]}}',
-        "--valid-from=2024-01-01T00:00:00Z",
-    )
-    run.remember("alice is allergic to peanuts", "--source=observed")  # corroborates
-    satay = run.remember("Alice avoids satay", "--kind=derivation", "--source=inferred", f"--parent={allergy}")
-    tea = run.remember("Alice likes green tea", "--kind=episodic", "--tag=food")
-    cat = run.remember("Alice owns a cat")
-    dog = run.remember("Alice owns a dog", "--key=alice.pet", "--value=dog")
-    run.ok("revise", allergy, "Alice is allergic to tree nuts", "--value=tree nuts", "--reason=doctor")
-    for _ in range(3):
-        run.ok("recall", "green tea")  # uses: value grows, episodic graduates to semantic
-    run.ok("link", satay, tea, "about", "--authority=0.7", '--meta={"why": "test"}')
-    run.ok("forget", cat, "--reason=moved out")
-    run.ok("dismiss", dog)
-    run.ok("undismiss", "--key=alice.pet", "--value=dog")  # lifts the key/value tombstone only
-    hamster = run.remember("Alice owns a hamster")
-    run.ok("dismiss", hamster)
-    run.ok("undismiss", "Alice owns a hamster")  # lifts the text tombstone
-    run.remember("Alice owns a hamster")
-    office9 = run.remember("The office opens at 9", "--source=user_stated")
-    office10 = run.remember("The office opens at 10")
-    with Memory(run.db, embedder="hash") as mem:
-        mem.set_scores(satay, scope=SCOPE, importance=0.2, reason="less relevant")
-        mem.set_tier(tea, "durable", scope=SCOPE)
-        mem.set_tiers({satay: "subconscious", office10: "durable"}, scope=SCOPE, reasons={satay: "bulk, own reason"})
-        mem.flag(satay, scope=SCOPE, add=["reviewed"])
-        mem.promote(office9, scope=SCOPE)
-        mem.remember_system("Alice's profile was reviewed", scope=SCOPE, importance=0.4)
-        if hasattr(Memory, "resolve"):
-            edge = mem.link(office9, office10, "contradicts", scope=SCOPE)
-            mem.resolve(edge.id, keep=office9, scope=SCOPE)
-    run.ok("pause")
-    run.ok("resume")
-
-
-_COMPARED = ("text", "kind", "source", "status", "tier", "key", "value", "author", "tags", "meta", "flags")
-_MORE = ("scores", "evidence_count", "use_count", "valid_from", "valid_to", "last_used_query")
-
-
-def _beliefs(run: Cli, scope: str, *, trust: bool = True) -> tuple[list[str], list[str]]:
-    """Items and edges of a scope with ids replaced by texts, so two scopes can be compared.
-
-    ``trust=False`` leaves out what an import deliberately does not carry over: the source (a copy
-    says ``imported``) and authority (capped for claims read from a file).
-    """
-    items = run.json("list", "--include-closed", "--limit=1000", scope=scope)["items"]
-    text = {i["id"]: i["text"] for i in items}
-    rows = []
-    for i in items:
-        row = {k: i[k] for k in (*_COMPARED, *_MORE)}
-        row["parents"] = sorted(text[p] for p in i["parents"])
-        row["provenance"] = {k: i["provenance"][k] for k in ("origin", "ref", "locator")}
-        if i["status"] == "forgotten":
-            del row["valid_to"]  # forget closes validity "now": at import time in the copy (no API to back-date)
-        if not trust:
-            del row["source"]
-            row["scores"] = {k: v for k, v in row["scores"].items() if k != "authority"}
-        rows.append(json.dumps(row, sort_keys=True))
-    edges = []
-    for i in items:
-        for e in run.json("show", i["id"], scope=scope)["edges"]:
-            state = "open" if e["closed_at"] is None else "closed"
-            authority = [e["authority"]] if trust else []
-            edges.append(json.dumps([text[e["src"]], e["type"], text[e["dst"]], *authority, e["meta"], state]))
-    return sorted(rows), sorted(set(edges))
-
-
 def test_export_then_import_reproduces_the_scope(run: Cli, tmp_path: Path) -> None:
-    _build_rich_scope(run)
+    build_rich_scope(run)
     dump = tmp_path / "alice.jsonl"
     run.ok("export", "--out", str(dump))
     report = run.json("import", str(dump), scope="user:alice-copy")
@@ -168,7 +88,7 @@ def test_export_then_import_reproduces_the_scope(run: Cli, tmp_path: Path) -> No
     }
     assert report["events"] == len(dump.read_text().splitlines())
     assert report["applied"]["memory.tiers_set"] == 1
-    assert _beliefs(run, "user:alice-copy", trust=False) == _beliefs(run, SCOPE, trust=False)
+    assert beliefs(run, "user:alice-copy", trust=False) == beliefs(run, SCOPE, trust=False)
     # Trust is not read from a file: every copy is 'imported', its original source kept in provenance,
     # and no copy carries more authority than an import starts with (the manual claim included).
     copies = run.json("list", "--include-closed", "--limit=1000", scope="user:alice-copy")["items"]
@@ -282,9 +202,13 @@ def test_import_report_counts_an_echo_of_a_corrected_claim_as_echoed(run: Cli) -
     assert [i["text"] for i in run.json("list")["items"]] == ["Bob lives in Berlin."]
     events = [json.loads(line)["type"] for line in run.ok("export").stdout.splitlines()]
     assert events[-1] == "memory.echoed"
-    # Said again once more: still an echo, never a corroboration of the current belief.
+    # The same file again is the same import: it adds nothing, and the echo is not counted twice.
     again = run.json("import", "-", input=old_export)
-    assert again["items"] == {"created": 0, "corroborated": 0, "skipped": 0, "echoed": 1}
+    assert again["already_imported"] is not None and again["items"]["echoed"] == 0
+    # Said again once more, from another file: still an echo, never a corroboration of the current belief.
+    run.remember("Bob lives in Paris.", "--source=inferred", "--key=bob.city", "--value=Paris", scope="user:bob")
+    other = run.json("import", "-", input=run.ok("export", scope="user:bob").stdout)
+    assert other["items"] == {"created": 0, "corroborated": 0, "skipped": 0, "echoed": 1}
 
 
 def test_import_skips_event_types_it_does_not_know(run: Cli) -> None:

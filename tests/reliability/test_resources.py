@@ -84,6 +84,7 @@ def test_close_is_idempotent_and_context_manager_closes(tmp_path: Path) -> None:
 ID = str(uuid.UUID(int=1))
 CALLS: dict[str, Callable[[Memory], Any]] = {
     "archive_search": lambda m: m.archive_search("q", scope="s"),
+    "atomic": lambda m: m.atomic(scope="s").__enter__(),
     "as_principal": lambda m: m.as_principal("agent:a"),
     "backup": lambda m: m.backup("/tmp/never-written.db"),
     "cascade_retract": lambda m: m.cascade_retract(ID, scope="s"),

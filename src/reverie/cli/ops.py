@@ -94,6 +94,8 @@ def _read_text(file: str) -> str:
 
 
 def _import_text(report: ImportReport) -> str:
+    if report.already_imported is not None:
+        return _already_text(report)
     ok = sum(report.applied.values())
     lines = [
         f"imported {report.events} events into scope {report.scope}: "
@@ -111,12 +113,26 @@ def _import_text(report: ImportReport) -> str:
     return "\n".join(lines) + ("\n" + table(["", "EVENT", "COUNT"], rows) if rows else "")
 
 
+def _already_text(report: ImportReport) -> str:
+    seen = report.already_imported or {}
+    first = seen.get("first")
+    did = (
+        " (it applied {applied}, skipped {skipped}, failed {failed} of {events} events)".format(**first)
+        if isinstance(first, dict) and {"applied", "skipped", "failed", "events"} <= set(first)
+        else ""
+    )
+    return (
+        f"already imported into scope {report.scope} at {seen.get('at')}{did}: nothing added\n"
+        f"the same {report.events} events were imported before (key {report.key}); a changed file is a new import"
+    )
+
+
 @click.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @scoped
 @json_option
 def import_(file: str) -> None:
-    """Replay an export FILE into the scope (ids are re-assigned; see README). Exit 1 if any event failed."""
+    """Replay an export FILE into the scope, whole or not at all, and once (see README). Exit 1 if an event failed."""
     st = state()
     scope = st.require_scope()
     events = read_events(_read_text(file).splitlines())

@@ -17,22 +17,51 @@ it, in file order, against the target scope:
 
 A refused event (e.g. its item failed earlier) is reported and the replay goes on: a partial
 import says exactly what it left out rather than dying half-way.
+
+**Whole or not at all, and once.** The replay runs inside one ``Memory.atomic`` block: every
+call commits with the last one, and a process killed part-way leaves nothing (each call was its
+own transaction, so a killed import left a prefix behind, and running it again corroborated
+that prefix a second time and failed on its revisions). The block carries an idempotency key
+(``import_digest``: the events and the principal, digested), kept for the life of the store, so
+the same events imported into the same scope again add nothing: the report says when they
+were imported and what that import did (``ImportReport.already_imported``). A refused event
+belongs to the import that refused it: running it again does not retry it (fix the file: a
+changed file is another import). A storage failure is no refused event: it ends the block, and
+nothing of the import is written.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from reverie import ConflictError, Event, InvalidInputError, Item, Memory, NotFoundError, Q, ReverieError
+from reverie import (
+    ClosedError,
+    ConflictError,
+    Event,
+    InvalidInputError,
+    Item,
+    Memory,
+    NotFoundError,
+    Q,
+    ReverieError,
+    StorageError,
+)
+from reverie.errors import IdempotencyInProgressError, IdempotencyKeyReusedError
+from reverie.model.clock import to_iso
 from reverie.model.validate import fingerprints
 
 _SCOPE_SETTINGS = ("scope.learning_paused", "scope.learning_resumed")
+#: How long an import's idempotency key is kept: for the life of the store (the same file run
+#: again years later must still add nothing), not the 24 h of a retried HTTP request.
+IMPORT_KEPT = timedelta(days=100 * 365)
+_KEY_PREFIX = "import:sha256:"
 
 
 def export_events(mem: Memory, scope: str, write: Callable[[str], object]) -> int:
@@ -73,11 +102,29 @@ def read_events(lines: Iterable[str]) -> list[Event]:
     return events
 
 
+def import_digest(events: Iterable[Event], principal: str | None) -> str:
+    """SHA-256 (hex) of the events as they are replayed and of who replays them.
+
+    Of the parsed events, not the file's bytes: blank lines, key order or spacing change nothing.
+    The principal is part of it: the same file imported by another principal is another write
+    (its restricted claims name that principal), and must not be told what the first one did.
+    """
+    h = hashlib.sha256(json.dumps(principal).encode())
+    for event in events:
+        h.update(b"\n" + json.dumps(event.to_dict(), ensure_ascii=False, sort_keys=True).encode())
+    return h.hexdigest()
+
+
 @dataclass
 class ImportReport:
     """What a replay did: counts by event type, what it skipped or could not apply, and the id maps."""
 
     scope: str
+    #: The import's idempotency key (``import_digest`` of its events, prefixed).
+    key: str = ""
+    #: Set when these events were imported into this scope before: when, and what that import
+    #: did (None if its summary was erased by a purge or never recorded). Nothing was added.
+    already_imported: dict[str, Any] | None = None
     events: int = 0
     applied: Counter[str] = field(default_factory=Counter)
     skipped: Counter[str] = field(default_factory=Counter)
@@ -93,6 +140,8 @@ class ImportReport:
     def to_dict(self) -> dict[str, Any]:
         return {
             "scope": self.scope,
+            "key": self.key,
+            "already_imported": self.already_imported,
             "events": self.events,
             "applied": dict(self.applied),
             "skipped": dict(self.skipped),
@@ -163,6 +212,60 @@ class Replayer:
 
     # -- driving ----------------------------------------------------------------------------------
     def run(self, events: list[Event], progress: Callable[[int, int], None]) -> ImportReport:
+        """Replay ``events`` once into the scope, in one transaction (see the module docstring)."""
+        digest = import_digest(events, self.mem.principal)
+        self.report.key = key = _KEY_PREFIX + digest
+        self.report.events = len(events)
+        if self._seen_before(key, digest):
+            return self.report
+        try:
+            with (
+                self.mem.idempotency.claim(key, scope=self.scope, request=digest, window=IMPORT_KEPT) as pending,
+                self.mem.atomic(scope=self.scope),
+            ):
+                self._replay(events, progress)
+        except IdempotencyInProgressError:
+            # Another process imported the same events while this one waited for the write lock:
+            # the claim is the block's first statement, so nothing of this run was written.
+            if self._seen_before(key, digest):
+                return self.report
+            raise
+        try:
+            status = 1 if self.report.failed else 0
+            self.mem.idempotency.record(pending.claim, status=status, body=json.dumps(self._summary()))
+        except ReverieError as err:  # the import is committed: a lost summary only shortens a later report
+            self.report.notes[f"the summary for a later run was not recorded ({err.code})"] += 1
+        return self.report
+
+    def _seen_before(self, key: str, digest: str) -> bool:
+        """Were these events imported here before? If so, the report says when and what it did."""
+        row = self.mem.idempotency.recorded(key, scope=self.scope)
+        if row is None:
+            return False
+        if not row.erased and row.request != digest:  # erased: a purge in the scope kept only the key
+            raise IdempotencyKeyReusedError(f"the key {key} of this import is held by another request in this scope")
+        first = None
+        if row.body is not None:
+            try:
+                first = json.loads(row.body)
+            except ValueError:
+                first = None  # not a summary this module wrote: say only when
+        self.report = ImportReport(self.scope, key=key, events=self.report.events)
+        self.report.already_imported = {"key": key, "at": to_iso(row.at), "first": first}
+        return True
+
+    def _summary(self) -> dict[str, Any]:
+        """What a later run of the same import is told this one did (counts only: no claim's text)."""
+        r = self.report
+        return {
+            "events": r.events,
+            "applied": sum(r.applied.values()),
+            "skipped": sum(r.skipped.values()),
+            "failed": len(r.failed),
+            "items": r.to_dict()["items"],
+        }
+
+    def _replay(self, events: list[Event], progress: Callable[[int, int], None]) -> None:
         """Replay in file order; a conflict resolution (several events of one transaction) as one call."""
         i = 0
         while i < len(events):
@@ -174,8 +277,6 @@ class Replayer:
                 n = 1
             i += n
             progress(i, len(events))
-        self.report.events = len(events)
-        return self.report
 
     def _one(self, event: Event) -> None:
         handler = self._handlers.get(event.type)
@@ -190,6 +291,8 @@ class Replayer:
         event = events[0]
         try:
             apply()
+        except (StorageError, ClosedError):
+            raise  # the store failed, not the event: the whole import rolls back
         except ReverieError as err:
             self.report.failed.append({"seq": event.seq, "type": event.type, "code": err.code, "error": err.message})
         except (KeyError, TypeError, ValueError, AttributeError) as exc:  # hand-edited: a field missing or mistyped

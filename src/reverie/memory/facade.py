@@ -219,6 +219,7 @@ class Memory:
     resume_learning = delegate("_writes", Writes.resume_learning)
     cascade_retract = delegate("_retraction", Retraction.cascade_retract)
     record_use = delegate("_usage", Usage.record_use)
+    atomic = delegate("_writes", Writes.atomic)  # a block of writes in one transaction (an import)
 
     # -- reads ----------------------------------------------------------------------------
     get = delegate("_reads", Reads.get)

@@ -9,8 +9,9 @@ never make a committed write look failed (``_after_write``).
 from __future__ import annotations
 
 import builtins
+import contextlib
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -48,6 +49,23 @@ class Writes:
     def __init__(self, core: Core, conflicts: Contradictions) -> None:
         self._core = core
         self._conflicts = conflicts
+
+    @contextlib.contextmanager
+    def atomic(self, *, scope: str) -> Iterator[None]:
+        """Make the block's writes land together or not at all: one store transaction.
+
+        Every write inside (any method, any scope) is acknowledged only when the block commits,
+        at its end; if the block raises, or the process dies inside it, none of them was
+        written. A call refused inside the block raises as usual and leaves nothing of itself,
+        so the block may catch it and go on. Reads inside see the block's writes. The block
+        holds the write lock throughout (on SQLite the file's, on PostgreSQL ``scope``'s), so
+        other writers wait for it: keep it to one job, such as an import (``reverie import``
+        replays a file's events in one block). An ``idempotency.claim`` open around the block
+        is written by it, so a retried block finds the key and writes nothing. A purge inside
+        is scrubbed from a SQLite file once the block commits.
+        """
+        with self._core.store.atomic(self._core.scope(scope)):
+            yield
 
     def remember(
         self,

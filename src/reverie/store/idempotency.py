@@ -109,6 +109,19 @@ def carrying(claim: Claim) -> Iterator[Pending]:
         _PENDING.reset(token)
 
 
+@contextlib.contextmanager
+def carried(p: Pending | None) -> Iterator[None]:
+    """For a store's ``atomic`` block whose first statement took ``p``'s key: inside it, the
+    block's own writes see no claim (each would otherwise try to take the key the block holds).
+    The key is ``written`` once the block commits, like any write's."""
+    token = _PENDING.set(None) if p is not None else None
+    try:
+        yield
+    finally:
+        if token is not None:
+            _PENDING.reset(token)
+
+
 def pending() -> Pending | None:
     """For a store, at the start of a write: the claim this transaction must carry, if any."""
     p = _PENDING.get()

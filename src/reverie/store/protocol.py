@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -118,6 +119,19 @@ class Store(Protocol):
         other exception rolls the whole transaction back and propagates. Why: a dream pass
         applies thousands of small actions; one transaction instead of one per action makes
         a backlog pass fast, and the savepoints keep one stale action from failing the rest.
+        """
+        ...
+
+    def atomic(self, scope: str) -> AbstractContextManager[None]:
+        """Run the block's writes (``execute``, ``execute_steps``, any other) in one transaction.
+
+        The block commits when it ends and rolls back whole if it raises, or if the process dies
+        inside it. Each write inside is a savepoint of it, so a write refused inside the block
+        undoes only itself, as it would alone; reads inside see the block's writes. The block
+        holds the write lock throughout (SQLite: the file's; PostgreSQL: ``scope``'s, taken
+        first), so other writers wait for it. An idempotency claim pending on entry
+        (``idempotency.carrying``) is taken by the block's first statement and written with it.
+        Why: an import replays thousands of calls that must land together or not at all.
         """
         ...
 

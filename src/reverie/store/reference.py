@@ -7,6 +7,7 @@ Atomicity comes from snapshotting the dicts before a batch and restoring them on
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import json
@@ -14,7 +15,7 @@ import math
 import re
 import threading
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -400,6 +401,25 @@ class ReferenceStore:
             self._keep_claim(claim)
         return out
 
+    @contextlib.contextmanager
+    def atomic(self, scope: str) -> Iterator[None]:
+        """The block under the lock, restored from one snapshot if it raises (see ``Store.atomic``);
+        each write inside restores its own snapshot on refusal, as SQLite's savepoints do."""
+        self._check_open()
+        with self._lock:
+            claim = idempotency.pending()
+            if claim is not None:
+                idempotency.in_scope(scope, claim.claim)
+            self._claim(claim)
+            whole = self._snapshot()
+            try:
+                with idempotency.carried(claim):
+                    yield
+            except BaseException:
+                self._restore(whole)
+                raise
+            self._keep_claim(claim)
+
     # -- idempotency keys (store/idempotency.py) -------------------------------------------
     def _claim(self, p: idempotency.Pending | None) -> None:
         """Refuse a claim on a live key (checked before the commands run, under the lock)."""
@@ -483,6 +503,8 @@ class ReferenceStore:
             dict(self._vecs),
             dict(self._convs),
             dict(self._entries),
+            dict(self._intents),
+            dict(self._tasks),
         )
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
@@ -496,6 +518,8 @@ class ReferenceStore:
             self._vecs,
             self._convs,
             self._entries,
+            self._intents,
+            self._tasks,
         ) = snap
 
     def get(self, scope: str, item_id: str) -> Item | None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -144,6 +145,10 @@ class VisibleStore:
 
     def record_dream_run(self, scope: str, summary: Mapping[str, Any], *, at: datetime) -> None:
         self.inner.record_dream_run(scope, summary, at=at)
+
+    def atomic(self, scope: str) -> AbstractContextManager[None]:
+        """Passed through: the block's writes come back here one by one and are checked then."""
+        return self.inner.atomic(scope)
 
     def idempotency(self, scope: str, key: str, *, now: datetime) -> Recorded | None:
         """Passed through: the face puts the principal in the request's fingerprint, so one

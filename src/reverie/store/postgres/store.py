@@ -112,6 +112,7 @@ class PostgresStore:
         self._writing = False  # the open transaction is a write (scopestats.py caches nothing then)
         self._stats = scopestats.Cache()
         self._locked: set[str] = set()  # scopes the open write transaction holds the lock of
+        self._atomic = False  # inside ``atomic``: each write is a savepoint of its transaction
         self._subscopes = False
         #: What the session (not a transaction) names for RLS: (scopes, subscopes); None: unknown
         #: (a new connection names nothing, as ``([], False)``; see ``_read``).
@@ -245,6 +246,11 @@ class PostgresStore:
 
                 raise ReadOnlyError(f"{self.path} is open read-only; open it without --read-only to change it")
             if self._txn_scopes is not None:
+                if write and self._atomic:  # a write inside ``atomic``: all or nothing on its own
+                    with self._savepoint():
+                        self._allow(scopes, subscopes=subscopes)
+                        yield
+                    return
                 self._allow(scopes, subscopes=subscopes)
                 yield
                 return
@@ -283,6 +289,60 @@ class PostgresStore:
                 tx.__exit__(None, None, None)
             except Exception as exc:
                 raise self._translate(exc) from None
+
+    @contextmanager
+    def _savepoint(self) -> Iterator[None]:
+        """A savepoint of the open transaction. If the block raises, its writes are undone, and so
+        is what this store remembers of them: figures and vectors read after them, absent keys,
+        the scope locks it took and the scopes it named (``set_config`` is undone with it). A
+        storage failure is left to roll the whole transaction back (the session may be gone)."""
+        allowed = list(self._txn_scopes or [])
+        try:
+            try:
+                with self._conn.transaction():
+                    yield
+            except ReverieError:
+                raise
+            except Exception as exc:  # the savepoint's own statements (psycopg's, not ``_run``'s)
+                import psycopg
+
+                if isinstance(exc, psycopg.Error):
+                    raise self._translate(exc) from None
+                raise
+        except Exception as exc:
+            if isinstance(exc, StorageError | ClosedError):
+                raise
+            self._stats.moved()
+            self._vector_cache.clear()
+            self._absent = None
+            self._locked.clear()
+            self._txn_scopes = []
+            self._unnamed = self._session != ((), False)
+            self._allow(allowed)
+            raise
+
+    @contextmanager
+    def atomic(self, scope: str) -> Iterator[None]:
+        """The block in one transaction holding ``scope``'s write lock, each write a savepoint
+        (see ``Store.atomic``)."""
+        self._check_open()
+        claim = idempotency.pending()
+        if claim is not None:
+            idempotency.in_scope(scope, claim.claim)
+        try:
+            with self._txn([], write=True):
+                self._write_scopes([scope])
+                self._claim(claim)
+                outer, self._atomic = not self._atomic, True
+                try:
+                    with idempotency.carried(claim):
+                        yield
+                finally:
+                    self._atomic = not outer
+        except BaseException:
+            self._vector_cache.clear()  # keyed by the scope's last seq, which the rollback gives back
+            raise
+        idempotency.written(claim)
 
     def _reconnect_if_broken(self) -> None:
         if self._conn.closed or self._conn.broken:
@@ -521,8 +581,8 @@ class PostgresStore:
         with self._txn([], write=True):
             self._write_scopes(scopes)
             self._claim(claim)
-            if self._absent is None:  # the outermost write of this transaction (see prefetch.py)
-                self._absent = prefetch.Absent()
+            if self._absent is None or self._atomic:  # the outermost write of this transaction, or
+                self._absent = self._absent or prefetch.Absent()  # each of an atomic block (prefetch.py)
                 self._absent.load(self.q, commands)
             out = run_commands(self, commands, now=now, new_id=new_id, vectors=vectors)
             for scope in sorted({c.scope for c in commands if isinstance(c, Purge)}):
@@ -554,22 +614,13 @@ class PostgresStore:
         with self._txn([], write=True):
             self._claim(claim)
             for step in steps:
-                allowed = list(self._txn_scopes or [])
                 try:
-                    with self._conn.transaction():
+                    with self._savepoint():
                         out.append(step(batch))
                 except ReverieError as exc:
                     if isinstance(exc, StorageError | ClosedError):
                         raise
                     out.append(exc)
-                    # The savepoint's writes are undone (figures read after them are wrong now),
-                    # and so may be a lock it took: keep no figures from here on in this batch.
-                    self._stats.moved()
-                    self._locked.clear()
-                    # set_config is undone with the savepoint: name the scopes again
-                    self._txn_scopes = []
-                    self._unnamed = self._session != ((), False)
-                    self._allow(allowed)
         idempotency.written(claim)
         return out
 

@@ -181,6 +181,8 @@ class SQLiteStore:
         self._pending = fts_scope.Pending()
         # New items' vector rows, written after the transaction's full-text rows (``_write_vectors``).
         self._new_vectors: list[tuple[int, str, bytes]] = []
+        self._atomic = False  # inside ``atomic``: each write is a savepoint of its transaction
+        self._scrub_due = False  # a purge inside ``atomic``: the file is scrubbed once the block commits
         timeout = busy_timeout_ms / 1000
         try:
             if self.read_only:
@@ -286,6 +288,10 @@ class SQLiteStore:
             self._check_open()
             if self.read_only:
                 raise readonly.refusal(self.path)
+            if self._atomic:
+                with self._savepoint() as c:
+                    yield c
+                return
             c = self._conn
             try:
                 c.execute("BEGIN IMMEDIATE")
@@ -307,6 +313,76 @@ class SQLiteStore:
                     raise _storage_error(exc) from None
                 raise
             self._restart_wal_if_large(c)
+
+    @contextmanager
+    def _savepoint(self) -> Iterator[sqlite3.Connection]:
+        """A write inside ``atomic``: a savepoint, so the call stays all or nothing on its own (a
+        batch refused half-way leaves none of its commands) while the block decides what commits."""
+        c = self._conn
+        if not c.in_transaction:
+            # SQLite rolled the block back itself (a full disk): a SAVEPOINT now would open a new
+            # transaction, and this write would commit without the block's earlier ones.
+            raise StorageError("the store rolled back this atomic block after a storage failure; nothing was written")
+        try:
+            self._flush()  # what earlier writes of the block hold back is theirs, not this savepoint's
+            c.execute("SAVEPOINT nested")
+        except sqlite3.Error as exc:
+            raise _storage_error(exc) from None
+        try:
+            yield c
+            self._flush()
+            c.execute("RELEASE nested")
+        except BaseException as exc:
+            self._pending.clear()
+            self._new_vectors.clear()
+            if c.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    c.execute("ROLLBACK TO nested")
+                    c.execute("RELEASE nested")
+            self._forget_caches()
+            if isinstance(exc, sqlite3.Error):
+                raise _storage_error(exc) from None
+            raise
+
+    def _forget_caches(self) -> None:
+        """After a rollback inside a transaction that may have read: the vector counters went back, so
+        a matrix cached meanwhile could match them again with rows that are gone (``vectors.py``)."""
+        self._vectors.clear()
+        self._ann.clear()
+
+    @contextmanager
+    def atomic(self, scope: str) -> Iterator[None]:
+        """The block's writes in one ``BEGIN IMMEDIATE``, each a savepoint (see ``Store.atomic``).
+
+        A purge inside the block is scrubbed from the file after the block commits: ``VACUUM``
+        cannot run inside a transaction, and a rolled-back block has nothing to scrub.
+        """
+        self._check_open()
+        claim = idempotency.pending()
+        if claim is not None:
+            idempotency.in_scope(scope, claim.claim)
+        with self._lock:
+            outer = not self._atomic
+            try:
+                with self._write():
+                    keys.claim(self._x, claim)
+                    self._atomic = True
+                    try:
+                        with idempotency.carried(claim):
+                            yield
+                    finally:
+                        self._atomic = not outer
+            except BaseException:
+                if outer:
+                    self._scrub_due = False
+                    self._forget_caches()
+                raise
+            idempotency.written(claim)
+            if outer and self._scrub_due:
+                self._scrub_due = False
+                if self._scrub_hook is not None:
+                    self._scrub_hook()
+                self._scrub()
 
     def _restart_wal_if_large(self, c: sqlite3.Connection) -> None:
         """After a commit, restart a WAL that has outgrown its checkpoints (the write is already done).
@@ -708,6 +784,9 @@ class SQLiteStore:
                 idempotency.written(claim)
                 if any(isinstance(c, Purge) for c in commands):  # a message alone changes no vector
                     self._ann.clear(drop_files=True)  # an ANN sidecar may hold a purged text's vector
+                if self._atomic:  # a savepoint of ``atomic``: the file is scrubbed once the block commits
+                    self._scrub_due = self.path != ":memory:"
+                    return out
                 if self._scrub_hook is not None:
                     self._scrub_hook()
                 purge.scrub_file(self._conn, self.path)
