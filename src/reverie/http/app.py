@@ -178,7 +178,13 @@ def _openapi(app: FastAPI) -> Callable[[], dict[str, Any]]:
 
 
 async def _dream_loop(mem: Memory, every: float) -> None:
-    """Dream over every scope, sleep, repeat; one failing pass is logged, never fatal."""
+    """Dream over every scope, sleep, repeat; one failing pass is logged, never fatal.
+
+    As the store's owner even when the server serves as a principal: a pass plans from the
+    whole scope or not at all (``Memory.dream`` refuses a principal)."""
+    from reverie.memory.facade import owner_view
+
+    mem = owner_view(mem) if hasattr(mem, "principal") else mem
     run: Any = mem.dream
     while True:
         await asyncio.sleep(every)

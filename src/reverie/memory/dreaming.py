@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from reverie.conflict.entity import Aliases
-from reverie.errors import ConflictError, EmbedderError
+from reverie.errors import ConflictError, EmbedderError, NotPermittedError
 from reverie.limits import Limits
 from reverie.memory.candidates import build_remember
 from reverie.memory.contradictions import Contradictions
@@ -26,6 +26,7 @@ from reverie.model.clock import Clock
 from reverie.model.item import Item
 from reverie.model.validate import check_count
 from reverie.store.protocol import DREAM_RUNS_KEPT, Store
+from reverie.store.visible import principal_of
 
 if TYPE_CHECKING:
     from reverie.dream import Cohort, DreamConfig, DreamReport, QueueEntry
@@ -72,6 +73,17 @@ class Dreaming:
         """
         from reverie.dream import dream as run_dream
 
+        principal = principal_of(self._core.store)
+        if principal is not None:
+            # Planned from part of the scope, a pass would change claims by what it cannot see
+            # (a claim derived from a hidden one looks orphaned; one a hidden claim derives from
+            # looks unused), and its plan would describe them. Refused like ``doctor``.
+            raise NotPermittedError(
+                f"the dream pass is an operator operation over every claim of the scope; principal {principal!r} "
+                "may see only part of it, and a pass planned from part of it would change claims by what it "
+                "cannot see: run it without a principal (the store's owner). `reverie serve --dream-every` "
+                "runs its scheduled passes as the owner."
+            )
         s = self._core.scope(scope)
         backfill = None if dry_run else self._backfill(s)
         report = run_dream(self, scope=s, dry_run=dry_run, config=config, progress=progress)

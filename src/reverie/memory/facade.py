@@ -270,6 +270,29 @@ class Memory:
     backup = delegate("_maintenance", Maintenance.backup)
 
 
+def owner_view(mem: Memory) -> Memory:
+    """``mem``'s store as its owner sees it (``mem`` itself when it has no principal).
+
+    For a server that serves as a principal but runs the operator's scheduled dream passes,
+    which must plan from the whole scope. The view shares ``mem``'s store, clock and settings;
+    never close it — ``mem`` owns the file.
+    """
+    if mem._closed:
+        raise ClosedError("this Memory was closed; open a new one")
+    if mem.principal is None:
+        return mem
+    core = mem._core
+    return Memory(
+        store=unwrapped(core.store),
+        embedder=core.loaded_embedder or core.embedder_spec,
+        clock=core.clock,
+        limits=core.limits,
+        detect_conflicts=core.detect_conflicts,
+        conflict_reader=core.conflict_reader_spec,
+        read_at_write=core.read_at_write,
+    )
+
+
 def _view(mem: Memory, principal: str) -> Memory:
     """A ``Memory`` over ``mem``'s store as ``principal`` sees it (the store stays ``mem``'s)."""
     if mem._closed:
