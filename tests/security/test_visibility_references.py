@@ -131,3 +131,19 @@ def test_a_principals_revision_keeps_the_parent_it_cannot_see(any_mem: Memory) -
     assert new.parents == ()
     stored = any_mem.get(new.id, scope=SCOPE)
     assert stored.parents == (ids["hidden"],) and stored.meta["see"] == ids["hidden"]
+
+
+def test_an_event_whose_reason_quotes_a_hidden_id_is_not_shown(any_mem: Memory) -> None:
+    """The dream pass flags a claim whose parent was retracted, with the reason "dream/provenance:
+    parent <id> was retracted (superseded)": the event was about a visible claim, so it was shown,
+    id and fate of the hidden parent included (found by the property test's ``derive`` step)."""
+    ids = _world(any_mem)
+    any_mem.revise(ids["hidden"], "zqhid secret plan, revised", scope=SCOPE)
+    any_mem.dream(scope=SCOPE)
+    flagged = any_mem.get(ids["derived"], scope=SCOPE)
+    assert "stale_derived" in flagged.flags
+    assert any(ids["hidden"] in str(e.payload.get("reason")) for e in any_mem.events(scope=SCOPE))
+    bob = any_mem.as_principal(BOB)
+    shown = dump([e.to_dict() for e in bob.events(scope=SCOPE)])
+    shown += dump([e.to_dict() for e in bob.history(ids["derived"], scope=SCOPE).events])
+    assert ids["hidden"] not in shown and "zqhid" not in shown

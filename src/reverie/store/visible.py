@@ -49,7 +49,15 @@ from reverie.model.conversation import ConversationState, Entry
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.query import Filter, Sort
-from reverie.model.visibility import Restricted, VisibleTo, check_principal, may_see, mentions, with_writer
+from reverie.model.visibility import (
+    Restricted,
+    VisibleTo,
+    check_principal,
+    first_mention,
+    may_see,
+    mentions,
+    with_writer,
+)
 from reverie.store.idempotency import Claim, Recorded
 from reverie.store.protocol import Batch, DoctorReport, Embed, Lease, Outcome, Step, Store
 
@@ -131,8 +139,8 @@ class VisibleStore:
             hidden = refs.get(scope, set())
             named = dataclasses.asdict(c)
             named.pop("text", None)  # a claim's words are not references (an id-shaped text is no oracle)
-            if mentions(named, hidden):
-                ref = next(v for v in _strings(named) if v in hidden)
+            ref = first_mention(named, hidden)
+            if ref is not None:
                 raise NotFoundError(f"no item {ref} in scope {scope!r}")
             if isinstance(c, cmd.Remember | cmd.SetVisibility):
                 c = dataclasses.replace(c, visibility=with_writer(c.visibility, self.principal))
@@ -345,21 +353,6 @@ def principal_of(store: object) -> str | None:
 def unwrapped(store: Store) -> Store:
     """The backend under any ``VisibleStore`` (a view of a view filters for the newest principal only)."""
     return store.inner if isinstance(store, VisibleStore) else store
-
-
-def _strings(value: Any) -> list[str]:
-    """Every string inside ``value`` (dicts, lists, tuples), depth first."""
-    out: list[str] = []
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            out.append(v)
-        elif isinstance(v, Mapping):
-            stack.extend(v.values())
-        elif isinstance(v, list | tuple):
-            stack.extend(v)
-    return out
 
 
 __all__ = ["VisibleStore", "principal_of", "unwrapped"]
