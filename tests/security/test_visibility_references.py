@@ -147,3 +147,45 @@ def test_an_event_whose_reason_quotes_a_hidden_id_is_not_shown(any_mem: Memory) 
     shown = dump([e.to_dict() for e in bob.events(scope=SCOPE)])
     shown += dump([e.to_dict() for e in bob.history(ids["derived"], scope=SCOPE).events])
     assert ids["hidden"] not in shown and "zqhid" not in shown
+
+
+def _gist(mem: Memory) -> tuple[list[str], Any]:
+    """Three near-duplicates everyone may see, and the dream gist made from them."""
+    texts = ("Alice prefers Kx5Gist tea in the morning", "In the morning Alice prefers Kx5Gist tea")
+    members = [mem.remember(t, scope=SCOPE, kind="episodic").id for t in (*texts, texts[0] + " daily")]
+    mem.clock.advance(days=40)  # type: ignore[attr-defined]
+    created = [o.created for o in mem.dream(scope=SCOPE).outcomes if o.created]
+    assert len(created) == 1
+    gist = mem.get(str(created[0]), scope=SCOPE)
+    assert gist.source == "system" and sorted(gist.parents) == sorted(members) and not gist.visibility
+    return members, gist
+
+
+def test_restricting_a_member_restricts_the_dream_gist_made_from_it(any_mem: Memory) -> None:
+    """The gist quoted its representative and counted every member: restricting any member made
+    both visible to principals the member was now hidden from (its words, its id, that it exists)."""
+    members, gist = _gist(any_mem)
+    rep = str(gist.meta["representative"])
+    for member in (rep, sorted(m for m in members if m != rep)[0]):
+        any_mem.set_visibility(member, scope=SCOPE, visibility=[OPS], reason="private")
+        assert any_mem.get(gist.id, scope=SCOPE).visibility == (OPS,)
+        bob = any_mem.as_principal(BOB)
+        seen = dump([i.to_dict() for i in bob.list(scope=SCOPE, include_closed=True).items])
+        assert gist.id not in seen and member not in seen and "(consolidated)" not in seen
+        assert any_mem.as_principal(OPS).get(gist.id, scope=SCOPE).parents == gist.parents
+        any_mem.set_visibility(member, scope=SCOPE, visibility=None, reason="open again")
+        # Widening a member widens no copy: the owner opens the gist itself.
+        assert any_mem.get(gist.id, scope=SCOPE).visibility == (OPS,)
+        any_mem.set_visibility(gist.id, scope=SCOPE, visibility=None, reason="open again")
+
+
+def test_a_restricted_copy_only_ever_narrows(any_mem: Memory) -> None:
+    """A copy keeps the principals in both audiences, and never gains one — not even the writer's."""
+    members, gist = _gist(any_mem)
+    any_mem.set_visibility(gist.id, scope=SCOPE, visibility=[OPS, "agent:cto"], reason="team")
+    any_mem.set_visibility(members[0], scope=SCOPE, visibility=["agent:cto", BOB], reason="narrow")
+    assert any_mem.get(gist.id, scope=SCOPE).visibility == ("agent:cto",)
+    # Disjoint audiences: nothing left to keep, and BOB (the writer) must not gain the gist.
+    any_mem.as_principal(BOB).set_visibility(members[1], scope=SCOPE, visibility=[BOB], reason="mine")
+    assert any_mem.get(gist.id, scope=SCOPE).visibility == ("agent:cto",)
+    assert gist.id not in dump([i.to_dict() for i in any_mem.as_principal(BOB).list(scope=SCOPE).items])
