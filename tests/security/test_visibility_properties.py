@@ -3,8 +3,10 @@ a text or a count the principal may not see — and SQLite and the reference sto
 
 A history mixes claims of every audience (``vis_kit.AUDIENCES``), restatements of a claim to
 another audience (which must not corroborate it), revisions, audience changes, contradictions,
-forgets, dismissals, writes made by a principal, and dream passes (whose gists must merge only
-claims of one audience). Then every principal makes every read (``vis_kit.readings``).
+forgets, dismissals, writes made by a principal, claims derived from others of any audience
+(``parents`` and a ``meta`` id naming them), and dream passes (whose gists merge only claims of
+one audience). Then every principal makes every read (``vis_kit.readings``), and filters on
+parents must answer as the concealed claims read (no existence oracle).
 """
 
 from __future__ import annotations
@@ -12,14 +14,14 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from reverie import ManualClock, Memory, ReverieError
+from reverie import ManualClock, Memory, Q, ReverieError
 from reverie.model.visibility import may_see
 from reverie.store.reference import ReferenceStore
 from strategies import START
 
 from .vis_kit import AUDIENCES, PRINCIPALS, SCOPE, all_items, canary, expected_summary, hidden_from, readings
 
-OPS = ["remember", "remember", "restate", "revise", "hide", "link", "forget", "dismiss", "pwrite", "dream"]
+OPS = ["remember", "remember", "restate", "revise", "hide", "link", "forget", "dismiss", "pwrite", "dream", "derive"]
 Op = tuple[str, int, int]
 ops_strategy = st.lists(
     st.tuples(st.sampled_from(OPS), st.integers(0, 30), st.integers(0, 30)), min_size=3, max_size=14
@@ -60,6 +62,16 @@ def _apply(mem: Memory, history: list[Op]) -> None:
                 assert may_see(mine.visibility, who)  # a writer never hides its own claim from itself
             elif op == "dream":
                 mem.dream(scope=SCOPE)
+            elif op == "derive":
+                n += 1
+                source = items[x % len(items)].id
+                mem.remember(
+                    f"note {canary(n)} derived topic{x % 3}",
+                    scope=SCOPE,
+                    parents=[source],
+                    meta={"from": source},
+                    visibility=list(audience),
+                )
         except ReverieError as exc:  # a refused write (closed item, duplicate link) changes nothing
             note(f"{op}: {exc.code}")
         mem.clock.advance(minutes=5)  # type: ignore[attr-defined]
@@ -94,14 +106,39 @@ def test_no_read_path_shows_a_principal_what_it_may_not_see(history: list[Op]) -
             assert {k: summary[k] for k in want} == want
             assert sum(summary["by_kind"].values()) == want["current"]
             assert got["listed"] == sorted(i.id for i in all_items(mem) if may_see(i.visibility, who))
+            _check_parent_filters(mem, who)
             # Ids a principal's view generates are random (it has no seed): compare by text.
             text_of = {i.id: i.text for i in all_items(mem)}
             per_principal[who] = {k: sorted(text_of[i] for i in got[k]) for k in ("listed", "got", "recalled")}
             per_principal[who]["summary"] = summary
         seen_by_backend.append(per_principal)
-        # A gist quotes only members of its own audience.
+        # A gist is shown only to principals who may see each of its members (``model.audience``),
+        # but for a member restricted to an audience sharing no principal with the gist's.
         for gist in (i for i in all_items(mem) if i.meta.get("dream") == "gist"):
-            members = [mem.get(p, scope=SCOPE) for p in gist.parents]
-            assert {m.visibility for m in members} == {gist.visibility}
+            for m in (mem.get(p, scope=SCOPE) for p in gist.parents):
+                disjoint = bool(m.visibility and gist.visibility and not set(m.visibility) & set(gist.visibility))
+                for who in PRINCIPALS:
+                    assert disjoint or not may_see(gist.visibility, who) or may_see(m.visibility, who)
     sqlite_seen, ref_seen = seen_by_backend
     assert sqlite_seen == ref_seen
+
+
+def _check_parent_filters(mem: Memory, who: str) -> None:
+    """``Q.parent`` / ``Q.parents_count`` / ``Q.meta`` as ``who`` match what it is shown, no more."""
+    view = mem.as_principal(who)
+    everything = all_items(mem)
+    seen = {i.id for i in everything if may_see(i.visibility, who)}
+
+    def listed(where: object) -> list[str]:
+        return sorted(i.id for i in view.list(scope=SCOPE, where=where, include_closed=True, limit=1000).items)
+
+    shown_parents = {i.id: [p for p in i.parents if p in seen] for i in everything if i.id in seen}
+    assert listed(Q.parents_count(ge=1)) == sorted(i for i, ps in shown_parents.items() if ps)
+    for item in everything:
+        expected = sorted(i for i, ps in shown_parents.items() if item.id in ps)
+        assert listed(Q.parent(item.id)) == expected
+        assert listed(Q.meta("from", item.id)) == (
+            []
+            if item.id not in seen
+            else sorted(i.id for i in everything if i.id in seen and i.meta.get("from") == item.id)
+        )

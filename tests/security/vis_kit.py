@@ -60,7 +60,10 @@ def readings(view: Memory, ids: list[str]) -> dict[str, Any]:
     query = "topic0 topic1 topic2 note claim"
     hits = view.recall(query, scope=SCOPE, k=50, record_use=False, include_history=True)
     seen.append([h.item.to_dict() for h in hits])
-    seen.append(view.context(query, scope=SCOPE, budget_tokens=4000))
+    # No use recorded: a use promotes a demoted claim (``stale_derived``), so one principal's
+    # reads would change what the next one's see, and SQLite's bm25 (its scope idf floor) and the
+    # reference store's count different hits as used — the backends would diverge for that alone.
+    seen.append(view.context(query, scope=SCOPE, budget_tokens=4000, record_use=False))
     seen.append([e.to_dict() for e in view.events(scope=SCOPE, limit=10_000)])
     seen.append([e.to_dict() for e in view.edges(scope=SCOPE, include_closed=True)])
     seen.append([a.to_dict() for a in view.contradictions(scope=SCOPE)])

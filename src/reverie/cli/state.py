@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -256,7 +257,25 @@ class CliUsageError(CliError):
         hint = None
         if err.ctx is not None:
             hint = f"{err.ctx.get_usage()}\nTry '{err.ctx.command_path} --help' for help."
-        return cls("usage", err.format_message(), as_json, hint)
+        return cls("usage", _long_integers(err.format_message()), as_json, hint)
+
+
+#: click's refusal of an integer option Python will not convert (past ``sys.get_int_max_str_digits()``).
+_NOT_AN_INT = re.compile(r"'(-?\d+)' is not a valid integer\.")
+
+
+def _long_integers(message: str) -> str:
+    """click calls ``--k 1000…0`` (5,001 digits) "not a valid integer" and echoes every digit; say
+    what is wrong instead: it is an integer, longer than a number can be read."""
+
+    def say(m: re.Match[str]) -> str:
+        digits = len(m.group(1).lstrip("-"))
+        limit = sys.get_int_max_str_digits()
+        if not limit or digits <= limit:
+            return m.group(0)
+        return f"an integer of {digits} digits, longer than a number can be read ({limit} digits); no count is so long"
+
+    return _NOT_AN_INT.sub(say, message)
 
 
 class Progress:

@@ -253,6 +253,9 @@ class Writer:
                         meta=item.meta,
                         valid_from=item.valid_from,
                         corroborate=False,
+                        # The rewritten memory keeps its audience: without it, purging one message
+                        # re-wrote a later restricted message's memory visible to everyone.
+                        visibility=item.visibility,
                     )
                 )
                 texts.append(window)

@@ -7,6 +7,7 @@ so clients switch on ``code`` and never parse prose or a framework's default HTM
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import unquote
 
@@ -113,7 +114,20 @@ def unparsed_body(cause: BaseException | None) -> str:
             "the body is JSON nested too deeply to read (thousands of levels); real data nests a few levels "
             "(meta at most Limits.max_meta_depth)"
         )
+    digits = _LONG_INT.search(str(cause)) if isinstance(cause, ValueError) else None
+    if digits is not None:
+        # Python's own refusal ("Exceeds the limit (4300 digits) for integer string conversion"):
+        # the body *is* JSON, so "could not be read as JSON" sent the caller looking for a typo.
+        return (
+            f"the body holds an integer of {digits.group(2)} digits, longer than a number can be read "
+            f"({digits.group(1)} digits); no score, count or value is that long: send a number in range, "
+            "or a value as a string"
+        )
     return "the body could not be read as JSON; send one JSON object encoded as UTF-8"
+
+
+#: Python's message for ``int(text)`` past ``sys.get_int_max_str_digits()``.
+_LONG_INT = re.compile(r"Exceeds the limit \((\d+) digits\) for integer string conversion: value has (\d+) digits")
 
 
 async def _http(request: Request, exc: Exception) -> Response:

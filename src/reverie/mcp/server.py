@@ -33,6 +33,7 @@ from reverie.mcp.conversation_catalog import ADDITIVE as CONVERSATION_ADDITIVE
 from reverie.mcp.conversation_catalog import READ_ONLY as CONVERSATION_READ_ONLY
 from reverie.mcp.handlers import HANDLERS, ToolError
 from reverie.mcp.schema import check_arguments
+from reverie.mcp.unreadable import Answering
 from reverie.mcp.vault_tools import READ_ONLY as VAULT_READ_ONLY
 from reverie.mcp.vault_tools import VAULT_DESCRIPTIONS, VAULT_HANDLERS, VAULT_SCHEMAS, run_vault_tool
 
@@ -159,7 +160,9 @@ async def serve_stdio(mem: Memory, vault: str | Path | None = None) -> None:
     """Serve ``mem`` over this process's stdin / stdout until the client hangs up."""
     server = build_server(mem, vault)
     async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        # A line the SDK cannot read (a 5000-digit number) gets an answer, not silence.
+        answering = Answering(read_stream, write_stream)
+        await server.run(answering, write_stream, server.create_initialization_options())
 
 
 def run_stdio(

@@ -195,11 +195,18 @@ class ParentIncludes(Filter):
 
 @dataclass(frozen=True, slots=True)
 class ParentsCount(Filter):
+    """How many parents an item lists, not counting those in ``ignoring``.
+
+    ``ignoring`` is set only by ``model.conceal`` for a principal's read: the parents it may not
+    see are not counted, so the count matches the parents that principal is shown.
+    """
+
     ge: int | None = None
     le: int | None = None
+    ignoring: frozenset[str] = frozenset()
 
     def matches(self, item: Item) -> bool:
-        n = len(item.parents)
+        n = sum(1 for p in item.parents if p not in self.ignoring)
         return (self.ge is None or n >= self.ge) and (self.le is None or n <= self.le)
 
 
@@ -223,10 +230,18 @@ class MetaEq(Filter):
 
 @dataclass(frozen=True, slots=True)
 class MetaHas(Filter):
+    """``meta`` has the dot-path, and its value there is not a string in ``ignoring``.
+
+    ``ignoring`` is set only by ``model.conceal``: an entry whose value is the id of an item the
+    reading principal may not see is not shown to it, so it must not match either.
+    """
+
     path: tuple[str, ...]
+    ignoring: frozenset[str] = frozenset()
 
     def matches(self, item: Item) -> bool:
-        return meta_lookup(item.meta, self.path)[0]
+        found, v = meta_lookup(item.meta, self.path)
+        return found and not (isinstance(v, str) and v in self.ignoring)
 
 
 def meta_lookup(meta: dict[str, Any], path: tuple[str, ...]) -> tuple[bool, Any]:

@@ -24,6 +24,7 @@ from reverie.errors import (
 from reverie.model import events as ev
 from reverie.model.agenda import Intent, Task
 from reverie.model.agenda_rules import HANDLERS as _AGENDA_HANDLERS
+from reverie.model.audience import copy_audiences
 from reverie.model.commands import (
     Command,
     Dismiss,
@@ -91,7 +92,9 @@ class StateView(Protocol):
     def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
         """Every item (open or closed) whose parents include one of ``parent_ids``, sorted by id.
 
-        Read by a purge only (``redact.purge_set``): the system's copies of purged content go with it.
+        Read by a purge (``redact.purge_set``: the system's copies of purged content go with it) and
+        by a restricting ``set_visibility`` (``model.audience``: the copies are restricted with it);
+        both are rare, so a backend may scan the scope's items with parents.
         """
         ...
 
@@ -609,7 +612,30 @@ def _set_visibility(cmd: SetVisibility, view: StateView, ctx: Context) -> list[e
     if all((v := view.item(cmd.scope, i)) is None or v.visibility == cmd.visibility for i in ids):
         return []  # nothing changes: no event (as pause/resume)
     payload = {"id": item.id, "ids": ids, "visibility": list(cmd.visibility), "reason": cmd.reason}
-    return [_event(ctx, ev.VISIBILITY_SET, cmd.scope, payload)]
+    return [_event(ctx, ev.VISIBILITY_SET, cmd.scope, payload), *_copies_follow(cmd, view, ctx, ids)]
+
+
+def _copies_follow(cmd: SetVisibility, view: StateView, ctx: Context, ids: Sequence[str]) -> list[ev.Event]:
+    """The system's copies of a claim being restricted are restricted with it (``model.audience``):
+    one more ``memory.visibility_set`` per copy whose audience narrows, in the same transaction."""
+    if not cmd.visibility:
+        return []  # widening widens no copy
+
+    def claim(item_id: str) -> list[Item]:
+        return [v for i in view.revisions(cmd.scope, item_id) if (v := view.item(cmd.scope, i)) is not None]
+
+    versions = [v for i in ids if (v := view.item(cmd.scope, i)) is not None]
+    found = copy_audiences(versions, cmd.visibility, lambda parents: view.derived(cmd.scope, parents), claim)
+    reason = f"made from {cmd.id}, whose audience was narrowed"
+    return [
+        _event(
+            ctx,
+            ev.VISIBILITY_SET,
+            cmd.scope,
+            {"id": c.id, "ids": list(c.ids), "visibility": list(c.visibility), "reason": reason},
+        )
+        for c in found
+    ]
 
 
 def _record_use(cmd: RecordUse, view: StateView, ctx: Context) -> list[ev.Event]:

@@ -13,6 +13,7 @@ import dataclasses
 import json
 import math
 import re
+import sys
 import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
@@ -274,12 +275,34 @@ def load_json(text: str, what: str, error: type[InvalidInputError] = LimitExceed
     Python over every byte of every import line, for a case the decoder already detects.
     """
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_json_int)
     except RecursionError:
         raise error(
             f"{what} is JSON nested too deeply to read (thousands of levels); "
             "real data nests a few levels (meta at most Limits.max_meta_depth)"
         ) from None
+    except _LongInt as exc:
+        # Python's own ValueError here said "Exceeds the limit … for integer string conversion",
+        # and callers worded every ValueError as "not JSON": a valid document sent people hunting a typo.
+        raise error(
+            f"{what} holds an integer of {exc.digits} digits, longer than a number can be read "
+            f"({sys.get_int_max_str_digits()} digits); no score, count or value is that long"
+        ) from None
+
+
+class _LongInt(Exception):
+    """An integer literal past ``sys.get_int_max_str_digits()`` in a JSON text (``load_json``)."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+def _json_int(text: str) -> int:
+    limit = sys.get_int_max_str_digits()
+    digits = len(text.lstrip("-"))
+    if limit and digits > limit:
+        raise _LongInt(digits)
+    return int(text)
 
 
 def check_seq(seq: object, field: str = "after_seq") -> int:

@@ -112,25 +112,42 @@ class Restricted(Filter):
         return bool(item.visibility)
 
 
+#: A reverie id (a canonical lower-case UUID) inside a longer string.
+_ID_IN_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
 def mentions(payload: Any, ids: set[str] | frozenset[str]) -> bool:
-    """Whether any string anywhere in ``payload`` (an event's, a summary's) is one of ``ids``.
+    """Whether any string anywhere in ``payload`` (an event's, a summary's) is or quotes one of ``ids``.
 
     Why a walk over every value rather than a list of known fields: an event type added later
-    (or by another wing) that names an item in a new field is caught too — fail closed.
+    (or by another wing) that names an item in a new field is caught too — fail closed. Why
+    quoted ids too: reasons reverie writes name items in sentences ("dream/provenance: parent
+    <id> was retracted (superseded)", "<id> was revised"), so an event about a visible claim
+    told a principal the id — and the fate — of a hidden parent.
     """
+    return first_mention(payload, ids) is not None
+
+
+def first_mention(payload: Any, ids: set[str] | frozenset[str]) -> str | None:
+    """The first of ``ids`` some string in ``payload`` is or quotes (``mentions``), or None."""
     if not ids:
-        return False
-    stack = [payload]
+        return None
+    stack: list[Any] = [payload]
     while stack:
         v = stack.pop()
         if isinstance(v, str):
             if v in ids:
-                return True
+                return v
+            if len(v) > 36:
+                found: str | None = next((m for m in _ID_IN_TEXT.findall(v) if m in ids), None)
+                if found is not None:
+                    return found
         elif isinstance(v, Mapping):
+            stack.extend(v.keys())  # a meta keyed by an id names it too
             stack.extend(v.values())
         elif isinstance(v, list | tuple):
             stack.extend(v)
-    return False
+    return None
 
 
 __all__ = [
@@ -141,6 +158,7 @@ __all__ = [
     "VisibleTo",
     "check_principal",
     "check_visibility",
+    "first_mention",
     "may_see",
     "mentions",
     "visible",

@@ -14,6 +14,10 @@ of each read is proportional to the restricted items of the scope, not to the sc
 
 - items (``get``, ``get_many``, ``query``, ``count``): hidden ones are absent; ``query`` and
   ``count`` push ``VisibleTo`` into the backend, so pages stay exact.
+- a visible item that refers to a hidden one (a hidden parent, a hidden id in its ``meta`` or
+  ``provenance``) is returned with the reference omitted, and filters on parents or ``meta`` are
+  rewritten to agree (``model.conceal`` says exactly what is shown, and why omit, not mark).
+  This covers every item a principal's read returns, here or through ``Batch.item``.
 - ``lexical`` / ``nearest`` ask the backend for ``limit + hidden`` candidates and drop the
   hidden ones: the visible top-``limit`` is exactly what it would be without them.
 - ``vectors`` drops the hidden rows; ``edges`` drops an edge with a hidden end (a conflict with
@@ -41,11 +45,20 @@ import numpy as np
 from reverie.errors import NotFoundError, NotPermittedError
 from reverie.model import commands as cmd
 from reverie.model.commands import Command
+from reverie.model.conceal import conceal_edge, conceal_filter, conceal_item
 from reverie.model.conversation import ConversationState, Entry
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.query import Filter, Sort
-from reverie.model.visibility import Restricted, VisibleTo, check_principal, may_see, mentions, with_writer
+from reverie.model.visibility import (
+    Restricted,
+    VisibleTo,
+    check_principal,
+    first_mention,
+    may_see,
+    mentions,
+    with_writer,
+)
 from reverie.store.idempotency import Claim, Recorded
 from reverie.store.protocol import Batch, DoctorReport, Embed, Lease, Outcome, Step, Store
 
@@ -65,19 +78,19 @@ class VisibleStore:
         self.read_only = bool(getattr(inner, "read_only", False))
 
     # -- what is hidden -------------------------------------------------------------------
-    def hidden_items(self, scope: str) -> list[Item]:
-        """Every item of ``scope`` (open or closed) the principal may not see."""
+    def hidden_items(self, scope: str, *, subscopes: bool = False) -> list[Item]:
+        """Every item of ``scope`` (open or closed; and of its subscopes if asked) the principal may not see."""
         out: list[Item] = []
         offset = 0
         while True:
-            page = self.inner.query(scope, Restricted(), _BY_ID, limit=_PAGE, offset=offset)
+            page = self.inner.query(scope, Restricted(), _BY_ID, limit=_PAGE, offset=offset, subscopes=subscopes)
             out += [i for i in page if not may_see(i.visibility, self.principal)]
             if len(page) < _PAGE:
                 return out
             offset += _PAGE
 
-    def hidden(self, scope: str) -> set[str]:
-        return {i.id for i in self.hidden_items(scope)}
+    def hidden(self, scope: str, *, subscopes: bool = False) -> set[str]:
+        return {i.id for i in self.hidden_items(scope, subscopes=subscopes)}
 
     def _hidden_refs(self, scope: str) -> set[str]:
         """Hidden item ids and the ids of every edge (open or closed) with a hidden end.
@@ -94,8 +107,26 @@ class VisibleStore:
             edges.update(e.id for e in self.inner.edges(scope, item_id, include_closed=True))
         return ids | edges
 
-    def _visible(self, item: Item | None) -> Item | None:
-        return item if item is not None and may_see(item.visibility, self.principal) else None
+    def _visible(self, item: Item | None, scope: str) -> Item | None:
+        """``item`` as the principal is shown it, or None if it may not see it at all."""
+        if item is None or not may_see(item.visibility, self.principal):
+            return None
+        return self._shown(scope, [item])[0]
+
+    def _shown(self, scope: str, items: list[Item], hidden: set[str] | None = None) -> list[Item]:
+        """``items`` (all visible) with their references to hidden items omitted (``model.conceal``).
+
+        The hidden set is read only when some item could refer to another (parents, meta, a
+        provenance ref or locator): a page of plain claims costs no extra read.
+        """
+        if not any(i.parents or i.meta or i.provenance.ref or i.provenance.locator for i in items):
+            return items
+        gone = self.hidden(scope) if hidden is None else hidden
+        return [conceal_item(i, gone) for i in items]
+
+    def _edges_shown(self, scope: str, found: list[Edge]) -> list[Edge]:
+        hidden = self.hidden(scope) if found else set()
+        return [conceal_edge(e, hidden) for e in found if e.src not in hidden and e.dst not in hidden]
 
     # -- writes ---------------------------------------------------------------------------
     def _checked(self, commands: Sequence[Command]) -> list[Command]:
@@ -109,8 +140,8 @@ class VisibleStore:
             hidden = refs.get(scope, set())
             named = dataclasses.asdict(c)
             named.pop("text", None)  # a claim's words are not references (an id-shaped text is no oracle)
-            if mentions(named, hidden):
-                ref = next(v for v in _strings(named) if v in hidden)
+            ref = first_mention(named, hidden)
+            if ref is not None:
                 raise NotFoundError(f"no item {ref} in scope {scope!r}")
             if isinstance(c, cmd.Remember | cmd.SetVisibility):
                 c = dataclasses.replace(c, visibility=with_writer(c.visibility, self.principal))
@@ -129,7 +160,7 @@ class VisibleStore:
             def run(b: Batch) -> Any:
                 seen = Batch(
                     run=lambda commands: b.run(self._checked(commands)),
-                    item=lambda scope, item_id: self._visible(b.item(scope, item_id)),
+                    item=lambda scope, item_id: self._visible(b.item(scope, item_id), scope),
                 )
                 return step(seen)
 
@@ -164,30 +195,32 @@ class VisibleStore:
 
     # -- item reads -----------------------------------------------------------------------
     def get(self, scope: str, item_id: str) -> Item | None:
-        return self._visible(self.inner.get(scope, item_id))
+        return self._visible(self.inner.get(scope, item_id), scope)
 
     def get_many(self, scope: str, item_ids: Sequence[str]) -> dict[str, Item]:
-        found = self.inner.get_many(scope, item_ids)
-        return {k: v for k, v in found.items() if may_see(v.visibility, self.principal)}
+        found = [v for v in self.inner.get_many(scope, item_ids).values() if may_see(v.visibility, self.principal)]
+        return {v.id: v for v in self._shown(scope, found)}
 
     def query(
         self, scope: str, where: Filter, sort: Sort, *, limit: int, offset: int = 0, subscopes: bool = False
     ) -> list[Item]:
-        mine = where & VisibleTo(self.principal)
-        return self.inner.query(scope, mine, sort, limit=limit, offset=offset, subscopes=subscopes)
+        """``VisibleTo`` and the concealed filter are pushed into the backend, so pages stay exact.
+
+        With ``subscopes`` the hidden set spans them all (ids are unique, so one set serves each).
+        """
+        hidden = self.hidden(scope, subscopes=subscopes)
+        mine = conceal_filter(where, hidden) & VisibleTo(self.principal)
+        found = self.inner.query(scope, mine, sort, limit=limit, offset=offset, subscopes=subscopes)
+        return self._shown(scope, found, hidden)
 
     def count(self, scope: str, where: Filter) -> int:
-        return self.inner.count(scope, where & VisibleTo(self.principal))
+        return self.inner.count(scope, conceal_filter(where, self.hidden(scope)) & VisibleTo(self.principal))
 
     def edges(self, scope: str, item_id: str | None = None, *, include_closed: bool = False) -> list[Edge]:
-        found = self.inner.edges(scope, item_id, include_closed=include_closed)
-        hidden = self.hidden(scope) if found else set()
-        return [e for e in found if e.src not in hidden and e.dst not in hidden]
+        return self._edges_shown(scope, self.inner.edges(scope, item_id, include_closed=include_closed))
 
     def edges_by_type(self, scope: str, type: str, *, include_closed: bool = False) -> list[Edge]:
-        found = self.inner.edges_by_type(scope, type, include_closed=include_closed)
-        hidden = self.hidden(scope) if found else set()
-        return [e for e in found if e.src not in hidden and e.dst not in hidden]
+        return self._edges_shown(scope, self.inner.edges_by_type(scope, type, include_closed=include_closed))
 
     def events(self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000) -> list[Event]:
         """The log without the events that name anything hidden, still ``limit`` long when it can be."""
@@ -325,21 +358,6 @@ def principal_of(store: object) -> str | None:
 def unwrapped(store: Store) -> Store:
     """The backend under any ``VisibleStore`` (a view of a view filters for the newest principal only)."""
     return store.inner if isinstance(store, VisibleStore) else store
-
-
-def _strings(value: Any) -> list[str]:
-    """Every string inside ``value`` (dicts, lists, tuples), depth first."""
-    out: list[str] = []
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            out.append(v)
-        elif isinstance(v, Mapping):
-            stack.extend(v.values())
-        elif isinstance(v, list | tuple):
-            stack.extend(v)
-    return out
 
 
 __all__ = ["VisibleStore", "principal_of", "unwrapped"]

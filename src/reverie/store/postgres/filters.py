@@ -83,15 +83,16 @@ def compile_filter(f: Filter, params: list[Any]) -> str:
         params.append(f.parent)
         return "(items.parents::jsonb ? %s)"
     if isinstance(f, ParentsCount):
-        parts = []
-        for op, bound in ((">=", f.ge), ("<=", f.le)):
-            if bound is not None:
-                parts.append(f"jsonb_array_length(parents::jsonb) {op} %s")
-                params.append(bound)
-        return "(" + " AND ".join(parts) + ")" if parts else "true"
+        return _parents_count(f, params)
     if isinstance(f, MetaHas):
         params.append(list(f.path))
-        return "((meta::jsonb #> %s::text[]) IS NOT NULL)"
+        if not f.ignoring:
+            return "((meta::jsonb #> %s::text[]) IS NOT NULL)"
+        params.extend([list(f.path), list(f.path), sorted(f.ignoring)])
+        return (
+            "((meta::jsonb #> %s::text[]) IS NOT NULL AND NOT COALESCE(jsonb_typeof(meta::jsonb #> %s::text[]) = "
+            "'string' AND (meta::jsonb #>> %s::text[]) = ANY(%s::text[]), false))"
+        )
     if isinstance(f, MetaEq):
         return _meta_eq(f, params)
     if isinstance(f, Restricted):
@@ -101,6 +102,23 @@ def compile_filter(f: Filter, params: list[Any]) -> str:
         params.append(f.principal)
         return "(visibility = '[]' OR (items.visibility::jsonb ? %s))"
     raise TypeError(f"cannot compile filter node {type(f).__name__}")  # pragma: no cover
+
+
+def _parents_count(f: ParentsCount, params: list[Any]) -> str:
+    """The parents' count against the bounds; ``ignoring`` (a principal's hidden ids) not counted."""
+    if f.ignoring:
+        n = (
+            "(SELECT count(*) FROM jsonb_array_elements_text(items.parents::jsonb) AS p(v) "
+            "WHERE NOT (p.v = ANY(%s::text[])))"
+        )
+    else:
+        n = "jsonb_array_length(parents::jsonb)"
+    parts = []
+    for op, bound in ((">=", f.ge), ("<=", f.le)):
+        if bound is not None:
+            parts.append(f"{n} {op} %s")
+            params.extend([sorted(f.ignoring), bound] if f.ignoring else [bound])
+    return "(" + " AND ".join(parts) + ")" if parts else "true"
 
 
 def _meta_eq(f: MetaEq, params: list[Any]) -> str:

@@ -375,15 +375,17 @@ def compile_filter(f: Filter, params: list[Any]) -> str:
         params.append(f.parent)
         return "EXISTS (SELECT 1 FROM json_each(items.parents) WHERE json_each.value = ?)"
     if isinstance(f, ParentsCount):
-        parts = []
-        for op, bound in ((">=", f.ge), ("<=", f.le)):
-            if bound is not None:
-                parts.append(f"json_array_length(parents) {op} ?")
-                params.append(bound)
-        return "(" + " AND ".join(parts) + ")" if parts else "1"
+        return _parents_count(f, params)
     if isinstance(f, MetaHas):
         params.append(_json_path(f.path))
-        return "(json_type(meta, ?) IS NOT NULL)"
+        if not f.ignoring:
+            return "(json_type(meta, ?) IS NOT NULL)"
+        # One JSON array parameter for the ignored ids, however many: no bound-parameter limit.
+        params.extend([_json_path(f.path), _json_path(f.path), json.dumps(sorted(f.ignoring))])
+        return (
+            "(json_type(meta, ?) IS NOT NULL AND NOT COALESCE(json_type(meta, ?) = 'text' AND "
+            "json_extract(meta, ?) IN (SELECT h.value FROM json_each(?) AS h), 0))"
+        )
     if isinstance(f, MetaEq):
         return _meta_eq(f, params)
     if isinstance(f, Restricted):
@@ -393,6 +395,23 @@ def compile_filter(f: Filter, params: list[Any]) -> str:
         params.append(f.principal)
         return "(visibility = '[]' OR EXISTS (SELECT 1 FROM json_each(items.visibility) WHERE json_each.value = ?))"
     raise TypeError(f"cannot compile filter node {type(f).__name__}")  # pragma: no cover
+
+
+def _parents_count(f: ParentsCount, params: list[Any]) -> str:
+    """The parents' count against the bounds; ``ignoring`` (a principal's hidden ids) not counted."""
+    if f.ignoring:
+        n = (
+            "(SELECT count(*) FROM json_each(items.parents) AS p "
+            "WHERE p.value NOT IN (SELECT h.value FROM json_each(?) AS h))"
+        )
+    else:
+        n = "json_array_length(parents)"
+    parts = []
+    for op, bound in ((">=", f.ge), ("<=", f.le)):
+        if bound is not None:
+            parts.append(f"{n} {op} ?")
+            params.extend([json.dumps(sorted(f.ignoring)), bound] if f.ignoring else [bound])
+    return "(" + " AND ".join(parts) + ")" if parts else "1"
 
 
 def _meta_eq(f: MetaEq, params: list[Any]) -> str:

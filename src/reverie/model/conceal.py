@@ -1,0 +1,109 @@
+"""What a principal is shown of a visible item that *refers to* an item it may not see.
+
+An item a principal may see can point at one it may not: its ``parents`` (a claim derived from a
+restricted one, or a dream gist whose member was restricted later), an id in its ``meta`` (a
+gist's ``representative``) or in its ``provenance`` (a gist's ``locator``). Returning those as
+stored told the principal the hidden item's id — that it exists, and what it was used for — which
+the visibility promise rules out ("a principal learns nothing about a claim it may not see, not
+even that it exists"). This module says what is shown instead; ``store.visible.VisibleStore``
+applies it to every item, edge and filter of a principal's read.
+
+The rule is *omit*, never *mark*: a hidden parent is left out of ``parents`` (the others keep
+their order), a ``meta`` entry whose value (or key) is a hidden id is left out (a list keeps its
+other elements), a provenance ``ref`` / ``locator`` that is a hidden id reads ``None``. Why not
+"1 hidden parent": a count of what you may not see is itself the existence the promise denies.
+
+Filters are rewritten to agree with what is shown, or they would be an oracle: ``Q.parent(h)``
+for a hidden ``h`` matches nothing, ``Q.parents_count`` counts only shown parents, and a
+``Q.meta`` / ``Q.meta_has`` that names a hidden id, or whose value there is one, matches as the
+concealed ``meta`` would. Only whole strings are ids: an id quoted inside a longer string (a
+caller's text, a caller's free-form meta sentence) is the caller's words and is left as written.
+
+Pure: no I/O; ``hidden`` is the set of item ids the reading principal may not see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set
+from dataclasses import replace
+from typing import Any
+
+from reverie.model.item import Edge, Item, Provenance
+from reverie.model.query import And, Filter, MetaEq, MetaHas, Not, Or, ParentIncludes, ParentsCount
+
+#: Matches nothing (``Or`` of no parts): what a filter naming a hidden id becomes.
+NOTHING: Filter = Or(())
+
+
+def conceal_item(item: Item, hidden: Set[str]) -> Item:
+    """``item`` as a principal that may not see ``hidden`` is shown it (``item`` itself if unchanged)."""
+    if not hidden:
+        return item
+    parents = tuple(p for p in item.parents if p not in hidden)
+    meta = conceal_meta(item.meta, hidden)
+    prov = _provenance(item.provenance, hidden)
+    if parents == item.parents and meta is item.meta and prov is item.provenance:
+        return item
+    return replace(item, parents=parents, meta=meta, provenance=prov)
+
+
+def conceal_edge(edge: Edge, hidden: Set[str]) -> Edge:
+    """``edge`` (both ends visible: an edge with a hidden end is never shown) with its ``meta`` concealed."""
+    meta = conceal_meta(edge.meta, hidden) if hidden else edge.meta
+    return edge if meta is edge.meta else replace(edge, meta=meta)
+
+
+def conceal_meta(meta: dict[str, Any], hidden: Set[str]) -> dict[str, Any]:
+    """``meta`` without the entries and list elements that are hidden ids (the same dict if none)."""
+    out = _value(meta, hidden)
+    return meta if out is meta else dict(out)
+
+
+def conceal_filter(where: Filter, hidden: Set[str]) -> Filter:
+    """``where`` rewritten to match exactly the items whose *concealed* form ``where`` matches."""
+    if not hidden:
+        return where
+    if isinstance(where, And):
+        return And(tuple(conceal_filter(p, hidden) for p in where.parts))
+    if isinstance(where, Or):
+        return Or(tuple(conceal_filter(p, hidden) for p in where.parts))
+    if isinstance(where, Not):
+        return Not(conceal_filter(where.part, hidden))
+    if isinstance(where, ParentIncludes):
+        return NOTHING if where.parent in hidden else where
+    if isinstance(where, ParentsCount):
+        return replace(where, ignoring=frozenset(hidden))
+    if isinstance(where, MetaEq):
+        named = set(where.path) | ({where.value} if isinstance(where.value, str) else set())
+        return NOTHING if named & hidden else where
+    if isinstance(where, MetaHas):
+        return NOTHING if set(where.path) & hidden else replace(where, ignoring=frozenset(hidden))
+    return where
+
+
+def _value(v: Any, hidden: Set[str]) -> Any:
+    """``v`` with hidden ids dropped from every dict and list inside it; ``v`` itself if none was."""
+    if isinstance(v, dict):
+        kept = {k: _value(x, hidden) for k, x in v.items() if k not in hidden and not _is_hidden(x, hidden)}
+        same = len(kept) == len(v) and all(kept[k] is v[k] for k in kept)
+        return v if same else kept
+    if isinstance(v, list):
+        items = [_value(x, hidden) for x in v if not _is_hidden(x, hidden)]
+        same = len(items) == len(v) and all(a is b for a, b in zip(items, v, strict=True))
+        return v if same else items
+    return v
+
+
+def _is_hidden(v: Any, hidden: Set[str]) -> bool:
+    return isinstance(v, str) and v in hidden
+
+
+def _provenance(prov: Provenance, hidden: Set[str]) -> Provenance:
+    ref = None if prov.ref in hidden else prov.ref
+    locator = None if prov.locator in hidden else prov.locator
+    if ref == prov.ref and locator == prov.locator:
+        return prov
+    return replace(prov, ref=ref, locator=locator)
+
+
+__all__ = ["NOTHING", "conceal_edge", "conceal_filter", "conceal_item", "conceal_meta"]
