@@ -277,29 +277,23 @@ def owner_view(mem: Memory) -> Memory:
     which must plan from the whole scope. The view shares ``mem``'s store, clock and settings;
     never close it — ``mem`` owns the file.
     """
-    if mem._closed:
-        raise ClosedError("this Memory was closed; open a new one")
-    if mem.principal is None:
+    if mem.principal is None and not mem._closed:
         return mem
-    core = mem._core
-    return Memory(
-        store=unwrapped(core.store),
-        embedder=core.loaded_embedder or core.embedder_spec,
-        clock=core.clock,
-        limits=core.limits,
-        detect_conflicts=core.detect_conflicts,
-        conflict_reader=core.conflict_reader_spec,
-        read_at_write=core.read_at_write,
-    )
+    return _sharing(mem, unwrapped(mem._core.store))
 
 
 def _view(mem: Memory, principal: str) -> Memory:
     """A ``Memory`` over ``mem``'s store as ``principal`` sees it (the store stays ``mem``'s)."""
+    return _sharing(mem, VisibleStore(unwrapped(mem._core.store), principal))
+
+
+def _sharing(mem: Memory, store: Store) -> Memory:
+    """A ``Memory`` over ``store`` (``mem``'s, seen some way) with ``mem``'s clock and settings."""
     if mem._closed:
         raise ClosedError("this Memory was closed; open a new one")
     core = mem._core
     return Memory(
-        store=VisibleStore(unwrapped(core.store), principal),
+        store=store,
         embedder=core.loaded_embedder or core.embedder_spec,
         clock=core.clock,
         limits=core.limits,
