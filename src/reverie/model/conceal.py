@@ -151,10 +151,14 @@ def conceal_agenda_payload(payload: dict[str, Any], hidden: Set[str]) -> dict[st
     """An ``intent.*`` / ``task.*`` event's payload with its record concealed (the same dict if unchanged)."""
     out = dict(payload)
     if isinstance(payload.get("intent"), dict):
-        out["intent"] = conceal_intent(Intent.from_dict(payload["intent"]), hidden).to_dict()
+        intent = Intent.from_dict(payload["intent"])
+        if (shown_i := conceal_intent(intent, hidden)) is not intent:
+            out["intent"] = shown_i.to_dict()
     if isinstance(payload.get("task"), dict):
-        out["task"] = conceal_task(Task.from_dict(payload["task"]), hidden).to_dict()
-    return payload if out == payload else out
+        task = Task.from_dict(payload["task"])
+        if (shown_t := conceal_task(task, hidden)) is not task:
+            out["task"] = shown_t.to_dict()
+    return payload if out == payload else out  # a record left as stored is not re-serialised
 
 
 def agenda_query_names_hidden(where: IntentQuery | TaskQuery, hidden: Set[str]) -> bool:
