@@ -24,10 +24,9 @@ PANEL_ROWS = 50
 def panel(mem: Memory, scope: str, now: datetime) -> r.Safe:
     """The section of the scope page: open intents (active, paused) and open tasks (not completed).
 
-    Nothing for a page served as a principal: its store keeps no intents or tasks (``produced_by``).
+    A page served as a principal shows the same records, without the claims it may not see
+    (``store.visible.VisibleStore`` conceals them; nothing here re-derives them).
     """
-    if mem.principal is not None:
-        return r.EMPTY
     rows = min(PANEL_ROWS, mem.limits.max_k)
     intents = mem.intents.list(scope=scope, status=["active", "paused"], limit=rows)
     tasks = mem.tasks.list(scope=scope, status=["pending", "running", "failed"], limit=rows)
@@ -97,13 +96,7 @@ def _task_table(tasks: Sequence[Task], now: datetime) -> r.Safe:
 def produced_by(mem: Memory, scope: str, meta: dict[str, object], item_id: str) -> r.Safe:
     """On an item's page: the task it was written in (``meta.task_id``) or that lists it as an
     output, and that task's intent. Nothing when no task is linked to it.
-
-    Nothing either for a page served as a principal (``serve --principal``): intents and tasks
-    are not filtered by visibility, so a principal's store keeps none, and asking it for them
-    turned every item page into a 400.
     """
-    if mem.principal is not None:
-        return r.EMPTY
     tasks: dict[str, Task] = {}
     task_id = meta.get(TASK_META)
     if isinstance(task_id, str):

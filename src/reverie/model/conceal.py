@@ -24,10 +24,12 @@ Pure: no I/O; ``hidden`` is the set of item ids the reading principal may not se
 
 from __future__ import annotations
 
+import re
 from collections.abc import Set
 from dataclasses import replace
 from typing import Any
 
+from reverie.model.agenda import Intent, IntentQuery, Task, TaskQuery
 from reverie.model.item import Edge, Item, Provenance
 from reverie.model.query import And, Filter, MetaEq, MetaHas, Not, Or, ParentIncludes, ParentsCount
 
@@ -81,6 +83,89 @@ def conceal_filter(where: Filter, hidden: Set[str]) -> Filter:
     return where
 
 
+# -- intents and tasks ---------------------------------------------------------------------
+#
+# An intent or task has no audience of its own: it is shown to everyone in its scope, as it
+# always was (it is the scope's shared agenda, and who may act on it is a separate question).
+# What it *names* is concealed like an item's references: a hidden claim's id is left out of
+# ``memory_ids`` / ``inputs`` / ``outputs``. Its free text (label, action, reasons, failure
+# reasons, owner, agent) is concealed too — unlike a claim's text — because reverie writes ids
+# there itself: an accepted suggestion's label is "Confirm or correct the uncertain fact <id>",
+# and a task run that failed on a claim says so in its reason. A principal cannot plant such a
+# quote itself (its write naming a hidden id is refused as ``not_found``), so cutting it out on
+# read is no new oracle. Records never copy a claim's words (``model.agenda``), so ids are all
+# there is to conceal.
+
+#: A reverie id (a canonical lower-case UUID), alone or inside a longer string.
+_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_SPACES = re.compile(r"[ \t]{2,}")
+
+
+def conceal_text(text: str, hidden: Set[str]) -> str:
+    """``text`` without the hidden ids it quotes (runs of blanks left behind closed up); ``text`` if none."""
+    if not hidden or len(text) < 36:
+        return text
+    out = _ID.sub(lambda m: "" if m.group(0) in hidden else m.group(0), text)
+    return text if out == text else _SPACES.sub(" ", out).strip()
+
+
+def _name(value: str | None, hidden: Set[str]) -> str | None:
+    return None if value is None else (conceal_text(value, hidden) or None)
+
+
+def _ids(ids: tuple[str, ...], hidden: Set[str]) -> tuple[str, ...]:
+    return tuple(i for i in ids if i not in hidden)
+
+
+def conceal_intent(intent: Intent, hidden: Set[str]) -> Intent:
+    """``intent`` without the hidden claims it names (``intent`` itself if it names none)."""
+    if not hidden:
+        return intent
+    shown = replace(
+        intent,
+        label=conceal_text(intent.label, hidden),
+        reason=conceal_text(intent.reason, hidden),
+        owner=_name(intent.owner, hidden),
+        memory_ids=_ids(intent.memory_ids, hidden),
+    )
+    return intent if shown == intent else shown
+
+
+def conceal_task(task: Task, hidden: Set[str]) -> Task:
+    """``task`` without the hidden claims it names (``task`` itself if it names none)."""
+    if not hidden:
+        return task
+    shown = replace(
+        task,
+        action=conceal_text(task.action, hidden),
+        reason=conceal_text(task.reason, hidden),
+        agent=_name(task.agent, hidden),
+        inputs=_ids(task.inputs, hidden),
+        outputs=_ids(task.outputs, hidden),
+        failures=tuple(replace(f, reason=conceal_text(f.reason, hidden)) for f in task.failures),
+    )
+    return task if shown == task else shown
+
+
+def conceal_agenda_payload(payload: dict[str, Any], hidden: Set[str]) -> dict[str, Any]:
+    """An ``intent.*`` / ``task.*`` event's payload with its record concealed (the same dict if unchanged)."""
+    out = dict(payload)
+    if isinstance(payload.get("intent"), dict):
+        intent = Intent.from_dict(payload["intent"])
+        if (shown_i := conceal_intent(intent, hidden)) is not intent:
+            out["intent"] = shown_i.to_dict()
+    if isinstance(payload.get("task"), dict):
+        task = Task.from_dict(payload["task"])
+        if (shown_t := conceal_task(task, hidden)) is not task:
+            out["task"] = shown_t.to_dict()
+    return payload if out == payload else out  # a record left as stored is not re-serialised
+
+
+def agenda_query_names_hidden(where: IntentQuery | TaskQuery, hidden: Set[str]) -> bool:
+    """Whether ``where`` filters on a hidden claim: it then matches nothing (as the concealed records read)."""
+    return where.memory is not None and where.memory in hidden
+
+
 def _value(v: Any, hidden: Set[str]) -> Any:
     """``v`` with hidden ids dropped from every dict and list inside it; ``v`` itself if none was."""
     if isinstance(v, dict):
@@ -106,4 +191,15 @@ def _provenance(prov: Provenance, hidden: Set[str]) -> Provenance:
     return replace(prov, ref=ref, locator=locator)
 
 
-__all__ = ["NOTHING", "conceal_edge", "conceal_filter", "conceal_item", "conceal_meta"]
+__all__ = [
+    "NOTHING",
+    "agenda_query_names_hidden",
+    "conceal_agenda_payload",
+    "conceal_edge",
+    "conceal_filter",
+    "conceal_intent",
+    "conceal_item",
+    "conceal_meta",
+    "conceal_task",
+    "conceal_text",
+]

@@ -25,6 +25,11 @@ of each read is proportional to the restricted items of the scope, not to the sc
 - ``events`` drops every event that names a hidden item or an edge with a hidden end anywhere
   in its payload (``mentions``); ``summary_counts`` subtracts the hidden items.
 - conversation archive reads drop a message whose recallable memory is hidden.
+- intents and tasks (``intent``, ``task``, ``intents``, ``tasks``) carry no audience: a principal
+  sees every one of its scope, with the hidden claims it names left out of ``memory_ids`` /
+  ``inputs`` / ``outputs`` and out of its free text (``model.conceal``); a ``memory`` filter on
+  a hidden claim matches nothing. Their events (history, the log, a slice's moves) and the
+  records a principal's own move returns are concealed the same way, not dropped.
 - writes naming a hidden item or edge are refused with the same ``NotFoundError`` an absent id
   gets (no existence oracle); a restricted visibility the principal writes includes it.
 - operator operations (``doctor``, ``rebuild``, ``reindex``, ``backup``) and dream-run summaries
@@ -44,8 +49,17 @@ import numpy as np
 
 from reverie.errors import NotFoundError, NotPermittedError
 from reverie.model import commands as cmd
+from reverie.model.agenda import AGENDA_EVENT_TYPES, Intent, IntentQuery, Task, TaskQuery
 from reverie.model.commands import Command
-from reverie.model.conceal import conceal_edge, conceal_filter, conceal_item
+from reverie.model.conceal import (
+    agenda_query_names_hidden,
+    conceal_agenda_payload,
+    conceal_edge,
+    conceal_filter,
+    conceal_intent,
+    conceal_item,
+    conceal_task,
+)
 from reverie.model.conversation import ConversationState, Entry
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
@@ -151,7 +165,25 @@ class VisibleStore:
     def execute(
         self, commands: Sequence[Command], *, now: Any, new_id: Callable[[], str], vectors: Mapping[str, np.ndarray]
     ) -> list[Outcome]:
-        return self.inner.execute(self._checked(commands), now=now, new_id=new_id, vectors=vectors)
+        outcomes = self.inner.execute(self._checked(commands), now=now, new_id=new_id, vectors=vectors)
+        return [self._outcome_shown(o) for o in outcomes]
+
+    def _outcome_shown(self, outcome: Outcome) -> Outcome:
+        """A move's outcome carries the record's whole state, which may name a hidden claim the
+        owner linked: what the principal's ``mem.tasks.start(...)`` returns is concealed like a read."""
+        if not any(e.type in AGENDA_EVENT_TYPES for e in outcome.events):
+            return outcome
+        hidden: dict[str, set[str]] = {}
+        return dataclasses.replace(outcome, events=tuple(self._event_shown(e, hidden) for e in outcome.events))
+
+    def _event_shown(self, event: Event, refs: dict[str, set[str]]) -> Event:
+        """An agenda event with its record concealed (``refs``: hidden refs per scope, read once)."""
+        if event.type not in AGENDA_EVENT_TYPES:
+            return event
+        if event.scope not in refs:
+            refs[event.scope] = self._hidden_refs(event.scope)
+        payload = conceal_agenda_payload(event.payload, refs[event.scope])
+        return event if payload is event.payload else dataclasses.replace(event, payload=payload)
 
     def execute_steps(
         self, steps: Sequence[Step], *, now: Any, new_id: Callable[[], str], vectors: Mapping[str, np.ndarray]
@@ -225,11 +257,15 @@ class VisibleStore:
     def events(self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000) -> list[Event]:
         """The log without the events that name anything hidden, still ``limit`` long when it can be."""
         refs = self._hidden_refs(scope)
+        by_scope = {scope: refs}
         out: list[Event] = []
         after = after_seq
         while len(out) < limit:
             batch = self.inner.events(scope, item_id=item_id, after_seq=after, limit=limit)
-            out += [e for e in batch if not mentions(e.payload, refs)]
+            # An intent's or task's event is concealed, not dropped (its record is shown to
+            # everyone in the scope); one still naming something hidden after that is dropped.
+            shown = (self._event_shown(e, by_scope) for e in batch)
+            out += [e for e in shown if not mentions(e.payload, refs)]
             if len(batch) < limit:
                 break
             after = batch[-1].seq
@@ -278,6 +314,31 @@ class VisibleStore:
     def scopes(self) -> list[str]:
         """The scopes where this principal can see at least one item."""
         return [s for s in self.inner.scopes() if self.inner.count(s, VisibleTo(self.principal)) > 0]
+
+    # -- intents and tasks (scope-wide: a record carries no visibility; the claims it names may) --
+    def _agenda(self) -> Any:
+        return self.inner  # every backend keeps them (``memory.agenda_common.AgendaStore``)
+
+    def intent(self, scope: str, intent_id: str) -> Intent | None:
+        found: Intent | None = self._agenda().intent(scope, intent_id)
+        return None if found is None else conceal_intent(found, self.hidden(scope))
+
+    def task(self, scope: str, task_id: str) -> Task | None:
+        found: Task | None = self._agenda().task(scope, task_id)
+        return None if found is None else conceal_task(found, self.hidden(scope))
+
+    def intents(self, scope: str, where: IntentQuery, *, limit: int) -> list[Intent]:
+        """Every record is shown (none is hidden), so a page stays exactly ``limit`` long."""
+        hidden = self.hidden(scope)
+        if agenda_query_names_hidden(where, hidden):
+            return []
+        return [conceal_intent(i, hidden) for i in self._agenda().intents(scope, where, limit=limit)]
+
+    def tasks(self, scope: str, where: TaskQuery, *, limit: int) -> list[Task]:
+        hidden = self.hidden(scope)
+        if agenda_query_names_hidden(where, hidden):
+            return []
+        return [conceal_task(t, hidden) for t in self._agenda().tasks(scope, where, limit=limit)]
 
     # -- conversations (scope-wide: an entry carries no visibility; its memory may) -------
     def _conversations(self) -> Any:
