@@ -392,7 +392,7 @@ class Slices:
             try:
                 command = build_remember(fields, plan.scope, ("imported",), core.limits)
             except InvalidInputError as exc:
-                raise type(exc)(f"slice item {it.id}: {exc.message}") from None
+                raise slice_error(exc, f"slice item {it.id}") from None
             # A system-made item (a dream gist) quotes a member verbatim: a new item, as in its store.
             # A message's memory is its own item, as a live message's is (never merged into another).
             alone = it.original_source == "system" or it.id in plan.separate
@@ -413,14 +413,24 @@ class Slices:
         """Each edge's checked author and meta (the ends are mapped inside the transaction)."""
         out = []
         for e in plan.slice.edges:
-            if e.author is not None:
-                check_text(e.author, self._core.limits, "author")
             try:
+                if e.author is not None:
+                    check_text(e.author, self._core.limits, "author")
                 meta = check_meta(e.meta, self._core.limits)
             except InvalidInputError as exc:
-                raise type(exc)(f"slice edge {e.id}: {exc.message}") from None
+                raise slice_error(exc, f"slice edge {e.id}") from None
             out.append((e, meta))
         return out
+
+
+def slice_error(exc: InvalidInputError, where: str) -> InvalidInputError:
+    """A boundary check's refusal of one slice record, as the slice's error.
+
+    A malformed field (a NUL in a text, a bad kind) makes the slice ``invalid_slice``, whatever check
+    found it; a ``Limits`` bound keeps ``limit_exceeded``, which names the bound to raise.
+    """
+    kind = type(exc) if isinstance(exc, LimitExceededError) else InvalidSliceError
+    return kind(f"{where}: {exc.message}")
 
 
 class _Plan:
