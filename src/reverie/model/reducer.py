@@ -49,6 +49,7 @@ from reverie.model.commands import (
 from reverie.model.conversation import ConversationState, Entry
 from reverie.model.conversation_rules import HANDLERS as _CONVERSATION_HANDLERS
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SYMMETRIC_EDGES, TIERS, Edge, Item, Scores
+from reverie.model.lineage import ACYCLIC_EDGES, path
 from reverie.model.redact import dismissal_keys, purge_set
 from reverie.model.validate import fingerprints, normalise_text
 
@@ -526,6 +527,10 @@ def _link(cmd: Link, view: StateView, ctx: Context) -> list[ev.Event]:
         same_way = (existing.src, existing.dst) == (cmd.src, cmd.dst)
         if existing.is_current and existing.type == cmd.type and (same_way or cmd.type in SYMMETRIC_EDGES):
             return []  # idempotent: the relation is already recorded
+    if cmd.type in ACYCLIC_EDGES:
+        _refuse_cycle(cmd, view)
+    if cmd.type == "supersedes" and ends[1].is_current:
+        return _supersede_by_link(cmd, ends[0], ends[1], view, ctx)
     edge = Edge(
         id=ctx.new_id(),
         scope=cmd.scope,
@@ -538,6 +543,40 @@ def _link(cmd: Link, view: StateView, ctx: Context) -> list[ev.Event]:
         meta=cmd.meta,
     )
     return [_event(ctx, ev.LINKED, cmd.scope, {"edge": edge.to_dict()})]
+
+
+def _refuse_cycle(cmd: Link, view: StateView) -> None:
+    """``InvalidInputError`` when ``dst`` already reaches ``src`` by this edge type (``model.lineage``)."""
+    loop = path(cmd.dst, cmd.src, cmd.type, lambda i: view.edges_of(cmd.scope, i), lambda i: view.item(cmd.scope, i))
+    if loop is None:
+        return
+    verb = "supersedes" if cmd.type == "supersedes" else "derives from"
+    through = f" (through {' -> '.join(loop[1:-1])})" if len(loop) > 2 else ""
+    raise InvalidInputError(
+        f"{cmd.src} {cmd.type} {cmd.dst} would make a cycle: {cmd.dst} already {verb} {cmd.src}{through}; "
+        f"a claim cannot be its own {'predecessor' if cmd.type == 'supersedes' else 'source'}"
+    )
+
+
+def _supersede_by_link(cmd: Link, src: Item, dst: Item, view: StateView, ctx: Context) -> list[ev.Event]:
+    """``link(a, b, "supersedes")`` with b current: b is replaced by a, as ``resolve`` keeping a would.
+
+    Why not only an edge: "a supersedes b" with both still current said one thing and did another
+    (b stayed in current truth, and ``history()`` merged two live claims). The edge keeps the
+    link's author, authority and meta (``edge`` in the payload, read by the projection).
+    """
+    if not src.is_current:
+        raise AlreadyClosedError(
+            f"{src.id} cannot supersede {dst.id}: {src.id} is already {src.status}, and a closed claim cannot "
+            f"replace a current one; revise {dst.id} instead, or link a current claim"
+        )
+    why = f"superseded by {src.id} (a supersedes link)"
+    edge = {"author": cmd.author, "authority": cmd.authority, "meta": cmd.meta}
+    payload = {"id": dst.id, "by": src.id, "edge_id": ctx.new_id(), "reason": why, "edge": edge}
+    return [
+        _event(ctx, ev.SUPERSEDED, cmd.scope, payload),
+        *_close_contradictions(view, ctx, cmd.scope, dst.id, why, src.id),
+    ]
 
 
 def _unlink(cmd: Unlink, view: StateView, ctx: Context) -> list[ev.Event]:
