@@ -172,6 +172,10 @@ class SummaryOut(BaseModel):
     dismissed: int
     forgotten: int
     superseded: int
+    not_yet_valid: int = Field(
+        description="Believed claims whose validity starts after now (left out of list and recall)."
+    )
+    ended: int = Field(description="Believed claims whose validity has ended (left out of list and recall).")
     tombstones: int
     learning_paused: bool
 

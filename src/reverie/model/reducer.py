@@ -187,7 +187,7 @@ def _remember(cmd: Remember, view: StateView, ctx: Context) -> list[ev.Event]:
     for parent in cmd.parents:
         _require(view, cmd.scope, parent)
     if cmd.corroborate:
-        existing = _live_match(view, cmd.scope, prints, cmd.valid_from, audience=cmd.visibility)
+        existing = _live_match(view, cmd.scope, prints, cmd.valid_from, ctx.now, audience=cmd.visibility)
         if existing is not None:
             return [_corroborated(ctx, cmd.scope, existing, cmd.source)]
         echo = _echo(cmd, prints, view, ctx)
@@ -244,6 +244,7 @@ def _live_match(
     scope: str,
     prints: Sequence[str],
     valid_from: datetime | None,
+    now: datetime,
     skip: str | None = None,
     *,
     audience: tuple[str, ...] = (),
@@ -252,14 +253,20 @@ def _live_match(
 
     A claim whose validity ended before the statement says it starts is a past period, not the
     same claim: "lives in Paris" from 2027 does not corroborate "lives in Paris" until 2026.
+    Likewise a claim not valid yet is a later period to a statement that starts before it:
+    "Carol is the CEO" said now (from now) must not vanish into "Carol is the CEO" from 2099,
+    which current truth leaves out until then.
     Only a claim with the same ``audience`` (visibility) counts: corroborating a claim the writer
     may not see would hand it back that claim, and a private note must not raise a public one.
     """
+    start = valid_from if valid_from is not None else now
     for fp in prints:
         existing = view.live_by_fingerprint(scope, fp)
         if existing is None or existing.id == skip or existing.visibility != audience:
             continue
         if valid_from is not None and existing.valid_to is not None and valid_from >= existing.valid_to:
+            continue
+        if existing.valid_from is not None and existing.valid_from > now and start < existing.valid_from:
             continue
         return existing
     return None
@@ -342,7 +349,7 @@ def _revise(cmd: Revise, view: StateView, ctx: Context) -> list[ev.Event]:
     valid_from, valid_to = _revised_validity(cmd, old)
     why = cmd.reason or f"{old.id} was revised"
     if cmd.valid_from is None:
-        twin = _live_match(view, cmd.scope, prints, None, skip=old.id, audience=old.visibility)
+        twin = _live_match(view, cmd.scope, prints, valid_from, ctx.now, skip=old.id, audience=old.visibility)
         if twin is not None:  # the correction says what another current claim says: corroborate it
             return [
                 _corroborated(ctx, cmd.scope, twin, old.source),
