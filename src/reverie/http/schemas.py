@@ -67,7 +67,7 @@ class ItemOut(BaseModel):
     recorded_at: str
     updated_at: str
     key: str | None = None
-    value: str | None = None
+    value: str | int | float | None = None  # as given: a number stays a number (reverie.model.values)
     author: str | None = None
     tags: list[str] = []
     meta: dict[str, Any] = {}

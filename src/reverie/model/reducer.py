@@ -51,7 +51,8 @@ from reverie.model.conversation_rules import HANDLERS as _CONVERSATION_HANDLERS
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SYMMETRIC_EDGES, TIERS, Edge, Item, Scores
 from reverie.model.lineage import ACYCLIC_EDGES, path
 from reverie.model.redact import dismissal_keys, purge_set
-from reverie.model.validate import fingerprints, normalise_text
+from reverie.model.validate import AMOUNT_PRINT, fingerprints, normalise_text
+from reverie.model.values import Value, value_text
 
 _WORDS = re.compile(r"\w+")
 
@@ -399,7 +400,7 @@ def _revise(cmd: Revise, view: StateView, ctx: Context) -> list[ev.Event]:
     return [revised, *_close_contradictions(view, ctx, cmd.scope, old.id, why)]
 
 
-def _revised_value(cmd: Revise, old: Item) -> str | None:
+def _revised_value(cmd: Revise, old: Item) -> Value | None:
     """The new version's structured value: never one its text no longer states.
 
     Given: used. A new key without a value: none (nothing is known about the new slot). Else the
@@ -411,7 +412,7 @@ def _revised_value(cmd: Revise, old: Item) -> str | None:
         return cmd.value
     if cmd.key is not None or old.value is None:
         return None
-    return old.value if _states(cmd.text, old.value) else None
+    return old.value if _states(cmd.text, value_text(old.value)) else None
 
 
 def _states(text: str, value: str) -> bool:
@@ -515,7 +516,28 @@ def _undismiss(cmd: Undismiss, view: StateView, ctx: Context) -> list[ev.Event]:
     present = [k for k in keys if view.tombstone(cmd.scope, k) is not None]
     if not present:
         raise NotFoundError(f"no dismissed value matches in scope {cmd.scope!r}")
+    present += [k for k in _spellings(view, cmd.scope, present) if k not in keys]
     return [_event(ctx, ev.UNDISMISSED, cmd.scope, {"fingerprints": present, "reason": cmd.reason})]
+
+
+def _spellings(view: StateView, scope: str, present: Sequence[str]) -> list[str]:
+    """The value tombstones of the claims whose number ``present`` lifts, in their own spelling.
+
+    Lifting ``1024`` by ``1024.0`` matches the dismissed claim's amount print (``kn:``) only; its
+    ``kv:`` print, written as "1024", must go too, or ``1024`` would stay refused while ``1024.0``
+    is not. (A number dismissed earlier through another claim keeps that claim's spelling.)
+    """
+    out: list[str] = []
+    for key in present:
+        if not key.startswith(AMOUNT_PRINT):
+            continue
+        holder = view.tombstone(scope, key)
+        item = view.item(scope, holder) if holder is not None else None
+        if item is None or item.key is None or item.value is None:
+            continue
+        for fp in fingerprints(item.text, item.key, item.value)[1:]:  # the value's prints, not its text's
+            out += [k for k in dismissal_keys(fp) if k not in present and view.tombstone(scope, k) is not None]
+    return list(dict.fromkeys(out))
 
 
 def _link(cmd: Link, view: StateView, ctx: Context) -> list[ev.Event]:

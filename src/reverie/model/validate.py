@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 from reverie.errors import InvalidInputError, InvalidScopeError, LimitExceededError
 from reverie.limits import Limits
 from reverie.model.ids import is_id
+from reverie.model.values import Value, amount, value_text
 
 # Always used with ``fullmatch``: ``re.match`` with ``$`` also accepts a trailing "\n", which
 # let "user:alice\n" become a scope of its own (and "observation\n" a kind).
@@ -126,7 +127,8 @@ def check_key(key: object, limits: Limits) -> str | None:
     return key
 
 
-def check_value(value: object, limits: Limits) -> str | None:
+def check_value(value: object, limits: Limits) -> Value | None:
+    """A slot value as given: a string, or a finite int or float (kept as that type, ``model.values``)."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, str | int | float):
@@ -138,11 +140,11 @@ def check_value(value: object, limits: Limits) -> str | None:
         )
     if isinstance(value, int):
         check_int(value, limits, "value")
-    text = str(value)
+    text = value_text(value)
     check_unicode(text, "value")
     if len(text) > limits.max_text_chars:
         raise LimitExceededError(f"value is longer than Limits.max_text_chars ({limits.max_text_chars})")
-    return text
+    return value
 
 
 def check_int(value: int, limits: Limits, where: str) -> None:
@@ -386,9 +388,22 @@ def normalise_text(text: str) -> str:
     return collapsed.rstrip(" .!?;,")
 
 
-def fingerprints(text: str, key: str | None, value: str | None) -> tuple[str, ...]:
-    """The value-level identities of a claim: its normalised text, and key=value when keyed."""
+def fingerprints(text: str, key: str | None, value: Value | None) -> tuple[str, ...]:
+    """The value-level identities of a claim: its normalised text, and key=value when keyed.
+
+    A value that is a number (``values.amount``: 1024, 1024.0, "1024.00") has a second one,
+    ``kn:``, under its canonical amount, so every spelling of one number meets every other in
+    corroboration, dismissal and echoes. ``kv:`` keeps the spelling as before: fingerprints and
+    tombstones written by earlier versions still match it (their ``kn:`` rows come with a rebuild).
+    """
     prints = ["t:" + normalise_text(text)]
     if key is not None and value is not None:
-        prints.append(f"kv:{key.casefold()}={normalise_text(value)}")
+        prints.append(f"kv:{key.casefold()}={normalise_text(value_text(value))}")
+        number = amount(value)
+        if number is not None:
+            prints.append(f"{AMOUNT_PRINT}{key.casefold()}={number}")
     return tuple(prints)
+
+
+#: Prefix of the fingerprint a numeric value has under its canonical amount (``fingerprints``).
+AMOUNT_PRINT = "kn:"
