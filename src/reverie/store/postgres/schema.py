@@ -234,7 +234,7 @@ _V4 = [
 #: Schema 5: a value keeps its type (``items.value_type``: ``int`` / ``float`` for a number, NULL for
 #: text; ``value`` holds its text as before), as SQLite's schema 6. Existing rows were stored as text
 #: and stay text.
-_V5 = [f"ALTER TABLE items ADD COLUMN value_type {T}"]
+_V5 = [f"ALTER TABLE items ADD COLUMN IF NOT EXISTS value_type {T}"]  # a version row set back re-runs it
 
 #: ``STEPS[v]`` brings a database of schema ``v`` to ``v + 1``.
 STEPS: dict[int, list[str]] = {1: _V2, 2: _V3, 3: _V4, 4: _V5}
