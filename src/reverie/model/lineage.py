@@ -27,6 +27,8 @@ def path(
 ) -> list[str] | None:
     """The ids from ``start`` to ``goal`` following current ``edge_type`` edges from src to dst
     (and, for ``derived_from``, each item's ``parents``), or None if ``goal`` is not reachable.
+    It sees every claim of the scope (a loop through a hidden one is a loop): callers must not
+    show the path to a principal.
 
     Breadth first, each item visited once: the path returned is a shortest one.
     """

@@ -575,15 +575,18 @@ def _link(cmd: Link, view: StateView, ctx: Context) -> list[ev.Event]:
 
 
 def _refuse_cycle(cmd: Link, view: StateView) -> None:
-    """``InvalidInputError`` when ``dst`` already reaches ``src`` by this edge type (``model.lineage``)."""
+    """``InvalidInputError`` when ``dst`` already reaches ``src`` by this edge type (``model.lineage``).
+
+    The message names only the two ends the caller gave: the path may run through claims a
+    principal may not see, whose ids (or number) must not reach it.
+    """
     loop = path(cmd.dst, cmd.src, cmd.type, lambda i: view.edges_of(cmd.scope, i), lambda i: view.item(cmd.scope, i))
     if loop is None:
         return
     verb = "supersedes" if cmd.type == "supersedes" else "derives from"
-    through = f" (through {' -> '.join(loop[1:-1])})" if len(loop) > 2 else ""
     raise InvalidInputError(
-        f"{cmd.src} {cmd.type} {cmd.dst} would make a cycle: {cmd.dst} already {verb} {cmd.src}{through}; "
-        f"a claim cannot be its own {'predecessor' if cmd.type == 'supersedes' else 'source'}"
+        f"{cmd.src} {cmd.type} {cmd.dst} would make a cycle: {cmd.dst} already {verb} {cmd.src}, directly or "
+        f"through other claims; a claim cannot be its own {'predecessor' if cmd.type == 'supersedes' else 'source'}"
     )
 
 
