@@ -666,6 +666,8 @@ def test_summary_counts_by_tier_kind_source_and_status(any_mem: Memory) -> None:
         "dismissed": 1,
         "forgotten": 1,
         "superseded": 1,
+        "not_yet_valid": 0,
+        "ended": 0,
         "tombstones": 1,
         "learning_paused": False,
         "vectors_pending": 0,

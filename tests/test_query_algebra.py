@@ -368,7 +368,9 @@ def test_random_filters_agree_on_sqlite_and_reference(plan: list[dict[str, Any]]
                 args = {"scope": SCOPE, "where": where, "sort": sort, "include_closed": include_closed, "limit": 1000}
                 got = [i.id for i in lite.list(**args).items]
                 assert got == [i.id for i in ref.list(**args).items]
-                pool = everything if include_closed else [i for i in everything if i.is_current]
+                # current truth: believed, and valid now by the Memory's clock (finding 9)
+                now = Q.valid_at(lite_clock.now())
+                pool = everything if include_closed else [i for i in everything if i.is_current and now.matches(i)]
                 assert set(got) == {i.id for i in pool if where.matches(i)}
             assert lite.doctor().ok
         finally:

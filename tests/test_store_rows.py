@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -85,7 +86,10 @@ def test_all_fields_at_once_and_nothing_at_all() -> None:
     after = replace(BASE, **OTHER)
     changes = dict(item_changes(BASE, after) or [])
     full = dict(zip(ITEM_COLUMNS, item_to_row(after), strict=True))
-    assert changes == {k: v for k, v in full.items() if k not in ("id", "scope")}
+    was = dict(zip(ITEM_COLUMNS, item_to_row(BASE), strict=True))
+    # every column but the identity, except one a changed field leaves as it was (text stays text)
+    assert changes == {k: v for k, v in full.items() if k not in ("id", "scope") and v != was[k]}
+    assert set(full) - set(changes) == {"id", "scope", "value_type"}
     assert item_changes(BASE, BASE) == []
     assert item_changes(BASE, replace(BASE, id="01941f29-7c00-7000-8000-00000000000f")) is None
 
@@ -264,3 +268,14 @@ def test_a_hint_that_does_not_match_the_row_falls_back_to_the_full_row(tmp_path:
         with store._write():
             assert not store._update_changed(stale, replace(item, tier="subconscious"))
         assert mem.get(item.id, scope="user:rows").tier == item.tier  # nothing was written
+
+
+@pytest.mark.parametrize(("before", "after"), [(None, 1024), (1024, 1024.0), ("1024", 1024), (2.5, None)])
+def test_a_value_and_its_type_are_written_and_read_together(before: Any, after: Any) -> None:
+    """Schema 6: ``value`` holds the text, ``value_type`` says a number was given (finding 7)."""
+    old, new = replace(BASE, key="q", value=before), replace(BASE, key="q", value=after)
+    full_old, full_new = item_to_row(old), item_to_row(new)
+    differ = {ITEM_COLUMNS[k]: full_new[k] for k in range(len(ITEM_COLUMNS)) if full_new[k] != full_old[k]}
+    assert dict(item_changes(old, new) or []) == differ
+    back = row_to_item(full_new).value
+    assert (type(back), back) == (type(after), after)

@@ -21,7 +21,9 @@ class Limits:
     so lowering it never breaks a call that relied on the defaults; an explicit count above it
     is refused. ``max_events`` bounds one page of ``Memory.events`` the same way (its default
     page of 1000 is clamped to it); it is separate from ``max_k`` because an export or a replica
-    reads the log in pages far larger than any answer an agent asks for.
+    reads the log in pages far larger than any answer an agent asks for. ``max_int_digits`` bounds
+    every integer (a ``value``, a number in ``meta``, any number in an HTTP body): converting one of
+    thousands of digits to text is quadratic, and Python refuses past its own, process-wide bound.
     """
 
     max_text_chars: int = 32_000
@@ -36,7 +38,11 @@ class Limits:
     max_k: int = 1_000
     max_batch: int = 10_000
     max_request_bytes: int = 8 * 1024 * 1024
-    max_events: int = 100_000  # last: a field added in between would shift positional arguments
+    max_events: int = 100_000  # a field added in between would shift positional arguments: add new ones last
+    #: Digits of the longest integer accepted anywhere (a ``value``, in ``meta``, in an HTTP body).
+    #: 640 is the lowest bound Python itself may be set to (``sys.set_int_max_str_digits``), so
+    #: this one, never the interpreter's, is what a caller meets; real data holds far fewer.
+    max_int_digits: int = 640
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:

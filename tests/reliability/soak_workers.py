@@ -221,8 +221,11 @@ def _mixed_op(mem: Any, rng: random.Random, op: str, scope: str, known: list[str
         mem.forget(target, scope=scope, reason=f"w{worker} op{j}")
         return ["forget", scope, target]
     other = rng.choice([i for i in known if i != target])
+    kind = rng.choice(["supports", "about", "derived_from"])
+    if kind == "derived_from":  # newer from older (uuid7 ids sort by time): a loop would be refused
+        target, other = max(target, other), min(target, other)
     started = datetime.now(UTC)
-    edge = mem.link(target, other, rng.choice(["supports", "about", "derived_from"]), scope=scope)
+    edge = mem.link(target, other, kind, scope=scope)
     # link is idempotent: an edge recorded before this call started is an existing one returned
     fresh = edge.recorded_at >= started
     return ["link", scope, edge.id, target, other, fresh]

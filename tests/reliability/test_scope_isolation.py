@@ -111,6 +111,8 @@ def build(world: World, ops: list[tuple[Any, ...]], clock: ManualClock) -> None:
                 mem.dismiss(own[t1 % len(own)], scope=scope)
             elif op == "link":
                 src, dst = own[t1 % len(own)], own[t2 % len(own)]
+                if EDGE_TYPES[ti % len(EDGE_TYPES)] == "derived_from":  # newer from older: never a loop
+                    src, dst = max(src, dst), min(src, dst)
                 if src != dst:
                     world.edges[scope].append(mem.link(src, dst, EDGE_TYPES[ti % len(EDGE_TYPES)], scope=scope).id)
             elif op == "unlink" and world.edges[scope]:

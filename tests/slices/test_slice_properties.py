@@ -68,7 +68,8 @@ def _build(mem: Memory, pop: dict[str, Any]) -> list[str]:
             mem.set_tier(item.id, c["tier"], scope=SCOPE)
         ids.append(item.id)
     for a, b, kind in pop["edges"]:
-        if a != b:
+        # derived_from only from a later claim to an earlier one, as parents run: a loop is refused
+        if a != b and (kind != "derived_from" or a > b):
             mem.link(ids[a], ids[b], kind, scope=SCOPE, author="agent-b", authority=0.8)
     for i in sorted(pop["revise"]):
         ids.append(mem.revise(ids[i], f"revised claim {i} of the population", scope=SCOPE).id)

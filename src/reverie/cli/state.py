@@ -91,6 +91,8 @@ class State:
         Why: a typo in ``--db`` would otherwise answer every read with "nothing" (or serve an
         empty store) and leave a stray file behind. ``--read-only`` never creates one.
         """
+        if not self.db.strip():  # Path("") is the working directory, which "exists"
+            raise InvalidInputError(f"--db is empty ({self.db!r}): pass the store's file path, or set REVERIE_DB to it")
         if (create and not self.read_only) or self.db == ":memory:" or Path(self.db).exists():
             return
         if self.db.lower().startswith(("postgresql://", "postgres://")):

@@ -208,6 +208,7 @@ class Replayer:
             "memory.used": self._used,
             "edge.linked": self._linked,
             "edge.unlinked": self._unlinked,
+            "memory.superseded": self._superseded_by_link,
         }
 
     # -- driving ----------------------------------------------------------------------------------
@@ -280,6 +281,8 @@ class Replayer:
 
     def _one(self, event: Event) -> None:
         handler = self._handlers.get(event.type)
+        if event.type == "memory.superseded" and "edge" not in event.payload:
+            handler = None  # a dream pattern's or a slice's supersede, alone: no public call makes one
         if handler is None:
             reason = "scope setting" if event.type in _SCOPE_SETTINGS else "no public API to replay it"
             self.report.skipped[f"{event.type} ({reason})"] += 1
@@ -512,6 +515,22 @@ class Replayer:
         self.report.edges[e["id"]] = new.id
         self._edge_ends[e["id"]] = (e["type"], e["src"], e["dst"])
 
+    def _superseded_by_link(self, event: Event) -> None:
+        """``link(a, b, "supersedes")`` that replaced a current b: the same link replaces the copy of b."""
+        p = event.payload
+        e = p["edge"]
+        new = self.mem.link(
+            self._item(p["by"]),
+            self._item(p["id"]),
+            "supersedes",
+            scope=self.scope,
+            author=e.get("author"),
+            authority=float(e.get("authority", 0.5)),
+            meta=e.get("meta") or None,
+        )
+        self.report.edges[p["edge_id"]] = new.id
+        self._edge_ends[p["edge_id"]] = ("supersedes", p["by"], p["id"])
+
     def _unlinked(self, event: Event) -> None:
         edge_id = self._edge(event.payload["edge_id"])
         if self._closed_edge(event.payload["edge_id"], edge_id):
@@ -540,6 +559,8 @@ class Replayer:
         """
         sup = events[i]
         if sup.type != "memory.superseded" or i + 1 >= len(events) or not hasattr(self.mem, "resolve"):
+            return 0
+        if "edge" in sup.payload:  # a supersedes link (which closed a conflict too): replayed as the link
             return 0
         unlinked = events[i + 1]
         ends = self._edge_ends.get(unlinked.payload.get("edge_id", ""))

@@ -33,6 +33,7 @@ from reverie.conflict.polarity import cues, describe, flipped
 from reverie.conflict.swap import find_swap
 from reverie.conflict.temporal import date_reason, order_reason, pins_one_date, reports_an_occasion, says_again
 from reverie.conflict.text import tokenize
+from reverie.model.values import amount
 
 _HEDGE_FACTOR = 0.8
 
@@ -149,9 +150,14 @@ def _norm(value: str) -> str:
 
 
 def _slot_conflict(a: Claim, b: Claim, aliases: Aliases | None) -> tuple[bool, Conflict | None]:
-    """Judge two values of one slot. (settled, conflict): unsettled means "read the text"."""
+    """Judge two values of one slot. (settled, conflict): unsettled means "read the text".
+
+    Two spellings of one number (``1024`` / ``1024.0``, ``"10"`` / ``"10.00"``) are one value, as
+    they are to corroboration (``model.values.amount``): the quantity rule below keeps a version's
+    trailing digits (``3.1`` / ``3.10``) apart in free text, and must not call equal amounts different.
+    """
     va, vb = _norm(a.value or ""), _norm(b.value or "")
-    if va == vb:
+    if va == vb or (amount(va) is not None and amount(va) == amount(vb)):
         return False, None
     key = a.key or ""
     mutable = _mutable_words(re.split(r"[._\-\s]+", key.lower()) + _words(a.text) + _words(b.text))

@@ -64,7 +64,7 @@ class Planner:
 
     def guard(self, item: Item) -> str | None:
         """Why no step may forget or demote ``item`` in this pass (``salience.protection``)."""
-        return protection(item, self.config, self.dependents.get(item.id))
+        return protection(item, self.config, self.dependents.get(item.id), self.snap.now)
 
     def spare(self, step: str, item: Item, reason: str) -> None:
         """Record that ``step`` left ``item`` alone because of a protection (shown in the report)."""

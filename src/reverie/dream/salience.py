@@ -72,14 +72,20 @@ def is_pattern(item: Item) -> bool:
     return item.source == "system" and item.meta.get("dream") == "pattern"
 
 
-def protection(item: Item, config: DreamConfig, dependents: Dependents | None = None) -> str | None:
+def protection(
+    item: Item, config: DreamConfig, dependents: Dependents | None = None, now: datetime | None = None
+) -> str | None:
     """Why a pass may neither forget nor demote ``item`` (None: it is unprotected).
 
     ``manual`` items are a person's word; ``durable`` is a person's pin; high salience is
     the cold-but-critical rule; ``dependents`` (this pass's count of current items resting
     on it, ``dependents.count_dependents``) at or above ``protect_dependents`` is the
-    load-bearing rule: forgetting it would leave them ``stale_derived``.
+    load-bearing rule: forgetting it would leave them ``stale_derived``. A claim whose
+    validity starts after ``now`` (the pass's clock) is out of current truth until then, so
+    nobody could have used it: idleness says nothing about its worth.
     """
+    if now is not None and item.valid_from is not None and item.valid_from > now:
+        return f"not valid until {item.valid_from.isoformat()} (unused because it has not started)"
     if item.source == "manual":
         return "manual source"
     if item.tier == "durable":

@@ -14,6 +14,7 @@ import re
 
 from reverie.conflict import Claim, detect
 from reverie.model.item import Item
+from reverie.model.values import value_text
 
 _CONTRACTIONS = (
     ("won't", "will not"),
@@ -99,7 +100,8 @@ def disagreement(a: Item, b: Item) -> str | None:
 
 
 def _claim(item: Item) -> Claim:
-    return Claim(statement(item), key=item.key, value=item.value, valid_from=item.valid_from, valid_to=item.valid_to)
+    value = None if item.value is None else value_text(item.value)  # the rules read text (``model.values``)
+    return Claim(statement(item), key=item.key, value=value, valid_from=item.valid_from, valid_to=item.valid_to)
 
 
 __all__ = ["GIST_MARK", "disagreement", "frame", "gist_text", "jaccard", "statement"]

@@ -14,10 +14,13 @@ from pydantic import BaseModel, Field
 
 from reverie.errors import NotFoundError
 from reverie.http.api import ERRORS, Mem, ScopeName
+from reverie.http.jsonbody import StrictJSONRoute
 from reverie.http.schemas import IN_CONFIG
 from reverie.model.agenda import Intent, Task
 
-router = APIRouter(prefix="/v1/scopes/{scope}", responses=ERRORS, tags=["intents and tasks"])
+router = APIRouter(
+    prefix="/v1/scopes/{scope}", responses=ERRORS, tags=["intents and tasks"], route_class=StrictJSONRoute
+)
 
 IntentId = Annotated[str, Path(description="The intent's id (IntentOut.id).")]
 TaskId = Annotated[str, Path(description="The task's id (TaskOut.id).")]

@@ -12,8 +12,9 @@ from pydantic import BaseModel, Field
 
 from reverie.http import schemas as s
 from reverie.http.api import ERRORS, Mem, ScopeName
+from reverie.http.jsonbody import StrictJSONRoute
 
-router = APIRouter(prefix="/v1/scopes/{scope}", responses=ERRORS)
+router = APIRouter(prefix="/v1/scopes/{scope}", responses=ERRORS, route_class=StrictJSONRoute)
 AlertKind = Literal["single_source", "never_tested", "recency_bias", "overconfident"]
 
 

@@ -19,6 +19,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 
 from reverie.errors import InvalidQueryError, ReverieError
 from reverie.http import schemas as s
+from reverie.http.jsonbody import StrictJSONRoute
 from reverie.http.scope_path import scope_param
 from reverie.http.security import bearer_principal
 from reverie.memory import Memory, WriteResult
@@ -47,9 +48,9 @@ ERROR_STATUSES = {
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": s.ErrorOut, "description": text} for code, text in ERROR_STATUSES.items()
 }
-router = APIRouter(prefix="/v1/scopes/{scope}", responses=ERRORS)
+router = APIRouter(prefix="/v1/scopes/{scope}", responses=ERRORS, route_class=StrictJSONRoute)
 #: Routes above any one scope (``GET /v1/scopes``).
-top = APIRouter(prefix="/v1", responses=ERRORS)
+top = APIRouter(prefix="/v1", responses=ERRORS, route_class=StrictJSONRoute)
 #: Where an HTTP write says it came from, unless the client names another origin.
 HTTP_ORIGIN = "http"
 

@@ -18,9 +18,12 @@ from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
 from reverie.http.api import ERRORS, Mem, ScopeName
+from reverie.http.jsonbody import StrictJSONRoute
 from reverie.http.schemas import IN_CONFIG, Time
 
-router = APIRouter(prefix="/v1/scopes/{scope}", responses=ERRORS, tags=["conversations and people"])
+router = APIRouter(
+    prefix="/v1/scopes/{scope}", responses=ERRORS, tags=["conversations and people"], route_class=StrictJSONRoute
+)
 
 ConversationId = Annotated[str, Path(description="The conversation's id, e.g. 'chat-2026-12-01'.")]
 PersonName = Annotated[str, Path(description="A person's name, alias or id.")]

@@ -160,7 +160,7 @@ def _actions(item: Item, scope: str, csrf: str) -> r.Safe:
         '<label>value <input name="value" value="{v}" placeholder="e.g. Lyon"></label></span>',
         t=item.text,
         k=item.key or "",
-        v=item.value or "",
+        v="" if item.value is None else item.value,
     )
     forms = [
         r.action_form("revise", "revise", csrf, extra=revise, scope=scope, id=item.id),

@@ -132,6 +132,10 @@ _LONG_INT = re.compile(r"Exceeds the limit \((\d+) digits\) for integer string c
 
 async def _http(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
+    if exc.status_code == 400 and exc.detail == _UNPARSED and isinstance(exc.__cause__, ReverieError):
+        # Our own body reader refused it (``jsonbody``: a repeated key, an over-long integer):
+        # answered like any refusal of input, with its code and the limit it names.
+        return await _reverie(request, exc.__cause__)
     code = HTTP_CODES.get(exc.status_code, "http_error")
     detail = exc.detail if isinstance(exc.detail, str) else code
     if exc.status_code == 400 and detail == _UNPARSED:

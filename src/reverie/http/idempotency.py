@@ -46,6 +46,7 @@ from reverie.errors import (
     InvalidIdempotencyKeyError,
     ReverieError,
 )
+from reverie.http import jsonbody
 from reverie.http.errors import error_response, status_for
 from reverie.http.messages import for_http
 from reverie.http.scope_path import PREFIX
@@ -186,7 +187,9 @@ def fingerprint(scope: Scope, principal: str | None, body: bytes) -> str:
     show what only it may see) is never replayed to another using the same key.
     """
     try:
-        canonical = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        # Read as the route reads it (``jsonbody``): a body repeating a key is compared byte for
+        # byte, so it never matches the request its last-key-wins reading would equal.
+        canonical = json.dumps(jsonbody.loads(body), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         payload = b"json:" + canonical.encode("utf-8")
     except ValueError:
         payload = b"raw:" + body

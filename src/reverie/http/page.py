@@ -528,7 +528,12 @@ def _revise(mem: Memory, f: dict[str, str], scope: str) -> str | None:
     default: the old value stays only if the new text still states it)."""
     key, value = f.get("key", "").strip() or None, f.get("value", "").strip() or None
     item_id, text, reason = _field(f, "id"), _field(f, "text"), f.get("reason", "")
-    return mem.revise(item_id, text, scope=scope, reason=reason, key=key, value=value).id
+    typed: str | int | float | None = value
+    if value is not None:
+        old = mem.get(item_id, scope=scope).value
+        if old is not None and value == str(old):  # a form shows a number as text: left as it was, it stays a number
+            typed = old
+    return mem.revise(item_id, text, scope=scope, reason=reason, key=key, value=typed).id
 
 
 @_action("dream")

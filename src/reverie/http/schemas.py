@@ -67,7 +67,7 @@ class ItemOut(BaseModel):
     recorded_at: str
     updated_at: str
     key: str | None = None
-    value: str | None = None
+    value: str | int | float | None = None  # as given: a number stays a number (reverie.model.values)
     author: str | None = None
     tags: list[str] = []
     meta: dict[str, Any] = {}
@@ -172,6 +172,10 @@ class SummaryOut(BaseModel):
     dismissed: int
     forgotten: int
     superseded: int
+    not_yet_valid: int = Field(
+        description="Believed claims whose validity starts after now (left out of list and recall)."
+    )
+    ended: int = Field(description="Believed claims whose validity has ended (left out of list and recall).")
     tombstones: int
     learning_paused: bool
 

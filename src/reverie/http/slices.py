@@ -13,9 +13,10 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from reverie.http.api import ERRORS, Mem, ScopeName
+from reverie.http.jsonbody import StrictJSONRoute
 from reverie.http.schemas import IN_CONFIG
 
-router = APIRouter(prefix="/v1/scopes/{scope}", responses=ERRORS)
+router = APIRouter(prefix="/v1/scopes/{scope}", responses=ERRORS, route_class=StrictJSONRoute)
 
 
 class SliceExportIn(BaseModel):

@@ -34,7 +34,11 @@ _SCOPE = {
 }
 _REASON = {"type": "string", "description": "Why; kept in the event log."}
 _TIME = {"type": "string", "format": "date-time", "description": "ISO-8601 time with a UTC offset."}
-_VALUE = {"type": "string", "description": "The claim's value for its key, as text (e.g. 'peanuts', '42')."}
+_VALUE = {
+    "type": ["string", "number"],
+    "description": "The claim's value for its key: text or a number, kept as given (e.g. 'peanuts', 42). "
+    "The same number in any spelling (42, 42.0, '42') is one value.",
+}
 _KEY = {"type": "string", "description": "A dotted subject the claim is about, e.g. 'alice.allergy'."}
 _VERSION = {
     "type": "integer",

@@ -21,6 +21,7 @@ from reverie.model import commands as cmd
 from reverie.model.item import Edge, Item
 from reverie.model.query import Filter, Q, parse_sort
 from reverie.model.validate import check_count, check_id, check_reason
+from reverie.model.values import value_text
 
 _log = logging.getLogger(__name__)
 
@@ -158,7 +159,8 @@ class Contradictions:
             a, b = items.get(e.src), items.get(e.dst)
             if a is None or b is None:
                 continue
-            names = {a.text.casefold(), b.text.casefold()} | {v.casefold() for v in (a.value, b.value) if v}
+            values = (value_text(v) for v in (a.value, b.value) if v is not None)
+            names = {a.text.casefold(), b.text.casefold()} | {v.casefold() for v in values if v}
             merged = set(names)
             for name in names:
                 merged |= groups.get(name, set())
@@ -214,9 +216,8 @@ class Contradictions:
 
 
 def _claim(factory: Any, item: Item) -> Any:
-    return factory(
-        text=statement(item), key=item.key, value=item.value, valid_from=item.valid_from, valid_to=item.valid_to
-    )
+    value = None if item.value is None else value_text(item.value)  # the rules read text (``model.values``)
+    return factory(text=statement(item), key=item.key, value=value, valid_from=item.valid_from, valid_to=item.valid_to)
 
 
 def current() -> Filter:

@@ -150,10 +150,11 @@ class Reads:
         """Items matching a query-algebra filter (``reverie.Q``), sorted, paged.
 
         By default only current truth: believed now (not forgotten, superseded or dismissed) and
-        not over in the world (no ``valid_to`` at or before now). ``valid_at=T``: believed now and
-        true in the world at T (valid time). ``include_closed=True`` adds forgotten, superseded and
-        dismissed ones (and, without ``valid_at``, ended ones). ``subscopes=True`` also reads
-        ``scope/…`` child scopes.
+        true in the world now (``valid_from`` unset or at or before now, no ``valid_to`` at or
+        before now; now is the Memory's clock). ``valid_at=T``: believed now and true in the
+        world at T (valid time). ``include_closed=True`` adds forgotten, superseded and dismissed
+        ones (and, without ``valid_at``, ended and not yet started ones). ``subscopes=True`` also
+        reads ``scope/…`` child scopes.
         """
         core = self._core
         s = core.scope(scope)
@@ -165,7 +166,7 @@ class Reads:
         if not include_closed:
             f = f & Q.status("live")
             if valid_at is None:
-                f = f & Q.ongoing(core.clock.now())
+                f = f & Q.valid_at(core.clock.now())
         limit = check_count(limit, "limit", default=50, limits=core.limits)
         offset = decode_cursor(cursor)
         items = core.store.query(s, f, parse_sort(sort), limit=limit + 1, offset=offset, subscopes=subscopes)
@@ -199,10 +200,18 @@ class Reads:
         return core.store.events(s, after_seq=check_seq(after_seq), limit=limit)
 
     def summary(self, *, scope: str) -> dict[str, Any]:
-        """Counts by tier (subconscious separately), kind, source, and dismissed / forgotten, plus pause state."""
+        """Counts by tier (subconscious separately), kind, source, and dismissed / forgotten, plus pause state.
+
+        ``current`` and the counts by tier, kind and source are of believed claims (record time);
+        ``not_yet_valid`` and ``ended`` say how many of them lie outside their validity now, which
+        ``list()`` and ``recall()`` leave out (so ``list()`` holds ``current`` minus those two).
+        """
         core = self._core
         s = core.scope(scope)
         by = core.store.summary_counts(s)
+        now, live = core.clock.now(), Q.status("live")
+        ended = core.store.count(s, live & ~Q.ongoing(now))
+        not_started = core.store.count(s, live & Q.ongoing(now) & ~Q.valid_at(now))
         return {
             "scope": s,
             "current": sum(by["tier"].values()),
@@ -214,6 +223,8 @@ class Reads:
             "dismissed": by["status"].get("dismissed", 0),
             "forgotten": by["status"].get("forgotten", 0),
             "superseded": by["status"].get("superseded", 0),
+            "not_yet_valid": not_started,
+            "ended": ended,
             "tombstones": len(core.store.tombstones(s)),
             "learning_paused": core.store.paused(s),
             # stored while the embedder was down; found by full-text only until backfilled

@@ -392,7 +392,7 @@ class Slices:
             try:
                 command = build_remember(fields, plan.scope, ("imported",), core.limits)
             except InvalidInputError as exc:
-                raise type(exc)(f"slice item {it.id}: {exc.message}") from None
+                raise slice_error(exc, f"slice item {it.id}") from None
             # A system-made item (a dream gist) quotes a member verbatim: a new item, as in its store.
             # A message's memory is its own item, as a live message's is (never merged into another).
             alone = it.original_source == "system" or it.id in plan.separate
@@ -413,14 +413,24 @@ class Slices:
         """Each edge's checked author and meta (the ends are mapped inside the transaction)."""
         out = []
         for e in plan.slice.edges:
-            if e.author is not None:
-                check_text(e.author, self._core.limits, "author")
             try:
+                if e.author is not None:
+                    check_text(e.author, self._core.limits, "author")
                 meta = check_meta(e.meta, self._core.limits)
             except InvalidInputError as exc:
-                raise type(exc)(f"slice edge {e.id}: {exc.message}") from None
+                raise slice_error(exc, f"slice edge {e.id}") from None
             out.append((e, meta))
         return out
+
+
+def slice_error(exc: InvalidInputError, where: str) -> InvalidInputError:
+    """A boundary check's refusal of one slice record, as the slice's error.
+
+    A malformed field (a NUL in a text, a bad kind) makes the slice ``invalid_slice``, whatever check
+    found it; a ``Limits`` bound keeps ``limit_exceeded``, which names the bound to raise.
+    """
+    kind = type(exc) if isinstance(exc, LimitExceededError) else InvalidSliceError
+    return kind(f"{where}: {exc.message}")
 
 
 class _Plan:
@@ -535,7 +545,8 @@ def _apply(
         _record(report, created, it.id, out)
     superseded_by = _superseders(plan, created)
     for e, meta in links:
-        _link(batch, plan, e, meta, superseded_by)
+        if e.type != "supersedes":
+            _link(batch, plan, e, meta, superseded_by)
     closed = [it for it in plan.slice.items if it.status != "live" and it.id in created]
     # Supersedes first, oldest first (a superseder must still be current when it supersedes:
     # a revised claim may be revised again, or forgotten, later); then the plain closings.
@@ -552,6 +563,11 @@ def _apply(
     for it in closed:
         if it.id not in superseded_by:
             batch.run([cmd.Forget(s, created[it.id], f"{it.status} where it was exported")])
+    # Supersedes edges last: the slice says each claim's status, so such an edge only records that
+    # a claim it closed was replaced (a link to a current claim would replace it: ``_link`` skips it).
+    for e, meta in links:
+        if e.type == "supersedes":
+            _link(batch, plan, e, meta, superseded_by)
     apply_agenda(batch, plan.slice, agenda, s, report, external)
     apply_conversations(batch, talks, s)
     return outcomes
@@ -602,12 +618,18 @@ def _link(batch: Batch, plan: _Plan, e: SliceEdge, meta: dict[str, Any], superse
     if src is None or dst is None or src == dst:
         report.edges_skipped.append({"id": e.id, "reason": "an end was not imported"})
         return
+    if e.type == "supersedes" and (target := batch.item(plan.scope, dst)) is not None and target.is_current:
+        reason = "its target is current here, and a supersedes link would replace it (the slice keeps it live)"
+        report.edges_skipped.append({"id": e.id, "reason": reason})
+        return
     authority = min(e.authority, IMPORTED_AUTHORITY)
     try:
         out = batch.run([cmd.Link(plan.scope, e.type, src, dst, e.author, authority, meta)])[0]
     except (AlreadyClosedError, NotFoundError) as exc:
         report.edges_skipped.append({"id": e.id, "reason": exc.message})
         return
+    except InvalidInputError as exc:  # a loop of supersedes / derived_from edges (``model.lineage``)
+        raise InvalidSliceError(f"slice edge {e.id}: {exc.message}") from None
     if out.events:
         report.edges[e.id] = str(out.events[0].payload["edge"]["id"])
     else:

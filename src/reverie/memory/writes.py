@@ -420,7 +420,12 @@ class Writes:
         authority: float = 0.5,
         meta: Mapping[str, Any] | None = None,
     ) -> Edge:
-        """Add a typed edge (supports, contradicts, supersedes, alias, derived_from, about)."""
+        """Add a typed edge (supports, contradicts, supersedes, alias, derived_from, about).
+
+        ``supersedes`` means ``src`` replaces ``dst``: a current ``dst`` is closed as superseded
+        (as ``resolve`` keeping ``src`` would), a closed one only gains the lineage. A link that
+        would close a loop of ``supersedes`` or ``derived_from`` is refused (``invalid_input``).
+        """
         core = self._core
         s = core.scope(scope)
         if type not in EDGE_TYPES:
@@ -438,7 +443,10 @@ class Writes:
         )
         out = core.run([command])
         if out[0].events:
-            edge_id = out[0].events[0].payload["edge"]["id"]
+            # A link records ``edge.linked``; a supersedes link to a current claim replaces it
+            # (``memory.superseded``, which names its edge by ``edge_id``).
+            made = out[0].events[0].payload
+            edge_id = made["edge_id"] if "edge_id" in made else made["edge"]["id"]
             return next(e for e in core.store.edges(s, src) if e.id == edge_id)
         # Already linked: return the existing edge (link is idempotent).
         return next(

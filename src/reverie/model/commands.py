@@ -15,6 +15,7 @@ from typing import Any
 from reverie.model.agenda import CreateIntent, CreateTask, MoveIntent, MoveTask
 from reverie.model.conversation import OpenConversation, PurgeMessage, RecordEntry
 from reverie.model.item import Provenance
+from reverie.model.values import Value
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +25,7 @@ class Remember:
     kind: str
     source: str
     key: str | None = None
-    value: str | None = None
+    value: Value | None = None
     author: str | None = None
     tags: tuple[str, ...] = ()
     meta: dict[str, Any] = field(default_factory=dict)
@@ -52,7 +53,7 @@ class Revise:
     reason: str = ""
     author: str | None = None
     key: str | None = None
-    value: str | None = None
+    value: Value | None = None
     expected_version: int | None = None
     #: Machine flags the new version gets on top of the old one's (e.g. ``conflicts_unchecked``).
     flags: tuple[str, ...] = ()

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any, Literal, get_args
 
 from reverie.model.clock import from_iso, to_iso
+from reverie.model.values import Value
 
 Source = Literal["user_stated", "observed", "inferred", "imported", "manual", "system"]
 CandidateSource = Literal["user_stated", "observed", "inferred"]
@@ -115,7 +116,7 @@ class Item:
     recorded_at: datetime
     updated_at: datetime
     key: str | None = None
-    value: str | None = None
+    value: Value | None = None  # a string or a finite number, as given (``model.values``)
     author: str | None = None
     tags: tuple[str, ...] = ()
     meta: dict[str, Any] = field(default_factory=dict)
@@ -259,7 +260,7 @@ class Candidate:
     kind: str = "observation"
     source: CandidateSource = "observed"
     key: str | None = None
-    value: str | None = None
+    value: Value | None = None  # a string or a finite number, as given (``model.values``)
     author: str | None = None
     tags: tuple[str, ...] = ()
     meta: dict[str, Any] | None = None

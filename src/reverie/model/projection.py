@@ -181,7 +181,11 @@ def _echoed(event: ev.Event, view: ProjectionView) -> list[Change]:
 
 
 def _supersedes_edge(event: ev.Event, winner: Item, loser: Item) -> PutEdge:
-    """The ``winner supersedes loser`` edge both revise and conflict resolution record."""
+    """The ``winner supersedes loser`` edge revise, conflict resolution and a supersedes link record.
+
+    A link's event carries the edge's own author and authority (``edge``); the others take the winner's.
+    """
+    given = event.payload.get("edge") or {}
     return PutEdge(
         Edge(
             id=event.payload["edge_id"],
@@ -190,8 +194,8 @@ def _supersedes_edge(event: ev.Event, winner: Item, loser: Item) -> PutEdge:
             src=winner.id,
             dst=loser.id,
             recorded_at=event.at,
-            author=winner.author,
-            authority=winner.scores.authority,
+            author=given.get("author", winner.author),
+            authority=float(given.get("authority", winner.scores.authority)),
             meta=(created_edge_meta(event) or ("", {}))[1],
         )
     )

@@ -155,9 +155,9 @@ class ValidAt(Filter):
     """True in the world at ``at`` (valid time): ``valid_from`` unset or <= ``at``, and
     ``valid_to`` unset or > ``at`` (intervals are half-open).
 
-    ``started=False`` checks only the end — not over by ``at`` — which is what current truth
-    means: a claim that starts later ("moves to Berlin in March") is believed now, one whose
-    validity has ended is not.
+    This is also current truth's test, at the Memory's clock's now: a claim that starts later
+    ("moves to Berlin in March") is not true yet, so "what is true now" leaves it out until it
+    starts (outside tester, finding 9). ``started=False`` checks only the end — not over by ``at``.
     """
 
     at: datetime
@@ -471,7 +471,7 @@ class Q:
 
     @staticmethod
     def ongoing(when: datetime) -> Filter:
-        """Claims whose validity has not ended by ``when`` (started or not): current truth's test."""
+        """Claims whose validity has not ended by ``when``, started or not (current truth is ``valid_at``)."""
         return ValidAt(ensure_aware(when, "when"), started=False)
 
 

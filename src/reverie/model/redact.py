@@ -111,6 +111,8 @@ def created_edge_meta(event: ev.Event) -> tuple[str, dict[str, Any]] | None:
     p = event.payload
     if event.type == ev.LINKED:
         return str(p["edge"]["id"]), dict(p["edge"].get("meta") or {})
+    if event.type == ev.SUPERSEDED and isinstance(p.get("edge"), dict):  # a supersedes link: the caller's meta
+        return str(p["edge_id"]), dict(p["edge"].get("meta") or {})
     if event.type in (ev.REVISED, ev.SUPERSEDED):
         return str(p["edge_id"]), {"reason": p.get("reason", "")}
     return None
@@ -168,7 +170,7 @@ def _redact_payload(
         p["fingerprints"] = []  # remember / revise: the item's own prints, rebuilt from its text
     if "reason" in p:
         p["reason"] = _reason(p["reason"])
-    if event.type == ev.LINKED:
+    if event.type in (ev.LINKED, ev.SUPERSEDED) and isinstance(p.get("edge"), dict):
         p["edge"] = {**p["edge"], "meta": {}}
     return p
 

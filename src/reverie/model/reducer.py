@@ -50,8 +50,10 @@ from reverie.model.commands import (
 from reverie.model.conversation import ConversationState, Entry
 from reverie.model.conversation_rules import HANDLERS as _CONVERSATION_HANDLERS
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SYMMETRIC_EDGES, TIERS, Edge, Item, Scores
+from reverie.model.lineage import ACYCLIC_EDGES, path
 from reverie.model.redact import dismissal_keys, purge_set
-from reverie.model.validate import fingerprints, normalise_text
+from reverie.model.validate import AMOUNT_PRINT, fingerprints, normalise_text
+from reverie.model.values import Value, value_text
 
 _WORDS = re.compile(r"\w+")
 
@@ -189,7 +191,7 @@ def _remember(cmd: Remember, view: StateView, ctx: Context) -> list[ev.Event]:
     for parent in cmd.parents:
         _require(view, cmd.scope, parent)
     if cmd.corroborate:
-        existing = _live_match(view, cmd.scope, prints, cmd.valid_from, audience=cmd.visibility)
+        existing = _live_match(view, cmd.scope, prints, cmd.valid_from, ctx.now, audience=cmd.visibility)
         if existing is not None:
             return [_corroborated(ctx, cmd.scope, existing, cmd.source)]
         echo = _echo(cmd, prints, view, ctx)
@@ -246,6 +248,7 @@ def _live_match(
     scope: str,
     prints: Sequence[str],
     valid_from: datetime | None,
+    now: datetime,
     skip: str | None = None,
     *,
     audience: tuple[str, ...] = (),
@@ -254,14 +257,20 @@ def _live_match(
 
     A claim whose validity ended before the statement says it starts is a past period, not the
     same claim: "lives in Paris" from 2027 does not corroborate "lives in Paris" until 2026.
+    Likewise a claim not valid yet is a later period to a statement that starts before it:
+    "Carol is the CEO" said now (from now) must not vanish into "Carol is the CEO" from 2099,
+    which current truth leaves out until then.
     Only a claim with the same ``audience`` (visibility) counts: corroborating a claim the writer
     may not see would hand it back that claim, and a private note must not raise a public one.
     """
+    start = valid_from if valid_from is not None else now
     for fp in prints:
         existing = view.live_by_fingerprint(scope, fp)
         if existing is None or existing.id == skip or existing.visibility != audience:
             continue
         if valid_from is not None and existing.valid_to is not None and valid_from >= existing.valid_to:
+            continue
+        if existing.valid_from is not None and existing.valid_from > now and start < existing.valid_from:
             continue
         return existing
     return None
@@ -344,7 +353,7 @@ def _revise(cmd: Revise, view: StateView, ctx: Context) -> list[ev.Event]:
     valid_from, valid_to = _revised_validity(cmd, old)
     why = cmd.reason or f"{old.id} was revised"
     if cmd.valid_from is None:
-        twin = _live_match(view, cmd.scope, prints, None, skip=old.id, audience=old.visibility)
+        twin = _live_match(view, cmd.scope, prints, valid_from, ctx.now, skip=old.id, audience=old.visibility)
         if twin is not None:  # the correction says what another current claim says: corroborate it
             return [
                 _corroborated(ctx, cmd.scope, twin, old.source),
@@ -394,7 +403,7 @@ def _revise(cmd: Revise, view: StateView, ctx: Context) -> list[ev.Event]:
     return [revised, *_close_contradictions(view, ctx, cmd.scope, old.id, why)]
 
 
-def _revised_value(cmd: Revise, old: Item) -> str | None:
+def _revised_value(cmd: Revise, old: Item) -> Value | None:
     """The new version's structured value: never one its text no longer states.
 
     Given: used. A new key without a value: none (nothing is known about the new slot). Else the
@@ -406,7 +415,7 @@ def _revised_value(cmd: Revise, old: Item) -> str | None:
         return cmd.value
     if cmd.key is not None or old.value is None:
         return None
-    return old.value if _states(cmd.text, old.value) else None
+    return old.value if _states(cmd.text, value_text(old.value)) else None
 
 
 def _states(text: str, value: str) -> bool:
@@ -510,7 +519,28 @@ def _undismiss(cmd: Undismiss, view: StateView, ctx: Context) -> list[ev.Event]:
     present = [k for k in keys if view.tombstone(cmd.scope, k) is not None]
     if not present:
         raise NotFoundError(f"no dismissed value matches in scope {cmd.scope!r}")
+    present += [k for k in _spellings(view, cmd.scope, present) if k not in keys]
     return [_event(ctx, ev.UNDISMISSED, cmd.scope, {"fingerprints": present, "reason": cmd.reason})]
+
+
+def _spellings(view: StateView, scope: str, present: Sequence[str]) -> list[str]:
+    """The value tombstones of the claims whose number ``present`` lifts, in their own spelling.
+
+    Lifting ``1024`` by ``1024.0`` matches the dismissed claim's amount print (``kn:``) only; its
+    ``kv:`` print, written as "1024", must go too, or ``1024`` would stay refused while ``1024.0``
+    is not. (A number dismissed earlier through another claim keeps that claim's spelling.)
+    """
+    out: list[str] = []
+    for key in present:
+        if not key.startswith(AMOUNT_PRINT):
+            continue
+        holder = view.tombstone(scope, key)
+        item = view.item(scope, holder) if holder is not None else None
+        if item is None or item.key is None or item.value is None:
+            continue
+        for fp in fingerprints(item.text, item.key, item.value)[1:]:  # the value's prints, not its text's
+            out += [k for k in dismissal_keys(fp) if k not in present and view.tombstone(scope, k) is not None]
+    return list(dict.fromkeys(out))
 
 
 def _link(cmd: Link, view: StateView, ctx: Context) -> list[ev.Event]:
@@ -529,6 +559,10 @@ def _link(cmd: Link, view: StateView, ctx: Context) -> list[ev.Event]:
         same_way = (existing.src, existing.dst) == (cmd.src, cmd.dst)
         if existing.is_current and existing.type == cmd.type and (same_way or cmd.type in SYMMETRIC_EDGES):
             return []  # idempotent: the relation is already recorded
+    if cmd.type in ACYCLIC_EDGES:
+        _refuse_cycle(cmd, view)
+    if cmd.type == "supersedes" and ends[1].is_current:
+        return _supersede_by_link(cmd, ends[0], ends[1], view, ctx)
     edge = Edge(
         id=ctx.new_id(),
         scope=cmd.scope,
@@ -541,6 +575,43 @@ def _link(cmd: Link, view: StateView, ctx: Context) -> list[ev.Event]:
         meta=cmd.meta,
     )
     return [_event(ctx, ev.LINKED, cmd.scope, {"edge": edge.to_dict()})]
+
+
+def _refuse_cycle(cmd: Link, view: StateView) -> None:
+    """``InvalidInputError`` when ``dst`` already reaches ``src`` by this edge type (``model.lineage``).
+
+    The message names only the two ends the caller gave: the path may run through claims a
+    principal may not see, whose ids (or number) must not reach it.
+    """
+    loop = path(cmd.dst, cmd.src, cmd.type, lambda i: view.edges_of(cmd.scope, i), lambda i: view.item(cmd.scope, i))
+    if loop is None:
+        return
+    verb = "supersedes" if cmd.type == "supersedes" else "derives from"
+    raise InvalidInputError(
+        f"{cmd.src} {cmd.type} {cmd.dst} would make a cycle: {cmd.dst} already {verb} {cmd.src}, directly or "
+        f"through other claims; a claim cannot be its own {'predecessor' if cmd.type == 'supersedes' else 'source'}"
+    )
+
+
+def _supersede_by_link(cmd: Link, src: Item, dst: Item, view: StateView, ctx: Context) -> list[ev.Event]:
+    """``link(a, b, "supersedes")`` with b current: b is replaced by a, as ``resolve`` keeping a would.
+
+    Why not only an edge: "a supersedes b" with both still current said one thing and did another
+    (b stayed in current truth, and ``history()`` merged two live claims). The edge keeps the
+    link's author, authority and meta (``edge`` in the payload, read by the projection).
+    """
+    if not src.is_current:
+        raise AlreadyClosedError(
+            f"{src.id} cannot supersede {dst.id}: {src.id} is already {src.status}, and a closed claim cannot "
+            f"replace a current one; revise {dst.id} instead, or link a current claim"
+        )
+    why = f"superseded by {src.id} (a supersedes link)"
+    edge = {"author": cmd.author, "authority": cmd.authority, "meta": cmd.meta}
+    payload = {"id": dst.id, "by": src.id, "edge_id": ctx.new_id(), "reason": why, "edge": edge}
+    return [
+        _event(ctx, ev.SUPERSEDED, cmd.scope, payload),
+        *_close_contradictions(view, ctx, cmd.scope, dst.id, why, src.id),
+    ]
 
 
 def _unlink(cmd: Unlink, view: StateView, ctx: Context) -> list[ev.Event]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
+import functools
 import json
 import math
 import re
@@ -21,6 +22,7 @@ from typing import Any, TypeVar
 from reverie.errors import InvalidInputError, InvalidScopeError, LimitExceededError
 from reverie.limits import Limits
 from reverie.model.ids import is_id
+from reverie.model.values import Value, amount, value_text
 
 # Always used with ``fullmatch``: ``re.match`` with ``$`` also accepts a trailing "\n", which
 # let "user:alice\n" become a scope of its own (and "observation\n" a kind).
@@ -126,7 +128,8 @@ def check_key(key: object, limits: Limits) -> str | None:
     return key
 
 
-def check_value(value: object, limits: Limits) -> str | None:
+def check_value(value: object, limits: Limits) -> Value | None:
+    """A slot value as given: a string, or a finite int or float (kept as that type, ``model.values``)."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, str | int | float):
@@ -136,27 +139,31 @@ def check_value(value: object, limits: Limits) -> str | None:
         raise InvalidInputError(
             f"value is {value}; JSON has no NaN or infinity: give a finite number, or the reading as a string"
         )
-    text = _int_text(value, limits) if isinstance(value, int) else str(value)
+    if isinstance(value, int):
+        check_int(value, limits, "value")
+    text = value_text(value)
     check_unicode(text, "value")
     if len(text) > limits.max_text_chars:
         raise LimitExceededError(f"value is longer than Limits.max_text_chars ({limits.max_text_chars})")
-    return text
+    return value
 
 
-def _int_text(value: int, limits: Limits) -> str:
-    """``str(value)``, refused when too long: a d-digit int has fewer than 4·d bits, so the bit test
-    refuses before the (quadratic) conversion, and ``str`` itself refuses past Python's
-    ``sys.get_int_max_str_digits()`` (4300 by default) with a bare ``ValueError``."""
-    too_long = LimitExceededError(
-        f"value is an integer too long to store as text (over Limits.max_text_chars = {limits.max_text_chars} "
-        "digits, or Python's int_max_str_digits); pass it as a string"
-    )
-    if value.bit_length() > 4 * limits.max_text_chars:
-        raise too_long
-    try:
-        return str(value)
-    except ValueError:
-        raise too_long from None
+def check_int(value: int, limits: Limits, where: str) -> None:
+    """Refuse an integer of more than ``Limits.max_int_digits`` digits, naming ``where``.
+
+    Tested by magnitude, never by converting: ``str`` of a long int is quadratic, and refuses past
+    Python's process-wide ``sys.get_int_max_str_digits()`` with advice meant for the host program.
+    """
+    if abs(value) >= _ten_to(limits.max_int_digits):
+        raise LimitExceededError(
+            f"{where} is an integer of more than {limits.max_int_digits} digits; the limit is "
+            f"Limits.max_int_digits ({limits.max_int_digits}): send a number that long as a string"
+        )
+
+
+@functools.lru_cache(maxsize=8)
+def _ten_to(digits: int) -> int:
+    return int(10**digits)  # int ** int is typed Any (a negative power is a float)
 
 
 def check_count(value: object, field: str, *, default: int, limits: Limits) -> int:
@@ -251,7 +258,9 @@ def _check_json(value: object, limits: Limits, depth: int, path: str) -> None:
     elif isinstance(value, float):
         if not math.isfinite(value):
             raise InvalidInputError(f"{path} is {value}; JSON has no NaN or infinity")
-    elif value is not None and not isinstance(value, bool | int):
+    elif isinstance(value, int) and not isinstance(value, bool):
+        check_int(value, limits, path)
+    elif value is not None and not isinstance(value, bool):
         raise InvalidInputError(f"{path} has a {type(value).__name__}; meta holds only JSON values")
 
 
@@ -402,9 +411,22 @@ def normalise_text(text: str) -> str:
     return collapsed.rstrip(" .!?;,")
 
 
-def fingerprints(text: str, key: str | None, value: str | None) -> tuple[str, ...]:
-    """The value-level identities of a claim: its normalised text, and key=value when keyed."""
+def fingerprints(text: str, key: str | None, value: Value | None) -> tuple[str, ...]:
+    """The value-level identities of a claim: its normalised text, and key=value when keyed.
+
+    A value that is a number (``values.amount``: 1024, 1024.0, "1024.00") has a second one,
+    ``kn:``, under its canonical amount, so every spelling of one number meets every other in
+    corroboration, dismissal and echoes. ``kv:`` keeps the spelling as before: fingerprints and
+    tombstones written by earlier versions still match it (their ``kn:`` rows come with a rebuild).
+    """
     prints = ["t:" + normalise_text(text)]
     if key is not None and value is not None:
-        prints.append(f"kv:{key.casefold()}={normalise_text(value)}")
+        prints.append(f"kv:{key.casefold()}={normalise_text(value_text(value))}")
+        number = amount(value)
+        if number is not None:
+            prints.append(f"{AMOUNT_PRINT}{key.casefold()}={number}")
     return tuple(prints)
+
+
+#: Prefix of the fingerprint a numeric value has under its canonical amount (``fingerprints``).
+AMOUNT_PRINT = "kn:"

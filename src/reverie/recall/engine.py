@@ -523,7 +523,7 @@ def _visible(item: Item, opts: RecallOptions, now: datetime) -> bool:
     elif not opts.include_history:
         if not item.is_current:
             return False
-        if opts.valid_at is None and item.valid_to is not None and item.valid_to <= now:
+        if opts.valid_at is None and not _valid_now(item, now):
             return False
     if opts.valid_at is not None and not ValidAt(opts.valid_at).matches(item):
         return False
@@ -532,6 +532,13 @@ def _visible(item: Item, opts: RecallOptions, now: datetime) -> bool:
     if item.tier not in opts.tiers and not opts.include_history and opts.as_of is None:
         return False
     return opts.where is None or opts.where.matches(item)
+
+
+def _valid_now(item: Item, now: datetime) -> bool:
+    """Current truth's valid-time test (``Memory.list``'s too): started by now, not yet ended."""
+    if item.valid_from is not None and item.valid_from > now:
+        return False
+    return item.valid_to is None or item.valid_to > now
 
 
 def _recorded_by(item: Item, when: datetime) -> bool:

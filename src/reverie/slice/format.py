@@ -35,6 +35,9 @@ Shape (``version`` 1, 2 with a ``conversations`` section, 3 with a restricted cl
   so older builds read it as before; a version-1 or 2 slice imports every claim as "everyone", as
   it always did, and one that carries the field anyway is refused (its version is wrong). An
   empty list is refused, as ``check_visibility`` refuses it on every face.
+- ``value`` is a string or a finite JSON number, kept as its type (``reverie.model.values``). No new
+  version for numbers: an older build refuses a slice holding one by name ("must be a non-empty
+  string"), it never misreads it.
 
 Everything here is pure (no store, no I/O): ``Slice.from_json`` is the one place a slice from
 outside is checked, so every face (Python, CLI, MCP, HTTP) refuses the same bad slices the same way.
@@ -52,6 +55,7 @@ from reverie.errors import InvalidInputError, InvalidSliceError
 from reverie.model.clock import to_iso
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SOURCES, STATUSES, TIERS
 from reverie.model.validate import SCORE_NAMES
+from reverie.model.values import Value
 from reverie.model.visibility import check_visibility
 from reverie.slice.agenda import INTENTS, TASKS, SliceIntent, SliceTask, check_sections
 from reverie.slice.conversations import CONVERSATIONS, CONVERSATIONS_VERSION, SliceConversation, check_conversations
@@ -109,7 +113,7 @@ class SliceItem:
     scores: dict[str, float]
     recorded_at: datetime
     key: str | None = None
-    value: str | None = None
+    value: Value | None = None
     author: str | None = None
     tags: tuple[str, ...] = ()
     meta: dict[str, Any] = field(default_factory=dict)
@@ -296,7 +300,7 @@ def _item(d: object, where: str, version: int) -> SliceItem:
         text=_str(d.get("text"), f"{where}.text"),
         kind=_str(d.get("kind"), f"{where}.kind"),
         key=_opt_str(d.get("key"), f"{where}.key"),
-        value=_opt_str(d.get("value"), f"{where}.value"),
+        value=_opt_value(d.get("value"), f"{where}.value"),
         author=_opt_str(d.get("author"), f"{where}.author"),
         tags=tuple(_str(t, f"{where}.tags") for t in as_list(d.get("tags", []), f"{where}.tags")),
         meta=as_object(d.get("meta", {}), f"{where}.meta"),
@@ -398,6 +402,15 @@ def _str(value: object, where: str) -> str:
 
 def _opt_str(value: object, where: str) -> str | None:
     return None if value is None else _str(value, where)
+
+
+def _opt_value(value: object, where: str) -> Value | None:
+    """A slot value: a non-empty string or a finite number (not a bool), as ``check_value`` takes."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InvalidSliceError(f"{where} must be a finite number or a string, got {value}")
+        return value
+    return _opt_str(value, where)
 
 
 def _score(value: object, where: str) -> float:

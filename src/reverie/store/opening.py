@@ -23,6 +23,13 @@ def open_store(location: str | Path, *, durability: str = "full", read_only: boo
     """The store at ``location``: PostgreSQL for a ``postgresql://`` URL, else the SQLite file."""
     if not isinstance(location, str | Path):
         raise InvalidInputError("path must be a file path, ':memory:' or a postgresql:// URL")
+    if isinstance(location, str) and not location.strip():
+        # SQLite reads "" as a private temporary file, which then failed as "could not switch  to
+        # WAL mode" (a blank where the path belongs): the caller meant a path and gave none.
+        raise InvalidInputError(
+            f"the store path is empty ({location!r}): give a file path such as memory.db, ':memory:' for a "
+            "store that lives only in this process, or a postgresql:// URL"
+        )
     if is_server_url(location):
         from reverie.store.postgres import PostgresStore
 

@@ -70,7 +70,8 @@ def notes_filter(vault: str) -> Filter:
 def indexed(mem: Memory, scope: str, vault: str) -> dict[str, Item]:
     """This vault's current note items, by note path.
 
-    One store query (the same current-truth filter ``Memory.list`` applies), not ``list`` pages:
+    One store query (believed and not over: unlike ``Memory.list``, a note dated ahead of the
+    clock is kept, as it is still that note's item for ``sync`` to revise or forget), not ``list`` pages:
     ``list`` pages by OFFSET, so reading 50,000 notes in pages of ``max_k`` rescanned the scope 50
     times (measured: a re-index with nothing changed took 201 s at 50,000 notes).
     """

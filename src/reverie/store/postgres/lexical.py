@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from reverie.model.item import Item
+from reverie.model.values import value_text
 from reverie.store.sqlite import fts_budget, fts_scope
 
 #: A lexeme longer than this (bytes) is cut, in documents and queries alike (PostgreSQL refuses
@@ -34,7 +35,7 @@ Query = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
 
 def item_extra(item: Item) -> str:
     """Secondary full-text column: the structured key/value and tags (as on SQLite)."""
-    parts = [p for p in (item.key, item.value) if p]
+    parts = [p for p in (item.key, None if item.value is None else value_text(item.value)) if p]
     parts += list(item.tags)
     return " ".join(parts)
 

@@ -31,7 +31,7 @@ from reverie.model.projection import (
 from reverie.model.validate import fingerprints
 from reverie.store.postgres import agenda, lexical, prefetch, purge, scopestats
 from reverie.store.postgres import conversation as conv
-from reverie.store.sqlite.sql import ITEM_COLUMNS, edge_to_row, item_to_row
+from reverie.store.sqlite.sql import ITEM_COLUMNS, edge_to_row, item_to_row, stored_value
 
 
 class Writer(Protocol):
@@ -76,7 +76,7 @@ def vector_literal(vec: np.ndarray) -> str:
 
 
 def _content(item: Item) -> tuple[Any, ...]:
-    return (item.text, item.key, item.value, json.dumps(list(item.tags), ensure_ascii=False))
+    return (item.text, item.key, stored_value(item.value), json.dumps(list(item.tags), ensure_ascii=False))
 
 
 def put_item(w: Writer, change: PutItem, vectors: Vectors) -> None:

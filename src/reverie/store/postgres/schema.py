@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 T = 'TEXT COLLATE "C"'
 
@@ -231,8 +231,13 @@ _V4 = [
     "DROP INDEX IF EXISTS items_hnsw",
 ]
 
+#: Schema 5: a value keeps its type (``items.value_type``: ``int`` / ``float`` for a number, NULL for
+#: text; ``value`` holds its text as before), as SQLite's schema 6. Existing rows were stored as text
+#: and stay text.
+_V5 = [f"ALTER TABLE items ADD COLUMN IF NOT EXISTS value_type {T}"]  # a version row set back re-runs it
+
 #: ``STEPS[v]`` brings a database of schema ``v`` to ``v + 1``.
-STEPS: dict[int, list[str]] = {1: _V2, 2: _V3, 3: _V4}
+STEPS: dict[int, list[str]] = {1: _V2, 2: _V3, 3: _V4, 4: _V5}
 
 
 def upgrade_statements(version: int) -> list[str]:

@@ -39,7 +39,7 @@ from reverie.model.item import Item
 from reverie.model.projection import EraseContent
 from reverie.model.redact import REDACTED, plan_erasure, revision_chain, used_queries
 from reverie.model.validate import fingerprints
-from reverie.store.sqlite.sql import SELECT_ITEM
+from reverie.store.sqlite.sql import SELECT_ITEM, stored_value
 
 Exec = Callable[..., sqlite3.Cursor]
 _EVENT_COLUMNS = "seq, id, type, scope, at, cause, payload"
@@ -155,7 +155,7 @@ def reindex_redacted(
     if row is None or (row[1], row[2], row[3], tuple(json.loads(row[4]))) == (
         item.text,
         item.key,
-        item.value,
+        stored_value(item.value),
         item.tags,
     ):
         return None

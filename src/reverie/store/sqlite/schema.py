@@ -26,13 +26,15 @@ log already), pruned to the newest ``DREAM_RUNS_KEPT`` per scope, and left alone
 - ``scope_state`` counts each scope's full-text rows and their tokens (current and history), in
   the same transaction as the rows, so lexical ranking can use the scope's own statistics
   (``fts_scope.py``) instead of the whole table's.
+
+5 adds who may see each item (``_v5``); 6 keeps a value's type (``_v6``).
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 FTS_TOKENIZE_DEFAULT = "unicode61 remove_diacritics 2 tokenchars '+#'"
 
@@ -244,6 +246,18 @@ def _v5(conn: sqlite3.Connection) -> list[str]:
     return out
 
 
+def _v6(conn: sqlite3.Connection) -> list[str]:
+    """Schema 6 (outside tester, finding 7): a value keeps its type.
+
+    ``items.value_type`` is ``int`` or ``float`` when the value is a number (``value`` holds its
+    text, as before), NULL for text. Every existing row was stored as text and stays text: the
+    column is NULL for all of them, and nothing is rewritten.
+    """
+    if "value_type" in _columns(conn, "items"):
+        return []
+    return ["ALTER TABLE items ADD COLUMN value_type TEXT"]
+
+
 #: The scope's edges of one type (``SQLiteStore.edges_by_type``): the alias groups conflict
 #: detection reads per claim are a few rows among the scope's growing about / derived_from edges.
 EDGES_BY_TYPE = "CREATE INDEX IF NOT EXISTS edges_by_type ON edges(scope, type)"
@@ -329,6 +343,9 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
         for stmt in _v5(conn):
             conn.execute(stmt)
         fill_terms(conn)
+    if found < 6:  # a column, NULL (text) for every existing row
+        for stmt in _v6(conn):
+            conn.execute(stmt)
     conn.execute("INSERT OR REPLACE INTO settings VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
     # Not a schema version of its own: an index changes no row and every reader works without it
     # (``edges_by_type`` is only slower), so a file of any version gains it here, idempotently.

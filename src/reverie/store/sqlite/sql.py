@@ -34,6 +34,7 @@ from reverie.model.query import (
     TimeRange,
     ValidAt,
 )
+from reverie.model.values import Value, value_text
 from reverie.model.visibility import Restricted, VisibleTo
 
 ITEM_COLUMNS = [
@@ -69,6 +70,7 @@ ITEM_COLUMNS = [
     "use_count",
     "version",
     "visibility",
+    "value_type",
 ]
 SELECT_ITEM = "SELECT " + ", ".join(ITEM_COLUMNS) + " FROM items"  # nosec B608 # constant column names
 _COL = {"value": "value_score"}  # score name → column, where they differ
@@ -88,7 +90,7 @@ def item_to_row(item: Item) -> tuple[Any, ...]:
         item.kind,
         item.source,
         item.key,
-        item.value,
+        stored_value(item.value),
         item.author,
         json.dumps(list(item.tags), ensure_ascii=False),
         json.dumps(item.meta, ensure_ascii=False, sort_keys=True),
@@ -114,7 +116,28 @@ def item_to_row(item: Item) -> tuple[Any, ...]:
         item.use_count,
         item.version,
         json.dumps(list(item.visibility), ensure_ascii=False),
+        value_type(item.value),
     )
+
+
+def stored_value(value: Value | None) -> str | None:
+    """The ``value`` column: the value's text (``model.values.value_text``), as every version wrote it."""
+    return None if value is None else value_text(value)
+
+
+def value_type(value: Value | None) -> str | None:
+    """The ``value_type`` column: ``int`` or ``float`` for a number, NULL for text (and for rows
+    written before schema 6, when every value was stored as text and is read back as text)."""
+    if value is None or isinstance(value, str):
+        return None
+    return "int" if isinstance(value, int) else "float"
+
+
+def _typed_value(text: str | None, kind: str | None) -> Value | None:
+    """``stored_value`` and ``value_type`` inverted: ``str(1024.0)`` reads back as the float 1024.0."""
+    if text is None or kind is None:
+        return text
+    return int(text) if kind == "int" else float(text)
 
 
 #: How each ``Item`` field is stored: its columns and their values, as ``item_to_row`` writes
@@ -124,7 +147,7 @@ _FIELD_COLUMNS: dict[str, Callable[[Item], tuple[tuple[str, Any], ...]]] = {
     "kind": lambda it: (("kind", it.kind),),
     "source": lambda it: (("source", it.source),),
     "key": lambda it: (("key", it.key),),
-    "value": lambda it: (("value", it.value),),
+    "value": lambda it: (("value", stored_value(it.value)), ("value_type", value_type(it.value))),
     "author": lambda it: (("author", it.author),),
     "tags": lambda it: (("tags", json.dumps(list(it.tags), ensure_ascii=False)),),
     "meta": lambda it: (("meta", json.dumps(it.meta, ensure_ascii=False, sort_keys=True)),),
@@ -168,12 +191,16 @@ def item_changes(before: Item, after: Item) -> list[tuple[str, Any]] | None:
         return None
     out: list[tuple[str, Any]] = []
     for name, old, new in zip(_ITEM_FIELDS, _ITEM_VALUES(before), _ITEM_VALUES(after), strict=True):
-        if old == new:
+        if old == new and type(old) is type(new):  # 1024 == 1024.0, but a value keeps its type
             continue
         encode = _FIELD_COLUMNS.get(name)
         if encode is None:
             return None
-        out.extend(encode(after))
+        pairs = encode(after)
+        if len(pairs) > 1:  # a field of several columns (scores, a value and its type): only those that moved
+            was = dict(encode(before))
+            pairs = tuple((column, v) for column, v in pairs if was[column] != v)
+        out.extend(pairs)
     return out
 
 
@@ -257,6 +284,7 @@ def row_to_item(r: sqlite3.Row | tuple[Any, ...]) -> Item:
         use_count,
         version,
         visibility,
+        value_kind,
     ) = r
     return Item(
         id_,
@@ -267,7 +295,7 @@ def row_to_item(r: sqlite3.Row | tuple[Any, ...]) -> Item:
         from_iso(recorded_at),
         from_iso(updated_at),
         key,
-        value,
+        value if value_kind is None else _typed_value(value, value_kind),
         author,
         () if tags == "[]" else _list(tags),
         {} if meta == "{}" else json.loads(meta),

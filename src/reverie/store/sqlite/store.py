@@ -50,6 +50,7 @@ from reverie.model.projection import (
 )
 from reverie.model.query import Filter, Sort
 from reverie.model.validate import fingerprints
+from reverie.model.values import value_text
 from reverie.store import idempotency
 from reverie.store.engine import batch_runner, run_commands
 from reverie.store.idempotency import Claim, Recorded
@@ -1154,6 +1155,6 @@ class SQLiteStore:
 
 def _extra(item: Item) -> str:
     """Secondary full-text column: the structured key/value and tags, weighted below the text."""
-    parts = [p for p in (item.key, item.value) if p]
+    parts = [p for p in (item.key, None if item.value is None else value_text(item.value)) if p]
     parts += list(item.tags)
     return " ".join(parts)
