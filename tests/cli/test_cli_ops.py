@@ -211,16 +211,6 @@ def test_import_report_counts_an_echo_of_a_corrected_claim_as_echoed(run: Cli) -
     assert other["items"] == {"created": 0, "corroborated": 0, "skipped": 0, "echoed": 1}
 
 
-def test_import_skips_event_types_it_does_not_know(run: Cli) -> None:
-    run.remember("Alice likes tea")
-    event = json.loads(run.ok("export").stdout)
-    future = {**event, "type": "memory.teleported", "seq": 2}
-    dump = json.dumps(event) + "\n" + json.dumps(future) + "\n"
-    report = run.json("import", "-", scope="user:copy", input=dump)
-    assert report["skipped"] == {"memory.teleported (no public API to replay it)": 1}
-    assert report["applied"] == {"memory.remembered": 1}
-
-
 def test_serve_refuses_a_public_bind_without_a_token(run: Cli) -> None:
     run.remember("Alice likes tea")
     result = run.fails(2, "invalid_input", "serve", "--host", "0.0.0.0")

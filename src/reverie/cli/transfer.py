@@ -13,10 +13,17 @@ it, in file order, against the target scope:
   ``memory.visibility_set`` is replayed too) are carried over;
 - uses are replayed (``record_use``), so learned ``value`` and episodic → semantic graduation
   match the source; learning pause / resume are scope settings, not beliefs, and are skipped;
-- conflict detection is off during the replay: the export's own ``contradicts`` edges are replayed.
+- conflict detection is off during the replay: the export's own ``contradicts`` edges are replayed;
+- conversations are replayed entry by entry with the commands the live wing runs, and intents
+  and tasks through ``mem.intents`` / ``mem.tasks`` (``reverie.memory.replay_conversations``,
+  ``reverie.cli.replay_agenda``): their ids are re-assigned too, and every claim that names an
+  entry, a conversation, an intent or a task names the copy's.
 
 A refused event (e.g. its item failed earlier) is reported and the replay goes on: a partial
-import says exactly what it left out rather than dying half-way.
+import says exactly what it left out rather than dying half-way. An event no call can replay —
+a type this build does not know, a bias alert's dismissal (it names the source's alerts, which
+are digests of the source's item ids) — is reported the same way, as failed with the code
+``not_replayable``, never skipped in silence: the import exits 1 and names it.
 
 **Whole or not at all, and once.** The replay runs inside one ``Memory.atomic`` block: every
 call commits with the last one, and a process killed part-way leaves nothing (each call was its
@@ -53,11 +60,18 @@ from reverie import (
     ReverieError,
     StorageError,
 )
+from reverie.cli import replay_agenda
 from reverie.errors import IdempotencyInProgressError, IdempotencyKeyReusedError
+from reverie.memory.replay_conversations import REPLAYED as CONVERSATION_EVENTS
 from reverie.model.clock import to_iso
 from reverie.model.validate import fingerprints
 
 _SCOPE_SETTINGS = ("scope.learning_paused", "scope.learning_resumed")
+#: Event types no call can replay, and why (each fails the import, named: ``not_replayable``).
+_NOT_REPLAYABLE = {
+    "alert.dismissed": "a bias alert's id and evidence are digests of the source's item ids, which are new "
+    "here; run a dream pass in this scope and dismiss the alert again",
+}
 #: How long an import's idempotency key is kept: for the life of the store (the same file run
 #: again years later must still add nothing), not the 24 h of a retried HTTP request.
 IMPORT_KEPT = timedelta(days=100 * 365)
@@ -132,6 +146,13 @@ class ImportReport:
     notes: Counter[str] = field(default_factory=Counter)
     ids: dict[str, str] = field(default_factory=dict)
     edges: dict[str, str] = field(default_factory=dict)
+    #: The file's conversation names -> the names here (``<name>~2`` when this scope had one).
+    conversations: dict[str, str] = field(default_factory=dict)
+    #: The file's conversation entry ids -> the entry ids here.
+    entries: dict[str, str] = field(default_factory=dict)
+    #: The file's intent and task ids -> the ids here.
+    intents: dict[str, str] = field(default_factory=dict)
+    tasks: dict[str, str] = field(default_factory=dict)
     #: Claims read from the file: ``created`` (new items), ``corroborated`` (an equivalent current
     #: claim gained evidence), ``skipped`` (forgotten in this scope before the import), ``echoed``
     #: (a corrected claim said again: evidence on its superseded version, as in the source).
@@ -149,6 +170,10 @@ class ImportReport:
             "notes": dict(self.notes),
             "ids": self.ids,
             "edges": self.edges,
+            "conversations": self.conversations,
+            "entries": self.entries,
+            "intents": self.intents,
+            "tasks": self.tasks,
             "items": {k: self.items.get(k, 0) for k in ("created", "corroborated", "skipped", "echoed")},
         }
 
@@ -190,6 +215,13 @@ class Replayer:
         self._parents: dict[str, tuple[str, ...]] = {}  # old item id -> old parent ids
         self._edge_ends: dict[str, tuple[str, str, str]] = {}  # old edge id -> (type, old src, old dst)
         self._forgotten_prints: set[str] | None = None  # fingerprints the target had forgotten (read once, lazily)
+        self._conversations = mem.conversation_replay(scope=scope)
+        self._agenda = replay_agenda.AgendaReplay(mem, scope, self.report.ids, self.report.notes)
+        # The report shows the replays' maps as they fill (the same dicts).
+        self.report.conversations = self._conversations.names
+        self.report.entries = self._conversations.entries
+        self.report.intents = self._agenda.intents
+        self.report.tasks = self._agenda.tasks
         self._handlers: dict[str, Callable[[Event], None]] = {
             "memory.remembered": self._remembered,
             "memory.corroborated": self._corroborated,
@@ -208,7 +240,9 @@ class Replayer:
             "memory.used": self._used,
             "edge.linked": self._linked,
             "edge.unlinked": self._unlinked,
-            "memory.superseded": self._superseded_by_link,
+            "memory.superseded": self._superseded,
+            **dict.fromkeys(CONVERSATION_EVENTS, self._conversation),
+            **dict.fromkeys(replay_agenda.REPLAYED, self._agenda.replay),
         }
 
     # -- driving ----------------------------------------------------------------------------------
@@ -266,6 +300,9 @@ class Replayer:
             "items": r.to_dict()["items"],
         }
 
+    def _conversation(self, event: Event) -> None:
+        self._conversations.replay(event)
+
     def _replay(self, events: list[Event], progress: Callable[[int, int], None]) -> None:
         """Replay in file order; a conflict resolution (several events of one transaction) as one call."""
         i = 0
@@ -280,12 +317,14 @@ class Replayer:
             progress(i, len(events))
 
     def _one(self, event: Event) -> None:
+        if event.type in _SCOPE_SETTINGS:
+            self.report.skipped[f"{event.type} (scope setting)"] += 1
+            return
         handler = self._handlers.get(event.type)
-        if event.type == "memory.superseded" and "edge" not in event.payload:
-            handler = None  # a dream pattern's or a slice's supersede, alone: no public call makes one
         if handler is None:
-            reason = "scope setting" if event.type in _SCOPE_SETTINGS else "no public API to replay it"
-            self.report.skipped[f"{event.type} ({reason})"] += 1
+            why = _NOT_REPLAYABLE.get(event.type, "this build knows no such event type (an export of a newer build?)")
+            error = f"{event.type} cannot be replayed: {why}"
+            self.report.failed.append({"seq": event.seq, "type": event.type, "code": "not_replayable", "error": error})
             return
         self._guard([event], lambda: handler(event))
 
@@ -347,14 +386,16 @@ class Replayer:
             self.report.skipped["memory.remembered (forgotten in this scope: it stays forgotten)"] += 1
             return
         scores = it.get("scores") or {}
-        provenance = it.get("provenance") or {}
+        # What names a conversation entry, a conversation, a task or an intent names the copy's.
+        meta, provenance = self._conversations.item_refs(it.get("meta") or {}, it.get("provenance") or {})
+        meta = self._agenda.item_meta(meta)
         fields: dict[str, Any] = {
             "kind": it["kind"],
             "key": it.get("key"),
             "value": it.get("value"),
             "author": it.get("author"),
             "tags": it.get("tags") or (),
-            "meta": it.get("meta") or None,
+            "meta": meta or None,
             "parents": [self._item(p) for p in it.get("parents") or ()],
             "provenance": {k: provenance.get(k) for k in ("origin", "ref", "locator")},
             "valid_from": _time(it.get("valid_from")),
@@ -366,8 +407,9 @@ class Replayer:
             "visibility": it.get("visibility"),
         }
         # A system-made item (a dream gist) quotes one of its members verbatim: in the source it was a
-        # new item, not a corroboration of that member, so it is one here too.
-        corroborate = it["source"] != "system"
+        # new item, not a corroboration of that member, so it is one here too; and a message's memory
+        # is never merged into another (the live wing writes it with ``corroborate=False``).
+        corroborate = it["source"] != "system" and "message" not in meta
         new = self._remember_as(provenance.get("source") or it["source"], it["text"], fields, corroborate=corroborate)
         self.report.ids[it["id"]] = new.id
         self._parents[it["id"]] = tuple(it.get("parents") or ())
@@ -515,12 +557,19 @@ class Replayer:
         self.report.edges[e["id"]] = new.id
         self._edge_ends[e["id"]] = (e["type"], e["src"], e["dst"])
 
-    def _superseded_by_link(self, event: Event) -> None:
-        """``link(a, b, "supersedes")`` that replaced a current b: the same link replaces the copy of b."""
+    def _superseded(self, event: Event) -> None:
+        """b replaced by a: ``link(a, b, "supersedes")``, the public call that does exactly that.
+
+        From a supersedes link, with the link's own author, authority and meta. Alone (a dream
+        pass replacing a pattern, a slice import, a revision that said what another claim says:
+        a conflict resolution is replayed as ``resolve``, see ``_resolution_length``), the edge
+        takes the winner's author and authority, as the source's did.
+        """
         p = event.payload
-        e = p["edge"]
+        winner = self.mem.get(self._item(p["by"]), scope=self.scope)
+        e = p.get("edge") or {"author": winner.author, "authority": winner.scores.authority}
         new = self.mem.link(
-            self._item(p["by"]),
+            winner.id,
             self._item(p["id"]),
             "supersedes",
             scope=self.scope,

@@ -202,6 +202,7 @@ class Memory:
     remember_many = delegate("_writes", Writes.remember_many)
     remember_many_checked = delegate("_writes", Writes.remember_many_checked)  # + each write's contradictions
     remember_imported = delegate("_imports", Imports.remember_imported)
+    conversation_replay = delegate("_imports", Imports.conversation_replay)  # an export's conversations
     revise = delegate("_writes", Writes.revise)
     revise_checked = delegate("_writes", Writes.revise_checked)
     forget = delegate("_writes", Writes.forget)

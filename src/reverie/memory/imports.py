@@ -5,6 +5,8 @@ Why its own source: a file can say anything about who vouched for a claim, and a
 never be forgotten). So whatever a file says, the claim is stored as ``imported``: the source it
 had there is kept in ``provenance.source`` as a record, and its authority is capped at what an
 import starts with (``DEFAULT_AUTHORITY["imported"]``). A person may ``promote`` it afterwards.
+An export's conversations are replayed beside its claims (``conversation_replay``), entry by
+entry, never mined again here: the claims their messages gave travel as the file's claims.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from reverie.errors import InvalidInputError
 from reverie.memory.candidates import build_remember
 from reverie.memory.core import Core
+from reverie.memory.replay_conversations import ConversationReplay
 from reverie.memory.writes import Writes
 from reverie.model.item import DEFAULT_AUTHORITY, SOURCES, Item, Provenance
 from reverie.model.validate import check_score
@@ -25,7 +28,7 @@ IMPORTED_AUTHORITY = DEFAULT_AUTHORITY["imported"]
 
 
 class Imports:
-    """``remember_imported`` over one ``Core``, writing through ``Writes``' checks and upkeep."""
+    """``remember_imported`` (through ``Writes``' checks and upkeep) and ``conversation_replay`` over one ``Core``."""
 
     def __init__(self, core: Core, writes: Writes) -> None:
         self._core = core
@@ -69,3 +72,13 @@ class Imports:
         s = core.scope(scope)
         command = build_remember({**data, "text": text, "source": "imported"}, s, ("imported",), core.limits)
         return self._writes.store_remember(s, replace(command, corroborate=corroborate))
+
+    def conversation_replay(self, *, scope: str) -> ConversationReplay:
+        """A replay of an export's conversation events into ``scope`` (``reverie import``).
+
+        Each event is replayed with ``replay(event)`` as the one command that wrote it (the
+        file's memories and claims are replayed from their own events); ``names`` and ``entries``
+        map the file's conversations and entry ids to this scope's, and ``item_refs`` rewrites a
+        claim of the file to name them (``reverie.memory.replay_conversations``).
+        """
+        return ConversationReplay(self._core, self._core.scope(scope))

@@ -188,7 +188,7 @@ def plan_conversations(
                 plan.left_out.update(e.memory for e in sc.entries if e.memory is not None)
                 report.conversations_skipped.append({"id": sc.id, "target": sc.id, "reason": f"conflict: {problem}"})
                 continue
-            target, state, matched, rest = _fresh_name(cs, scope, sc.id), None, [], list(sc.entries)
+            target, state, matched, rest = fresh_name(cs, scope, sc.id), None, [], list(sc.entries)
         plan.names[sc.id] = target
         report.conversations[sc.id] = target
         for se, le in matched:
@@ -243,7 +243,8 @@ def _match(
     return matched, rest, None
 
 
-def _fresh_name(cs: ConversationStore, scope: str, name: str) -> str:
+def fresh_name(cs: ConversationStore, scope: str, name: str) -> str:
+    """``name~2`` (``~3`` …): the first copy name this scope does not hold (within the name limit)."""
     for n in range(2, 10_000):
         suffix = f"~{n}"
         candidate = name[: checks.MAX_NAME_CHARS - len(suffix)] + suffix
@@ -341,4 +342,4 @@ def _conversation_store(store: Store) -> ConversationStore:
     return store
 
 
-__all__ = ["ConversationsPlan", "apply_conversations", "export_conversations", "plan_conversations"]
+__all__ = ["ConversationsPlan", "apply_conversations", "export_conversations", "fresh_name", "plan_conversations"]
