@@ -100,7 +100,8 @@ def _import_text(report: ImportReport) -> str:
     lines = [
         f"imported {report.events} events into scope {report.scope}: "
         f"{ok} applied, {sum(report.skipped.values())} skipped, {len(report.failed)} failed",
-        f"ids re-assigned: {len(report.ids)} items, {len(report.edges)} edges (--json prints the old -> new map)",
+        f"ids re-assigned: {len(report.ids)} items, {len(report.edges)} edges, {len(report.entries)} conversation "
+        f"entries, {len(report.intents)} intents, {len(report.tasks)} tasks (--json prints the old -> new maps)",
         "claims: {created} created, {corroborated} corroborated, {skipped} skipped "
         "(stored as source 'imported'; the file's source is kept in provenance)".format(
             **{k: report.items.get(k, 0) for k in ("created", "corroborated", "skipped")}
