@@ -201,7 +201,7 @@ def _audience(item: Item) -> list[str] | None:
     Why: a claim corroborates only a claim with the same audience, so a replayed corroboration or
     echo of a restricted claim without it would make a new claim readable by every principal.
     """
-    return list(item.visibility) or None
+    return list(item.visibility) if item.visibility else None
 
 
 class Replayer:
@@ -532,7 +532,7 @@ class Replayer:
         )
 
     def _visibility_set(self, event: Event) -> None:
-        """Who may see the claim changed in the source; an empty list in the log means everyone."""
+        """Who may see the claim changed in the source; None (``[]`` in a log written before) is everyone."""
         p = event.payload
         audience = p.get("visibility") or None
         self.mem.set_visibility(self._item(p["id"]), scope=self.scope, visibility=audience, reason=p.get("reason", ""))

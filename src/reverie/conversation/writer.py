@@ -255,7 +255,7 @@ class Writer:
                         corroborate=False,
                         # The rewritten memory keeps its audience: without it, purging one message
                         # re-wrote a later restricted message's memory visible to everyone.
-                        visibility=item.visibility,
+                        visibility=item.audience,
                     )
                 )
                 texts.append(window)

@@ -181,8 +181,8 @@ def consolidate(p: Planner) -> None:
         # A gist merges only items of equal visibility (issue #14.8) and carries it: a gist
         # quoting a member whose audience is narrower than another's would show that text to
         # principals who may not see it. A mixed cluster consolidates per audience.
-        for audience in sorted({m.visibility for m in members}):
-            _consolidate_cluster(p, [m for m in members if m.visibility == audience], inside.get(k, []), covered)
+        for audience in sorted({m.audience for m in members}):
+            _consolidate_cluster(p, [m for m in members if m.audience == audience], inside.get(k, []), covered)
 
 
 def _consolidate_cluster(p: Planner, members: list[Item], pairs: list[Pair], covered: dict[str, set[str]]) -> None:
@@ -190,7 +190,7 @@ def _consolidate_cluster(p: Planner, members: list[Item], pairs: list[Pair], cov
     if len(members) < 2:
         p.stats["clusters_sparse"] += 1
         return
-    audience = members[0].visibility
+    audience = members[0].audience
     owners = sorted({g for m in members for g in covered.get(m.id, ()) if _audience(p, g) == audience})
     if owners:
         _extend_gist(p, owners, members, covered)
@@ -202,7 +202,7 @@ def _consolidate_cluster(p: Planner, members: list[Item], pairs: list[Pair], cov
 
 def _audience(p: Planner, item_id: str) -> tuple[str, ...] | None:
     item = p.snap.item(item_id)
-    return None if item is None else item.visibility
+    return None if item is None else item.audience
 
 
 def _contradictions(p: Planner, pairs: list[Pair]) -> None:
@@ -377,7 +377,7 @@ def _new_gist(p: Planner, members: list[Item], pairs: list[Pair]) -> None:
         importance=max(m.scores.importance for m in members),
         tags=list(rep.tags),
         meta={"dream": "gist", "representative": rep.id, "members": len(members)},
-        visibility=list(rep.visibility),
+        visibility=list(rep.audience),
     )
 
 

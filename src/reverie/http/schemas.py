@@ -86,7 +86,9 @@ class ItemOut(BaseModel):
     last_used_query: str | None = None
     use_count: int
     version: int
-    visibility: list[str] = Field([], description="Only these principals may see it; empty: everyone in the scope.")
+    visibility: list[str] | None = Field(
+        None, description="Only these principals may see it; null: everyone in the scope (what a write takes)."
+    )
 
 
 class WriteConflictOut(BaseModel):

@@ -669,7 +669,7 @@ def _slice_item(it: Item) -> SliceItem:
         status=it.status,
         valid_from=it.valid_from,
         valid_to=it.valid_to,
-        visibility=it.visibility or None,  # an item's () is everyone; a slice says None
+        visibility=it.visibility,  # None: everyone, as a slice says it
     )
 
 

@@ -69,8 +69,8 @@ def copy_audiences(
             mine = claim(child.id) or [child]
             done.update(v.id for v in mine)
             head = max(mine, key=lambda v: (v.is_current, v.recorded_at, v.id))  # the version a reader holds
-            new = narrowed(head.visibility, audience)
-            if new != head.visibility:
+            new = narrowed(head.audience, audience)
+            if new != head.audience:
                 out.append(CopyAudience(head.id, tuple(sorted(v.id for v in mine)), new))
                 frontier.append((mine, new))
     return out

@@ -135,9 +135,22 @@ class Item:
     last_used_query: str | None = None
     use_count: int = 0
     version: int = 1
-    #: Who may see it: empty = everyone in the scope; else only these principals, sorted
-    #: (``model.visibility``). Last, so positional construction by older code still fits.
-    visibility: tuple[str, ...] = ()
+    #: Who may see it: None = everyone in the scope; else only these principals, sorted
+    #: (``model.visibility``). None, not ``()``: what a read returns must be what a write takes,
+    #: and every write refuses an empty list (it reads as "nobody"). An empty value given here is
+    #: stored as None. Last, so positional construction by older code still fits.
+    visibility: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.visibility is not None and not self.visibility:
+            object.__setattr__(self, "visibility", None)  # frozen: the one normalisation, at construction
+
+    @property
+    def audience(self) -> tuple[str, ...]:
+        """``visibility`` as the model compares it: ``()`` for everyone, as commands, conversation
+        entries and ``model.visibility.EVERYONE`` say it (two claims have the same audience when
+        their ``audience`` is equal)."""
+        return self.visibility or ()
 
     @property
     def is_current(self) -> bool:
@@ -169,9 +182,7 @@ class Item:
             elif isinstance(v, tuple):
                 v = list(v)
             out[f.name] = v
-        if not self.visibility:  # everyone: the payload keeps the shape it had before visibility
-            del out["visibility"]
-        return out
+        return out  # "visibility": None for everyone, as every face shows it and every write takes it
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Item:
@@ -179,8 +190,9 @@ class Item:
         for name in _TIME_FIELDS:
             if kwargs.get(name) is not None:
                 kwargs[name] = from_iso(kwargs[name])
-        for name in ("tags", "parents", "flags", "visibility"):
+        for name in ("tags", "parents", "flags"):
             kwargs[name] = tuple(kwargs.get(name) or ())
+        kwargs["visibility"] = tuple(kwargs.get("visibility") or ()) or None  # [] in older payloads: everyone
         kwargs["scores"] = Scores.from_dict(kwargs.get("scores") or {})
         kwargs["provenance"] = Provenance.from_dict(kwargs.get("provenance") or {})
         kwargs["meta"] = dict(kwargs.get("meta") or {})

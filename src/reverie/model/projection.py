@@ -300,7 +300,7 @@ def _flags_set(event: ev.Event, view: ProjectionView) -> list[Change]:
 
 
 def _visibility_set(event: ev.Event, view: ProjectionView) -> list[Change]:
-    visibility = tuple(event.payload["visibility"])
+    visibility = tuple(event.payload["visibility"] or ())  # None (or [] in an older log): everyone
     changes: list[Change] = []
     for item_id in event.payload["ids"]:
         item = view.item(event.scope, item_id)

@@ -266,7 +266,7 @@ def _live_match(
     start = valid_from if valid_from is not None else now
     for fp in prints:
         existing = view.live_by_fingerprint(scope, fp)
-        if existing is None or existing.id == skip or existing.visibility != audience:
+        if existing is None or existing.id == skip or existing.audience != audience:
             continue
         if valid_from is not None and existing.valid_to is not None and valid_from >= existing.valid_to:
             continue
@@ -303,7 +303,7 @@ def _echo(cmd: Remember, prints: Sequence[str], view: StateView, ctx: Context) -
     """
     for fp in prints:
         old = view.superseded_by_fingerprint(cmd.scope, fp)
-        if old is None or old.visibility != cmd.visibility:  # another audience's claim: not an echo
+        if old is None or old.audience != cmd.visibility:  # another audience's claim: not an echo
             continue
         corrector = _corrector(view, cmd.scope, old)
         if corrector is None:
@@ -353,7 +353,7 @@ def _revise(cmd: Revise, view: StateView, ctx: Context) -> list[ev.Event]:
     valid_from, valid_to = _revised_validity(cmd, old)
     why = cmd.reason or f"{old.id} was revised"
     if cmd.valid_from is None:
-        twin = _live_match(view, cmd.scope, prints, valid_from, ctx.now, skip=old.id, audience=old.visibility)
+        twin = _live_match(view, cmd.scope, prints, valid_from, ctx.now, skip=old.id, audience=old.audience)
         if twin is not None:  # the correction says what another current claim says: corroborate it
             return [
                 _corroborated(ctx, cmd.scope, twin, old.source),
@@ -680,9 +680,10 @@ def _set_flags(cmd: SetFlags, view: StateView, ctx: Context) -> list[ev.Event]:
 def _set_visibility(cmd: SetVisibility, view: StateView, ctx: Context) -> list[ev.Event]:
     item = _require(view, cmd.scope, cmd.id)
     ids = sorted(set(view.revisions(cmd.scope, item.id)) | {item.id})
-    if all((v := view.item(cmd.scope, i)) is None or v.visibility == cmd.visibility for i in ids):
+    if all((v := view.item(cmd.scope, i)) is None or v.audience == cmd.visibility for i in ids):
         return []  # nothing changes: no event (as pause/resume)
-    payload = {"id": item.id, "ids": ids, "visibility": list(cmd.visibility), "reason": cmd.reason}
+    # ``None`` for everyone, as every face says it (a log written before says ``[]``: the same).
+    payload = {"id": item.id, "ids": ids, "visibility": list(cmd.visibility) or None, "reason": cmd.reason}
     return [_event(ctx, ev.VISIBILITY_SET, cmd.scope, payload), *_copies_follow(cmd, view, ctx, ids)]
 
 

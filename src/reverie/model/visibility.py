@@ -74,9 +74,9 @@ def check_visibility(visibility: object) -> tuple[str, ...]:
     return tuple(out)
 
 
-def may_see(visibility: Sequence[str], principal: str | None) -> bool:
+def may_see(visibility: Sequence[str] | None, principal: str | None) -> bool:
     """Whether ``principal`` may see a claim of this visibility (None, the owner, sees all)."""
-    return principal is None or not visibility or principal in visibility
+    return principal is None or not visibility or principal in visibility  # None, (): everyone
 
 
 def visible(item: Item, principal: str | None) -> bool:

@@ -115,7 +115,7 @@ def item_to_row(item: Item) -> tuple[Any, ...]:
         item.last_used_query,
         item.use_count,
         item.version,
-        json.dumps(list(item.visibility), ensure_ascii=False),
+        json.dumps(list(item.audience), ensure_ascii=False),
         value_type(item.value),
     )
 
@@ -174,7 +174,7 @@ _FIELD_COLUMNS: dict[str, Callable[[Item], tuple[tuple[str, Any], ...]]] = {
     "last_used_query": lambda it: (("last_used_query", it.last_used_query),),
     "use_count": lambda it: (("use_count", it.use_count),),
     "version": lambda it: (("version", it.version),),
-    "visibility": lambda it: (("visibility", json.dumps(list(it.visibility), ensure_ascii=False)),),
+    "visibility": lambda it: (("visibility", json.dumps(list(it.audience), ensure_ascii=False)),),
 }
 _ITEM_FIELDS = tuple(f.name for f in fields(Item))
 _ITEM_VALUES = attrgetter(*_ITEM_FIELDS)  # every field in one C call: the diff runs per tier change
