@@ -52,7 +52,7 @@ def test_a_schema_1_database_gains_visibility_and_the_agenda_in_place(own_db: st
     _to_schema_1(own_db)
     create_app_role(own_db, "reverie_app_up", "pw")  # an application role made before the upgrade
     with Memory(own_db, embedder="hash") as mem:
-        assert mem.get(old.id, scope=SCOPE).visibility == ()  # every old claim: everyone in the scope
+        assert mem.get(old.id, scope=SCOPE).visibility is None  # every old claim: everyone in the scope
         mem.set_visibility(old.id, scope=SCOPE, visibility=["agent:nurse"])
         assert [i.id for i in mem.as_principal("agent:nurse").list(scope=SCOPE).items] == [old.id]
         assert mem.as_principal("agent:planner").list(scope=SCOPE).items == []

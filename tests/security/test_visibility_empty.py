@@ -81,7 +81,7 @@ def test_set_visibility_refuses_an_empty_list_and_the_claim_stays_restricted(mem
     assert mem.get(secret.id, scope=SCOPE).visibility == ("agent:ops",)
     assert secret.id not in [i.id for i in mem.as_principal("agent:stranger").list(scope=SCOPE).items]
     # None still means everyone in the scope, as documented.
-    assert mem.set_visibility(secret.id, scope=SCOPE, visibility=None).visibility == ()
+    assert mem.set_visibility(secret.id, scope=SCOPE, visibility=None).visibility is None
 
 
 def test_a_restricted_claims_revision_keeps_its_audience(mem: Memory) -> None:

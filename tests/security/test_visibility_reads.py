@@ -151,4 +151,4 @@ def test_a_schema_4_file_opens_with_every_item_visible_to_everyone(tmp_path: Pat
     conn.commit()
     conn.close()
     with Memory(db, embedder="hash") as m:
-        assert m.as_principal("agent:x").get(item.id, scope=SCOPE).visibility == ()
+        assert m.as_principal("agent:x").get(item.id, scope=SCOPE).visibility is None

@@ -71,7 +71,7 @@ def test_an_older_slice_without_visibility_still_imports_as_everyone(
     assert old["version"] == 1 and "visibility" not in old["items"][0]
     got = sandbox.import_slice(old, scope=T)
     copy = sandbox.get(got.ids[item.id], scope=T)
-    assert copy.visibility == ()
+    assert copy.visibility is None
     assert sandbox.as_principal(DEV).get(copy.id, scope=T).text == "The office opens at nine"
 
 
@@ -116,7 +116,7 @@ def test_a_restricted_claim_stays_restricted_through_a_slice(open_mem: Callable[
     got = sandbox.import_slice(main.export_slice(scope=S).to_json(), scope=T)
     copy = sandbox.get(got.ids[secret.id], scope=T)
     assert copy.visibility == (OPS,)
-    assert sandbox.get(got.ids[public.id], scope=T).visibility == ()
+    assert sandbox.get(got.ids[public.id], scope=T).visibility is None
     dev = sandbox.as_principal(DEV)
     with pytest.raises(NotFoundError):
         dev.get(copy.id, scope=T)
@@ -134,7 +134,7 @@ def test_a_restricted_claim_does_not_corroborate_a_public_twin_on_import(
     got = sandbox.import_slice(main.export_slice(scope=S), scope=T)
     assert got.created == [got.ids[secret.id]] and got.ids[secret.id] != twin.id
     assert sandbox.get(got.ids[secret.id], scope=T).visibility == (OPS,)
-    assert sandbox.get(twin.id, scope=T).visibility == ()
+    assert sandbox.get(twin.id, scope=T).visibility is None
 
 
 def test_merge_back_keeps_visibility_and_brings_no_public_twin(open_mem: Callable[..., Memory], tmp_path: Path) -> None:
