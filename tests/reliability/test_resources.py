@@ -121,6 +121,7 @@ CALLS: dict[str, Callable[[Memory], Any]] = {
     "remember": lambda m: m.remember("x", scope="s"),
     "remember_checked": lambda m: m.remember_checked("x", scope="s"),
     "remember_imported": lambda m: m.remember_imported("x", scope="s", original_source="observed"),
+    "conversation_replay": lambda m: m.conversation_replay(scope="s"),
     "remember_manual": lambda m: m.remember_manual("x", scope="s"),
     "remember_many": lambda m: m.remember_many(["x"], scope="s"),
     "remember_many_checked": lambda m: m.remember_many_checked(["x"], scope="s"),

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from reverie.conversation.host import conversation_store
 from reverie.errors import InvalidInputError
 from reverie.memory.candidates import build_remember
 from reverie.memory.core import Core
@@ -81,4 +82,8 @@ class Imports:
         map the file's conversations and entry ids to this scope's, and ``item_refs`` rewrites a
         claim of the file to name them (``reverie.memory.replay_conversations``).
         """
-        return ConversationReplay(self._core, self._core.scope(scope))
+        s = self._core.scope(scope)
+        # A read first: a backend with no conversations refuses here, and a closed Memory raises
+        # ``ClosedError`` as every method does (not at the first event).
+        conversation_store(self._core).conversations(s)
+        return ConversationReplay(self._core, s)
