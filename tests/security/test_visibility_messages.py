@@ -28,9 +28,9 @@ def seen_by(mem: Memory, principal: str, conversation: str = "chat-1") -> str:
     parts: list[object] = [
         [i.to_dict() for i in view.list(scope=SCOPE, include_closed=True, limit=1000).items],
         [e.to_dict() for e in view.events(scope=SCOPE, limit=10_000)],
-        [h.text for h in view.recall("launch code backup bike team", scope=SCOPE, k=50)],
+        [h.item.text for h in view.recall("launch code backup bike team", scope=SCOPE, k=50)],
         view.context("launch code backup bike team", scope=SCOPE),
-        [p.name for p in view.people(scope=SCOPE)],
+        [(p.name, p.aliases) for p in view.people(scope=SCOPE)],
     ]
     recap = view.recap(scope=SCOPE)
     parts.append(recap.text if recap is not None else "")

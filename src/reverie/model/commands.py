@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from reverie.model.agenda import CreateIntent, CreateTask, MoveIntent, MoveTask
-from reverie.model.conversation import OpenConversation, PurgeMessage, RecordEntry
+from reverie.model.conversation import OpenConversation, PurgeMessage, RecordEntry, SetMessageVisibility
 from reverie.model.item import Provenance
 from reverie.model.values import Value
 
@@ -258,6 +258,7 @@ Command = (
     | OpenConversation
     | RecordEntry
     | PurgeMessage
+    | SetMessageVisibility
     | CreateIntent
     | MoveIntent
     | CreateTask

@@ -42,6 +42,7 @@ from reverie.model.conversation import (
     EraseEntries,
     PutConversation,
     PutEntry,
+    SetEntryVisibility,
     quote_span,
     redact_entry,
     redact_events,
@@ -202,6 +203,12 @@ class ReferenceStore:
             return
         if isinstance(change, EraseEntries):
             self._erase_entries(change)
+            return
+        if isinstance(change, SetEntryVisibility):
+            for entry_id, visibility in change.audiences:
+                entry = self._entries.get((change.scope, entry_id))
+                if entry is not None:
+                    self._entries[(change.scope, entry_id)] = dataclasses.replace(entry, visibility=visibility)
             return
         if isinstance(change, EraseContent):
             self._erase(change)

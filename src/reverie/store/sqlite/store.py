@@ -30,7 +30,7 @@ from reverie.errors import ClosedError, CorruptStoreError, ReverieError, Storage
 from reverie.model.agenda import Intent, IntentQuery, PutIntent, PutTask, Task, TaskQuery
 from reverie.model.clock import from_iso, to_iso
 from reverie.model.commands import Command, Purge, erases_content
-from reverie.model.conversation import ConversationState, EraseEntries, PutConversation, PutEntry
+from reverie.model.conversation import ConversationState, EraseEntries, PutConversation, PutEntry, SetEntryVisibility
 from reverie.model.conversation import Entry as ConversationEntry
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
@@ -624,6 +624,8 @@ class SQLiteStore:
             conv.put_entry(self._x, change)
         elif isinstance(change, EraseEntries):
             conv.erase_entries(self._x, self._conn, change)
+        elif isinstance(change, SetEntryVisibility):
+            conv.set_entry_visibility(self._x, self._conn, change)
         elif isinstance(change, PutItem):
             self._put_item(change, vectors)
         elif isinstance(change, PutTiers):
