@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from reverie import Memory
-from reverie.errors import InvalidInputError, NotPermittedError
+from reverie.errors import InvalidInputError, InvalidSliceError, NotPermittedError
 
 from .kit import dump
 
@@ -175,3 +175,33 @@ def test_rebuild_reproduces_message_visibility(tmp_path: Path, open_mem: object)
     assert before == after
     assert conv.messages()[0].visibility == ("agent:ops",)
     assert "zqlisbon" not in seen_by(mem, "agent:bob")
+
+
+def test_a_slice_carries_message_audiences_as_version_4_and_older_versions_still_import(
+    any_mem: Memory, open_mem: object
+) -> None:
+    conv = any_mem.conversation("chat-1", scope=SCOPE)
+    conv.add("the launch code is zqone", speaker="alice", visibility=["agent:ops"])
+    conv.add("noted, thanks", speaker="bob")
+    conv.close()
+    sl = any_mem.export_slice(scope=SCOPE, include_conversations=True)
+    data = sl.to_dict()
+    assert data["version"] == 4
+    entries = data["sections"]["conversations"][0]["entries"]
+    assert [e.get("visibility") for e in entries if e["kind"] == "message"] == [["agent:ops"], None]
+    other = open_mem(reference=True)  # type: ignore[operator]
+    other.import_slice(sl.to_json(), scope=SCOPE)
+    assert "zqone" not in seen_by(other, "agent:bob")
+    assert "zqone" in seen_by(other, "agent:ops")
+    # A version-2 slice (no audiences) still imports; one claiming version 2 with an audience is refused.
+    public = any_mem.export_slice(scope=SCOPE, include_conversations=True).to_dict()
+    public["version"] = 2
+    public["items"] = [{k: v for k, v in i.items() if k != "visibility"} for i in public["items"]]
+    with pytest.raises(InvalidSliceError, match="version 4"):
+        open_mem(reference=True).import_slice(public, scope=SCOPE)  # type: ignore[operator]
+    for c in public["sections"]["conversations"]:
+        for e in c["entries"]:
+            e.pop("visibility", None)
+    third = open_mem(reference=True)  # type: ignore[operator]
+    third.import_slice(public, scope=SCOPE)
+    assert len(third.conversation("chat-1", scope=SCOPE, create=False).messages()) == 2
