@@ -10,7 +10,8 @@ rebuild from the log reproduces it.
 
 What each becomes, for a message now visible to ``audience``:
 
-- its memory gets ``audience`` (and, as for any claim, the system's copies narrow with it);
+- its memory gets ``audience`` (and, as for any claim, the system's copies narrow with it); widened,
+  it is re-written when its context quoted a turn the new audience may not see;
 - a later memory is re-written (purged and remembered again, keeping its own audience) when its
   context must now leave the message out — or may now take it in;
 - a recap or summary made for an audience that could see the message and no longer may is
@@ -31,7 +32,7 @@ from reverie.conversation.audience import narrowed_to, quotable
 from reverie.conversation.borrowed import borrowers, claims_of, later_in_session
 from reverie.conversation.forget_people import people_commands
 from reverie.conversation.host import conversation_store
-from reverie.conversation.window import WINDOW_BEFORE, window_text
+from reverie.conversation.window import window_text
 from reverie.conversation.writer import Writer
 from reverie.errors import NotFoundError
 from reverie.model import commands as cmd
@@ -69,10 +70,15 @@ def _memories(writer: Writer, scope: str, message_id: str) -> list[Item]:
 def _contexts(
     writer: Writer, scope: str, entries: list[Entry], target: Entry, reason: str
 ) -> tuple[list[cmd.Command], list[str]]:
-    """Re-write the next turns' memories whose context changes with the message's new audience."""
+    """The message's memory and the next turns' whose context changes with its new audience: re-written
+    (purged and remembered again) when the text changes, else the message's own given its audience."""
     out: list[cmd.Command] = []
     texts: list[str] = []
-    for later in later_in_session(entries, target)[:WINDOW_BEFORE]:
+    # The message itself first: widened, its old context may quote a turn its new audience may not see.
+    moved = next(e for e in entries if e.id == target.id)  # with its new audience
+    # Every later turn of the session, not only the next two: a context skips the turns its audience
+    # may not see, so it can reach further back; only the texts that change are re-written.
+    for later in [moved, *later_in_session(entries, target)]:
         window = window_text(
             later.text,
             speaker=later.speaker,
@@ -82,7 +88,10 @@ def _contexts(
             limit=writer.host.limits.max_text_chars,
         )
         for item in _memories(writer, scope, later.id):
+            audience = later.visibility if later.id == target.id else item.visibility
             if item.text == window:
+                if item.visibility != audience:
+                    out.append(cmd.SetVisibility(scope, item.id, audience, reason))
                 continue
             out.append(cmd.Purge(scope, item.id, reason))
             out.append(
@@ -95,7 +104,7 @@ def _contexts(
                     meta=item.meta,
                     valid_from=item.valid_from,
                     corroborate=False,
-                    visibility=item.visibility,
+                    visibility=audience,
                 )
             )
             texts.append(window)
@@ -135,8 +144,7 @@ def restrict_message(
         if covers(e.visibility, target.visibility) and not covers(e.visibility, audience):
             pairs.append((e.id, narrowed_to(e.visibility, audience)))
     commands: list[cmd.Command] = [SetMessageVisibility(scope, state.id, message_id, audience, tuple(pairs), reason)]
-    memories = _memories(writer, scope, message_id)
-    commands += [cmd.SetVisibility(scope, m.id, audience, reason) for m in memories if m.visibility != audience]
+    memories = _memories(writer, scope, message_id)  # re-written or narrowed by ``_contexts``
     restating = [*claims_of(host.store, scope, message_id), *borrowers(host.store, scope, entries, target)]
     for claim in {c.id: c for c in restating}.values():
         commands += _follow(scope, claim, audience, reason)

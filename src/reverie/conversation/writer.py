@@ -306,6 +306,8 @@ class Writer:
                     before=quotable(later.visibility, [e for e in earlier if _same_session(entries, e, later)]),
                     limit=host.limits.max_text_chars,
                 )
+                if window == item.text:  # its context never quoted the message
+                    continue
                 commands.append(cmd.Purge(scope, item_id, reason))
                 commands.append(
                     cmd.Remember(
@@ -338,9 +340,11 @@ class Writer:
 
 
 def _quoting(entries: list[Entry], target: Entry) -> list[Entry]:
-    """The messages whose recallable text quotes ``target`` in its context: the next few of its session."""
+    """The messages whose recallable text may quote ``target`` in its context: the later ones of its
+    session (a context skips the turns its audience may not see, so it may reach past the next two;
+    ``purge_message`` re-writes only the texts that change)."""
     later = [e for e in entries if e.kind == "message" and e.position > target.position]
-    return [e for e in later if _same_session(entries, target, e)][:WINDOW_BEFORE]
+    return [e for e in later if _same_session(entries, target, e)]
 
 
 def _same_session(entries: list[Entry], a: Entry, b: Entry) -> bool:
