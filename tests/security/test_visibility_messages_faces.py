@@ -146,11 +146,9 @@ async def test_mcp_message_visibility(tmp_path: Path) -> None:
     bob = mem.as_principal("agent:bob")
     assert "zqone" not in json.dumps([i.text for i in bob.list(scope=SCOPE).items])
     assert "zqsun" not in json.dumps([i.text for i in bob.list(scope=SCOPE).items])
+    open_message = mem.conversation("c3", scope=SCOPE).add("a public line").id
     async with Client(build_server(bob), mode="legacy", raise_exceptions=True) as client:
-        err, out = await _call(
-            client,
-            "conversation_set_visibility",
-            {"scope": SCOPE, "conversation": "c1", "message": public, "visibility": None},
-        )
-        assert err and out["code"] in ("not_permitted", "not_found")
+        args = {"scope": SCOPE, "conversation": "c3", "message": open_message, "visibility": ["agent:bob"]}
+        err, out = await _call(client, "conversation_set_visibility", args)
+        assert err and out["code"] == "not_permitted"
     mem.close()
