@@ -149,3 +149,30 @@ def test_migrate_says_how_many_keys_it_copied(tmp_path: Path, pg_url: str, dump:
     Cli(src).ok("import", str(dump), scope=COPY)
     result = Cli(src).ok("migrate", str(src), pg_url, scope=None)
     assert "1 idempotency key" in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize("direction", sorted(DIRECTIONS))
+def test_keys_and_events_are_copied_in_one_transaction(
+    tmp_path: Path, pg_url: str, direction: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure while the keys are written leaves the destination empty: no events without their keys."""
+    from reverie.store.opening import open_store
+    from reverie.store.postgres import PostgresStore
+    from reverie.store.sqlite import SQLiteStore
+
+    src, dst = DIRECTIONS[direction](tmp_path, pg_url)
+    with Memory(src, embedder="hash") as mem, mem.idempotency.claim("req-1", scope=S, request=_request("one")):
+        mem.remember("The boiler is serviced every May", scope=S)
+
+    def fails(*_: object) -> int:
+        raise RuntimeError("the disk is gone")
+
+    monkeypatch.setattr(PostgresStore if dst == pg_url else SQLiteStore, "put_idempotency", fails)
+    result = Cli(src)("migrate", src, dst, scope=None)
+    assert result.exit_code != 0, result.output
+    monkeypatch.undo()
+    store = open_store(dst)
+    try:
+        assert store.events(S, limit=1) == [] and store.scopes() == []
+    finally:
+        store.close()
