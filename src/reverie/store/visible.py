@@ -36,7 +36,8 @@ of each read is proportional to the restricted items of the scope, not to the sc
   records a principal's own move returns are concealed the same way, not dropped.
 - writes naming a hidden item or edge are refused with the same ``NotFoundError`` an absent id
   gets (no existence oracle); a restricted visibility the principal writes includes it.
-- operator operations (``doctor``, ``rebuild``, ``reindex``, ``backup``) and dream-run summaries
+- operator operations (``doctor``, ``rebuild``, ``reindex``, ``backup``, and ``migrate``'s copy
+  of the idempotency keys: a recorded response may quote a hidden claim) and dream-run summaries
   of a scope with hidden items (their counts include them) are refused / withheld.
 """
 
@@ -452,6 +453,12 @@ class VisibleStore:
 
     def backup(self, target: str | Path) -> None:
         raise self._operator("backup")
+
+    def idempotency_rows(self, scope: str, *, now: datetime) -> list[Recorded]:
+        raise self._operator("copying the idempotency keys (migrate)")
+
+    def put_idempotency(self, scope: str, rows: Sequence[Recorded]) -> int:
+        raise self._operator("copying the idempotency keys (migrate)")
 
     def close(self) -> None:
         if self._owns:

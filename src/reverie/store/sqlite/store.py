@@ -884,6 +884,16 @@ class SQLiteStore:
             keys.record(self._x, claim, status, body, now)
             return keys.lookup(self._conn, claim.scope, claim.key, now)
 
+    def idempotency_rows(self, scope: str, *, now: datetime) -> list[Recorded]:
+        with self._read() as c:
+            return keys.rows(c, scope, now)
+
+    def put_idempotency(self, scope: str, rows: Sequence[Recorded]) -> int:
+        checked = idempotency.of_scope(scope, rows)
+        with self._write():
+            keys.put(self._x, checked)
+        return len(checked)
+
     # -- Store protocol: reads ------------------------------------------------------------
     def get(self, scope: str, item_id: str) -> Item | None:
         with self._read():
