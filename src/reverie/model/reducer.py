@@ -54,6 +54,7 @@ from reverie.model.lineage import ACYCLIC_EDGES, path
 from reverie.model.redact import dismissal_keys, purge_set
 from reverie.model.validate import AMOUNT_PRINT, fingerprints, normalise_text
 from reverie.model.values import Value, value_text
+from reverie.model.visibility import may_see
 
 _WORDS = re.compile(r"\w+")
 
@@ -172,10 +173,25 @@ def _check_learning(view: StateView, scope: str) -> None:
         )
 
 
-def _check_not_dismissed(view: StateView, scope: str, prints: tuple[str, ...]) -> None:
+def _tombstone(view: StateView, scope: str, key: str, principal: str | None) -> str | None:
+    """The claim whose dismissal holds ``key``, as ``principal`` may know it (None: no tombstone).
+
+    A tombstone holds only within the audience of the claim it came from (and for the owner,
+    ``principal=None``): for anyone else it does not exist. Refusing their write, even without
+    the id, would confirm the hidden claim's words (a wrong guess is stored, the right one not),
+    and lifting it would change what they may not see (README, Guarantees 7).
+    """
+    by = view.tombstone(scope, key)
+    if by is None or principal is None:
+        return by
+    holder = view.item(scope, by)
+    return by if holder is not None and may_see(holder.visibility, principal) else None
+
+
+def _check_not_dismissed(view: StateView, scope: str, prints: tuple[str, ...], principal: str | None) -> None:
     # A purge seals the tombstones of its values (``redact.seal``): they refuse the value still.
     for key in (k for fp in prints for k in dismissal_keys(fp)):
-        by = view.tombstone(scope, key)
+        by = _tombstone(view, scope, key, principal)
         if by is not None:
             raise DismissedValueError(
                 f"this value was dismissed in scope {scope!r} (tombstone from item {by}); "
@@ -187,7 +203,7 @@ def _remember(cmd: Remember, view: StateView, ctx: Context) -> list[ev.Event]:
     if cmd.learning:
         _check_learning(view, cmd.scope)
     prints = fingerprints(cmd.text, cmd.key, cmd.value)
-    _check_not_dismissed(view, cmd.scope, prints)
+    _check_not_dismissed(view, cmd.scope, prints, cmd.principal)
     for parent in cmd.parents:
         _require(view, cmd.scope, parent)
     if cmd.corroborate:
@@ -349,7 +365,7 @@ def _revise(cmd: Revise, view: StateView, ctx: Context) -> list[ev.Event]:
     key = cmd.key if cmd.key is not None else old.key
     value = _revised_value(cmd, old)
     prints = fingerprints(cmd.text, key, value)
-    _check_not_dismissed(view, cmd.scope, prints)
+    _check_not_dismissed(view, cmd.scope, prints, cmd.principal)
     valid_from, valid_to = _revised_validity(cmd, old)
     why = cmd.reason or f"{old.id} was revised"
     if cmd.valid_from is None:
@@ -516,14 +532,14 @@ def _dismiss(cmd: Dismiss, view: StateView, ctx: Context) -> list[ev.Event]:
 def _undismiss(cmd: Undismiss, view: StateView, ctx: Context) -> list[ev.Event]:
     # The keys actually held: a sealed one is lifted by its seal, so the event names no plain value.
     keys = dict.fromkeys(k for fp in cmd.fingerprints for k in dismissal_keys(fp))
-    present = [k for k in keys if view.tombstone(cmd.scope, k) is not None]
+    present = [k for k in keys if _tombstone(view, cmd.scope, k, cmd.principal) is not None]
     if not present:
         raise NotFoundError(f"no dismissed value matches in scope {cmd.scope!r}")
-    present += [k for k in _spellings(view, cmd.scope, present) if k not in keys]
+    present += [k for k in _spellings(view, cmd.scope, present, cmd.principal) if k not in keys]
     return [_event(ctx, ev.UNDISMISSED, cmd.scope, {"fingerprints": present, "reason": cmd.reason})]
 
 
-def _spellings(view: StateView, scope: str, present: Sequence[str]) -> list[str]:
+def _spellings(view: StateView, scope: str, present: Sequence[str], principal: str | None) -> list[str]:
     """The value tombstones of the claims whose number ``present`` lifts, in their own spelling.
 
     Lifting ``1024`` by ``1024.0`` matches the dismissed claim's amount print (``kn:``) only; its
@@ -534,12 +550,14 @@ def _spellings(view: StateView, scope: str, present: Sequence[str]) -> list[str]
     for key in present:
         if not key.startswith(AMOUNT_PRINT):
             continue
-        holder = view.tombstone(scope, key)
+        holder = _tombstone(view, scope, key, principal)
         item = view.item(scope, holder) if holder is not None else None
         if item is None or item.key is None or item.value is None:
             continue
         for fp in fingerprints(item.text, item.key, item.value)[1:]:  # the value's prints, not its text's
-            out += [k for k in dismissal_keys(fp) if k not in present and view.tombstone(scope, k) is not None]
+            out += [
+                k for k in dismissal_keys(fp) if k not in present and _tombstone(view, scope, k, principal) is not None
+            ]
     return list(dict.fromkeys(out))
 
 
