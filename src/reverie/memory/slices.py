@@ -50,6 +50,7 @@ from reverie.model.validate import check_count, check_id, check_meta, check_text
 from reverie.slice.format import IMPORTED_AUTHORITY, KNOWN_SECTIONS, ORIGIN_META, Slice, SliceEdge, SliceItem
 from reverie.slice.report import ON_CONFLICT, SliceReport
 from reverie.store.protocol import VECTOR_PENDING, Batch, Outcome, Store
+from reverie.store.visible import VisibleStore
 
 #: The most items one slice may carry (export and import): a bound, like every input's.
 MAX_SLICE_ITEMS = 100_000
@@ -233,6 +234,8 @@ class Slices:
         plan.separate = set(talks.memory_meta)
         self._classify(plan, on_conflict)
         agenda = plan_agenda(sl, core.store, s, on_conflict, plan.report, self._record_events(s))
+        plan.unseen = _unseen_origins(core.store, s, sl)
+        agenda.reid |= {r.id for r in (*(sl.intents or ()), *(sl.tasks or ())) if r.origin_id in plan.unseen}
         commands = self._commands(plan)
         links = self._links(plan)
         external = {
@@ -365,7 +368,7 @@ class Slices:
                 continue
             meta = dict(it.meta)
             meta.pop(ORIGIN_META, None)
-            if it.id not in plan.reid:
+            if it.id not in plan.reid and it.origin_id not in plan.unseen:
                 meta[ORIGIN_META] = it.origin_id
             scores = dict(it.scores)
             scores["authority"] = min(scores.get("authority", IMPORTED_AUTHORITY), IMPORTED_AUTHORITY)
@@ -445,6 +448,23 @@ class _Plan:
         self.external: dict[str, str] = {}  # parent id outside the slice -> this scope's item
         self.supersede_reasons: dict[str, str] = {}  # superseded slice id -> the reason its edge carries
         self.separate: set[str] = set()  # message memories of imported entries: never corroborate
+        self.unseen: frozenset[str] = frozenset()  # origins naming a claim the importer may not see
+
+
+def _unseen_origins(store: Store, s: str, sl: Slice) -> frozenset[str]:
+    """The slice's origin ids (of claims, intents and tasks) naming a claim of ``s`` the importing
+    principal may not see; none for the owner.
+
+    Such a record is imported as a new one of its own origin (as ``reid`` does), never tied to the
+    hidden claim. Why: kept as ``meta.slice_origin`` (or an intent's origin) the write named a
+    hidden claim and was refused ``not_found``, where an unknown origin imports — an existence
+    oracle for whoever holds or guesses the id (outside probe #12). The report then reads exactly
+    as for an unknown origin. The owner's import is unchanged (it sees every claim).
+    """
+    if not isinstance(store, VisibleStore):
+        return frozenset()
+    origins = {i.origin_id for i in sl.items} | {r.origin_id for r in (*(sl.intents or ()), *(sl.tasks or ()))}
+    return frozenset(origins & store.hidden(s)) if origins else frozenset()
 
 
 def _parse(value: Slice | Mapping[str, Any] | str | bytes) -> Slice:
