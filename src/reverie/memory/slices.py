@@ -235,7 +235,7 @@ class Slices:
         self._classify(plan, on_conflict)
         agenda = plan_agenda(sl, core.store, s, on_conflict, plan.report, self._record_events(s))
         plan.unseen = _unseen_origins(core.store, s, sl)
-        agenda.reid |= {r.id for r in (*(sl.intents or ()), *(sl.tasks or ())) if r.origin_id in plan.unseen}
+        agenda.reid |= {rec for rec, origin in _record_origins(sl) if origin in plan.unseen}
         commands = self._commands(plan)
         links = self._links(plan)
         external = {
@@ -463,8 +463,13 @@ def _unseen_origins(store: Store, s: str, sl: Slice) -> frozenset[str]:
     """
     if not isinstance(store, VisibleStore):
         return frozenset()
-    origins = {i.origin_id for i in sl.items} | {r.origin_id for r in (*(sl.intents or ()), *(sl.tasks or ()))}
+    origins = {i.origin_id for i in sl.items} | {origin for _, origin in _record_origins(sl)}
     return frozenset(origins & store.hidden(s)) if origins else frozenset()
+
+
+def _record_origins(sl: Slice) -> list[tuple[str, str]]:
+    """(slice id, origin id) of every intent and task the slice carries."""
+    return [(i.id, i.origin_id) for i in sl.intents or ()] + [(t.id, t.origin_id) for t in sl.tasks or ()]
 
 
 def _parse(value: Slice | Mapping[str, Any] | str | bytes) -> Slice:
