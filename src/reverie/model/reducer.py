@@ -487,7 +487,7 @@ def _purge(cmd: Purge, view: StateView, ctx: Context) -> list[ev.Event]:
     def claim(item_id: str) -> list[Item]:
         return [v for i in view.revisions(cmd.scope, item_id) if (v := view.item(cmd.scope, i)) is not None]
 
-    found = purge_set(claim(item.id), lambda ids: view.derived(cmd.scope, ids), claim)
+    found = purge_set(claim(item.id), lambda ids: _made_from(view, cmd.scope, ids), claim)
     payload = {"id": item.id, "ids": found.ids, "copies": found.copies, "kept": found.kept, "reason": cmd.reason}
     # A purged claim leaves current truth: its open conflicts close with it (no content in the reason).
     closing = [
@@ -497,6 +497,28 @@ def _purge(cmd: Purge, view: StateView, ctx: Context) -> list[ev.Event]:
         for e in _close_contradictions(view, ctx, cmd.scope, i, "the claim was purged")
     ]
     return [*closing, _event(ctx, ev.PURGED, cmd.scope, payload)]
+
+
+def _made_from(view: StateView, scope: str, ids: Sequence[str]) -> list[Item]:
+    """The items made from any of ``ids`` (open or closed), by id: those listing one as a parent,
+    and the system's own items linked to one by a ``derived_from`` edge.
+
+    Why both: a dream-pass pattern names its events by ``derived_from`` edges only (it may have
+    hundreds), and a gist lists at most ``Limits.max_parents`` members as parents (the rest by
+    edges). Read by a purge (the system's copies go with their claim) and by a restricting
+    ``set_visibility`` (they narrow with it); reading parents alone left a pattern quoting its
+    events in front of everyone, and on disk after they were purged (outside probe #13, #14).
+    A caller's own ``derived_from`` link is its claim, not a copy: it is not followed.
+    """
+    found = {i.id: i for i in view.derived(scope, ids)}
+    for source in ids:
+        for e in view.edges_of(scope, source):
+            if e.type != "derived_from" or e.dst != source or e.src in found:
+                continue
+            child = view.item(scope, e.src)
+            if child is not None and child.source == "system":
+                found[child.id] = child
+    return [found[k] for k in sorted(found)]
 
 
 def _supersede(cmd: Supersede, view: StateView, ctx: Context) -> list[ev.Event]:
@@ -714,7 +736,7 @@ def _copies_follow(cmd: SetVisibility, view: StateView, ctx: Context, ids: Seque
         return [v for i in view.revisions(cmd.scope, item_id) if (v := view.item(cmd.scope, i)) is not None]
 
     versions = [v for i in ids if (v := view.item(cmd.scope, i)) is not None]
-    found = copy_audiences(versions, cmd.visibility, lambda parents: view.derived(cmd.scope, parents), claim)
+    found = copy_audiences(versions, cmd.visibility, lambda parents: _made_from(view, cmd.scope, parents), claim)
     reason = f"made from {cmd.id}, whose audience was narrowed"
     return [
         _event(
