@@ -122,3 +122,18 @@ def test_events_of_two_audiences_give_patterns_per_audience_never_mixed(any_mem:
     hidden = {p.id for p in by_audience[(A,)]}
     seen = _seen_by(any_mem.as_principal(B))
     assert not any(h in seen for h in hidden)
+
+
+def test_the_next_pass_narrows_a_pattern_shown_wider_than_its_events(any_mem: Memory) -> None:
+    """A pattern written open from restricted events (as before this fix, or widened by hand) is
+    narrowed to its events' audience by the next pass, keeping its id."""
+    _events(any_mem, visibility=[A])
+    _dream(any_mem)
+    owned = _patterns(any_mem)
+    for p in owned:
+        any_mem.set_visibility(p.id, scope=SCOPE, visibility=None, reason="as an older build wrote it")
+    assert TOKEN in _seen_by(any_mem.as_principal(B))  # the test can fail: the leak is set up
+    report = any_mem.dream(scope=SCOPE)
+    assert report.count(step="pattern") == len(owned)  # one narrowing each, nothing rebuilt
+    assert [(p.id, p.visibility) for p in _patterns(any_mem)] == [(p.id, (A,)) for p in owned]
+    assert TOKEN not in _seen_by(any_mem.as_principal(B))

@@ -21,6 +21,7 @@ from __future__ import annotations
 from reverie.dream.patterns import EVENT_KINDS, Event, Pattern, event_time, find_patterns, template
 from reverie.dream.plan import Planner
 from reverie.dream.salience import is_gist, is_pattern
+from reverie.model.audience import narrowed
 from reverie.model.item import Item
 
 PATTERN_KIND = "pattern"
@@ -33,15 +34,16 @@ def patterns(p: Planner) -> None:
     snap = p.snap
     if not p.config.patterns:
         return
-    existing: dict[tuple[str, tuple[str, ...]], Item] = {}
-    for it in snap.items:
-        if is_pattern(it) and it.id not in p.closing:  # one the keep budget forgets now is gone already
-            key = str(it.meta.get("pattern", {}).get("key", ""))
-            existing.setdefault((key, it.visibility), it)  # one current item per key and audience; the oldest
     members: dict[str, set[str]] = {}
     for e in snap.edges:
         if e.type == "derived_from" and e.src in snap.index:
             members.setdefault(e.src, set()).add(e.dst)
+    existing: dict[tuple[str, tuple[str, ...]], Item] = {}
+    for it in snap.items:
+        if is_pattern(it) and it.id not in p.closing:  # one the keep budget forgets now is gone already
+            key = str(it.meta.get("pattern", {}).get("key", ""))
+            audience = _narrowed_to_members(p, it, members.get(it.id, set()))
+            existing.setdefault((key, audience), it)  # one current item per key and audience; the oldest
     by_audience: dict[tuple[str, ...], list[Event]] = {}
     for it in snap.items:
         if it.kind in EVENT_KINDS and it.source != "system" and not is_gist(it) and it.id not in p.closing:
@@ -64,6 +66,25 @@ def patterns(p: Planner) -> None:
     for old in sorted(existing.values(), key=lambda it: it.id):
         p.closing.add(old.id)
         p.add("pattern", "forget", (old,), "the recurring pattern no longer holds on the scope's current events")
+
+
+def _narrowed_to_members(p: Planner, pattern: Item, members: set[str]) -> tuple[str, ...]:
+    """The audience ``pattern`` may have given its current events; narrowed now if it is wider.
+
+    A pattern written before patterns carried their events' audience (or one whose event was
+    restricted in a way no copy rule reached) may be shown to principals who may not see its
+    events: it is narrowed to them, as ``set_visibility`` on an event narrows its copies
+    (``model.audience.narrowed``: never a principal more), before anything else the pass plans.
+    """
+    audience = pattern.visibility
+    for member in sorted(members):
+        event = p.snap.item(member)
+        if event is not None:
+            audience = narrowed(audience, event.visibility)
+    if audience != pattern.visibility:
+        why = "a pattern is shown only to whom may see its events: narrowed to their audience"
+        p.add("pattern", "set_visibility", (pattern,), why, visibility=list(audience))
+    return audience
 
 
 def _plan_pattern(p: Planner, pat: Pattern, old: Item | None, audience: tuple[str, ...]) -> None:
