@@ -70,6 +70,21 @@ def test_an_intent_whose_origin_is_a_hidden_claim_imports_as_an_unknown_one(any_
     assert shapes[0] == shapes[1] and shapes[1]["records_created"] == 1
 
 
+def test_a_conversation_entry_whose_origin_is_a_hidden_claim_imports_as_an_unknown_one(any_mem: Memory) -> None:
+    hidden, unknown, _ = _world(any_mem)
+    any_mem.conversation("c1", scope=S).add("hello there", speaker="Alice", role="user")
+    b = any_mem.as_principal(B)
+    template = json.loads(b.export_slice(scope=S, include_conversations=True).to_json())
+    shapes = []
+    for n, guess in enumerate((unknown, hidden)):
+        d = json.loads(json.dumps(template))
+        (talk,) = d["sections"]["conversations"]
+        talk["id"] = f"probe-{n}"
+        talk["entries"][0]["origin_id"] = guess
+        shapes.append(_shape(b.import_slice(json.dumps(d), scope=S)))
+    assert shapes[0] == shapes[1] and shapes[1]["conversations"] == 1
+
+
 def test_the_owner_still_recognises_a_copy_of_its_restricted_claim(any_mem: Memory) -> None:
     hidden, _, template = _world(any_mem)
     report = any_mem.import_slice(_probe(template, hidden, "Layoffs planned for March"), scope=S)
