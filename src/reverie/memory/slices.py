@@ -459,10 +459,11 @@ def _unseen_origins(store: Store, s: str, sl: Slice) -> frozenset[str]:
     ``s`` the importing principal may not see; none for the owner.
 
     Such a record is imported as a new one of its own origin (as ``reid`` does; an entry gets a
-    fresh origin id), never tied to the hidden claim. Why: kept as ``meta.slice_origin`` (or an intent's origin) the write named a
-    hidden claim and was refused ``not_found``, where an unknown origin imports — an existence
-    oracle for whoever holds or guesses the id (outside probe #12). The report then reads exactly
-    as for an unknown origin. The owner's import is unchanged (it sees every claim).
+    fresh origin id), never tied to the hidden claim. Why: kept as ``meta.slice_origin`` (or an
+    intent's origin) the write named a hidden claim and was refused ``not_found``, where an
+    unknown origin imports — an existence oracle for whoever holds or guesses the id (outside
+    probe #12). The report then reads exactly as for an unknown origin. The owner's import is
+    unchanged (it sees every claim).
     """
     if not isinstance(store, VisibleStore):
         return frozenset()
