@@ -36,6 +36,9 @@ of each read is proportional to the restricted items of the scope, not to the sc
   records a principal's own move returns are concealed the same way, not dropped.
 - writes naming a hidden item or edge are refused with the same ``NotFoundError`` an absent id
   gets (no existence oracle); a restricted visibility the principal writes includes it.
+- a tombstone holds only within the audience of the claim it came from: ``Remember``, ``Revise``
+  and ``Undismiss`` carry the principal, and the reducer treats a tombstone of a claim it may not
+  see as absent (its write is stored as any new text; its ``undismiss`` is ``not_found``).
 - operator operations (``doctor``, ``rebuild``, ``reindex``, ``backup``, and ``migrate``'s copy
   of the idempotency keys: a recorded response may quote a hidden claim) and dream-run summaries
   of a scope with hidden items (their counts include them) are refused / withheld.
@@ -182,6 +185,8 @@ class VisibleStore:
             if isinstance(c, RecordEntry):
                 entry = dataclasses.replace(c.entry, visibility=with_writer(c.entry.visibility, self.principal))
                 c = dataclasses.replace(c, entry=entry)
+            if isinstance(c, cmd.Remember | cmd.Revise | cmd.Undismiss):
+                c = dataclasses.replace(c, principal=self.principal)  # tombstones it may not see do not hold
             out.append(c)
         return out
 
