@@ -115,7 +115,7 @@ def test_recall_as_of_never_returns_later_or_purged_items(any_mem: Memory, clock
 
 
 def test_recall_as_of_filters_on_authority_as_it_was(any_mem: Memory, clock: ManualClock) -> None:
-    tuesday, thursday, t1 = _swapped_scores(any_mem, clock)
+    tuesday, _, t1 = _swapped_scores(any_mem, clock)
     hits = any_mem.recall("deploy window", scope=S, as_of=t1, min_authority=0.5, record_use=False)
     assert _ids(hits) == [tuesday.id]
 
@@ -285,9 +285,11 @@ PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
 @given(script=ops)
 def test_recall_as_of_agrees_with_get_as_of_on_sqlite(script: list[Op]) -> None:
     clock = ManualClock(START)
-    with tempfile.TemporaryDirectory() as tmp:
-        with Memory(Path(tmp) / "p.db", embedder="hash", clock=clock, seed=0, durability="fast") as mem:
-            _check_agrees_with_get(mem, _play(mem, clock, script), complete=False)
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Memory(Path(tmp) / "p.db", embedder="hash", clock=clock, seed=0, durability="fast") as mem,
+    ):
+        _check_agrees_with_get(mem, _play(mem, clock, script), complete=False)
 
 
 @PROPERTY
