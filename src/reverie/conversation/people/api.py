@@ -6,7 +6,7 @@ import builtins
 
 from reverie.conversation.host import ConversationHost
 from reverie.conversation.people.book import Book, Person
-from reverie.conversation.people.names import check_person_name, fits
+from reverie.conversation.people.names import check_person_name
 from reverie.errors import InvalidInputError, NotFoundError
 
 
@@ -36,7 +36,7 @@ class People:
         book = Book(self._host.store, s)
         group = book.group(wanted) or book.resolve(wanted)
         if group is None:
-            several = [g.display for g in book.groups if any(fits(wanted, n.text) for n in g.names)]
+            several = [g.display for g in book.fitting(wanted)]
             if len(several) > 1:
                 raise InvalidInputError(
                     f"{wanted!r} fits several people in scope {s!r} ({', '.join(sorted(several))}); "

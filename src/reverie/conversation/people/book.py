@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reverie.conversation.people.names import best_display, fits, tokens
+from reverie.conversation.people.names import best_display, fits, fits_person, tokens
 from reverie.model.item import Edge, Item
 from reverie.model.query import Q, parse_sort
 from reverie.store.protocol import Store
@@ -139,15 +139,20 @@ class Book:
         return None
 
     def resolve(self, mention: str, *, prefer: Sequence[str] = ()) -> Group | None:
-        """The one person ``mention`` can be (``names.fits``), or None when none — or several — fit.
+        """The one person ``mention`` can be (``names.fits_person``), or None when none — or several — fit.
 
-        Several fit ("Alex" with an Alex Kim and an Alex Wu): the ones in ``prefer`` (persons of
-        this conversation, most recent first) decide; otherwise nobody is guessed.
+        A full name one person holds is theirs, and so is the name a speaker speaks under (a
+        participant's label). A short name is only ever a guess: it is that person's only if no
+        other person fits it too — "Bob" said of Robert Smith is ambiguous once a Robert Jones
+        is known. Several fit ("Alex" with an Alex Kim and an Alex Wu): the ones in ``prefer``
+        (persons of this conversation, most recent first) decide; otherwise nobody is guessed.
         """
-        found = self.exact(mention)
-        if found is not None:
-            return found
-        fitting = [g for g in self.groups if any(fits(mention, n.text) for n in g.names)]
+        held = self.exact(mention)
+        if held is not None and (len(tokens(mention)) > 1 or self._speaks_as(held, mention)):
+            return held
+        fitting = self.fitting(mention)
+        if held is not None and held not in fitting:
+            fitting.insert(0, held)  # a record fused before names were checked against every name
         if len(fitting) == 1:
             return fitting[0]
         for pid in prefer:
@@ -155,6 +160,14 @@ class Book:
                 if g.id == pid:
                     return g
         return None
+
+    def fitting(self, mention: str) -> builtins.list[Group]:
+        """Every person ``mention`` may name: it fits one of their names and clashes with none."""
+        return [g for g in self.groups if fits_person(mention, [n.text for n in g.names])]
+
+    @staticmethod
+    def _speaks_as(group: Group, mention: str) -> bool:
+        return any(n.meta.get("speaker") and tokens(n.text) == tokens(mention) for n in group.names)
 
     def about_edges(self, group: Group) -> builtins.list[Edge]:
         """Current ``about`` edges into any of the person's names."""
