@@ -45,7 +45,10 @@ def test_regression_a_nickname_does_not_pull_another_surname_into_a_person(mem: 
     jones = mem.person("Robert Jones", scope=SCOPE)
     assert jones.name == "Robert Jones"
     assert {(r.type, r.person_name) for r in jones.relations} == {("cousin", "Robert Jones")}
-    assert {c.text for c in jones.claims} == {"Alice's cousin Robert Jones lives in York.", "Robert Jones is Alice's cousin."}
+    assert {c.text for c in jones.claims} == {
+        "Alice's cousin Robert Jones lives in York.",
+        "Robert Jones is Alice's cousin.",
+    }
     smith = mem.person("Robert Smith", scope=SCOPE)
     assert "York" not in " ".join(c.text for c in smith.claims)
 
@@ -58,7 +61,7 @@ def test_a_short_name_fitting_two_people_is_ambiguous(mem: Memory, short: str) -
         "Bob loves cycling.",
         "My cousin Robert Jones lives in York.",
     )
-    with pytest.raises(InvalidInputError, match="fits several people.*Robert Jones, Robert Smith"):
+    with pytest.raises(InvalidInputError, match=r"fits several people.*Robert Jones, Robert Smith"):
         mem.person(short, scope=SCOPE)
 
 

@@ -8,6 +8,7 @@ exactly one known person fits it.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -42,8 +43,13 @@ def check_person_name(value: object, field: str = "person name") -> str:
     return name
 
 
+@functools.lru_cache(maxsize=8192)
 def tokens(name: str) -> tuple[str, ...]:
-    """The folded words of a name, titles left out: ``"Dr. Ada Lovelace"`` → ``("ada", "lovelace")``."""
+    """The folded words of a name, titles left out: ``"Dr. Ada Lovelace"`` → ``("ada", "lovelace")``.
+
+    Memoised (a pure function of one string): listing people compares every relation's names
+    with every name of the persons its claim is about, the same few hundred names again and again.
+    """
     words = [w.casefold().strip(".'-") for w in _TOKEN.findall(name)]
     kept = tuple(w for w in words if w and w not in TITLES and w.rstrip(".") not in TITLES)
     return kept or tuple(w for w in words if w)
