@@ -253,13 +253,21 @@ def conversation_close(conversation_id: str) -> None:
 @scoped
 @json_option
 def people() -> None:
-    """Every person of the scope (names, aliases), oldest first."""
+    """Every person of the scope, oldest first: names, aliases, how many relations and claims
+    (``--json``: the relations themselves and ``claim_count``; ``reverie person`` gives the claims)."""
     st = state()
     found = st.memory().people(scope=st.require_scope())
-    rows = [[p.id, clean(p.name), clean(", ".join(p.aliases) or "-")] for p in found]
+    rows = [
+        [p.id, clean(p.name), clean(", ".join(p.aliases) or "-"), str(len(p.relations)), str(p.claim_count)]
+        for p in found
+    ]
     st.emit(
         {"people": [_plain(p) for p in found]},
-        lambda: table(["ID", "NAME", "ALIASES"], rows) if rows else "nobody is known in this scope yet",
+        lambda: (
+            table(["ID", "NAME", "ALIASES", "RELATIONS", "CLAIMS"], rows)
+            if rows
+            else "nobody is known in this scope yet"
+        ),
     )
 
 

@@ -141,7 +141,10 @@ class ClosedOut(BaseModel):
 
 
 class PeopleOut(BaseModel):
-    people: list[dict[str, Any]]
+    people: list[dict[str, Any]] = Field(
+        description="Each person: id, name, aliases, attributes, relations (as on people/{name}) and "
+        "claim_count (how many current claims are about them; people/{name} lists the claims)."
+    )
 
 
 class PersonOut(BaseModel):
@@ -244,7 +247,7 @@ def close(scope: ScopeName, conversation: ConversationId, mem: Mem) -> ClosedOut
 
 @router.get("/people", response_model=PeopleOut, summary="People")
 def people(scope: ScopeName, mem: Mem) -> PeopleOut:
-    """Every person of the scope (name, aliases, attributes), oldest first."""
+    """Every person of the scope, oldest first: name, aliases, attributes, relations and ``claim_count``."""
     return PeopleOut(people=[_plain(p) for p in mem.people(scope=scope)])
 
 

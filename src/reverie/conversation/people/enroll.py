@@ -57,11 +57,13 @@ class Enroller:
         """The id of the name item for ``mention``: an existing one, a new alias, or a new person.
 
         A new name is shown to ``visibility`` (the audience of the message that named it first).
+        ``prefer`` (the conversation's persons, most recent first) breaks a tie between people a
+        mention fits; never for a ``speaker``, a participant — not someone the talk was about.
 
         Raises what ``remember`` raises (a dismissed name, learning paused); writes nothing then.
         """
         name = check_person_name(mention)
-        group = self.book.resolve(name, prefer=prefer)
+        group = self.book.resolve(name, prefer=() if speaker else prefer)
         if group is not None:
             for n in group.names:
                 if tokens(n.text) == tokens(name):
