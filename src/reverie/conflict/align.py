@@ -2,7 +2,8 @@
 
 This is the shared "same subject" gate. Two claims are compared only if *every* difference
 between them is explained: a quantity or date whose value moved, a slot filled by another
-value, an antonym, a negative prefix, or a refinement (one side adds a name or number next to
+value, an antonym (a hand-written class or a WordNet pair of opposite adjectives), a negative
+prefix, or a refinement (one side adds a name or number next to
 the value: "Paris" / "Paris, France"). Any other difference — a changed word in the subject,
 an added qualifier ("for free users"), a different verb — means the claims may be about
 different things, and the pair is *blocked*: no conflict. Precision matters more than recall,
@@ -18,6 +19,7 @@ from reverie.conflict import lexicon
 from reverie.conflict.dates import date_fields_in_conflict, time_in_conflict
 from reverie.conflict.frame import Analysis, Unit
 from reverie.conflict.numeric import disagree
+from reverie.conflict.opposites import opposite_adjectives
 from reverie.conflict.text import is_structural
 
 
@@ -93,6 +95,9 @@ def _hunk(a: Analysis, b: Analysis, hunk: Hunk, out: Alignment) -> None:
     if len(hunk.a) == 1 and len(hunk.b) == 1 and negative_prefix(hunk.a[0], hunk.b[0]):
         out.prefixes.append((hunk.a[0], hunk.b[0]))
         return
+    if _opposite_words(a, b, hunk):
+        out.prefixes.append((hunk.a[0], hunk.b[0]))  # one word against its opposite: a flip like "un-"
+        return
     words = hunk.a + hunk.b
     if any(u.kind != "word" for u in words):
         out.block(f"'{_text(hunk.a)}' and '{_text(hunk.b)}' are different kinds of thing")
@@ -108,6 +113,17 @@ def _hunk(a: Analysis, b: Analysis, hunk: Hunk, out: Alignment) -> None:
         out.block(f"different relation ('{_text(hunk.a)}' vs '{_text(hunk.b)}')")
         return
     out.values.append(hunk)
+
+
+def _opposite_words(a: Analysis, b: Analysis, hunk: Hunk) -> bool:
+    """One word against its WordNet opposite, outside the subject ("deep" / "shallow"; "active",
+    a word of a hand-written class, against "extinct", which no class holds)."""
+    if len(hunk.a) != 1 or len(hunk.b) != 1:
+        return False
+    x, y = hunk.a[0], hunk.b[0]
+    if a.in_subject(x) or b.in_subject(y):  # "the left door" / "the right door": two doors
+        return False
+    return x.kind in {"word", "class"} and y.kind in {"word", "class"} and opposite_adjectives(x.low, y.low)
 
 
 def _insertion(a: Analysis, b: Analysis, hunk: Hunk, out: Alignment) -> None:
