@@ -84,6 +84,20 @@ def test_close_writes_a_recap_and_people_then_person_shows_relations(run: Cli) -
     assert "Dana is Alice's sister" in run.ok("person", "Alice").stdout
 
 
+def test_regression_people_lists_relations_and_claim_counts_not_empty_claims(run: Cli) -> None:
+    """Outside probe, finding 7: ``people`` said every person had ``relations: []`` and ``claims: []``."""
+    _talk(run)
+    run.json("conversation", "close", "c1")
+    listed = {p["name"]: p for p in run.json("people")["people"]}
+    dana = run.json("person", "Dana")["person"]
+    assert "claims" not in listed["Dana"] and listed["Dana"]["claim_count"] == len(dana["claims"]) > 0
+    assert listed["Dana"]["relations"] == dana["relations"] != []
+    header, *rows = run.ok("people").stdout.splitlines()
+    assert header.split() == ["ID", "NAME", "ALIASES", "RELATIONS", "CLAIMS"]
+    [dana_row] = [r for r in rows if " Dana " in r]
+    assert dana_row.split()[-2:] == ["1", str(len(dana["claims"]))]
+
+
 def test_tool_call_is_recorded_with_args_and_status(run: Cli) -> None:
     _talk(run)
     entry = run.json("conversation", "tool-call", "c1", "weather", "--args", '{"city": "Lisbon"}')["entry"]

@@ -61,6 +61,22 @@ def test_close_writes_the_recap_and_people_appear(client: TestClient) -> None:
     assert ("Dana", "sister", "Alice") in {(r["person_name"], r["type"], r["of_name"]) for r in alice["relations"]}
 
 
+def test_regression_people_lists_relations_and_claim_counts_not_empty_claims(client: TestClient) -> None:
+    """Outside probe, finding 7: ``GET …/people`` said every person had no relation and no claim."""
+    _talk(client)
+    client.post(f"{C1}/close")
+    listed = {p["name"]: p for p in client.get(f"{V1}/people").json()["people"]}
+    dana = client.get(f"{V1}/people/Dana").json()["person"]
+    assert "claims" not in listed["Dana"] and listed["Dana"]["claim_count"] == len(dana["claims"]) > 0
+    assert listed["Dana"]["relations"] == dana["relations"] != []
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["PeopleOut"]
+    assert "claim_count" in schema["properties"]["people"]["description"]
+    page = client.get("/people", params={"scope": SCOPE}, headers={"accept": "text/html"})
+    assert page.status_code == 200, page.text
+    [row] = [line for line in page.text.split("<tr") if ">Dana</a>" in line]
+    assert "Dana is Alice&#x27;s sister" in row and f'<td class="claims">{len(dana["claims"])}</td>' in row
+
+
 def test_tool_calls_are_recorded_between_messages(client: TestClient) -> None:
     _talk(client)
     response = client.post(f"{C1}/tool-calls", json={"name": "weather", "args": {"city": "Lisbon"}})

@@ -93,6 +93,17 @@ async def test_recap_and_people_after_close(mem: Memory) -> None:
     assert ("Dana", "sister", "Alice") in {(r["person_name"], r["type"], r["of_name"]) for r in alice["relations"]}
 
 
+async def test_regression_people_lists_relations_and_claim_counts_not_empty_claims(mem: Memory) -> None:
+    """Outside probe, finding 7: the ``people`` tool said every person had no relation and no claim."""
+    async with connected(mem) as client:
+        await _talk(client)
+        mem.conversation("c1", scope=SCOPE, create=False).close()
+        listed = {p["name"]: p for p in (await call(client, "people", scope=SCOPE))["people"]}
+        dana = (await call_with(client, "person", {"name": "Dana", "scope": SCOPE}))["person"]
+    assert "claims" not in listed["Dana"] and listed["Dana"]["claim_count"] == len(dana["claims"]) > 0
+    assert listed["Dana"]["relations"] == dana["relations"] != []
+
+
 async def test_an_unknown_conversation_is_not_found_and_names_the_tool_to_open_one(mem: Memory) -> None:
     async with connected(mem) as client:
         await _talk(client)

@@ -55,6 +55,7 @@ EXPECTED_TOOLS = {
     "task_get",
     # conversations and people (reverie.mcp.conversation_catalog)
     "conversation_add",
+    "conversation_set_visibility",
     "conversation_tool_call",
     "conversation_close",
     "conversation_history",

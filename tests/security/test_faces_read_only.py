@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from reverie import ManualClock, Memory, NotFoundError, ReadOnlyError, ReverieError, StorageError
+from reverie import InvalidInputError, ManualClock, Memory, NotFoundError, ReadOnlyError, ReverieError, StorageError
 
 SCOPE = "user:alice"
 
@@ -269,6 +269,13 @@ def test_a_file_that_is_not_a_reverie_store_is_refused_read_only(tmp_path: Path)
         conn.execute("CREATE TABLE notes (x TEXT)")
     conn.close()
     before = other.read_bytes()
-    with pytest.raises(StorageError, match="not a current reverie store"):
+    # Another application's database: refused as by a read-write open (outside probe #10), never with
+    # "open it once for writing", which would write reverie's tables into it.
+    with pytest.raises(InvalidInputError, match="not a reverie store") as info:
         Memory(other, embedder="hash", read_only=True)
+    assert "open it once for writing" not in info.value.message
     assert other.read_bytes() == before
+    empty = tmp_path / "empty.db"
+    sqlite3.connect(empty).close()
+    with pytest.raises(StorageError, match="not a current reverie store"):
+        Memory(empty, embedder="hash", read_only=True)

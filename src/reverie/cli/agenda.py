@@ -269,23 +269,30 @@ for _move, _summary in _TASK_MOVES.items():
 @click.argument("id")
 @click.option("--output", "outputs", multiple=True, metavar="ID", help="A claim it produced (repeatable).")
 @click.option("--reason", default="", help="Why (kept in its history).")
+@click.option("--expected-version", type=int, help="Refuse (version_conflict) unless it is at this version.")
 @scoped
 @json_option
-def task_complete(id: str, outputs: tuple[str, ...], reason: str) -> None:
+def task_complete(id: str, outputs: tuple[str, ...], reason: str, expected_version: int | None) -> None:
     """Complete a running task: running → completed, with its outputs."""
     st = state()
-    _emit_task("completed", st.memory().tasks.complete(id, scope=st.require_scope(), outputs=outputs, reason=reason))
+    done = st.memory().tasks.complete(
+        id, scope=st.require_scope(), outputs=outputs, reason=reason, expected_version=expected_version
+    )
+    _emit_task("completed", done)
 
 
 @task.command("fail")
 @click.argument("id")
 @click.option("--reason", required=True, help="What went wrong (kept for the next attempt or agent).")
+@click.option("--expected-version", type=int, help="Refuse (version_conflict) unless it is at this version.")
 @scoped
 @json_option
-def task_fail(id: str, reason: str) -> None:
+def task_fail(id: str, reason: str, expected_version: int | None) -> None:
     """Fail a running task: running → failed; the reason stays on record."""
     st = state()
-    _emit_task("failed", st.memory().tasks.fail(id, reason, scope=st.require_scope()))
+    _emit_task(
+        "failed", st.memory().tasks.fail(id, reason, scope=st.require_scope(), expected_version=expected_version)
+    )
 
 
 @task.command("list")

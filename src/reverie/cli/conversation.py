@@ -65,18 +65,69 @@ def conversation() -> None:
 @click.option("--role", default="user", show_default=True, help="user, assistant, system or tool.")
 @click.option("--at", "at_", metavar="TIME", help="When it was said (ISO 8601; default now; not before the last).")
 @click.option("--meta", help='A JSON object stored with the message, e.g. \'{"channel": "chat"}\'.')
+@click.option(
+    "--visible-to",
+    "visible_to",
+    multiple=True,
+    metavar="PRINCIPAL",
+    help="Only this principal may see the message (repeatable; default: the conversation's audience, "
+    "which it may narrow, never widen).",
+)
+@click.option(
+    "--conversation-visible-to",
+    "conversation_visible_to",
+    multiple=True,
+    metavar="PRINCIPAL",
+    help="Who may see the conversation, set when this message opens it (repeatable; default: everyone).",
+)
 @scoped
 @json_option
 def conversation_add(
-    conversation_id: str, text: str, speaker: str | None, role: str, at_: str | None, meta: str | None
+    conversation_id: str,
+    text: str,
+    speaker: str | None,
+    role: str,
+    at_: str | None,
+    meta: str | None,
+    visible_to: tuple[str, ...],
+    conversation_visible_to: tuple[str, ...],
 ) -> None:
     """Append a message to CONVERSATION (opened if new): archived word for word and remembered."""
     st = state()
     when_at, extra = iso_time(at_, "--at"), meta_object(meta)  # parsed before anything is opened
-    conv = st.memory(create=True).conversation(conversation_id, scope=st.require_scope(), open_on_add=True)
-    msg = conv.add(text, speaker=speaker, role=role, at=when_at, meta=extra)
+    conv = st.memory(create=True).conversation(
+        conversation_id,
+        scope=st.require_scope(),
+        open_on_add=True,
+        visibility=list(conversation_visible_to) or None,
+    )
+    msg = conv.add(text, speaker=speaker, role=role, at=when_at, meta=extra, visibility=list(visible_to) or None)
     doc = {"action": "added", "message": _plain(msg)}
     st.emit(doc, lambda: f"added message {msg.id} (turn {msg.turn}, position {msg.position}) to {clean(conv.id)}")
+
+
+@conversation.command("set-visibility")
+@click.argument("conversation_id", metavar="CONVERSATION")
+@click.argument("message_id", metavar="MESSAGE")
+@click.option(
+    "--visible-to",
+    "visible_to",
+    multiple=True,
+    metavar="PRINCIPAL",
+    help="Only this principal may see the message (repeatable; none given: the conversation's audience).",
+)
+@click.option("--reason", default="", help="Why (kept in the log).")
+@scoped
+@json_option
+def conversation_set_visibility(
+    conversation_id: str, message_id: str, visible_to: tuple[str, ...], reason: str
+) -> None:
+    """Give MESSAGE of CONVERSATION a new audience; its memory, the next turns' context, recaps,
+    summaries and the claims restating it follow in one transaction (the store's owner only)."""
+    st = state()
+    entry = _open(conversation_id).set_visibility(message_id, list(visible_to) or None, reason=reason)
+    shown = ", ".join(entry.visibility) or "everyone"
+    st.emit({"action": "visibility_set", "entry": entry.to_dict()}, lambda: f"message {entry.id} visible to {shown}")
 
 
 @conversation.command("tool-call")
@@ -202,13 +253,21 @@ def conversation_close(conversation_id: str) -> None:
 @scoped
 @json_option
 def people() -> None:
-    """Every person of the scope (names, aliases), oldest first."""
+    """Every person of the scope, oldest first: names, aliases, how many relations and claims
+    (``--json``: the relations themselves and ``claim_count``; ``reverie person`` gives the claims)."""
     st = state()
     found = st.memory().people(scope=st.require_scope())
-    rows = [[p.id, clean(p.name), clean(", ".join(p.aliases) or "-")] for p in found]
+    rows = [
+        [p.id, clean(p.name), clean(", ".join(p.aliases) or "-"), str(len(p.relations)), str(p.claim_count)]
+        for p in found
+    ]
     st.emit(
         {"people": [_plain(p) for p in found]},
-        lambda: table(["ID", "NAME", "ALIASES"], rows) if rows else "nobody is known in this scope yet",
+        lambda: (
+            table(["ID", "NAME", "ALIASES", "RELATIONS", "CLAIMS"], rows)
+            if rows
+            else "nobody is known in this scope yet"
+        ),
     )
 
 

@@ -32,7 +32,8 @@ def migrate(src: str, dst: str) -> None:
         verdict = "doctor ok" if report.doctor_ok else "doctor NOT OK: " + "; ".join(report.problems)
         return (
             f"migrated {report.events} events ({report.items} items, {report.scopes} scopes, "
-            f"{report.dream_runs} dream runs); {verdict}"
+            f"{report.dream_runs} dream runs, {report.idempotency_keys} idempotency "
+            f"key{'' if report.idempotency_keys == 1 else 's'}); {verdict}"
         )
 
     st.emit(doc, human)

@@ -102,9 +102,9 @@ def _import_text(report: ImportReport) -> str:
         f"{ok} applied, {sum(report.skipped.values())} skipped, {len(report.failed)} failed",
         f"ids re-assigned: {len(report.ids)} items, {len(report.edges)} edges, {len(report.entries)} conversation "
         f"entries, {len(report.intents)} intents, {len(report.tasks)} tasks (--json prints the old -> new maps)",
-        "claims: {created} created, {corroborated} corroborated, {skipped} skipped "
+        "claims: {created} created, {corroborated} corroborated, {skipped} skipped, {echoed} echoed "
         "(stored as source 'imported'; the file's source is kept in provenance)".format(
-            **{k: report.items.get(k, 0) for k in ("created", "corroborated", "skipped")}
+            **{k: report.items.get(k, 0) for k in ("created", "corroborated", "skipped", "echoed")}
         ),
     ]
     rows: list[list[object]] = [["applied", t, n] for t, n in sorted(report.applied.items())]

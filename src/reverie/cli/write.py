@@ -117,10 +117,32 @@ def remember(
         visibility=list(visible_to) or None,
     )
     item = result.item
-    # A fresh item has one piece of evidence; more means an existing claim was corroborated.
-    action = "corroborated" if item.evidence_count > 1 else "remembered"
+    action = remembered_action(item)
+    st.emit(_written_doc(action, result), lambda: _remembered_line(action, item) + _conflict_lines(result))
+
+
+def _remembered_line(action: str, item: Item) -> str:
+    """``remembered <id>``, ``corroborated <id> (evidence N)`` or ``echoed <id> (superseded, …): …``."""
+    if action == "echoed":
+        return (
+            f"echoed {item.id} ({item.status}, evidence {item.evidence_count}): a corrected claim said again,"
+            " kept as evidence on the old version; the correction stays current"
+        )
     detail = f" (evidence {item.evidence_count})" if action == "corroborated" else ""
-    st.emit(_written_doc(action, result), lambda: f"{action} {item.id}{detail}" + _conflict_lines(result))
+    return f"{action} {item.id}{detail}"
+
+
+def remembered_action(item: Item) -> str:
+    """What ``remember`` did, from the item it returned: ``remembered``, ``corroborated`` or ``echoed``.
+
+    ``remember`` returns a closed (superseded) version only for an echo — a corrected claim said
+    again lands on its superseded copy. Calling that "corroborated" would tell a person the wrong
+    value was reinforced, when the correction stands. A fresh item has one piece of evidence; more
+    means an existing current claim was corroborated.
+    """
+    if not item.is_current:
+        return "echoed"
+    return "corroborated" if item.evidence_count > 1 else "remembered"
 
 
 @click.command()

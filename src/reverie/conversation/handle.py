@@ -8,16 +8,18 @@ conversation is released by whichever call notices first.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from reverie.conversation import checks
+from reverie.conversation.audience import message_audience
 from reverie.conversation.history import history as build_history
 from reverie.conversation.host import ConversationHost, conversation_store
 from reverie.conversation.learn import ExtractionReport, Learner, Proposer, sessions_of
 from reverie.conversation.people.asker import Recall, first_person_query
+from reverie.conversation.restrict import restrict_message
 from reverie.conversation.writer import Message, Summariser, Writer, is_idle
 from reverie.errors import InvalidInputError
 from reverie.model.conversation import ConversationState, Entry
@@ -49,8 +51,10 @@ class Conversation:
         recall: Recall | None = None,
         summariser: Summariser | None = None,
         open_on_add: bool = False,
+        visibility: tuple[str, ...] = (),
     ) -> None:
         self._host = host
+        self._visibility = visibility
         self._open_on_add = open_on_add
         self._writer = Writer(host, learner, (extractor,) if extractor is not None else (), summariser)
         self._recall = recall
@@ -75,6 +79,7 @@ class Conversation:
         role: str = "user",
         at: datetime | None = None,
         meta: Mapping[str, Any] | None = None,
+        visibility: Sequence[str] | None = None,
     ) -> Message:
         """Append a message and return it (``id``, ``position``, ``turn``, ``item_id`` of its memory).
 
@@ -83,7 +88,10 @@ class Conversation:
         ``speaker``; ``meta`` = your ``meta`` plus ``conversation``, ``message``, ``turn``,
         ``session``, ``role``, ``speaker``), in one transaction. ``at`` (default: now) may not be
         before the previous message. A message arriving after an idle gap first releases the
-        session (a recap is written) and opens the next one.
+        session (a recap is written) and opens the next one. ``visibility``: who may see the
+        message (None: the conversation's audience); it may narrow the conversation's audience,
+        never widen it (``InvalidInputError``). Its memory, the claims extracted from it, and every
+        context, recap and summary quoting it are shown only to whom may see it.
         """
         limits = self._host.limits
         body = checks.check_message_text(text, limits)
@@ -92,21 +100,42 @@ class Conversation:
         extra = checks.check_message_meta(meta, limits)
         now = self._host.clock.now()
         when = checks.check_at(at, now)
-        state = self._state_for_add()
+        state, audience = self._state_for_add(visibility, now)
         if state.last_at is not None and when < state.last_at:
             raise InvalidInputError(
                 f"message time {when.isoformat()} is before the previous message of conversation {self.id!r} "
                 f"({state.last_at.isoformat()}); messages are appended in time order"
             )
         state = self._release_if_idle(state, now, when)
-        return self._writer.add_message(state, body, speaker=who, role=role_, at=when, meta=extra)
+        return self._writer.add_message(state, body, speaker=who, role=role_, at=when, meta=extra, visibility=audience)
 
-    def _state_for_add(self) -> ConversationState:
-        """The state to append to; with ``open_on_add``, the conversation is opened here, after the
-        message passed its checks (so a refused first message leaves no empty conversation)."""
+    def _state_for_add(
+        self, visibility: Sequence[str] | None, now: datetime
+    ) -> tuple[ConversationState, tuple[str, ...]]:
+        """The state to append to and the message's audience; with ``open_on_add``, the
+        conversation is opened here, after the message passed its checks (so a refused first
+        message, a widening audience included, leaves no empty conversation)."""
         if self._open_on_add and conversation_store(self._host).conversation_state(self.scope, self.id) is None:
-            return self._writer.open(self.scope, self.id)
-        return self._writer.state(self.scope, self.id)
+            unopened = ConversationState(self.scope, self.id, opened_at=now, visibility=self._visibility)
+            audience = message_audience(visibility, unopened)
+            return self._writer.open(self.scope, self.id, self._visibility), audience
+        state = self._writer.state(self.scope, self.id)
+        return state, message_audience(visibility, state)
+
+    def set_visibility(self, message_id: str, visibility: Sequence[str] | None, *, reason: str = "") -> Entry:
+        """Give one message a new audience (None: the conversation's) and return it.
+
+        It may narrow the conversation's audience, never widen it (``InvalidInputError``). In one
+        transaction, with one ``conversation.visibility_set`` event, everything quoting the message
+        follows: its memory, the next turns' memories (re-written with it left out of their
+        context where their audience may not see it), the recaps and history summaries made for
+        an audience that no longer may (narrowed), and the claims extracted from it or borrowing
+        a name from it (narrowed to whom may see it, or purged when no one of theirs may). Only the
+        store's owner may do it (a principal: ``NotPermittedError``).
+        """
+        state = self._writer.state(self.scope, self.id)
+        audience = message_audience(visibility, state)
+        return restrict_message(self._writer, state, check_id(message_id, "message id"), audience, check_reason(reason))
 
     def tool_call(
         self, name: str, *, args: Mapping[str, Any] | None = None, status: str = "ok", detail: str = ""

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from reverie.conversation.audience import quotable
 from reverie.conversation.checks import RESERVED_META
 from reverie.conversation.extract import Proposal, RuleExtractor, minable
 from reverie.conversation.host import ConversationHost
@@ -124,12 +125,19 @@ class Learner:
         # mean; nothing it says is mined) and know the names the scope's person records hold.
         known = [n.text for g in enroller.book.groups for n in g.names]
         spoken = [e for e in entries if e.kind == "message"]
-        proposals = {m.id: list(ps) for m, ps in RuleExtractor(known=known).propose(spoken)}
-        for proposer in extra:
-            for m, ps in proposer.propose(messages):
-                proposals.setdefault(m.id, []).extend(p for p in ps if _new_text(p, proposals.get(m.id, [])))
-            skipped = getattr(proposer, "skipped", ())
-            report.skipped.extend(Skip("", f"{proposer.name}: {why}") for why in skipped)
+        proposals: dict[str, list[Proposal]] = {}
+        # Per audience: a message's claims are proposed from the turns its whole audience may see,
+        # so a pronoun never resolves to a name only a narrower message gave (``audience``).
+        for audience in sorted({m.visibility for m in messages}):
+            mine = {m.id for m in messages if m.visibility == audience}
+            offered = RuleExtractor(known=known).propose(quotable(audience, spoken))
+            proposals |= {m.id: list(ps) for m, ps in offered if m.id in mine}
+            for proposer in extra:
+                for m, ps in proposer.propose(quotable(audience, messages)):
+                    if m.id in mine:
+                        proposals.setdefault(m.id, []).extend(p for p in ps if _new_text(p, proposals.get(m.id, [])))
+                skipped = getattr(proposer, "skipped", ())
+                report.skipped.extend(Skip("", f"{proposer.name}: {why}") for why in skipped)
         recent: list[str] = []
         memories = self._message_items(scope, [m.id for m in messages])
         for m in messages:
@@ -191,7 +199,9 @@ class Learner:
         people: list[str] = []
         for name in dict.fromkeys(names):
             is_speaker = name == m.speaker
-            name_id = enroller.ensure(name, conversation=conversation, speaker=is_speaker, prefer=recent)
+            name_id = enroller.ensure(
+                name, conversation=conversation, speaker=is_speaker, prefer=recent, visibility=m.visibility
+            )
             person = enroller.person_of(name_id)
             if person in recent:
                 recent.remove(person)
@@ -223,6 +233,8 @@ class Learner:
             "provenance": {"origin": "conversation", "ref": conversation, "locator": m.id},
             "confidence": p.confidence,
             "valid_from": m.at,
+            # At most the message's audience (``audience``): a claim restates the message.
+            "visibility": list(m.visibility) or None,
         }
 
     def _message_items(self, scope: str, message_ids: Sequence[str]) -> dict[str, str]:

@@ -7,10 +7,12 @@ and delegates ``conversation``, ``archive_search`` and ``recap`` to it.
 from __future__ import annotations
 
 import builtins
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from reverie.conversation import checks
+from reverie.conversation.audience import best_for
 from reverie.conversation.handle import Conversation
 from reverie.conversation.history import DEFAULT_HISTORY_CHARS
 from reverie.conversation.host import ConversationHost, conversation_store
@@ -20,6 +22,8 @@ from reverie.conversation.writer import Summariser, Writer, is_idle
 from reverie.errors import InvalidInputError, LimitExceededError
 from reverie.model.conversation import ConversationState, Entry, quote_pattern, quote_span
 from reverie.model.validate import check_count, check_text
+from reverie.model.visibility import check_visibility
+from reverie.store.visible import principal_of
 
 #: A conversation idle this long is released and recapped.
 DEFAULT_IDLE = timedelta(minutes=30)
@@ -80,6 +84,7 @@ class Conversations:
         summariser: Summariser | None = None,
         create: bool = True,
         open_on_add: bool = False,
+        visibility: Sequence[str] | None = None,
     ) -> Conversation:
         """Open (or resume) conversation ``conversation_id`` in ``scope`` and return its handle.
 
@@ -94,6 +99,9 @@ class Conversations:
         typo in an id is an error, not a new empty conversation). ``open_on_add=True``: open a new
         conversation only with its first accepted message, so a refused first message leaves
         nothing behind (the faces' ``add``); until then the handle's reads are ``NotFoundError``.
+        ``visibility``: who may see the conversation (None: everyone in the scope), set when it is
+        opened; each message may narrow it (``Conversation.add(visibility=...)``). Given for an
+        existing conversation it must be the audience it was opened with (``InvalidInputError``).
         """
         s = self._host.scope(scope)
         cid = checks.check_name(conversation_id, "conversation id")
@@ -101,10 +109,18 @@ class Conversations:
             raise InvalidInputError(f"idle_after must be a positive timedelta, got {idle_after!r}")
         if isinstance(history_chars, bool) or not isinstance(history_chars, int) or history_chars < 100:
             raise InvalidInputError(f"history_chars must be an int of at least 100, got {history_chars!r}")
+        audience = check_visibility(visibility)
+        existing = conversation_store(self._host).conversation_state(s, cid)
+        if existing is not None and visibility is not None and existing.visibility != audience:
+            raise InvalidInputError(
+                f"conversation {cid!r} was opened for {list(existing.visibility) or 'everyone'}, not "
+                f"{list(audience)}; a conversation's audience is set when it is opened: leave visibility out, "
+                "or narrow single messages with add(visibility=...) / set_visibility(message_id, ...)"
+            )
         if open_on_add:
             pass  # Conversation.add opens it once the message passed its checks
         elif create:
-            self._writer.open(s, cid)
+            self._writer.open(s, cid, audience)
         else:
             self._writer.state(s, cid)
         if extractor is not None and not callable(getattr(extractor, "propose", None)):
@@ -124,6 +140,7 @@ class Conversations:
             recall=self._recall,
             summariser=summariser,
             open_on_add=open_on_add,
+            visibility=audience,
         )
 
     def conversations(self, *, scope: str) -> builtins.list[ConversationState]:
@@ -174,20 +191,21 @@ class Conversations:
             if conversation is not None
             else store.conversations(s)
         )
+        principal = principal_of(host.store)
         drafts: dict[str, Entry] = {}
         for st in states:
             if not is_idle(st, now, idle_after):
                 continue
             if host.read_only:
-                found = self._writer.recap_of(st)
-                if found is not None:
-                    drafts[st.id] = replace(found[1], recorded_at=now)
+                found = self._writer.recaps_of(st)
+                mine = best_for(principal, found[1]) if found is not None else None
+                if mine is not None:
+                    drafts[st.id] = replace(mine, recorded_at=now)
             else:
                 self._writer.release(st)
         latest: Entry | None = None
         for st in states:
-            recaps = store.conversation_entries(s, st.id, kinds=("recap",))
-            last = drafts.get(st.id) or (recaps[-1] if recaps else None)
+            last = drafts.get(st.id) or _last_recap(principal, store.conversation_entries(s, st.id, kinds=("recap",)))
             if last is not None and (latest is None or (last.recorded_at or now) > (latest.recorded_at or now)):
                 latest = last
         if latest is None:
@@ -200,6 +218,14 @@ class Conversations:
             messages=int(latest.meta.get("messages", 0)),
             written=bool(latest.id),
         )
+
+
+def _last_recap(principal: str | None, recaps: builtins.list[Entry]) -> Entry | None:
+    """The reader's recap of the last session that has one it may see (one is written per audience)."""
+    if not recaps:
+        return None
+    session = max(int(e.meta.get("session", 1)) for e in recaps)
+    return best_for(principal, [e for e in recaps if int(e.meta.get("session", 1)) == session])
 
 
 def _hit(e: Entry, span: tuple[int, int]) -> ArchiveHit:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from reverie.conversation.audience import audiences, quotable
+from reverie.conversation.borrowed import borrowers
 from reverie.conversation.forget_people import people_commands
 from reverie.conversation.host import ConversationHost, conversation_store
 from reverie.conversation.learn import Learner, Proposer, safely
@@ -56,6 +58,8 @@ class Message:
     at: datetime
     meta: dict[str, Any]
     item_id: str | None
+    #: Who may see it (``()``: everyone in the scope): its conversation's audience or a narrower one.
+    visibility: tuple[str, ...] = ()
 
 
 def is_idle(state: ConversationState, now: datetime, idle: timedelta, at: datetime | None = None) -> bool:
@@ -92,8 +96,8 @@ class Writer:
             )
         return state
 
-    def open(self, scope: str, conversation: str) -> ConversationState:
-        self._host.run([OpenConversation(scope, conversation)])
+    def open(self, scope: str, conversation: str, visibility: tuple[str, ...] = ()) -> ConversationState:
+        self._host.run([OpenConversation(scope, conversation, visibility)])
         return self.state(scope, conversation)
 
     def add_message(
@@ -105,8 +109,12 @@ class Writer:
         role: str,
         at: datetime,
         meta: dict[str, Any],
+        visibility: tuple[str, ...] | None = None,
     ) -> Message:
+        """``visibility``: the message's audience, already checked to narrow the conversation's
+        (None: the conversation's). Its context quotes only turns that whole audience may see."""
         host, scope = self._host, state.scope
+        audience = state.visibility if visibility is None else visibility
         lookback = max(state.session_start - 1, state.position - _LOOKBACK)
         before = conversation_store(host).conversation_entries(
             scope, state.id, after_position=lookback, kinds=("message",)
@@ -121,8 +129,10 @@ class Writer:
             speaker=speaker,
             role=role,
             meta=meta,
+            visibility=audience,
         )
-        window = window_text(text, speaker=speaker, role=role, at=at, before=before, limit=host.limits.max_text_chars)
+        seen = quotable(audience, before)
+        window = window_text(text, speaker=speaker, role=role, at=at, before=seen, limit=host.limits.max_text_chars)
         item_meta = {**meta, "conversation": state.id, "message": entry.id, "turn": state.turn + 1}
         item_meta |= {"session": state.session, "role": role} | ({"speaker": speaker} if speaker else {})
         remember = cmd.Remember(
@@ -134,24 +144,55 @@ class Writer:
             meta=item_meta,
             valid_from=at,
             corroborate=False,
+            visibility=audience,
         )
         out = host.run([RecordEntry(scope, entry, state.position), remember], [window])
         stored = Entry.from_dict(out[0].events[0].payload["entry"])
         return _message(stored, out[1].item_id)
 
     @property
+    def host(self) -> ConversationHost:
+        """What this writer writes through (``conversation.restrict`` runs its own transaction on it)."""
+        return self._host
+
+    @property
     def read_only(self) -> bool:
         """The store is open for inspection: reads show what they would write, and write nothing."""
         return bool(self._host.read_only)
 
-    def add_entry(self, state: ConversationState, kind: str, text: str, at: datetime, meta: dict[str, Any]) -> Entry:
-        """A tool call, summary or recap: an entry with no recallable memory."""
+    def add_entry(
+        self,
+        state: ConversationState,
+        kind: str,
+        text: str,
+        at: datetime,
+        meta: dict[str, Any],
+        visibility: tuple[str, ...] | None = None,
+    ) -> Entry:
+        """A tool call, summary or recap: an entry with no recallable memory, shown to ``visibility``
+        (None: the conversation's audience)."""
         host = self._host
+        audience = state.visibility if visibility is None else visibility
         entry = Entry(
-            id=host.new_id(), scope=state.scope, conversation=state.id, kind=kind, text=text, at=at, meta=meta
+            id=host.new_id(),
+            scope=state.scope,
+            conversation=state.id,
+            kind=kind,
+            text=text,
+            at=at,
+            meta=meta,
+            visibility=audience,
         )
         out = host.run([RecordEntry(state.scope, entry, state.position)])
         return Entry.from_dict(out[0].events[0].payload["entry"])
+
+    def add_entries(self, state: ConversationState, drafts: Sequence[Entry]) -> list[Entry]:
+        """Summaries or recaps (``drafts``, ids empty) appended in one transaction, in order."""
+        commands = [
+            RecordEntry(state.scope, replace(d, id=self._host.new_id()), state.position + n)
+            for n, d in enumerate(drafts)
+        ]
+        return [Entry.from_dict(o.events[0].payload["entry"]) for o in self._host.run(commands)]
 
     def summarise(self, entries: Sequence[Entry], budget: int) -> tuple[str, dict[str, str]]:
         """A summary of ``entries`` and how it was made (``meta``): the summariser's if one is set
@@ -164,21 +205,32 @@ class Writer:
             return extractive_summary(entries, budget), {"summariser": "extractive", "fallback": str(why)[:300]}
         return extractive_summary(entries, budget), {}
 
-    def recap_of(self, state: ConversationState) -> tuple[list[Entry], Entry] | None:
-        """The session's entries and the recap its release would write (not stored: ``id`` empty,
-        no position), or None for an empty session. ``release`` writes it; a read-only store
-        shows it (``wing.Conversations.recap``)."""
+    def recaps_of(self, state: ConversationState) -> tuple[list[Entry], list[Entry]] | None:
+        """The session's entries and the recaps its release would write (not stored: ``id`` empty,
+        no position), one per audience (``conversation.audience``): each quotes only the messages
+        its whole audience may see; the conversation audience's comes last and releases the
+        session, the narrower ones before it are ``meta["variant"]``. None for an empty session.
+        ``release`` writes them; a read-only store shows the reader's (``wing.Conversations.recap``)."""
         entries = conversation_store(self._host).conversation_entries(
             state.scope, state.id, after_position=state.session_start - 1
         )
         said = [e for e in entries if e.kind in ("message", "tool_call")]
         if not said:
             return None
+        drafts = []
+        for audience in audiences(state, said):
+            draft = self._recap_for(state, quotable(audience, said), audience)
+            if audience != state.visibility:
+                draft = replace(draft, meta={**draft.meta, "variant": True})
+            drafts.append(draft)
+        return entries, drafts
+
+    def _recap_for(self, state: ConversationState, said: list[Entry], audience: tuple[str, ...]) -> Entry:
         messages = [e for e in said if e.kind == "message"]
         head = f"Conversation {state.id}, session {state.session}: {len(messages)} message(s)"
         if messages:
             head += f", {date_text(messages[0].at)} to {date_text(messages[-1].at)}"
-        body, how = self.summarise(said, RECAP_CHARS)
+        body, how = self.summarise(said, RECAP_CHARS) if said else ("", {})
         at = state.last_at or self._host.clock.now()
         meta = {
             "from": state.session_start,
@@ -188,20 +240,29 @@ class Writer:
             **how,
         }
         text = f"{head}.\n{body}" if body else f"{head}."
-        draft = Entry(id="", scope=state.scope, conversation=state.id, kind="recap", text=text, at=at, meta=meta)
-        return entries, draft
+        return Entry(
+            id="",
+            scope=state.scope,
+            conversation=state.id,
+            kind="recap",
+            text=text,
+            at=at,
+            meta=meta,
+            visibility=audience,
+        )
 
     def release(self, state: ConversationState, *, learn: bool = True) -> Entry | None:
-        """Write the session's recap and release its history (the next message opens a new session).
+        """Write the session's recaps (one per audience, in one transaction) and release its history
+        (the next message opens a new session); return the conversation audience's recap.
 
         With ``learn`` (and a learner), the session's messages are then mined into claims; a
         failure there is logged and never fails the release (``learn.safely``).
         """
-        found = self.recap_of(state)
+        found = self.recaps_of(state)
         if found is None:
             return None
-        entries, draft = found
-        recap = self.add_entry(state, "recap", draft.text, draft.at, draft.meta)
+        entries, drafts = found
+        recap = self.add_entries(state, drafts)[-1]
         learner = self.learner
         if learn and learner is not None:
             safely(lambda: learner.extract(state.scope, state.id, [entries], extra=self.extra), state.id)
@@ -209,8 +270,9 @@ class Writer:
 
     def purge_message(self, state: ConversationState, message_id: str, reason: str) -> None:
         """Erase a message everywhere: its archive row and events, the summaries and recaps that
-        may quote it, its memory, and the memories of the turns whose context quoted it (those
-        are purged and remembered again with the message left out of their context)."""
+        may quote it, its memory, the claims mined from it or borrowing a name from it, and the
+        memories of the turns whose context quoted it (those are purged and remembered again with
+        the message left out of their context)."""
         host, scope = self._host, state.scope
         store = conversation_store(host)
         target = store.conversation_entry(scope, message_id)
@@ -221,8 +283,10 @@ class Writer:
             e.id for e in entries if e.covers is not None and e.covers[0] <= target.position <= e.covers[1]
         )
         commands: list[cmd.Command] = [PurgeMessage(scope, state.id, message_id, covering, reason)]
-        # Its memory, and the claims mined from it, which quote it too (``learn``: ``meta.message_id``).
+        # Its memory, the claims mined from it, which quote it too (``learn``: ``meta.message_id``),
+        # and the later claims that borrowed a name from it (``borrowed``: "She …" → "Zorvina …").
         erased = [*self._items_of(scope, message_id), *self._claims_of(scope, message_id)]
+        erased += [c.id for c in borrowers(host.store, scope, entries, target) if c.id not in erased]
         commands += [cmd.Purge(scope, i, reason) for i in erased]
         # The people only it spoke for: their names would outlive it (``forget_people``).
         commands += people_commands(host.store, scope, target, erased, entries, reason)
@@ -239,9 +303,11 @@ class Writer:
                     speaker=later.speaker,
                     role=later.role or "user",
                     at=later.at,
-                    before=[e for e in earlier if _same_session(entries, e, later)],
+                    before=quotable(later.visibility, [e for e in earlier if _same_session(entries, e, later)]),
                     limit=host.limits.max_text_chars,
                 )
+                if window == item.text:  # its context never quoted the message
+                    continue
                 commands.append(cmd.Purge(scope, item_id, reason))
                 commands.append(
                     cmd.Remember(
@@ -274,9 +340,11 @@ class Writer:
 
 
 def _quoting(entries: list[Entry], target: Entry) -> list[Entry]:
-    """The messages whose recallable text quotes ``target`` in its context: the next few of its session."""
+    """The messages whose recallable text may quote ``target`` in its context: the later ones of its
+    session (a context skips the turns its audience may not see, so it may reach past the next two;
+    ``purge_message`` re-writes only the texts that change)."""
     later = [e for e in entries if e.kind == "message" and e.position > target.position]
-    return [e for e in later if _same_session(entries, target, e)][:WINDOW_BEFORE]
+    return [e for e in later if _same_session(entries, target, e)]
 
 
 def _same_session(entries: list[Entry], a: Entry, b: Entry) -> bool:
@@ -289,6 +357,7 @@ def _message(entry: Entry, item_id: str | None) -> Message:
     if entry.turn is None or entry.role is None:  # pragma: no cover - the reducer numbers every message
         raise InvalidInputError("a stored message lacks its turn or role")
     return Message(
+        visibility=entry.visibility,
         id=entry.id,
         conversation=entry.conversation,
         position=entry.position,

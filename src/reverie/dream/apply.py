@@ -260,6 +260,9 @@ def _step(
     elif op == "flag":
         add, remove = tuple(action.params.get("add", ())), tuple(action.params.get("remove", ()))
         single = cmd.SetFlags(scope, first, add, remove, why, expected[0])
+    elif op == "set_visibility":  # a pattern narrowed to its events' audience (``pattern_step``)
+        _check(b, scope, first, expected[0])  # the command takes no expected version: checked here
+        single = cmd.SetVisibility(scope, first, tuple(str(v) for v in action.params["visibility"]), why)
     if single is not None:
         out = b.run([single])
         # each event on the item bumps its version once (a forget also unlinks its contradictions)

@@ -5,6 +5,11 @@ Each pattern (``reverie.dream.patterns``) is one current item of kind ``pattern`
 and strength) with a ``derived_from`` edge to every member of its support set. Why an item:
 recall, the review page and every face already read items, with provenance and history.
 
+Patterns are found among the events of one audience (``visibility``) and carry it, as gists
+merge only claims of equal visibility: an item is kept per (key, audience). Restricting an event
+later narrows its patterns at once (``model.audience`` follows the ``derived_from`` edges); the
+next pass then rebuilds each audience's patterns from its own events.
+
 Idempotent: a pattern's ``key`` is stable for (kind of event, rule, value). A second pass over
 an unchanged scope plans nothing; when the support set or the text changed, the new version
 supersedes the old one in the same savepoint (one current pattern per key, the old one kept as
@@ -16,6 +21,7 @@ from __future__ import annotations
 from reverie.dream.patterns import EVENT_KINDS, Event, Pattern, event_time, find_patterns, template
 from reverie.dream.plan import Planner
 from reverie.dream.salience import is_gist, is_pattern
+from reverie.model.audience import narrowed
 from reverie.model.item import Item
 
 PATTERN_KIND = "pattern"
@@ -28,37 +34,60 @@ def patterns(p: Planner) -> None:
     snap = p.snap
     if not p.config.patterns:
         return
-    existing: dict[str, Item] = {}
-    for it in snap.items:
-        if is_pattern(it) and it.id not in p.closing:  # one the keep budget forgets now is gone already
-            key = str(it.meta.get("pattern", {}).get("key", ""))
-            existing.setdefault(key, it)  # two current items for one key cannot arise; keep the oldest
     members: dict[str, set[str]] = {}
     for e in snap.edges:
         if e.type == "derived_from" and e.src in snap.index:
             members.setdefault(e.src, set()).add(e.dst)
-    events = [
-        Event(it.id, event_time(it.valid_from, it.recorded_at), template(it.text), it.text)
-        for it in snap.items
-        if it.kind in EVENT_KINDS and it.source != "system" and not is_gist(it) and it.id not in p.closing
-    ]
-    found = find_patterns(events)
-    p.stats["pattern_events"] = len(events)
+    existing: dict[tuple[str, tuple[str, ...]], Item] = {}
+    for it in snap.items:
+        if is_pattern(it) and it.id not in p.closing:  # one the keep budget forgets now is gone already
+            key = str(it.meta.get("pattern", {}).get("key", ""))
+            audience = _narrowed_to_members(p, it, members.get(it.id, set()))
+            existing.setdefault((key, audience), it)  # one current item per key and audience; the oldest
+    by_audience: dict[tuple[str, ...], list[Event]] = {}
+    for it in snap.items:
+        if it.kind in EVENT_KINDS and it.source != "system" and not is_gist(it) and it.id not in p.closing:
+            event = Event(it.id, event_time(it.valid_from, it.recorded_at), template(it.text), it.text)
+            by_audience.setdefault(it.visibility, []).append(event)
+    # Patterns are found among the events of one audience and carry it, as gists do: a pattern
+    # quotes an event, counts them and says when they happen, so one mixing audiences would show
+    # a principal what it may not see (outside probe #13).
+    found = [(audience, pat) for audience in sorted(by_audience) for pat in find_patterns(by_audience[audience])]
+    p.stats["pattern_events"] = sum(len(v) for v in by_audience.values())
     p.stats["patterns"] = len(found)
     kept = 0
-    for pat in found:
-        old = existing.pop(pat.key, None)
+    for audience, pat in found:
+        old = existing.pop((pat.key, audience), None)
         if old is not None and members.get(old.id, set()) == set(pat.members) and old.text == pat.text():
             kept += 1
             continue
-        _plan_pattern(p, pat, old)
+        _plan_pattern(p, pat, old, audience)
     p.stats["patterns_unchanged"] = kept
     for old in sorted(existing.values(), key=lambda it: it.id):
         p.closing.add(old.id)
         p.add("pattern", "forget", (old,), "the recurring pattern no longer holds on the scope's current events")
 
 
-def _plan_pattern(p: Planner, pat: Pattern, old: Item | None) -> None:
+def _narrowed_to_members(p: Planner, pattern: Item, members: set[str]) -> tuple[str, ...]:
+    """The audience ``pattern`` may have given its current events; narrowed now if it is wider.
+
+    A pattern written before patterns carried their events' audience (or one whose event was
+    restricted in a way no copy rule reached) may be shown to principals who may not see its
+    events: it is narrowed to them, as ``set_visibility`` on an event narrows its copies
+    (``model.audience.narrowed``: never a principal more), before anything else the pass plans.
+    """
+    audience = pattern.visibility
+    for member in sorted(members):
+        event = p.snap.item(member)
+        if event is not None:
+            audience = narrowed(audience, event.visibility)
+    if audience != pattern.visibility:
+        why = "a pattern is shown only to whom may see its events: narrowed to their audience"
+        p.add("pattern", "set_visibility", (pattern,), why, visibility=list(audience))
+    return audience
+
+
+def _plan_pattern(p: Planner, pat: Pattern, old: Item | None, audience: tuple[str, ...]) -> None:
     snap = p.snap
     group = [it for i in pat.members if (it := snap.item(i)) is not None]
     authority = min(MAX_AUTHORITY, min(it.scores.authority for it in group))
@@ -82,6 +111,7 @@ def _plan_pattern(p: Planner, pat: Pattern, old: Item | None) -> None:
         meta={"dream": "pattern", "pattern": pat.to_meta()},
         members=list(pat.members),
         replaces=old.id if old is not None else None,
+        visibility=list(audience),
     )
 
 

@@ -31,6 +31,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from reverie.model.redact import unslotted
+
 #: Kinds of claim read as time-stamped events (a fact like "Alice lives in Paris" has no rhythm).
 EVENT_KINDS = frozenset({"episodic", "observation"})
 WEEKDAYS = tuple(calendar.day_name[i].lower() for i in range(7))
@@ -168,12 +170,10 @@ def _unslotted(text: str) -> str:
     """An example event without its slots (numbers, ids, times): "the deploy failed on build …".
 
     Why: a quoted "error 502" would let write-time detection read the pattern as contradicting
-    a later "error 503" member on the numeric axis.
+    a later "error 503" member on the numeric axis. The rule lives in the model
+    (``redact.unslotted``) so that a purge recognises this quote as a copy of its event.
     """
-    return " ".join(_SLOT.sub("…", text.strip().rstrip(".")).split())
-
-
-_SLOT = re.compile(r"\S*\d\S*")
+    return unslotted(text)
 
 
 def find_patterns(events: Iterable[Event], config: PatternConfig | None = None) -> list[Pattern]:

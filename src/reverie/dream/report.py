@@ -26,7 +26,15 @@ Step = Literal[
     "pattern",  # 10: recurring temporal patterns as pattern items (``pattern_step``)
 ]
 Op = Literal[
-    "remember_gist", "remember_pattern", "link", "detect_conflicts", "flag", "forget", "set_tier", "set_scores"
+    "remember_gist",
+    "remember_pattern",
+    "link",
+    "detect_conflicts",
+    "flag",
+    "forget",
+    "set_tier",
+    "set_scores",
+    "set_visibility",
 ]
 Status = Literal["planned", "applied", "skipped", "failed"]
 

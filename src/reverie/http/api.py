@@ -298,7 +298,8 @@ def link(scope: ScopeName, body: s.LinkIn, mem: Mem) -> s.EdgeOut:
 def recall(scope: ScopeName, body: s.RecallIn, mem: Mem) -> s.RecallOut:
     """The items that best answer ``query``, ranked by full-text and vector search fused, times value.
 
-    Each hit says why it ranked and which items contradict it. Counts as a use unless ``record_use`` is false.
+    Each hit says why it ranked and which items contradict it. Counts as a use unless ``record_use`` is
+    false or ``as_of`` is given (then each hit is the item as it stood at that time).
     """
     hits = mem.recall(
         body.query,

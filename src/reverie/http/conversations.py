@@ -55,6 +55,21 @@ class MessageIn(_In):
     role: Literal["user", "assistant", "system", "tool"] = Field("user", description="Who is speaking.")
     at: Time | None = Field(None, description="When it was said (ISO 8601 with offset; not before the last).")
     meta: dict[str, Any] | None = Field(None, description="Free JSON data kept with the message.")
+    visibility: list[str] | None = Field(
+        None,
+        description="Only these principals may see the message; leave out for the conversation's audience "
+        "(a message may narrow it, never widen it).",
+    )
+    conversation_visibility: list[str] | None = Field(
+        None, description="Who may see the conversation, set when this message opens it; leave out for everyone."
+    )
+
+
+class MessageVisibilityIn(_In):
+    visibility: list[str] | None = Field(
+        None, description="Only these principals may see the message; null for the conversation's audience."
+    )
+    reason: str = Field("", description="Why (kept in the log).")
 
 
 class ToolCallIn(_In):
@@ -77,6 +92,7 @@ class EntryOut(BaseModel):
     role: str | None
     turn: int | None
     meta: dict[str, Any]
+    visibility: list[str] = Field([], description="Who may see it; empty: everyone in the scope.")
 
 
 class MessageOut(BaseModel):
@@ -90,6 +106,7 @@ class MessageOut(BaseModel):
     at: str
     meta: dict[str, Any]
     item_id: str | None
+    visibility: list[str] = Field([], description="Who may see it; empty: everyone in the scope.")
 
 
 class EntriesOut(BaseModel):
@@ -124,7 +141,10 @@ class ClosedOut(BaseModel):
 
 
 class PeopleOut(BaseModel):
-    people: list[dict[str, Any]]
+    people: list[dict[str, Any]] = Field(
+        description="Each person: id, name, aliases, attributes, relations (as on people/{name}) and "
+        "claim_count (how many current claims are about them; people/{name} lists the claims)."
+    )
 
 
 class PersonOut(BaseModel):
@@ -140,9 +160,30 @@ def _entries(found: list[Any]) -> EntriesOut:
 )
 def add_message(scope: ScopeName, conversation: ConversationId, body: MessageIn, mem: Mem) -> MessageOut:
     """Append a message (201), opening the conversation if new; archived and remembered in one transaction."""
-    conv = mem.conversation(conversation, scope=scope, open_on_add=True)
-    msg = conv.add(body.text, speaker=body.speaker, role=body.role, at=body.at, meta=body.meta)
+    conv = mem.conversation(conversation, scope=scope, open_on_add=True, visibility=body.conversation_visibility)
+    msg = conv.add(
+        body.text, speaker=body.speaker, role=body.role, at=body.at, meta=body.meta, visibility=body.visibility
+    )
     return MessageOut.model_validate(_plain(msg))
+
+
+@router.post(
+    "/conversations/{conversation}/messages/{message}/visibility",
+    response_model=EntryOut,
+    summary="Set a message's visibility",
+)
+def set_message_visibility(
+    scope: ScopeName,
+    conversation: ConversationId,
+    message: Annotated[str, Path(description="The message's id.")],
+    body: MessageVisibilityIn,
+    mem: Mem,
+) -> EntryOut:
+    """Give a message a new audience (within its conversation's); everything quoting it follows in one
+    transaction. The store's owner only: a principal's token gets 403 ``not_permitted``."""
+    conv = mem.conversation(conversation, scope=scope, create=False)
+    entry = conv.set_visibility(message, body.visibility, reason=body.reason)
+    return EntryOut.model_validate(entry.to_dict())
 
 
 @router.post(
@@ -206,7 +247,7 @@ def close(scope: ScopeName, conversation: ConversationId, mem: Mem) -> ClosedOut
 
 @router.get("/people", response_model=PeopleOut, summary="People")
 def people(scope: ScopeName, mem: Mem) -> PeopleOut:
-    """Every person of the scope (name, aliases, attributes), oldest first."""
+    """Every person of the scope, oldest first: name, aliases, attributes, relations and ``claim_count``."""
     return PeopleOut(people=[_plain(p) for p in mem.people(scope=scope)])
 
 

@@ -3,7 +3,8 @@
 ``/conversations?scope=S`` lists a scope's conversations; ``/conversation?scope=S&id=C`` shows
 one: every message (who, when, word for word), the claims extraction wrote from each (found by
 their ``meta.message_id``), and the tool-call records between them. ``/people?scope=S`` lists the
-persons; ``/person?scope=S&name=N`` shows one with aliases, relations and the claims about them.
+persons (aliases, relations, how many claims); ``/person?scope=S&name=N`` shows one with aliases,
+relations and the claims about them.
 
 Everything shown was written by someone in a conversation, so every value goes through
 ``render.fmt`` (escaped). The views only read (the conversation is opened with ``create=False``
@@ -172,17 +173,20 @@ def _people(mem: Memory, scope: str) -> r.Safe:
         return r.Safe('<section class="people"><p class="empty">Nobody is known in this scope yet.</p></section>')
     rows = r.join(
         r.fmt(
-            '<tr class="person" data-id="{id}"><td><a href="{href}">{name}</a></td><td>{aliases}</td></tr>',
+            '<tr class="person" data-id="{id}"><td><a href="{href}">{name}</a></td><td>{aliases}</td>'
+            '<td class="relations">{relations}</td><td class="claims">{claims}</td></tr>',
             id=x.id,
             href=r.url("/person", scope=scope, name=x.id),
             name=x.name,
             aliases=", ".join(x.aliases),
+            relations="; ".join(f"{rel.person_name} is {rel.of_name}'s {rel.type}" for rel in x.relations) or "—",
+            claims=str(x.claim_count),
         )
         for x in found
     )
     return r.fmt(
-        '<section class="people"><h3>People ({n})</h3><table><thead><tr><th>name</th><th>aliases</th></tr>'
-        "</thead><tbody>{rows}</tbody></table></section>",
+        '<section class="people"><h3>People ({n})</h3><table><thead><tr><th>name</th><th>aliases</th>'
+        "<th>relations</th><th>claims</th></tr></thead><tbody>{rows}</tbody></table></section>",
         n=len(found),
         rows=rows,
     )

@@ -336,7 +336,7 @@ class RecallIn(_In):
         "surface", description="Show contradicted hits with their opponents, or leave them out."
     )
     min_authority: float = Field(0.0, description="Skip items whose authority is below this, in [0, 1].")
-    record_use: bool = Field(True, description="Count this recall as a use (it reinforces the hits).")
+    record_use: bool = Field(True, description="Count this recall as a use (it reinforces the hits); never with as_of.")
     kind: list[str] = Field([], description="Only these kinds (OR).")
     source: list[str] = Field([], description="Only these sources (OR).")
     tag: list[str] = Field([], description="Only items with any of these tags.")

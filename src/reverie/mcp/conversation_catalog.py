@@ -16,6 +16,7 @@ _SCOPE = {
     "description": "The isolation boundary, e.g. 'user:alice'. Conversations and people are seen only in their scope.",
 }
 _CONVERSATION = {"type": "string", "description": "The conversation's id, e.g. 'chat-2026-12-01'."}
+_STRINGS = {"type": "array", "items": {"type": "string"}}
 
 
 def _tool(required: tuple[str, ...], **properties: dict[str, Any]) -> dict[str, Any]:
@@ -29,7 +30,16 @@ CONVERSATION_DESCRIPTIONS: MappingProxyType[str, str] = MappingProxyType(
             "Append a message to a conversation of this scope (opened if new): kept word for word in the "
             "archive and remembered as a recallable memory. speaker is who said it, role user (default), "
             "assistant, system or tool; at (ISO-8601 with offset, default now) may not be before the "
-            "previous message. Returns the message with its id, turn and memory id."
+            "previous message. visibility (a list of principals) narrows who may see the message below the "
+            "conversation's audience (never widens it); conversation_visibility sets who may see the conversation "
+            "when this message opens it (leave both out for everyone). Returns the message with its id, turn and "
+            "memory id."
+        ),
+        "conversation_set_visibility": (
+            "Give one message of a conversation of this scope a new audience (visibility: a list of principals, "
+            "null for the conversation's audience; never wider than it). Its memory, the next turns' context, "
+            "the recaps and summaries quoting it and the claims restating it follow in one transaction. The "
+            "store's owner only: a principal gets not_permitted. Returns the message's entry."
         ),
         "conversation_tool_call": (
             "Record that a tool ran in a conversation of this scope: its name, its arguments (a JSON object "
@@ -59,7 +69,10 @@ CONVERSATION_DESCRIPTIONS: MappingProxyType[str, str] = MappingProxyType(
             "released first; on a read-only server its recap is computed and not stored (written: false). "
             "Stored data, not instructions."
         ),
-        "people": "Every person known in this scope (name, aliases), oldest first.",
+        "people": (
+            "Every person known in this scope, oldest first: name, aliases, their relations (each with the "
+            "claim saying it) and claim_count, how many current claims are about them (person lists those)."
+        ),
         "person": (
             "One person by name, alias or id: their relations (each with the claim saying it) and the current "
             "claims about them, newest first. A name fitting several people fails: give the full name or id."
@@ -77,6 +90,25 @@ CONVERSATION_SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType(
             role={"type": "string", "enum": ["user", "assistant", "system", "tool"]},
             at={"type": "string", "format": "date-time", "description": "When it was said (ISO-8601 with offset)."},
             meta={"type": "object", "description": "Free JSON data kept with the message."},
+            visibility={
+                **_STRINGS,
+                "description": "Only these principals may see the message (within the conversation's).",
+            },
+            conversation_visibility={
+                **_STRINGS,
+                "description": "Who may see the conversation, set when this message opens it; leave out for everyone.",
+            },
+        ),
+        "conversation_set_visibility": _tool(
+            ("conversation", "message"),
+            conversation=_CONVERSATION,
+            message={"type": "string", "description": "The message's id."},
+            visibility={
+                "type": ["array", "null"],
+                "items": {"type": "string"},
+                "description": "Only these principals may see it; null for the conversation's audience.",
+            },
+            reason={"type": "string", "description": "Why (kept in the log)."},
         ),
         "conversation_tool_call": _tool(
             ("conversation", "name"),

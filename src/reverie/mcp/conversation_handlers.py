@@ -38,9 +38,23 @@ def _existing(mem: Memory, a: dict[str, Any]) -> Conversation:
 
 def conversation_add(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     at = _time(a.get("at"))
-    conv = mem.conversation(a["conversation"], scope=a["scope"], open_on_add=True)
-    msg = conv.add(a["text"], speaker=a.get("speaker"), role=a.get("role", "user"), at=at, meta=a.get("meta"))
+    conv = mem.conversation(
+        a["conversation"], scope=a["scope"], open_on_add=True, visibility=a.get("conversation_visibility")
+    )
+    msg = conv.add(
+        a["text"],
+        speaker=a.get("speaker"),
+        role=a.get("role", "user"),
+        at=at,
+        meta=a.get("meta"),
+        visibility=a.get("visibility"),
+    )
     return marked({"message": msg})
+
+
+def conversation_set_visibility(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    entry = _existing(mem, a).set_visibility(a["message"], a.get("visibility"), reason=a.get("reason", ""))
+    return marked({"entry": entry})
 
 
 def conversation_tool_call(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
@@ -86,6 +100,7 @@ def person(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
 
 CONVERSATION_HANDLERS: Mapping[str, Handler] = {
     "conversation_add": conversation_add,
+    "conversation_set_visibility": conversation_set_visibility,
     "conversation_tool_call": conversation_tool_call,
     "conversation_close": conversation_close,
     "conversation_history": conversation_history,

@@ -117,7 +117,11 @@ class Intents:
         reason: str = "",
         expected_version: int | None = None,
     ) -> ag.Intent:
-        """Apply ``move`` (``pause``, ``resume``, ``complete`` or ``cancel``) and return the intent after it."""
+        """Apply ``move`` (``pause``, ``resume``, ``complete`` or ``cancel``) and return the intent after it.
+
+        ``expected_version`` (here and on every named verb) refuses the move with
+        ``VersionConflictError`` unless the intent is at that version, so a caller acting on what it
+        read does not overwrite a move it has not seen."""
         core = self._core
         command = ag.MoveIntent(
             scope=core.scope(scope),
@@ -128,21 +132,29 @@ class Intents:
         )
         return self._written(core.run([command]))
 
-    def pause(self, intent: ag.Intent | str, *, scope: str, reason: str = "") -> ag.Intent:
+    def pause(
+        self, intent: ag.Intent | str, *, scope: str, reason: str = "", expected_version: int | None = None
+    ) -> ag.Intent:
         """active → paused."""
-        return self.transition(intent, "pause", scope=scope, reason=reason)
+        return self.transition(intent, "pause", scope=scope, reason=reason, expected_version=expected_version)
 
-    def resume(self, intent: ag.Intent | str, *, scope: str, reason: str = "") -> ag.Intent:
+    def resume(
+        self, intent: ag.Intent | str, *, scope: str, reason: str = "", expected_version: int | None = None
+    ) -> ag.Intent:
         """paused → active."""
-        return self.transition(intent, "resume", scope=scope, reason=reason)
+        return self.transition(intent, "resume", scope=scope, reason=reason, expected_version=expected_version)
 
-    def complete(self, intent: ag.Intent | str, *, scope: str, reason: str = "") -> ag.Intent:
+    def complete(
+        self, intent: ag.Intent | str, *, scope: str, reason: str = "", expected_version: int | None = None
+    ) -> ag.Intent:
         """active or paused → completed (final)."""
-        return self.transition(intent, "complete", scope=scope, reason=reason)
+        return self.transition(intent, "complete", scope=scope, reason=reason, expected_version=expected_version)
 
-    def cancel(self, intent: ag.Intent | str, *, scope: str, reason: str = "") -> ag.Intent:
+    def cancel(
+        self, intent: ag.Intent | str, *, scope: str, reason: str = "", expected_version: int | None = None
+    ) -> ag.Intent:
         """active or paused → cancelled (final)."""
-        return self.transition(intent, "cancel", scope=scope, reason=reason)
+        return self.transition(intent, "cancel", scope=scope, reason=reason, expected_version=expected_version)
 
     # -- reads ----------------------------------------------------------------------------
     def get(self, intent: ag.Intent | str, *, scope: str) -> ag.Intent:

@@ -60,7 +60,11 @@ class Maintenance:
         self._clear_pending()  # the replay re-embedded every text, pending ones too
 
     def backup(self, target: str | Path) -> None:
-        """Write a consistent copy of the store to ``target`` with SQLite's backup API."""
+        """Write a consistent copy of the store to ``target`` with SQLite's backup API.
+
+        ``InvalidInputError`` (nothing written) for a target that names no file (``""``, blank,
+        ``":memory:"``: SQLite would copy into a temporary database), the store itself, or another
+        application's database."""
         backup = getattr(self._core.store, "backup", None)
         if backup is None:
             raise InvalidInputError("this store backend has no backup")

@@ -20,9 +20,9 @@ from reverie.model import validate
 from reverie.model.clock import ensure_aware
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
-from reverie.model.projection import ProjectionView, PutItem, PutTiers, project
 from reverie.model.query import All, Filter, Q, parse_sort
 from reverie.model.validate import check_count, check_id, check_seq, shown
+from reverie.store.replay import item_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,25 +88,8 @@ class Reads:
         return own[0] if own else max(fits, key=lambda st: (st.recorded_at, st.id))
 
     def _item_at(self, scope: str, item_id: str, when: datetime) -> Item | None:
-        """Replay this item's events up to ``when`` through the projection: its state then."""
-        store = self._core.store
-        states: dict[str, Item] = {}
-
-        def item(_scope: str, other: str) -> Item | None:
-            # An event may also need another item (``memory.revised`` closes the version it
-            # replaces): that one comes from its current row. Only this item's state is kept.
-            return states[other] if other in states else store.get(scope, other)
-
-        view = ProjectionView(item, lambda _s, _e: None)
-        for event in store.events(scope, item_id=item_id, limit=1_000_000):
-            if event.at > when:
-                break
-            for change in project(event, view):
-                if isinstance(change, PutItem) and change.item.id == item_id:
-                    states[item_id] = change.item
-                elif isinstance(change, PutTiers) and item_id in states:
-                    states[item_id] = change.moved(states[item_id]) or states[item_id]
-        return states.get(item_id)
+        """This item's state at ``when`` (``store.replay.item_at``: the definition recall shares)."""
+        return item_at(self._core.store, scope, item_id, when)
 
     def _versions_of(self, scope: str, item_id: str) -> builtins.list[str]:
         """Ids of every version of the claim: ``supersedes`` edges followed both ways, sorted."""

@@ -64,14 +64,16 @@ class Retrieval:
         """The best current memories for ``query``, each with ``score`` and ``why``.
 
         Full-text (FTS5 bm25) and dense legs fused by Reciprocal Rank Fusion, then ranked by relevance × value ×
-        per-kind decay. Current truth only unless ``as_of`` (what we believed then) or ``include_history``;
+        per-kind decay. Current truth only unless ``as_of`` (what we believed then: each hit is the item as it
+        stood then, ``get(id, as_of=...)``, ranked as a recall then would have ranked it) or ``include_history``;
         ``valid_at=T`` keeps what was true in the world at T (valid time; combine with ``as_of`` for what we
         believed then about T); subconscious items only if ``tiers`` names them (and recalling one promotes it
         back). ``contradictions="surface"`` flags both sides of a conflict, ``"filter"`` keeps the
         better-supported one. ``diversity`` penalises hits sharing an ``author`` or ``parent``. When the answer
         is weak, one corrective pass runs (wider pool, no trust floor, the subconscious tier too) and replaces
         it only if strictly better. Each hit that counts as used (``why["counts_as_use"]``) records this query
-        as ``last_used_query`` unless ``record_use=False`` (or the store is open read-only: a read never writes).
+        as ``last_used_query`` unless ``record_use=False``, ``as_of`` is given (a look at the past is not a use)
+        or the store is open read-only (a read never writes).
         """
         core = self._core
         s = core.scope(scope)

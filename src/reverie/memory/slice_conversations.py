@@ -82,7 +82,10 @@ def export_conversations(
             raise InvalidInputError(f"conversation {name!r} has {len(entries)} entries; a slice carries {MAX_ENTRIES}")
         memories = _memories(store, scope, name)
         chosen.update((m.id, m) for m in memories.values())
-        out.append(SliceConversation(id=name, entries=tuple(_slice_entry(e, memories.get(e.id)) for e in entries)))
+        state = cs.conversation_state(scope, name)
+        audience = state.visibility if state is not None else ()
+        sliced = tuple(_slice_entry(e, memories.get(e.id), audience) for e in entries)
+        out.append(SliceConversation(id=name, entries=sliced, visibility=audience or None))
     return tuple(out)
 
 
@@ -102,7 +105,8 @@ def _memories(store: Store, scope: str, name: str) -> dict[str, Item]:
         offset += _PAGE
 
 
-def _slice_entry(e: Entry, memory: Item | None) -> SliceEntry:
+def _slice_entry(e: Entry, memory: Item | None, audience: tuple[str, ...]) -> SliceEntry:
+    """``e`` as a slice carries it; its audience only when it narrows its conversation's."""
     meta = dict(e.meta)
     origin = meta.pop(ENTRY_ORIGIN_META, None)
     return SliceEntry(
@@ -116,6 +120,7 @@ def _slice_entry(e: Entry, memory: Item | None) -> SliceEntry:
         role=e.role,
         meta=meta,
         memory=memory.id if memory is not None and e.kind == "message" else None,
+        visibility=e.visibility if e.visibility != audience else None,
     )
 
 
@@ -128,6 +133,7 @@ class _Conversation:
     open: bool
     expected: int
     entries: list[Entry] = field(default_factory=list)
+    visibility: tuple[str, ...] = ()
 
 
 @dataclass
@@ -181,6 +187,8 @@ def plan_conversations(
         state = cs.conversation_state(scope, sc.id)
         local = cs.conversation_entries(scope, sc.id) if state is not None else []
         matched, rest, problem = _match(sc, local)
+        if problem is None and state is not None and state.visibility != (sc.visibility or ()):
+            problem = "the conversation here is shown to another audience"
         target = sc.id
         if problem is not None:
             conflicts.append({"id": sc.id, "target": sc.id, "reason": problem})
@@ -272,7 +280,8 @@ def _place(
     last_at = state.last_at if state is not None else None
     positions = {se.position: le.position for se, le in matched}
     positions.update({se.position: start + n for n, se in enumerate(rest, 1)})
-    out = _Conversation(target, state is None, start)
+    audience = state.visibility if state is not None else (sc.visibility or ())
+    out = _Conversation(target, state is None, start, visibility=audience)
     for se in rest:
         where = f"slice conversation {sc.id!r} entry {se.id}"
         if se.kind == "message" and last_at is not None and se.at < last_at:
@@ -293,6 +302,7 @@ def _place(
             speaker=speaker,
             role=se.role,
             meta={**meta, ENTRY_ORIGIN_META: se.origin_id},
+            visibility=audience if se.visibility is None else se.visibility,
         )
         out.entries.append(entry)
         plan.entry_ids[se.id] = report.entries[se.id] = entry.id
@@ -300,7 +310,7 @@ def _place(
             turn, last_at = turn + 1, se.at
             if se.memory is not None:
                 plan.memory_meta[se.memory] = {"message": entry.id, "turn": turn, "session": session}
-        elif se.kind == "recap":
+        elif se.kind == "recap" and not meta.get("variant"):  # a narrower audience's recap releases nothing
             session += 1
     return out
 
@@ -331,7 +341,7 @@ def apply_conversations(batch: Batch, plan: ConversationsPlan, scope: str) -> No
     """Record the planned entries inside the import's transaction (as a live conversation would)."""
     for conv in plan.conversations:
         if conv.open:
-            batch.run([OpenConversation(scope, conv.target)])
+            batch.run([OpenConversation(scope, conv.target, conv.visibility)])
         for n, entry in enumerate(conv.entries):
             batch.run([RecordEntry(scope, entry, conv.expected + n)])
 

@@ -47,9 +47,11 @@ from reverie.model.item import STATUSES, Edge, Item, Provenance
 from reverie.model.query import Q
 from reverie.model.redact import REDACTED
 from reverie.model.validate import check_count, check_id, check_meta, check_text
+from reverie.slice.conversations import SliceConversation
 from reverie.slice.format import IMPORTED_AUTHORITY, KNOWN_SECTIONS, ORIGIN_META, Slice, SliceEdge, SliceItem
 from reverie.slice.report import ON_CONFLICT, SliceReport
 from reverie.store.protocol import VECTOR_PENDING, Batch, Outcome, Store
+from reverie.store.visible import VisibleStore
 
 #: The most items one slice may carry (export and import): a bound, like every input's.
 MAX_SLICE_ITEMS = 100_000
@@ -225,6 +227,8 @@ class Slices:
         if len(sl.items) > MAX_SLICE_ITEMS:
             raise LimitExceededError(f"{len(sl.items)} items in one slice; the limit is {MAX_SLICE_ITEMS}")
         report = SliceReport(s)
+        unseen = _unseen_origins(core.store, s, sl)
+        sl = _entries_of_own_origin(sl, unseen, core.new_id)
         talks = plan_conversations(sl, core.store, s, core.limits, core.new_id, on_conflict, report)
         if sl.conversations:  # the items name entries and conversations as they will be here
             sl = replace(sl, items=tuple(talks.rewrite(i) for i in sl.items))
@@ -233,6 +237,8 @@ class Slices:
         plan.separate = set(talks.memory_meta)
         self._classify(plan, on_conflict)
         agenda = plan_agenda(sl, core.store, s, on_conflict, plan.report, self._record_events(s))
+        plan.unseen = unseen
+        agenda.reid |= {rec for rec, origin in _record_origins(sl) if origin in plan.unseen}
         commands = self._commands(plan)
         links = self._links(plan)
         external = {
@@ -365,7 +371,7 @@ class Slices:
                 continue
             meta = dict(it.meta)
             meta.pop(ORIGIN_META, None)
-            if it.id not in plan.reid:
+            if it.id not in plan.reid and it.origin_id not in plan.unseen:
                 meta[ORIGIN_META] = it.origin_id
             scores = dict(it.scores)
             scores["authority"] = min(scores.get("authority", IMPORTED_AUTHORITY), IMPORTED_AUTHORITY)
@@ -445,6 +451,43 @@ class _Plan:
         self.external: dict[str, str] = {}  # parent id outside the slice -> this scope's item
         self.supersede_reasons: dict[str, str] = {}  # superseded slice id -> the reason its edge carries
         self.separate: set[str] = set()  # message memories of imported entries: never corroborate
+        self.unseen: frozenset[str] = frozenset()  # origins naming a claim the importer may not see
+
+
+def _unseen_origins(store: Store, s: str, sl: Slice) -> frozenset[str]:
+    """The slice's origin ids (of claims, intents, tasks and conversation entries) naming a claim of
+    ``s`` the importing principal may not see; none for the owner.
+
+    Such a record is imported as a new one of its own origin (as ``reid`` does; an entry gets a
+    fresh origin id), never tied to the hidden claim. Why: kept as ``meta.slice_origin`` (or an
+    intent's origin) the write named a hidden claim and was refused ``not_found``, where an
+    unknown origin imports — an existence oracle for whoever holds or guesses the id (outside
+    probe #12). The report then reads exactly as for an unknown origin. The owner's import is
+    unchanged (it sees every claim).
+    """
+    if not isinstance(store, VisibleStore):
+        return frozenset()
+    origins = {i.origin_id for i in sl.items} | {origin for _, origin in _record_origins(sl)}
+    origins |= {e.origin_id for c in sl.conversations or () for e in c.entries}
+    return frozenset(origins & store.hidden(s)) if origins else frozenset()
+
+
+def _entries_of_own_origin(sl: Slice, unseen: frozenset[str], new_id: Callable[[], str]) -> Slice:
+    """``sl`` with each conversation entry whose origin names a hidden claim given a fresh origin
+    of its own (``_unseen_origins``: an entry's origin is kept in its ``meta`` as an item's is)."""
+    if not unseen or not sl.conversations:
+        return sl
+
+    def own(c: SliceConversation) -> SliceConversation:
+        entries = tuple(replace(e, origin_id=new_id()) if e.origin_id in unseen else e for e in c.entries)
+        return replace(c, entries=entries)
+
+    return replace(sl, conversations=tuple(own(c) for c in sl.conversations))
+
+
+def _record_origins(sl: Slice) -> list[tuple[str, str]]:
+    """(slice id, origin id) of every intent and task the slice carries."""
+    return [(i.id, i.origin_id) for i in sl.intents or ()] + [(t.id, t.origin_id) for t in sl.tasks or ()]
 
 
 def _parse(value: Slice | Mapping[str, Any] | str | bytes) -> Slice:

@@ -71,17 +71,23 @@ class TaskRun:
         self.written.append(item.id)
         return item
 
-    def complete(self, *, outputs: Sequence[Item | str] = (), reason: str = "") -> ag.Task:
+    def complete(
+        self, *, outputs: Sequence[Item | str] = (), reason: str = "", expected_version: int | None = None
+    ) -> ag.Task:
         """Complete now with the claims written so far plus ``outputs``."""
         self.task = self._tasks.complete(
-            self.task, scope=self.task.scope, outputs=[*self.written, *outputs], reason=reason
+            self.task,
+            scope=self.task.scope,
+            outputs=[*self.written, *outputs],
+            reason=reason,
+            expected_version=expected_version,
         )
         self.finished = True
         return self.task
 
-    def fail(self, reason: str) -> ag.Task:
+    def fail(self, reason: str, *, expected_version: int | None = None) -> ag.Task:
         """Fail now with ``reason`` (kept on the task for the next attempt or agent)."""
-        self.task = self._tasks.fail(self.task, reason, scope=self.task.scope)
+        self.task = self._tasks.fail(self.task, reason, scope=self.task.scope, expected_version=expected_version)
         self.finished = True
         return self.task
 
@@ -128,7 +134,10 @@ class Tasks:
         outputs: Sequence[Item | str] = (),
         expected_version: int | None = None,
     ) -> ag.Task:
-        """Apply ``move`` (``start``, ``complete``, ``fail`` or ``retry``) and return the task after it."""
+        """Apply ``move`` (``start``, ``complete``, ``fail`` or ``retry``) and return the task after it.
+
+        ``expected_version`` (here and on every named verb) refuses the move with
+        ``VersionConflictError`` unless the task is at that version."""
         core = self._core
         command = ag.MoveTask(
             scope=core.scope(scope),
@@ -140,23 +149,35 @@ class Tasks:
         )
         return self._written(core.run([command]))
 
-    def start(self, task: ag.Task | str, *, scope: str, reason: str = "") -> ag.Task:
+    def start(
+        self, task: ag.Task | str, *, scope: str, reason: str = "", expected_version: int | None = None
+    ) -> ag.Task:
         """pending → running (attempt 1)."""
-        return self.transition(task, "start", scope=scope, reason=reason)
+        return self.transition(task, "start", scope=scope, reason=reason, expected_version=expected_version)
 
     def complete(
-        self, task: ag.Task | str, *, scope: str, outputs: Sequence[Item | str] = (), reason: str = ""
+        self,
+        task: ag.Task | str,
+        *,
+        scope: str,
+        outputs: Sequence[Item | str] = (),
+        reason: str = "",
+        expected_version: int | None = None,
     ) -> ag.Task:
         """running → completed, recording ``outputs`` (claims of ``scope`` it produced)."""
-        return self.transition(task, "complete", scope=scope, reason=reason, outputs=outputs)
+        return self.transition(
+            task, "complete", scope=scope, reason=reason, outputs=outputs, expected_version=expected_version
+        )
 
-    def fail(self, task: ag.Task | str, reason: str, *, scope: str) -> ag.Task:
+    def fail(self, task: ag.Task | str, reason: str, *, scope: str, expected_version: int | None = None) -> ag.Task:
         """running → failed; ``reason`` (required) is kept in ``Task.failures`` for good."""
-        return self.transition(task, "fail", scope=scope, reason=reason)
+        return self.transition(task, "fail", scope=scope, reason=reason, expected_version=expected_version)
 
-    def retry(self, task: ag.Task | str, *, scope: str, reason: str = "") -> ag.Task:
+    def retry(
+        self, task: ag.Task | str, *, scope: str, reason: str = "", expected_version: int | None = None
+    ) -> ag.Task:
         """failed → running: a new attempt; the earlier failures stay listed."""
-        return self.transition(task, "retry", scope=scope, reason=reason)
+        return self.transition(task, "retry", scope=scope, reason=reason, expected_version=expected_version)
 
     @contextmanager
     def running(self, task: ag.Task | str, *, scope: str) -> Iterator[TaskRun]:

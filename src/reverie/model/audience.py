@@ -7,7 +7,8 @@ was: restricting a claim that a gist quoted kept its words — and, through the 
 ``parents`` and ``meta``, its id — in front of every principal the claim was now hidden from.
 
 The rule, applied by the reducer to every system item made from the claim (listing one of its
-versions in ``parents``; transitively, so a gist of gists too), when the claim's audience is set
+versions in ``parents``, or linked to one by a ``derived_from`` edge as a dream-pass pattern names
+its events; transitively, so a gist of gists too), when the claim's audience is set
 to a list of principals: the copy keeps only the principals also in that list — a copy visible to
 everyone gets the list itself. It never gains a principal: a copy's audience only ever shrinks,
 so no write (a principal's included) can open a copy to someone who could not see it. Hence the
@@ -20,7 +21,8 @@ Every system copy narrows, not only the one quoting the claim: a gist also count
 may not see exists. Widening a claim widens no copy: a copy is made from several claims and may
 show them only to whom may see them all; the owner widens a copy with ``set_visibility`` itself.
 
-Pure: the reads come in as functions (the reducer's ``StateView``).
+Pure: the reads come in as functions (the reducer's ``StateView``; ``derived`` is the reducer's
+``_made_from``: parents and the system's ``derived_from`` edges).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from reverie.model.agenda import CreateIntent, CreateTask, MoveIntent, MoveTask
-from reverie.model.conversation import OpenConversation, PurgeMessage, RecordEntry
+from reverie.model.conversation import OpenConversation, PurgeMessage, RecordEntry, SetMessageVisibility
 from reverie.model.item import Provenance
 from reverie.model.values import Value
 
@@ -43,6 +43,10 @@ class Remember:
     flags: tuple[str, ...] = ()
     #: Who may see it (``model.visibility``): empty = everyone in the scope.
     visibility: tuple[str, ...] = ()
+    #: Who writes (set by ``VisibleStore``; None: the store's owner). A tombstone holds only within
+    #: the audience of the claim it came from: one whose claim this principal may not see does not
+    #: refuse it (a refusal would confirm the hidden claim's words and name its id).
+    principal: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +67,10 @@ class Revise:
     #: The new version's end of validity when known; None keeps the old one's (a correction) or
     #: leaves it open (a change).
     valid_to: datetime | None = None
+    #: Who writes (set by ``VisibleStore``; None: the store's owner). A tombstone holds only within
+    #: the audience of the claim it came from: one whose claim this principal may not see does not
+    #: refuse it (a refusal would confirm the hidden claim's words and name its id).
+    principal: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +118,9 @@ class Undismiss:
     scope: str
     fingerprints: tuple[str, ...]
     reason: str = ""
+    #: Who lifts (set by ``VisibleStore``): a principal lifts only tombstones of claims it may see;
+    #: any other reads as a value never dismissed (``not_found``).
+    principal: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +269,7 @@ Command = (
     | OpenConversation
     | RecordEntry
     | PurgeMessage
+    | SetMessageVisibility
     | CreateIntent
     | MoveIntent
     | CreateTask

@@ -24,6 +24,11 @@ from reverie.model.redact import REDACTED
 #: What an entry is. Only messages are searchable (the archive) and recallable.
 ENTRY_KINDS = ("message", "tool_call", "summary", "recap")
 ROLES = ("user", "assistant", "system")
+#: The audience of a recap or summary no principal may see any more (only the store's owner, who
+#: sees everything): one made for principals a message was then taken from, when none of them may
+#: still see that message (``conversation.audience.narrowed_to``). No principal can hold this name
+#: (``model.visibility.PRINCIPAL_RE`` refuses parentheses), and there is no "nobody" audience.
+OWNER_ONLY: tuple[str, ...] = ("(owner)",)
 EVENT_OF_KIND = {
     "message": ev.MESSAGE_ADDED,
     "tool_call": ev.TOOL_CALLED,
@@ -63,9 +68,12 @@ class Entry:
     role: str | None = None
     turn: int | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    #: Who may see it (sorted principals; ``()``: everyone in the scope). A message's is its
+    #: conversation's unless it narrowed it; a recap's or summary's is the audience it was made for.
+    visibility: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "id": self.id,
             "scope": self.scope,
             "conversation": self.conversation,
@@ -79,6 +87,9 @@ class Entry:
             "turn": self.turn,
             "meta": dict(self.meta),
         }
+        # Only when restricted: an entry open to everyone keeps the shape it had before
+        # message visibility existed (events, rows and slices written then read the same).
+        return out | ({"visibility": list(self.visibility)} if self.visibility else {})
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Entry:
@@ -95,6 +106,7 @@ class Entry:
             role=d.get("role"),
             turn=d.get("turn"),
             meta=dict(d.get("meta") or {}),
+            visibility=tuple(sorted(map(str, d.get("visibility") or ()))),
         )
 
     @property
@@ -125,9 +137,12 @@ class ConversationState:
     last_at: datetime | None = None
     active_at: datetime | None = None
     released: bool = False
+    #: Who may see the conversation (``()``: everyone in the scope), set when it is opened; a
+    #: message may narrow it, never widen it.
+    visibility: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "scope": self.scope,
             "id": self.id,
             "opened_at": to_iso(self.opened_at),
@@ -139,6 +154,7 @@ class ConversationState:
             "active_at": _t(self.active_at),
             "released": self.released,
         }
+        return out | ({"visibility": list(self.visibility)} if self.visibility else {})
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> ConversationState:
@@ -153,6 +169,7 @@ class ConversationState:
             last_at=_dt(d.get("last_at")),
             active_at=_dt(d.get("active_at")),
             released=bool(d.get("released")),
+            visibility=tuple(sorted(map(str, d.get("visibility") or ()))),
         )
 
     def after(self, entry: Entry, now: datetime) -> ConversationState:
@@ -163,9 +180,19 @@ class ConversationState:
             state = replace(state, active_at=now)
         if entry.kind == "message":
             return replace(state, turn=entry.turn or self.turn, last_at=entry.at, released=False)
-        if entry.kind == "recap":
+        if releases(entry):
             return replace(state, released=True, session=self.session + 1, session_start=entry.position + 1)
         return state
+
+
+def releases(entry: Entry) -> bool:
+    """Whether ``entry`` is the recap that released its session.
+
+    A release writes one recap per audience among the session's messages: the ones for an
+    audience narrower than the conversation's come first and are marked ``meta["variant"]``;
+    only the last, the conversation audience's, ends the session.
+    """
+    return entry.kind == "recap" and not entry.meta.get("variant")
 
 
 # -- commands ---------------------------------------------------------------------------
@@ -177,6 +204,7 @@ class OpenConversation:
 
     scope: str
     conversation: str
+    visibility: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +232,23 @@ class PurgeMessage:
     reason: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class SetMessageVisibility:
+    """Give message ``id`` of ``conversation`` the audience ``visibility`` (``()``: the conversation's),
+    and the summaries / recaps in ``entries`` (id, audience) the audience they are narrowed to.
+
+    The caller (``conversation.audience``) computes what narrows; the reducer checks the
+    message exists and stays within its conversation's audience.
+    """
+
+    scope: str
+    conversation: str
+    id: str
+    visibility: tuple[str, ...]
+    entries: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    reason: str = ""
+
+
 # -- projection changes ------------------------------------------------------------------
 
 
@@ -227,6 +272,14 @@ class EraseEntries:
     before_seq: int
 
 
+@dataclass(frozen=True, slots=True)
+class SetEntryVisibility:
+    """Set the audience of entries of ``scope``: (entry id, visibility) pairs."""
+
+    scope: str
+    audiences: tuple[tuple[str, tuple[str, ...]], ...]
+
+
 def project_conversation(event: ev.Event) -> list[Any]:
     """The changes a conversation event makes (no reads: the event carries the state)."""
     p = event.payload
@@ -236,6 +289,9 @@ def project_conversation(event: ev.Event) -> list[Any]:
         return [PutEntry(Entry.from_dict(p["entry"])), PutConversation(ConversationState.from_dict(p["conversation"]))]
     if event.type == ev.MESSAGE_PURGED:
         return [EraseEntries(event.scope, (str(p["id"]), *map(str, p.get("covering", []))), event.seq)]
+    if event.type == ev.CONVERSATION_VISIBILITY_SET:
+        pairs = [(str(i), tuple(sorted(map(str, v)))) for i, v in p.get("entries", [])]
+        return [SetEntryVisibility(event.scope, tuple(pairs))]
     return []
 
 
@@ -270,8 +326,8 @@ def redact_events(events: Iterable[ev.Event], ids: Iterable[str]) -> list[ev.Eve
     return out
 
 
-CONVERSATION_COMMANDS = (OpenConversation, RecordEntry, PurgeMessage)
-ConversationChange = PutConversation | PutEntry | EraseEntries
+CONVERSATION_COMMANDS = (OpenConversation, RecordEntry, PurgeMessage, SetMessageVisibility)
+ConversationChange = PutConversation | PutEntry | EraseEntries | SetEntryVisibility
 
 
 def quote_pattern(query: str) -> re.Pattern[str] | None:

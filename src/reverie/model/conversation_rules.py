@@ -15,11 +15,14 @@ from reverie.errors import InvalidInputError, NotFoundError, VersionConflictErro
 from reverie.model import events as ev
 from reverie.model.conversation import (
     EVENT_OF_KIND,
+    OWNER_ONLY,
     ConversationState,
     OpenConversation,
     PurgeMessage,
     RecordEntry,
+    SetMessageVisibility,
 )
+from reverie.model.visibility import covers
 
 if TYPE_CHECKING:
     from reverie.model.reducer import Context, StateView
@@ -41,7 +44,9 @@ def require_conversation(view: StateView, scope: str, conversation: str) -> Conv
 def _open(cmd: OpenConversation, view: StateView, ctx: Context) -> list[ev.Event]:
     if view.conversation_state(cmd.scope, cmd.conversation) is not None:
         return []  # resumed: nothing to record
-    state = ConversationState(scope=cmd.scope, id=cmd.conversation, opened_at=ctx.now, active_at=ctx.now)
+    state = ConversationState(
+        scope=cmd.scope, id=cmd.conversation, opened_at=ctx.now, active_at=ctx.now, visibility=cmd.visibility
+    )
     return [_event(ctx, ev.CONVERSATION_OPENED, cmd.scope, {"conversation": state.to_dict()})]
 
 
@@ -58,6 +63,7 @@ def _record(cmd: RecordEntry, view: StateView, ctx: Context) -> list[ev.Event]:
             f"message time {entry.at.isoformat()} is before the previous message of conversation "
             f"{entry.conversation!r} ({state.last_at.isoformat()}); messages are appended in time order"
         )
+    check_within(state, entry.visibility)
     turn = state.turn + 1 if entry.kind == "message" else None
     numbered = replace(entry, position=state.position + 1, recorded_at=ctx.now, turn=turn)
     after = state.after(numbered, ctx.now)
@@ -74,8 +80,45 @@ def _purge(cmd: PurgeMessage, view: StateView, ctx: Context) -> list[ev.Event]:
     return [_event(ctx, ev.MESSAGE_PURGED, cmd.scope, payload)]
 
 
+def check_within(state: ConversationState, visibility: tuple[str, ...]) -> None:
+    """An entry's audience may narrow its conversation's, never widen it (``InvalidInputError``)."""
+    if visibility == OWNER_ONLY or covers(visibility, state.visibility):
+        return
+    shown = list(visibility) if visibility else "everyone"
+    raise InvalidInputError(
+        f"visibility {shown} would widen the audience of conversation {state.id!r} "
+        f"({list(state.visibility)}); a message may only narrow it: name principals among "
+        f"{list(state.visibility)}, or leave visibility out for the conversation's audience"
+    )
+
+
+def _set_visibility(cmd: SetMessageVisibility, view: StateView, ctx: Context) -> list[ev.Event]:
+    state = require_conversation(view, cmd.scope, cmd.conversation)
+    entry = view.conversation_entry(cmd.scope, cmd.id)
+    if entry is None or entry.conversation != cmd.conversation or entry.kind != "message":
+        raise NotFoundError(f"no message {cmd.id} in conversation {cmd.conversation!r} of scope {cmd.scope!r}")
+    audience = cmd.visibility or state.visibility
+    check_within(state, audience)
+    pairs: list[list[Any]] = [[cmd.id, list(audience)]]
+    for other, visibility in cmd.entries:
+        found = view.conversation_entry(cmd.scope, other)
+        if found is None or found.conversation != cmd.conversation or found.kind not in ("summary", "recap"):
+            raise NotFoundError(f"no summary or recap {other} in conversation {cmd.conversation!r}")
+        check_within(state, visibility)
+        pairs.append([other, list(visibility)])
+    payload = {
+        "conversation": cmd.conversation,
+        "id": cmd.id,
+        "visibility": list(audience),
+        "entries": pairs,
+        "reason": cmd.reason,
+    }
+    return [_event(ctx, ev.CONVERSATION_VISIBILITY_SET, cmd.scope, payload)]
+
+
 HANDLERS: dict[type, Callable[[Any, StateView, Context], list[ev.Event]]] = {
     OpenConversation: _open,
     RecordEntry: _record,
     PurgeMessage: _purge,
+    SetMessageVisibility: _set_visibility,
 }

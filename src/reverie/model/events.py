@@ -43,6 +43,8 @@ TOOL_CALLED = "conversation.tool_called"
 SUMMARIZED = "conversation.summarized"
 RELEASED = "conversation.released"
 MESSAGE_PURGED = "conversation.message_purged"
+#: A message's audience changed, with the summaries and recaps narrowed with it (``model/conversation.py``).
+CONVERSATION_VISIBILITY_SET = "conversation.visibility_set"
 
 EVENT_TYPES = (
     REMEMBERED,
@@ -72,6 +74,7 @@ EVENT_TYPES = (
     SUMMARIZED,
     RELEASED,
     MESSAGE_PURGED,
+    CONVERSATION_VISIBILITY_SET,
     # Intents and tasks (``model/agenda.py`` names them and documents their payloads).
     *AGENDA_EVENT_TYPES,
 )

@@ -32,6 +32,7 @@ and replaying the rewritten log gives exactly the live state.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -259,18 +260,41 @@ def _norm(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
+#: A slot: any run of non-space characters holding a digit (a number, a time, a date, an id).
+_SLOT = re.compile(r"\S*\d\S*")
+#: What a slot-free form must keep to count as words (not just "…" and punctuation).
+_WORDS = re.compile(r"[^\W\d_]{3,}")
+
+
+def unslotted(text: str) -> str:
+    """``text`` with every slot cut to "…" and no final full stop: "the deploy failed on build …".
+
+    How a dream-pass pattern quotes its example event (``dream.patterns``): the numbers are left
+    out so the pattern does not contradict its next member on the numeric axis. Kept here, in the
+    model, because a purge must recognise that quote as a copy of every event it reads as.
+    """
+    return " ".join(_SLOT.sub("…", text.strip().rstrip(".")).split())
+
+
 def quotes(text: str, sources: Iterable[str]) -> bool:
     """Whether ``text`` copies one of ``sources`` (case and spacing aside), or is copied by it.
 
     Both directions, because a dream gist is its representative's text cut to the length limit:
-    the gist is then a prefix of the source, not the other way round.
+    the gist is then a prefix of the source, not the other way round. A source is also quoted by
+    its slot-free form (``unslotted``), as a pattern quotes its example — when that form still
+    holds words.
     """
     mine = _norm(text)
-    return (
-        bool(mine)
-        and mine != _norm(REDACTED)
-        and any(src and (src in mine or mine in src) for src in map(_norm, sources))
-    )
+    if not mine or mine == _norm(REDACTED):
+        return False
+    for raw in sources:
+        src = _norm(raw)
+        if src and (src in mine or mine in src):
+            return True
+        free = _norm(unslotted(raw))
+        if free != src and _WORDS.search(free) and free in mine:
+            return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,8 +323,10 @@ def purge_set(
     from the purged content, so it is that content, and so is every version of the copy
     (``claim(id)``: its revisions), whatever their text. An item a caller wrote (any other
     source), or a system item in its own words, is the caller's or its own claim: it stays and
-    is listed in ``kept``, so the caller can decide. ``derived(ids)`` returns the items whose
-    parents include any of ``ids``.
+    is listed in ``kept``, so the caller can decide (one already purged is not listed: there is
+    nothing left to decide). ``derived(ids)`` returns the items made from any of ``ids``: those
+    listing one as a parent, and the system's items linked to one by ``derived_from`` (a
+    pattern names its events only so).
     """
     erased = {v.id for v in versions}
     texts = [v.text for v in versions if _is_content(v)]
@@ -311,8 +337,10 @@ def purge_set(
         found = sorted((c for c in derived(frontier) if c.id not in erased), key=lambda c: c.id)
         frontier = []
         for child in found:
+            if child.id in erased or not _is_content(child):
+                continue  # erased already (by this purge or an earlier one): nothing left to name
             seen.add(child.id)
-            if child.id in erased or not (child.source == "system" and _is_content(child)):
+            if child.source != "system":
                 continue
             if quotes(child.text, texts):
                 for version in claim(child.id):

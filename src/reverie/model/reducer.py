@@ -54,6 +54,7 @@ from reverie.model.lineage import ACYCLIC_EDGES, path
 from reverie.model.redact import dismissal_keys, purge_set
 from reverie.model.validate import AMOUNT_PRINT, fingerprints, normalise_text
 from reverie.model.values import Value, value_text
+from reverie.model.visibility import may_see
 
 _WORDS = re.compile(r"\w+")
 
@@ -172,10 +173,25 @@ def _check_learning(view: StateView, scope: str) -> None:
         )
 
 
-def _check_not_dismissed(view: StateView, scope: str, prints: tuple[str, ...]) -> None:
+def _tombstone(view: StateView, scope: str, key: str, principal: str | None) -> str | None:
+    """The claim whose dismissal holds ``key``, as ``principal`` may know it (None: no tombstone).
+
+    A tombstone holds only within the audience of the claim it came from (and for the owner,
+    ``principal=None``): for anyone else it does not exist. Refusing their write, even without
+    the id, would confirm the hidden claim's words (a wrong guess is stored, the right one not),
+    and lifting it would change what they may not see (README, Guarantees 7).
+    """
+    by = view.tombstone(scope, key)
+    if by is None or principal is None:
+        return by
+    holder = view.item(scope, by)
+    return by if holder is not None and may_see(holder.visibility, principal) else None
+
+
+def _check_not_dismissed(view: StateView, scope: str, prints: tuple[str, ...], principal: str | None) -> None:
     # A purge seals the tombstones of its values (``redact.seal``): they refuse the value still.
     for key in (k for fp in prints for k in dismissal_keys(fp)):
-        by = view.tombstone(scope, key)
+        by = _tombstone(view, scope, key, principal)
         if by is not None:
             raise DismissedValueError(
                 f"this value was dismissed in scope {scope!r} (tombstone from item {by}); "
@@ -187,7 +203,7 @@ def _remember(cmd: Remember, view: StateView, ctx: Context) -> list[ev.Event]:
     if cmd.learning:
         _check_learning(view, cmd.scope)
     prints = fingerprints(cmd.text, cmd.key, cmd.value)
-    _check_not_dismissed(view, cmd.scope, prints)
+    _check_not_dismissed(view, cmd.scope, prints, cmd.principal)
     for parent in cmd.parents:
         _require(view, cmd.scope, parent)
     if cmd.corroborate:
@@ -349,7 +365,7 @@ def _revise(cmd: Revise, view: StateView, ctx: Context) -> list[ev.Event]:
     key = cmd.key if cmd.key is not None else old.key
     value = _revised_value(cmd, old)
     prints = fingerprints(cmd.text, key, value)
-    _check_not_dismissed(view, cmd.scope, prints)
+    _check_not_dismissed(view, cmd.scope, prints, cmd.principal)
     valid_from, valid_to = _revised_validity(cmd, old)
     why = cmd.reason or f"{old.id} was revised"
     if cmd.valid_from is None:
@@ -471,7 +487,7 @@ def _purge(cmd: Purge, view: StateView, ctx: Context) -> list[ev.Event]:
     def claim(item_id: str) -> list[Item]:
         return [v for i in view.revisions(cmd.scope, item_id) if (v := view.item(cmd.scope, i)) is not None]
 
-    found = purge_set(claim(item.id), lambda ids: view.derived(cmd.scope, ids), claim)
+    found = purge_set(claim(item.id), lambda ids: _made_from(view, cmd.scope, ids), claim)
     payload = {"id": item.id, "ids": found.ids, "copies": found.copies, "kept": found.kept, "reason": cmd.reason}
     # A purged claim leaves current truth: its open conflicts close with it (no content in the reason).
     closing = [
@@ -481,6 +497,28 @@ def _purge(cmd: Purge, view: StateView, ctx: Context) -> list[ev.Event]:
         for e in _close_contradictions(view, ctx, cmd.scope, i, "the claim was purged")
     ]
     return [*closing, _event(ctx, ev.PURGED, cmd.scope, payload)]
+
+
+def _made_from(view: StateView, scope: str, ids: Sequence[str]) -> list[Item]:
+    """The items made from any of ``ids`` (open or closed), by id: those listing one as a parent,
+    and the system's own items linked to one by a ``derived_from`` edge.
+
+    Why both: a dream-pass pattern names its events by ``derived_from`` edges only (it may have
+    hundreds), and a gist lists at most ``Limits.max_parents`` members as parents (the rest by
+    edges). Read by a purge (the system's copies go with their claim) and by a restricting
+    ``set_visibility`` (they narrow with it); reading parents alone left a pattern quoting its
+    events in front of everyone, and on disk after they were purged (outside probe #13, #14).
+    A caller's own ``derived_from`` link is its claim, not a copy: it is not followed.
+    """
+    found = {i.id: i for i in view.derived(scope, ids)}
+    for source in ids:
+        for e in view.edges_of(scope, source):
+            if e.type != "derived_from" or e.dst != source or e.src in found:
+                continue
+            child = view.item(scope, e.src)
+            if child is not None and child.source == "system":
+                found[child.id] = child
+    return [found[k] for k in sorted(found)]
 
 
 def _supersede(cmd: Supersede, view: StateView, ctx: Context) -> list[ev.Event]:
@@ -516,14 +554,14 @@ def _dismiss(cmd: Dismiss, view: StateView, ctx: Context) -> list[ev.Event]:
 def _undismiss(cmd: Undismiss, view: StateView, ctx: Context) -> list[ev.Event]:
     # The keys actually held: a sealed one is lifted by its seal, so the event names no plain value.
     keys = dict.fromkeys(k for fp in cmd.fingerprints for k in dismissal_keys(fp))
-    present = [k for k in keys if view.tombstone(cmd.scope, k) is not None]
+    present = [k for k in keys if _tombstone(view, cmd.scope, k, cmd.principal) is not None]
     if not present:
         raise NotFoundError(f"no dismissed value matches in scope {cmd.scope!r}")
-    present += [k for k in _spellings(view, cmd.scope, present) if k not in keys]
+    present += [k for k in _spellings(view, cmd.scope, present, cmd.principal) if k not in keys]
     return [_event(ctx, ev.UNDISMISSED, cmd.scope, {"fingerprints": present, "reason": cmd.reason})]
 
 
-def _spellings(view: StateView, scope: str, present: Sequence[str]) -> list[str]:
+def _spellings(view: StateView, scope: str, present: Sequence[str], principal: str | None) -> list[str]:
     """The value tombstones of the claims whose number ``present`` lifts, in their own spelling.
 
     Lifting ``1024`` by ``1024.0`` matches the dismissed claim's amount print (``kn:``) only; its
@@ -534,12 +572,14 @@ def _spellings(view: StateView, scope: str, present: Sequence[str]) -> list[str]
     for key in present:
         if not key.startswith(AMOUNT_PRINT):
             continue
-        holder = view.tombstone(scope, key)
+        holder = _tombstone(view, scope, key, principal)
         item = view.item(scope, holder) if holder is not None else None
         if item is None or item.key is None or item.value is None:
             continue
         for fp in fingerprints(item.text, item.key, item.value)[1:]:  # the value's prints, not its text's
-            out += [k for k in dismissal_keys(fp) if k not in present and view.tombstone(scope, k) is not None]
+            out += [
+                k for k in dismissal_keys(fp) if k not in present and _tombstone(view, scope, k, principal) is not None
+            ]
     return list(dict.fromkeys(out))
 
 
@@ -697,7 +737,7 @@ def _copies_follow(cmd: SetVisibility, view: StateView, ctx: Context, ids: Seque
         return [v for i in view.revisions(cmd.scope, item_id) if (v := view.item(cmd.scope, i)) is not None]
 
     versions = [v for i in ids if (v := view.item(cmd.scope, i)) is not None]
-    found = copy_audiences(versions, cmd.visibility, lambda parents: view.derived(cmd.scope, parents), claim)
+    found = copy_audiences(versions, cmd.visibility, lambda parents: _made_from(view, cmd.scope, parents), claim)
     reason = f"made from {cmd.id}, whose audience was narrowed"
     return [
         _event(

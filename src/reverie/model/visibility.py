@@ -79,6 +79,18 @@ def may_see(visibility: Sequence[str] | None, principal: str | None) -> bool:
     return principal is None or not visibility or principal in visibility  # None, (): everyone
 
 
+def covers(reader: Sequence[str], source: Sequence[str]) -> bool:
+    """Whether every principal of audience ``reader`` may see what audience ``source`` may (``()``: everyone).
+
+    Why a whole-audience test and not ``may_see``: a thing made for audience ``reader`` (a
+    message's memory, a recap, a claim) is shown to all of it, so it may quote a source only
+    if no one in ``reader`` is outside ``source``. Everyone covers only everyone.
+    """
+    if not source:
+        return True
+    return bool(reader) and set(reader) <= set(source)
+
+
 def visible(item: Item, principal: str | None) -> bool:
     return may_see(item.visibility, principal)
 
@@ -158,6 +170,7 @@ __all__ = [
     "VisibleTo",
     "check_principal",
     "check_visibility",
+    "covers",
     "first_mention",
     "may_see",
     "mentions",

@@ -18,13 +18,14 @@ import numpy as np
 
 from reverie.errors import InvalidInputError, LimitExceededError
 from reverie.limits import Limits
-from reverie.model.item import Item
+from reverie.model.item import Edge, Item
 from reverie.model.query import Filter, ValidAt
 from reverie.recall import signals
 from reverie.recall.decay import DEFAULT_DECAY, DecayPolicy, decay_factor, effective_age_days, trust_factor
 from reverie.recall.fusion import FusedHit, rrf
 from reverie.recall.normalize import fts_query, tokenize
 from reverie.store.protocol import Store
+from reverie.store.replay import believed_states
 
 Mode = Literal["hybrid", "lexical", "dense"]
 ContradictionMode = Literal["surface", "filter"]
@@ -198,12 +199,18 @@ def recall(
     confidence). The corrective pass widens the candidate pool and drops the soft trust floor
     (and lets subconscious items in), never scope, visibility or ``as_of``; its answer replaces
     the first only if its confidence is strictly higher. Each hit's ``why["counts_as_use"]``
-    says whether recording use should count it (``signals.counts_as_use``).
+    says whether recording use should count it (``signals.counts_as_use``; never with ``as_of``).
+
+    With ``as_of`` every candidate is ranked and returned as it stood then (``store.replay``),
+    and ``now`` becomes ``as_of`` (if earlier) for decay and trust: the answer a recall at that
+    time would have given from what was believed then.
     """
+    if opts.as_of is not None:
+        now = min(now, opts.as_of)
     first = _run(store, scope, query, query_vector, opts, now, pass_name="first")
     trace: dict[str, Any] = {"passes": 1, "used": "first", "confidence": _confidence(first)}
     if not opts.self_correct or not _weak(first, opts):
-        return _mark_use(first), trace
+        return _mark_use(first, opts), trace
     wider = replace(
         opts,
         pool=opts.pool * 4,
@@ -216,8 +223,8 @@ def recall(
     if _better(second, first):
         trace["used"] = "corrective"
         trace["confidence"] = trace["corrective_confidence"]
-        return _mark_use(second), trace
-    return _mark_use(first), trace
+        return _mark_use(second, opts), trace
+    return _mark_use(first, opts), trace
 
 
 def _confidence(hits: Sequence[Hit]) -> float:
@@ -240,11 +247,16 @@ def _better(new: Sequence[Hit], old: Sequence[Hit]) -> bool:
     return not old or _confidence(new) > _confidence(old) + 1e-12
 
 
-def _mark_use(hits: list[Hit]) -> list[Hit]:
-    """Record in each hit's ``why`` whether it counts as a use (``signals.counts_as_use``)."""
+def _mark_use(hits: list[Hit], opts: RecallOptions) -> list[Hit]:
+    """Record in each hit's ``why`` whether it counts as a use (``signals.counts_as_use``).
+
+    A point-in-time recall (``as_of``) is a look at the past, never a use: its hits are what was
+    believed then (perhaps superseded or forgotten since), and counting them would reinforce
+    value, reset decay and graduate memories today because someone audited history.
+    """
     best = max((float(h.why.get("fused", 0.0)) for h in hits), default=0.0)
     for h in hits:
-        h.why[signals.COUNTS_AS_USE] = signals.counts_as_use(h.why, best)
+        h.why[signals.COUNTS_AS_USE] = opts.as_of is None and signals.counts_as_use(h.why, best)
     return hits
 
 
@@ -314,6 +326,8 @@ def _visible_candidates(
     store: Store, scope: str, fused: Sequence[FusedHit], opts: RecallOptions, now: datetime
 ) -> list[tuple[FusedHit, Item]]:
     items = store.get_many(scope, [f.id for f in fused])
+    if opts.as_of is not None:  # each as it stood then: scores, status, validity, closed_at
+        items = believed_states(store, scope, items, opts.as_of)
     out: list[tuple[FusedHit, Item]] = []
     for f in fused:
         item = items.get(f.id)
@@ -617,12 +631,16 @@ def _support(item: Item) -> float:
 
 
 def _contradictions(store: Store, scope: str, hits: list[Hit], opts: RecallOptions) -> list[Hit]:
-    """Flag hits that a current ``contradicts`` edge ties to another hit; ``filter`` keeps the stronger."""
+    """Flag hits that a current ``contradicts`` edge ties to another hit; ``filter`` keeps the stronger.
+
+    With ``as_of``, the edges open at that time (linked by then, not yet unlinked) instead.
+    """
     by_id = {h.item.id: h for h in hits}
     pairs: dict[str, set[str]] = {}
+    when = opts.as_of
     for h in hits:
-        for e in store.edges(scope, h.item.id):
-            if e.type != "contradicts":
+        for e in store.edges(scope, h.item.id, include_closed=when is not None):
+            if e.type != "contradicts" or (when is not None and not _open_at(e, when)):
                 continue
             other = e.dst if e.src == h.item.id else e.src
             pairs.setdefault(h.item.id, set()).add(other)
@@ -637,6 +655,11 @@ def _contradictions(store: Store, scope: str, hits: list[Hit], opts: RecallOptio
                 continue
         out.append(replace(h, contradicted_by=others) if others else h)
     return out
+
+
+def _open_at(edge: Edge, when: datetime) -> bool:
+    """Was ``edge`` in force at ``when`` (record time)?"""
+    return edge.recorded_at <= when and (edge.closed_at is None or edge.closed_at > when)
 
 
 def _diversify(hits: list[Hit], opts: RecallOptions) -> list[Hit]:

@@ -1,4 +1,4 @@
-"""The ``conversations`` section of a slice (format version 2): conversations as they were recorded.
+"""The ``conversations`` section of a slice (format version 2; 4 with audiences): conversations as they were recorded.
 
 Before it, a slice carried a scope's conversations only as their messages' memories (items of
 kind ``observation`` with ``meta.conversation`` / ``meta.message``): the archive, the tool-call
@@ -27,6 +27,14 @@ entries of the section, which the import renumbers. A slice is written in the lo
 holds it (1 without this section), so a build that reads only version 1 still reads every slice
 it could; this build reads both, and refuses this section in a version-1 slice.
 
+Version 4 adds audiences (``reverie.conversation.audience``): a conversation's ``visibility`` (null:
+everyone in the scope) and each entry's (null: its conversation's), so a restricted message, and
+the recaps and summaries made for a narrower audience, stay restricted where the slice lands. Why a
+new version: an older reader would drop the fields and show those entries to every principal, so it
+must refuse the slice (it does: "newer than this reverie reads"). A slice whose conversations are all
+open to everyone is still written as version 2 or 3, without them; an older slice that carries them
+is refused (its version is wrong).
+
 Pure, like ``format``: ``check_conversations`` is the one place this section from outside is checked.
 """
 
@@ -38,19 +46,24 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from reverie.errors import InvalidSliceError
+from reverie.errors import InvalidInputError, InvalidSliceError
 from reverie.model.clock import to_iso
-from reverie.model.conversation import ENTRY_KINDS, ROLES
+from reverie.model.conversation import ENTRY_KINDS, OWNER_ONLY, ROLES
 from reverie.model.ids import is_id
+from reverie.model.visibility import check_visibility
 from reverie.slice.fields import as_object, record, reverie_id, shown, utc_time
 
 CONVERSATIONS = "conversations"
 #: The format version that introduced the ``conversations`` section.
 CONVERSATIONS_VERSION = 2
+#: The format version that introduced a conversation's and an entry's ``visibility``.
+MESSAGE_VISIBILITY_VERSION = 4
 #: Longest conversation id and speaker (``conversation.checks.MAX_NAME_CHARS``).
 MAX_NAME_CHARS = 200
-_CONVERSATION_KEYS = frozenset({"id", "entries"})
-_ENTRY_KEYS = frozenset({"id", "origin_id", "kind", "text", "at", "position", "speaker", "role", "meta", "memory"})
+_CONVERSATION_KEYS = frozenset({"id", "entries", "visibility"})
+_ENTRY_KEYS = frozenset(
+    {"id", "origin_id", "kind", "text", "at", "position", "speaker", "role", "meta", "memory", "visibility"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +80,11 @@ class SliceEntry:
     role: str | None = None
     meta: dict[str, Any] = field(default_factory=dict)
     memory: str | None = None
+    #: Who may see it (None: its conversation's audience); version 4.
+    visibility: tuple[str, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "id": self.id,
             "origin_id": self.origin_id,
             "kind": self.kind,
@@ -81,6 +96,7 @@ class SliceEntry:
             "meta": self.meta,
             "memory": self.memory,
         }
+        return out | ({"visibility": list(self.visibility)} if self.visibility is not None else {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +105,17 @@ class SliceConversation:
 
     id: str
     entries: tuple[SliceEntry, ...] = ()
+    #: Who may see the conversation (None: everyone in the scope); version 4.
+    visibility: tuple[str, ...] | None = None
+
+    @property
+    def restricted(self) -> bool:
+        """Whether it needs version 4: an audience on the conversation or on one of its entries."""
+        return self.visibility is not None or any(e.visibility is not None for e in self.entries)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "entries": [e.to_dict() for e in self.entries]}
+        out = {"id": self.id, "entries": [e.to_dict() for e in self.entries]}
+        return out | ({"visibility": list(self.visibility)} if self.visibility is not None else {})
 
 
 def check_conversations(
@@ -105,7 +129,7 @@ def check_conversations(
             f"a version-{version} slice cannot carry a conversations section (it came in version "
             f"{CONVERSATIONS_VERSION}); write the slice as version {CONVERSATIONS_VERSION}"
         )
-    out = tuple(_conversation(d, f"conversations[{n}]") for n, d in enumerate(raw[CONVERSATIONS]))
+    out = tuple(_conversation(d, f"conversations[{n}]", version) for n, d in enumerate(raw[CONVERSATIONS]))
     names = [c.id for c in out]
     if len(set(names)) != len(names):
         raise InvalidSliceError("a conversation appears twice in the conversations section; each once")
@@ -125,13 +149,13 @@ def check_conversations(
     return out
 
 
-def _conversation(d: object, where: str) -> SliceConversation:
+def _conversation(d: object, where: str, version: int) -> SliceConversation:
     d = record(d, _CONVERSATION_KEYS, where)
     name = _name(d.get("id"), f"{where}.id")
     raw = d.get("entries", [])
     if not isinstance(raw, list):
         raise InvalidSliceError(f"{where}.entries must be a list")
-    entries = tuple(_entry(e, f"{where}.entries[{n}]") for n, e in enumerate(raw))
+    entries = tuple(_entry(e, f"{where}.entries[{n}]", version) for n, e in enumerate(raw))
     last_position, last_at = 0, None
     origins: set[str] = set()
     for n, e in enumerate(entries):
@@ -145,10 +169,31 @@ def _conversation(d: object, where: str) -> SliceConversation:
         origins.add(e.origin_id)
         last_position = e.position
         last_at = e.at if e.kind == "message" else last_at
-    return SliceConversation(id=name, entries=entries)
+    return SliceConversation(id=name, entries=entries, visibility=_audience(d, where, version, False))
 
 
-def _entry(d: object, where: str) -> SliceEntry:
+def _audience(d: dict[str, Any], where: str, version: int, entry: bool) -> tuple[str, ...] | None:
+    """A conversation's or entry's ``visibility``: None when absent or null, else checked principals
+    (an entry may also be the owner's alone, ``OWNER_ONLY``); refused in a slice older than version 4."""
+    if "visibility" not in d:
+        return None
+    if version < MESSAGE_VISIBILITY_VERSION:
+        raise InvalidSliceError(
+            f"{where}.visibility came in format version {MESSAGE_VISIBILITY_VERSION}; this slice says version "
+            f"{version}: write it as version {MESSAGE_VISIBILITY_VERSION}"
+        )
+    value = d["visibility"]
+    if value is None:
+        return None
+    if entry and isinstance(value, list) and tuple(value) == OWNER_ONLY:
+        return OWNER_ONLY
+    try:  # the rule every face applies: sorted, distinct, well-formed, never an empty list
+        return check_visibility(value)
+    except InvalidInputError as exc:
+        raise InvalidSliceError(f"{where}.visibility: {exc.message}") from None
+
+
+def _entry(d: object, where: str, version: int) -> SliceEntry:
     d = record(d, _ENTRY_KEYS, where)
     kind = d.get("kind")
     if kind not in ENTRY_KINDS:
@@ -179,6 +224,7 @@ def _entry(d: object, where: str) -> SliceEntry:
         role=None if role is None else str(role),
         meta=as_object(d.get("meta", {}), f"{where}.meta"),
         memory=None if memory is None else str(memory),
+        visibility=_audience(d, where, version, True),
     )
 
 

@@ -6,7 +6,8 @@ because the replayer re-derives each call. A slice carries *claims and their rel
 stand*, in the shape the receiving store will keep them, so a reader can check it completely
 before anything is written, and a sub-agent can be handed exactly what it needs.
 
-Shape (``version`` 1, 2 with a ``conversations`` section, 3 with a restricted claim)::
+Shape (``version`` 1, 2 with a ``conversations`` section, 3 with a restricted claim, 4 with a
+restricted conversation or message)::
 
     {"format": "reverie.slice", "version": 1, "scope": "<exported from>", "exported_at": "<UTC>",
      "items": [SliceItem...], "edges": [SliceEdge...], "sections": {"intents": [...], ...}}
@@ -25,7 +26,7 @@ Shape (``version`` 1, 2 with a ``conversations`` section, 3 with a restricted cl
   already refuses a slice carrying them, by name, and every slice it could read reads the same
   here; the version changes when a field it knows changes meaning — which the ``conversations``
   section does (``reverie.slice.conversations``: version 2). A slice is written in the lowest
-  version that holds it, and this build reads versions 1 to 3.
+  version that holds it, and this build reads versions 1 to 4.
 - ``visibility`` (version 3) says who may read each claim: ``null`` for everyone in the scope, or
   a non-empty list of principals (``reverie.model.visibility``). Why a new version: a slice
   without it meant "everyone" because claims had no other audience; a reader that dropped the
@@ -35,6 +36,8 @@ Shape (``version`` 1, 2 with a ``conversations`` section, 3 with a restricted cl
   so older builds read it as before; a version-1 or 2 slice imports every claim as "everyone", as
   it always did, and one that carries the field anyway is refused (its version is wrong). An
   empty list is refused, as ``check_visibility`` refuses it on every face.
+- a conversation's and an entry's ``visibility`` (version 4, ``reverie.slice.conversations``), for
+  the same reason as version 3: a reader that dropped them would show a restricted message to all.
 - ``value`` is a string or a finite JSON number, kept as its type (``reverie.model.values``). No new
   version for numbers: an older build refuses a slice holding one by name ("must be a non-empty
   string"), it never misreads it.
@@ -58,14 +61,20 @@ from reverie.model.validate import SCORE_NAMES
 from reverie.model.values import Value
 from reverie.model.visibility import check_visibility
 from reverie.slice.agenda import INTENTS, TASKS, SliceIntent, SliceTask, check_sections
-from reverie.slice.conversations import CONVERSATIONS, CONVERSATIONS_VERSION, SliceConversation, check_conversations
+from reverie.slice.conversations import (
+    CONVERSATIONS,
+    CONVERSATIONS_VERSION,
+    MESSAGE_VISIBILITY_VERSION,
+    SliceConversation,
+    check_conversations,
+)
 from reverie.slice.fields import as_list, as_object, no_unknown, record, reverie_id, shown, utc_time
 
 FORMAT = "reverie.slice"
 #: The format version that introduced each item's ``visibility`` (see the module docstring).
 VISIBILITY_VERSION = 3
 #: The newest format version this build reads and writes (a slice is written in the lowest that holds it).
-VERSION = VISIBILITY_VERSION
+VERSION = MESSAGE_VISIBILITY_VERSION
 #: The most trust an imported claim or edge may carry (the same cap as ``remember_imported``).
 IMPORTED_AUTHORITY = DEFAULT_AUTHORITY["imported"]
 #: Where an imported item keeps the id its claim had where it was first recorded.
@@ -191,8 +200,8 @@ class Slice:
 
     ``intents`` / ``tasks`` / ``conversations`` are the checked sections (None: not carried);
     ``sections`` holds any other section as it came (an import refuses a non-empty one).
-    ``version`` is the lowest format version that holds it: 3 with a restricted claim, 2 with
-    conversations, else 1.
+    ``version`` is the lowest format version that holds it: 4 with a restricted conversation or
+    message, 3 with a restricted claim, 2 with conversations, else 1.
     """
 
     scope: str
@@ -207,6 +216,8 @@ class Slice:
 
     @property
     def version(self) -> int:
+        if any(c.restricted for c in self.conversations or ()):
+            return MESSAGE_VISIBILITY_VERSION
         if any(i.visibility is not None for i in self.items):
             return VISIBILITY_VERSION
         return CONVERSATIONS_VERSION if self.conversations is not None else 1

@@ -34,6 +34,11 @@ by the ``Memory``'s clock) and are deleted lazily when a later response of the s
 recorded. A purge in the scope erases every recorded response and fingerprint of the scope (a
 response may quote the purged text) but keeps the keys until they expire, so a retry after the
 purge still writes nothing.
+
+**Moved with the store.** ``reverie migrate`` copies every unexpired row as it is (response,
+none yet, or erased) in the transaction that copies the events (``Store.idempotency_rows`` /
+``put_idempotency``): a store without its keys would apply a retried request, or the same
+``reverie import``, a second time.
 """
 
 from __future__ import annotations
@@ -153,6 +158,14 @@ def in_scope(scope: str, claim: Claim) -> Claim:
     if claim.scope != scope:
         raise InvalidInputError(f"the idempotency claim is of scope {claim.scope!r}, not {scope!r}")
     return claim
+
+
+def of_scope(scope: str, rows: Sequence[Recorded]) -> list[Recorded]:
+    """``rows``, checked to be of ``scope`` before any is written (``Store.put_idempotency``)."""
+    wrong = next((r for r in rows if r.scope != scope), None)
+    if wrong is not None:
+        raise InvalidInputError(f"the idempotency key {wrong.key!r} is of scope {wrong.scope!r}, not {scope!r}")
+    return list(rows)
 
 
 def check_key(key: object) -> str:

@@ -6,6 +6,13 @@ transaction (a failure leaves the destination as it was). The vectors are the so
 by the item each event carries), so no embedder runs and recall answers identically. Dream-run
 summaries (operational data, not in the log) are copied too; leases are not (they belong to the
 processes of the source).
+
+Idempotency keys (``store/idempotency.py``: not in the log either) are copied in the events'
+transaction, every row unexpired at the time of the copy, as it is (expiry, status, body, erased):
+without them the same ``reverie import`` run on the destination imported its file a second time,
+and a client retrying a write after the move had it applied twice. Expired rows stay behind
+(no lookup would find them). Only the scopes holding items are copied (``Store.scopes``), keys as
+events.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -21,6 +29,7 @@ from reverie.errors import InvalidInputError
 from reverie.model.clock import from_iso
 from reverie.model.events import Event
 from reverie.model.projection import ProjectionView, project
+from reverie.store.idempotency import Recorded
 from reverie.store.opening import open_store
 from reverie.store.protocol import DREAM_RUNS_KEPT, Store
 
@@ -37,6 +46,8 @@ class MigrateReport:
     dream_runs: int
     doctor_ok: bool
     problems: tuple[str, ...]
+    #: Idempotency keys copied (import keys and HTTP ``Idempotency-Key`` rows unexpired at the copy).
+    idempotency_keys: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -44,6 +55,7 @@ class MigrateReport:
             "events": self.events,
             "items": self.items,
             "dream_runs": self.dream_runs,
+            "idempotency_keys": self.idempotency_keys,
             "doctor": {"ok": self.doctor_ok, "problems": list(self.problems)},
         }
 
@@ -58,28 +70,15 @@ def _log(store: Store, scope: str) -> Iterator[Event]:
         after = page[-1].seq or after
 
 
-@contextlib.contextmanager
-def _transaction(store: Store) -> Iterator[None]:
-    """The destination's own write transaction (both backends keep one open per ``with``)."""
-    from reverie.store.postgres import PostgresStore
-    from reverie.store.sqlite import SQLiteStore
-
-    if isinstance(store, SQLiteStore):
-        with store._write():
-            yield
-    elif isinstance(store, PostgresStore):
-        with store._txn([], write=True):
-            yield
-    else:  # pragma: no cover - only the two persistent backends are destinations
-        raise InvalidInputError("reverie migrate copies between SQLite files and PostgreSQL databases")
-
-
-def copy_store(source: Store, dest: Store) -> MigrateReport:
-    """Replay ``source``'s log into the empty ``dest`` (see the module docstring)."""
+def copy_store(source: Store, dest: Store, *, now: datetime | None = None) -> MigrateReport:
+    """Replay ``source``'s log into the empty ``dest`` (see the module docstring); keys expired at
+    ``now`` (default: the wall clock) are not copied."""
     if dest.scopes() or any(dest.events(s, limit=1) for s in source.scopes()):
         raise InvalidInputError("the destination already holds a store; migrate into an empty database or file")
     scopes = source.scopes()
     events = sorted((e for s in scopes for e in _log(source, s)), key=lambda e: e.seq or 0)
+    at = now if now is not None else datetime.now(UTC)
+    keys: dict[str, list[Recorded]] = {s: source.idempotency_rows(s, now=at) for s in scopes}
     vectors: dict[str, np.ndarray] = {}
     for s in scopes:
         ids, mat = source.vectors(s, current_only=False)
@@ -95,12 +94,15 @@ def copy_store(source: Store, dest: Store) -> MigrateReport:
         return {str(item["text"]): vectors[str(item["id"])]}
 
     backend: Any = dest
-    with _transaction(dest):
+    # ``atomic``: one write transaction, and a write inside it (the keys) is a savepoint of it, not
+    # a transaction of its own. Its scope is only the first lock taken: each event locks its own.
+    with dest.atomic(scopes[0]) if scopes else contextlib.nullcontext():
         view = ProjectionView(backend.item, backend.edge)
         for event in events:
             stored = backend.append_event(event)
             for change in project(stored, view):
                 backend.apply_change(change, vectors_of(event))
+        copied = sum(dest.put_idempotency(s, rows) for s, rows in keys.items() if rows)
     runs = 0
     for s in scopes:
         for run in reversed(source.dream_runs(s, limit=DREAM_RUNS_KEPT)):
@@ -109,7 +111,7 @@ def copy_store(source: Store, dest: Store) -> MigrateReport:
             runs += 1
     report = dest.doctor()
     items = sum(sum(source.summary_counts(s)["status"].values()) for s in scopes)
-    return MigrateReport(len(scopes), len(events), items, runs, report.ok, tuple(report.problems))
+    return MigrateReport(len(scopes), len(events), items, runs, report.ok, tuple(report.problems), copied)
 
 
 def migrate(src: str, dst: str) -> MigrateReport:

@@ -178,6 +178,17 @@ class Store(Protocol):
         as it stands afterwards."""
         ...
 
+    def idempotency_rows(self, scope: str, *, now: datetime) -> list[Recorded]:
+        """The scope's idempotency keys unexpired at ``now``, by key, each as it is (with its
+        response, without one yet, or erased by a purge): what ``reverie migrate`` copies."""
+        ...
+
+    def put_idempotency(self, scope: str, rows: Sequence[Recorded]) -> int:
+        """Write ``rows`` (each of ``scope``, else ``InvalidInputError`` and nothing written) as they
+        are, replacing a row of the same key; returns how many. Inside ``atomic`` they commit with
+        the block: ``reverie migrate`` writes them in the transaction that copies the events."""
+        ...
+
     def get(self, scope: str, item_id: str) -> Item | None: ...
 
     def get_many(self, scope: str, item_ids: Sequence[str]) -> dict[str, Item]: ...

@@ -42,6 +42,7 @@ from reverie.model.conversation import (
     EraseEntries,
     PutConversation,
     PutEntry,
+    SetEntryVisibility,
     quote_span,
     redact_entry,
     redact_events,
@@ -202,6 +203,12 @@ class ReferenceStore:
             return
         if isinstance(change, EraseEntries):
             self._erase_entries(change)
+            return
+        if isinstance(change, SetEntryVisibility):
+            for entry_id, visibility in change.audiences:
+                entry = self._entries.get((change.scope, entry_id))
+                if entry is not None:
+                    self._entries[(change.scope, entry_id)] = dataclasses.replace(entry, visibility=visibility)
             return
         if isinstance(change, EraseContent):
             self._erase(change)
@@ -462,6 +469,18 @@ class ReferenceStore:
             self._keys[(claim.scope, claim.key)] = row
             return self.idempotency(claim.scope, claim.key, now=now)
 
+    def idempotency_rows(self, scope: str, *, now: datetime) -> list[Recorded]:
+        self._check_open()
+        found = [row for (s, _), row in self._keys.items() if s == scope and row.expires_at > now]
+        return sorted(found, key=lambda row: row.key.encode())
+
+    def put_idempotency(self, scope: str, rows: Sequence[Recorded]) -> int:
+        checked = idempotency.of_scope(scope, rows)
+        self._check_open()
+        with self._lock:
+            self._keys.update({(r.scope, r.key): r for r in checked})
+        return len(checked)
+
     def take_lease(self, scope: str, owner: str, *, now: datetime, expires_at: datetime) -> Lease:
         self._check_open()
         with self._lock:
@@ -505,6 +524,7 @@ class ReferenceStore:
             dict(self._entries),
             dict(self._intents),
             dict(self._tasks),
+            dict(self._keys),
         )
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
@@ -520,6 +540,7 @@ class ReferenceStore:
             self._entries,
             self._intents,
             self._tasks,
+            self._keys,
         ) = snap
 
     def get(self, scope: str, item_id: str) -> Item | None:

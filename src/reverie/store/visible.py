@@ -24,7 +24,11 @@ of each read is proportional to the restricted items of the scope, not to the sc
   an invisible claim is not shown at all); ``tombstones`` drops a hidden item's dismissals.
 - ``events`` drops every event that names a hidden item or an edge with a hidden end anywhere
   in its payload (``mentions``); ``summary_counts`` subtracts the hidden items.
-- conversation archive reads drop a message whose recallable memory is hidden.
+- conversations: a conversation whose audience omits the principal is absent; an entry (message,
+  summary, recap, tool call) whose own audience omits it, or a message whose recallable memory is
+  hidden, is left out of every conversation read (archive search included), and the log's events
+  carrying or naming such an entry are dropped. Changing a message's audience and purging a
+  message are the owner's (``NotPermittedError``): both rewrite what other principals see.
 - intents and tasks (``intent``, ``task``, ``intents``, ``tasks``) carry no audience: a principal
   sees every one of its scope, with the hidden claims it names left out of ``memory_ids`` /
   ``inputs`` / ``outputs`` and out of its free text (``model.conceal``); a ``memory`` filter on
@@ -32,7 +36,11 @@ of each read is proportional to the restricted items of the scope, not to the sc
   records a principal's own move returns are concealed the same way, not dropped.
 - writes naming a hidden item or edge are refused with the same ``NotFoundError`` an absent id
   gets (no existence oracle); a restricted visibility the principal writes includes it.
-- operator operations (``doctor``, ``rebuild``, ``reindex``, ``backup``) and dream-run summaries
+- a tombstone holds only within the audience of the claim it came from: ``Remember``, ``Revise``
+  and ``Undismiss`` carry the principal, and the reducer treats a tombstone of a claim it may not
+  see as absent (its write is stored as any new text; its ``undismiss`` is ``not_found``).
+- operator operations (``doctor``, ``rebuild``, ``reindex``, ``backup``, and ``migrate``'s copy
+  of the idempotency keys: a recorded response may quote a hidden claim) and dream-run summaries
   of a scope with hidden items (their counts include them) are refused / withheld.
 """
 
@@ -60,7 +68,14 @@ from reverie.model.conceal import (
     conceal_item,
     conceal_task,
 )
-from reverie.model.conversation import ConversationState, Entry
+from reverie.model.conversation import (
+    ConversationState,
+    Entry,
+    OpenConversation,
+    PurgeMessage,
+    RecordEntry,
+    SetMessageVisibility,
+)
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.query import Filter, Sort
@@ -157,8 +172,21 @@ class VisibleStore:
             ref = first_mention(named, hidden)
             if ref is not None:
                 raise NotFoundError(f"no item {ref} in scope {scope!r}")
+            if isinstance(c, PurgeMessage | SetMessageVisibility):
+                what = "purging a message" if isinstance(c, PurgeMessage) else "changing a message's visibility"
+                raise NotPermittedError(
+                    f"{what} rewrites what every principal of the conversation sees; principal "
+                    f"{self.principal!r} may not do it: run it without a principal (the store's owner)"
+                )
             if isinstance(c, cmd.Remember | cmd.SetVisibility):
                 c = dataclasses.replace(c, visibility=with_writer(c.visibility, self.principal))
+            if isinstance(c, OpenConversation):
+                c = dataclasses.replace(c, visibility=with_writer(c.visibility, self.principal))
+            if isinstance(c, RecordEntry):
+                entry = dataclasses.replace(c.entry, visibility=with_writer(c.entry.visibility, self.principal))
+                c = dataclasses.replace(c, entry=entry)
+            if isinstance(c, cmd.Remember | cmd.Revise | cmd.Undismiss):
+                c = dataclasses.replace(c, principal=self.principal)  # tombstones it may not see do not hold
             out.append(c)
         return out
 
@@ -256,7 +284,7 @@ class VisibleStore:
 
     def events(self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000) -> list[Event]:
         """The log without the events that name anything hidden, still ``limit`` long when it can be."""
-        refs = self._hidden_refs(scope)
+        refs = self._hidden_refs(scope) | self._hidden_entries(scope)
         by_scope = {scope: refs}
         out: list[Event] = []
         after = after_seq
@@ -340,41 +368,66 @@ class VisibleStore:
             return []
         return [conceal_task(t, hidden) for t in self._agenda().tasks(scope, where, limit=limit)]
 
-    # -- conversations (scope-wide: an entry carries no visibility; its memory may) -------
+    # -- conversations: an entry carries its own audience; a message's memory may hide it too --
     def _conversations(self) -> Any:
         return self.inner
 
     def _hidden_messages(self, scope: str) -> set[str]:
         return {str(i.meta["message"]) for i in self.hidden_items(scope) if "message" in i.meta}
 
+    def _sees(self, entry: Entry, hidden: set[str]) -> bool:
+        return may_see(entry.visibility, self.principal) and entry.id not in hidden
+
     def _entries(self, scope: str, entries: list[Entry]) -> list[Entry]:
         hidden = self._hidden_messages(scope)
-        return [e for e in entries if e.id not in hidden]
+        return [e for e in entries if self._sees(e, hidden)]
+
+    def _hidden_entries(self, scope: str) -> set[str]:
+        """Every entry of ``scope`` the principal may not see (for the log and the archive search).
+
+        Read conversation by conversation: the cost grows with the scope's entries, paid only by
+        the two reads that cannot ask per conversation.
+        """
+        inner = self._conversations()
+        out = self._hidden_messages(scope)
+        for state in inner.conversations(scope):
+            whole = not may_see(state.visibility, self.principal)
+            for e in inner.conversation_entries(scope, state.id):
+                if whole or not may_see(e.visibility, self.principal):
+                    out.add(e.id)
+        return out
 
     def conversation_state(self, scope: str, conversation: str) -> ConversationState | None:
         state: ConversationState | None = self._conversations().conversation_state(scope, conversation)
-        return state
+        return state if state is not None and may_see(state.visibility, self.principal) else None
 
     def conversation_entry(self, scope: str, entry_id: str) -> Entry | None:
         entry: Entry | None = self._conversations().conversation_entry(scope, entry_id)
-        return None if entry is None or entry.id in self._hidden_messages(scope) else entry
+        if entry is None or self.conversation_state(scope, entry.conversation) is None:
+            return None
+        return entry if self._sees(entry, self._hidden_messages(scope)) else None
 
     def conversation_entries(
         self, scope: str, conversation: str, *, after_position: int = 0, kinds: Sequence[str] | None = None
     ) -> list[Entry]:
+        if self.conversation_state(scope, conversation) is None:
+            return []
         found = self._conversations().conversation_entries(
             scope, conversation, after_position=after_position, kinds=kinds
         )
         return self._entries(scope, list(found))
 
     def conversations(self, scope: str) -> list[ConversationState]:
-        return list(self._conversations().conversations(scope))
+        found = self._conversations().conversations(scope)
+        return [s for s in found if may_see(s.visibility, self.principal)]
 
     def conversation_speakers(self, scope: str) -> list[str]:
+        """Passed through: recall only matches these names against the question's words, never
+        shows them (filtering would read every entry of the scope on every recall)."""
         return list(self._conversations().conversation_speakers(scope))
 
     def archive_search(self, scope: str, query: str, *, conversation: str | None, limit: int) -> list[Entry]:
-        hidden = self._hidden_messages(scope)
+        hidden = self._hidden_entries(scope)
         found = self._conversations().archive_search(scope, query, conversation=conversation, limit=limit + len(hidden))
         return [e for e in found if e.id not in hidden][:limit]
 
@@ -405,6 +458,12 @@ class VisibleStore:
 
     def backup(self, target: str | Path) -> None:
         raise self._operator("backup")
+
+    def idempotency_rows(self, scope: str, *, now: datetime) -> list[Recorded]:
+        raise self._operator("copying the idempotency keys (migrate)")
+
+    def put_idempotency(self, scope: str, rows: Sequence[Recorded]) -> int:
+        raise self._operator("copying the idempotency keys (migrate)")
 
     def close(self) -> None:
         if self._owns:

@@ -7,6 +7,6 @@ edge (claim → person); a relation ("Dana is Alice's sister") is a claim with
 """
 
 from reverie.conversation.people.api import People
-from reverie.conversation.people.book import PERSON_KIND, Person, Relation
+from reverie.conversation.people.book import PERSON_KIND, Person, PersonSummary, Relation
 
-__all__ = ["PERSON_KIND", "People", "Person", "Relation"]
+__all__ = ["PERSON_KIND", "People", "Person", "PersonSummary", "Relation"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import builtins
 
 from reverie.conversation.host import ConversationHost
-from reverie.conversation.people.book import Book, Person
-from reverie.conversation.people.names import check_person_name, fits
+from reverie.conversation.people.book import Book, Person, PersonSummary
+from reverie.conversation.people.names import check_person_name
 from reverie.errors import InvalidInputError, NotFoundError
 
 
@@ -16,12 +16,11 @@ class People:
     def __init__(self, host: ConversationHost) -> None:
         self._host = host
 
-    def people(self, *, scope: str) -> builtins.list[Person]:
-        """Every person of ``scope`` (name, aliases, attributes), oldest first; relations and
-        claims are left out here — ``person(...)`` gives them for one."""
+    def people(self, *, scope: str) -> builtins.list[PersonSummary]:
+        """Every person of ``scope``, oldest first: name, aliases, attributes, relations and how
+        many current claims are about them (``claim_count``); ``person(id)`` gives the claims."""
         s = self._host.scope(scope)
-        book = Book(self._host.store, s)
-        return [book.person(g, with_claims=False) for g in book.groups]
+        return Book(self._host.store, s).summaries()
 
     def person(self, name_or_id: str, *, scope: str) -> Person:
         """One person, found by id or by any of their names ("Bob", "Robert" and "Bob Smith" are
@@ -36,7 +35,7 @@ class People:
         book = Book(self._host.store, s)
         group = book.group(wanted) or book.resolve(wanted)
         if group is None:
-            several = [g.display for g in book.groups if any(fits(wanted, n.text) for n in g.names)]
+            several = [g.display for g in book.fitting(wanted)]
             if len(several) > 1:
                 raise InvalidInputError(
                     f"{wanted!r} fits several people in scope {s!r} ({', '.join(sorted(several))}); "

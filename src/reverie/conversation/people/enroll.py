@@ -18,7 +18,9 @@ from reverie.model.item import Provenance
 AUTHOR = "reverie:people"
 
 
-def name_command(scope: str, name: str, *, conversation: str | None, speaker: bool) -> cmd.Remember:
+def name_command(
+    scope: str, name: str, *, conversation: str | None, speaker: bool, visibility: tuple[str, ...] = ()
+) -> cmd.Remember:
     meta: dict[str, object] = {"person": name, "speaker": speaker}
     if conversation is not None:
         meta["conversation"] = conversation
@@ -31,6 +33,7 @@ def name_command(scope: str, name: str, *, conversation: str | None, speaker: bo
         meta=meta,
         provenance=Provenance(origin="conversation", ref=conversation),
         corroborate=False,
+        visibility=visibility,
     )
 
 
@@ -43,19 +46,30 @@ class Enroller:
         self.book = Book(host.store, scope)
 
     def ensure(
-        self, mention: str, *, conversation: str | None, speaker: bool = False, prefer: Sequence[str] = ()
+        self,
+        mention: str,
+        *,
+        conversation: str | None,
+        speaker: bool = False,
+        prefer: Sequence[str] = (),
+        visibility: tuple[str, ...] = (),
     ) -> str:
         """The id of the name item for ``mention``: an existing one, a new alias, or a new person.
+
+        A new name is shown to ``visibility`` (the audience of the message that named it first).
+        ``prefer`` (the conversation's persons, most recent first) breaks a tie between people a
+        mention fits; never for a ``speaker``, a participant — not someone the talk was about.
 
         Raises what ``remember`` raises (a dismissed name, learning paused); writes nothing then.
         """
         name = check_person_name(mention)
-        group = self.book.resolve(name, prefer=prefer)
+        group = self.book.resolve(name, prefer=() if speaker else prefer)
         if group is not None:
             for n in group.names:
                 if tokens(n.text) == tokens(name):
                     return n.id
-        out = self._host.run([name_command(self.scope, name, conversation=conversation, speaker=speaker)], [name])
+        new = name_command(self.scope, name, conversation=conversation, speaker=speaker, visibility=visibility)
+        out = self._host.run([new], [name])
         new_id = out[0].item_id
         assert new_id is not None
         if group is not None:

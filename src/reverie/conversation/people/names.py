@@ -8,6 +8,7 @@ exactly one known person fits it.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -42,8 +43,13 @@ def check_person_name(value: object, field: str = "person name") -> str:
     return name
 
 
+@functools.lru_cache(maxsize=8192)
 def tokens(name: str) -> tuple[str, ...]:
-    """The folded words of a name, titles left out: ``"Dr. Ada Lovelace"`` → ``("ada", "lovelace")``."""
+    """The folded words of a name, titles left out: ``"Dr. Ada Lovelace"`` → ``("ada", "lovelace")``.
+
+    Memoised (a pure function of one string): listing people compares every relation's names
+    with every name of the persons its claim is about, the same few hundred names again and again.
+    """
     words = [w.casefold().strip(".'-") for w in _TOKEN.findall(name)]
     kept = tuple(w for w in words if w and w not in TITLES and w.rstrip(".") not in TITLES)
     return kept or tuple(w for w in words if w)
@@ -91,6 +97,43 @@ def fits(mention: str, name: str) -> bool:
             return True
         return _given_match(n[0], m[0])
     return m[-1] == n[-1] and _given_match(m[0], n[0])
+
+
+def clash(a: str, b: str) -> bool:
+    """Do names ``a`` and ``b`` contradict each other, so that no one person can bear both?
+
+    Two surnames that differ ("Robert Smith" / "Robert Jones"), or two given names no nickname
+    joins ("Anita Patel" / "Raj", "Robert Smith" / "Albert"). Names that ``fits`` never clash;
+    names that neither fit nor clash ("Bob" / "Professor Lee") say different things about one
+    person and may both be theirs — through a name that fits both ("Robert Lee").
+    """
+    if fits(a, b) or fits(b, a):
+        return False
+    (given_a, surname_a), (given_b, surname_b) = _parts(a), _parts(b)
+    if surname_a and surname_b and surname_a != surname_b:
+        return True
+    return bool(given_a and given_b and not _given_match(given_a, given_b))
+
+
+def fits_person(mention: str, names: Iterable[str]) -> bool:
+    """May ``mention`` name the person who bears all of ``names``?
+
+    It must fit one of them and clash with none. Why every name: a person is the union of their
+    names, and a mention that fits one ("Robert Jones" fits "Bob") but contradicts another
+    ("Robert Smith", also Bob's) names somebody else — checking one name at a time fused the two.
+    """
+    known = list(names)
+    return any(fits(mention, n) for n in known) and not any(clash(mention, n) for n in known)
+
+
+def _parts(name: str) -> tuple[str | None, str | None]:
+    """(given name, surname) as far as ``name`` says: "Dr. Patel" has only a surname, "Bob" only a given name."""
+    words = tokens(name)
+    if not words:
+        return None, None
+    if len(words) == 1:
+        return (None, words[0]) if has_title(name) else (words[0], None)
+    return words[0], words[-1]
 
 
 def _given_match(a: str, b: str) -> bool:

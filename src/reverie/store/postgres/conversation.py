@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from reverie.model.clock import to_iso
@@ -17,6 +18,7 @@ from reverie.model.conversation import (
     EraseEntries,
     PutConversation,
     PutEntry,
+    SetEntryVisibility,
     redact_entry,
     redact_events,
 )
@@ -58,6 +60,18 @@ def put_entry(w: Writer, change: PutEntry, _vectors: Vectors) -> None:
             "INSERT INTO conv_speakers (scope, speaker) VALUES (%s, %s) ON CONFLICT DO NOTHING",
             (e.scope, e.speaker),
         )
+
+
+def set_entry_visibility(w: Writer, change: SetEntryVisibility, _vectors: Vectors) -> None:
+    """Give each entry its new audience (kept in the row's JSON, as every other field of an entry)."""
+    for entry_id, visibility in change.audiences:
+        found = w.q("SELECT entry FROM conv_entries WHERE scope = %s AND id = %s", (change.scope, entry_id))
+        if found:
+            moved = replace(ConversationEntry.from_dict(json.loads(found[0][0])), visibility=visibility)
+            w.x(
+                "UPDATE conv_entries SET entry = %s WHERE scope = %s AND id = %s",
+                (_dump(moved.to_dict()), change.scope, entry_id),
+            )
 
 
 def erase_entries(w: Writer, change: EraseEntries, _vectors: Vectors) -> None:

@@ -21,6 +21,8 @@ _COLUMNS = "scope, key, request, at, expires_at, status, body, erased"
 class Writer(Protocol):
     def x(self, sql: str, params: Sequence[Any] = ()) -> int: ...
 
+    def xmany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
 
 def claim(w: Writer, p: Pending | None) -> None:
     """First statement of a write transaction, after its scope is named and locked: take the key,
@@ -71,6 +73,25 @@ def erase(w: Writer, commands: Sequence[object], keep: Pending | None) -> None:
             "UPDATE idempotency SET request = '', body = NULL, erased = true WHERE scope = %s AND key <> %s",
             (scope, spared),
         )
+
+
+def rows(q: Callable[[str, Sequence[Any]], list[tuple[Any, ...]]], scope: str, now: datetime) -> list[Recorded]:
+    """The scope's rows unexpired at ``now``, by key in byte order, as on SQLite (``Store.idempotency_rows``)."""
+    found = q(
+        f'SELECT {_COLUMNS} FROM idempotency WHERE scope = %s AND expires_at > %s ORDER BY key COLLATE "C"',  # nosec B608 # constant
+        (scope, to_iso(now)),
+    )
+    return [_recorded(r) for r in found]
+
+
+def put(w: Writer, rows: Sequence[Recorded]) -> None:
+    """Each row as it is, replacing the row of its key (``Store.put_idempotency``: migrate)."""
+    w.xmany(
+        f"INSERT INTO idempotency ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "  # nosec B608 # constant
+        "ON CONFLICT (scope, key) DO UPDATE SET request = excluded.request, at = excluded.at, "
+        "expires_at = excluded.expires_at, status = excluded.status, body = excluded.body, erased = excluded.erased",
+        [(r.scope, r.key, r.request, to_iso(r.at), to_iso(r.expires_at), r.status, r.body, r.erased) for r in rows],
+    )
 
 
 def _recorded(r: Sequence[Any]) -> Recorded:

@@ -15,7 +15,7 @@ import numpy as np
 
 from reverie.model.agenda import PutIntent, PutTask
 from reverie.model.clock import to_iso
-from reverie.model.conversation import EraseEntries, PutConversation, PutEntry
+from reverie.model.conversation import EraseEntries, PutConversation, PutEntry, SetEntryVisibility
 from reverie.model.item import Item
 from reverie.model.projection import (
     Change,
@@ -186,6 +186,7 @@ HANDLERS: dict[type, Handler] = {
     PutConversation: conv.put_conversation,
     PutEntry: conv.put_entry,
     EraseEntries: conv.erase_entries,
+    SetEntryVisibility: conv.set_entry_visibility,
     PutIntent: agenda.put_intent,
     PutTask: agenda.put_task,
 }

@@ -641,6 +641,17 @@ class PostgresStore:
             keys.record(self, claim, status, body, now)
             return keys.lookup(self.q, claim.scope, claim.key, now)
 
+    def idempotency_rows(self, scope: str, *, now: datetime) -> list[Recorded]:
+        with self._read([scope]):
+            return keys.rows(self.q, scope, now)
+
+    def put_idempotency(self, scope: str, rows: Sequence[Recorded]) -> int:
+        checked = idempotency.of_scope(scope, rows)
+        with self._txn([], write=True):
+            self._write_scopes([scope])  # as a write's claim does: the scope named and locked
+            keys.put(self, checked)
+        return len(checked)
+
     # -- leases ---------------------------------------------------------------------------
     def take_lease(self, scope: str, owner: str, *, now: datetime, expires_at: datetime) -> Lease:
         """The lease row decides as on SQLite (free, expired or ours), and a session advisory lock

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from reverie.model.clock import to_iso
 from reverie.model.conversation import (
@@ -17,6 +18,7 @@ from reverie.model.conversation import (
     EraseEntries,
     PutConversation,
     PutEntry,
+    SetEntryVisibility,
     redact_entry,
     redact_events,
 )
@@ -47,6 +49,16 @@ def put_entry(x: Exec, change: PutEntry) -> None:
         x("INSERT INTO conv_fts (rowid, text) VALUES (?, ?)", (cur.lastrowid, e.text))
         if e.speaker:
             x("INSERT OR IGNORE INTO conv_speakers VALUES (?, ?)", (e.scope, e.speaker))
+
+
+def set_entry_visibility(x: Exec, c: sqlite3.Connection, change: SetEntryVisibility) -> None:
+    """Give each entry its new audience (kept in the row's JSON, as every other field of an entry)."""
+    for entry_id, visibility in change.audiences:
+        row = c.execute("SELECT n, entry FROM conv_entries WHERE id = ? AND scope = ?", (entry_id, change.scope))
+        found = row.fetchone()
+        if found is not None:
+            moved = replace(ConversationEntry.from_dict(json.loads(found[1])), visibility=visibility)
+            x("UPDATE conv_entries SET entry = ? WHERE n = ?", (_dump(moved.to_dict()), found[0]))
 
 
 def erase_entries(x: Exec, c: sqlite3.Connection, change: EraseEntries) -> None:

@@ -91,6 +91,24 @@ def erase(x: Exec, commands: Sequence[object], keep: Pending | None) -> None:
         )
 
 
+def rows(conn: sqlite3.Connection, scope: str, now: datetime) -> list[Recorded]:
+    """The scope's rows unexpired at ``now``, by key (``Store.idempotency_rows``)."""
+    found = conn.execute(
+        f"SELECT {_COLUMNS} FROM idempotency WHERE scope = ? AND expires_at > ? ORDER BY key",  # nosec B608 # constant
+        (scope, to_iso(now)),
+    ).fetchall()
+    return [_recorded(r) for r in found]
+
+
+def put(x: Exec, rows: Sequence[Recorded]) -> None:
+    """Each row as it is, replacing the row of its key (``Store.put_idempotency``: migrate)."""
+    for r in rows:
+        x(
+            f"INSERT OR REPLACE INTO idempotency ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",  # nosec B608 # constant
+            (r.scope, r.key, r.request, to_iso(r.at), to_iso(r.expires_at), r.status, r.body, int(r.erased)),
+        )
+
+
 def _recorded(r: Sequence[Any]) -> Recorded:
     status = None if r[5] is None else int(r[5])
     body = None if r[6] is None else str(r[6])

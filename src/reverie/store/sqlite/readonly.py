@@ -14,6 +14,7 @@ import sqlite3
 from pathlib import Path
 
 from reverie.errors import CorruptStoreError, NotFoundError, ReadOnlyError, StorageError
+from reverie.store.sqlite.foreign import check_reverie_file
 from reverie.store.sqlite.schema import SCHEMA_VERSION, read_schema_version
 
 
@@ -44,6 +45,7 @@ def configure(conn: sqlite3.Connection, path: str, busy_timeout_ms: int) -> None
 
 def _check_schema(conn: sqlite3.Connection, path: str, busy_timeout_ms: int) -> None:
     conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    check_reverie_file(conn, path)  # another application's database: refused, not read as schema 0
     conn.execute("PRAGMA query_only = ON")
     conn.execute("PRAGMA foreign_keys = ON")
     has_settings = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'settings'").fetchone()

@@ -166,11 +166,16 @@ def read_schema_version(conn: sqlite3.Connection) -> int:
     return int(text)
 
 
+def _file_name(conn: sqlite3.Connection) -> str:
+    """The file ``conn`` has open as its main database, or a phrase for an in-memory one."""
+    row = conn.execute("PRAGMA database_list").fetchone()  # (seq, name, file) of "main"
+    return str(row[2]) if row and row[2] else "the in-memory store"
+
+
 def _corrupt(conn: sqlite3.Connection, problem: str) -> Exception:
     from reverie.errors import CorruptStoreError
 
-    row = conn.execute("PRAGMA database_list").fetchone()  # (seq, name, file) of "main"
-    name = str(row[2]) if row and row[2] else "the in-memory store"
+    name = _file_name(conn)
     return CorruptStoreError(
         f"{name} {problem}: it is damaged or was not written by reverie; nothing was changed. "
         "Restore it from a backup, or open another file"
@@ -312,7 +317,15 @@ def _migrate_conversations(conn: sqlite3.Connection, tokenize: str) -> None:
 
 
 def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> int:
-    """Bring the file to ``SCHEMA_VERSION`` inside one transaction; returns the version found."""
+    """Bring the file to ``SCHEMA_VERSION`` inside one transaction; returns the version found.
+
+    Refuses first (``foreign.check_reverie_file``) a file that is another application's database,
+    inside the same transaction, so one filled by another program since the store was opened is
+    not adopted either.
+    """
+    from reverie.store.sqlite.foreign import check_reverie_file
+
+    check_reverie_file(conn, _file_name(conn))
     conn.execute("CREATE TABLE IF NOT EXISTS settings (k TEXT PRIMARY KEY, v TEXT NOT NULL)")
     found = read_schema_version(conn)
     if found > SCHEMA_VERSION:

@@ -30,7 +30,7 @@ from reverie.errors import ClosedError, CorruptStoreError, ReverieError, Storage
 from reverie.model.agenda import Intent, IntentQuery, PutIntent, PutTask, Task, TaskQuery
 from reverie.model.clock import from_iso, to_iso
 from reverie.model.commands import Command, Purge, erases_content
-from reverie.model.conversation import ConversationState, EraseEntries, PutConversation, PutEntry
+from reverie.model.conversation import ConversationState, EraseEntries, PutConversation, PutEntry, SetEntryVisibility
 from reverie.model.conversation import Entry as ConversationEntry
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
@@ -69,6 +69,8 @@ from reverie.store.sqlite import agenda, fts_scope, lexical, purge, readonly, re
 from reverie.store.sqlite import conversation as conv
 from reverie.store.sqlite import idempotency as keys
 from reverie.store.sqlite.ann import AnnConfig, AnnManager, ScopeIndex
+from reverie.store.sqlite.backup import backup_target, main_file, write_backup
+from reverie.store.sqlite.foreign import check_reverie_file
 from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, PROJECTION_TABLES, migrate
 from reverie.store.sqlite.sql import (
     ITEM_COLUMNS,
@@ -266,6 +268,9 @@ class SQLiteStore:
         c = self._conn
         try:
             c.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            # Before WAL mode, which rewrites the file's header: another application's database
+            # must be refused before any byte of it changes (``foreign.py``).
+            check_reverie_file(c, self.path)
             if self.path != ":memory:":
                 mode = c.execute("PRAGMA journal_mode = WAL").fetchone()[0]
                 if str(mode).lower() != "wal":  # pragma: no cover - e.g. a read-only medium
@@ -624,6 +629,8 @@ class SQLiteStore:
             conv.put_entry(self._x, change)
         elif isinstance(change, EraseEntries):
             conv.erase_entries(self._x, self._conn, change)
+        elif isinstance(change, SetEntryVisibility):
+            conv.set_entry_visibility(self._x, self._conn, change)
         elif isinstance(change, PutItem):
             self._put_item(change, vectors)
         elif isinstance(change, PutTiers):
@@ -882,6 +889,16 @@ class SQLiteStore:
             keys.record(self._x, claim, status, body, now)
             return keys.lookup(self._conn, claim.scope, claim.key, now)
 
+    def idempotency_rows(self, scope: str, *, now: datetime) -> list[Recorded]:
+        with self._read() as c:
+            return keys.rows(c, scope, now)
+
+    def put_idempotency(self, scope: str, rows: Sequence[Recorded]) -> int:
+        checked = idempotency.of_scope(scope, rows)
+        with self._write():
+            keys.put(self._x, checked)
+        return len(checked)
+
     # -- Store protocol: reads ------------------------------------------------------------
     def get(self, scope: str, item_id: str) -> Item | None:
         with self._read():
@@ -1133,13 +1150,13 @@ class SQLiteStore:
             c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def backup(self, target: str | Path) -> None:
-        """A consistent copy through SQLite's online backup API (never a file copy of a live WAL)."""
+        """A consistent copy through SQLite's online backup API (never a file copy of a live WAL).
+
+        A target that names no file, the store itself or another application's database is refused
+        (``InvalidInputError``) before anything is written: see ``backup.py``.
+        """
         with self._read() as c:
-            dest = sqlite3.connect(str(target))
-            try:
-                c.backup(dest)
-            finally:
-                dest.close()
+            write_backup(c, backup_target(target, main_file(c)))
 
     def close(self) -> None:
         with self._lock:
