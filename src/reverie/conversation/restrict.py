@@ -56,10 +56,10 @@ def _item_audience(current: tuple[str, ...], source: tuple[str, ...]) -> tuple[s
 
 def _follow(scope: str, item: Item, audience: tuple[str, ...], reason: str) -> list[cmd.Command]:
     """The command that keeps ``item`` (a claim or name restating the message) within ``audience``."""
-    new = _item_audience(item.visibility, audience)
+    new = _item_audience(item.audience, audience)
     if new is None:
         return [cmd.Purge(scope, item.id, reason)]
-    return [] if new == item.visibility else [cmd.SetVisibility(scope, item.id, new, reason)]
+    return [] if new == item.audience else [cmd.SetVisibility(scope, item.id, new, reason)]
 
 
 def _memories(writer: Writer, scope: str, message_id: str) -> list[Item]:
@@ -88,9 +88,9 @@ def _contexts(
             limit=writer.host.limits.max_text_chars,
         )
         for item in _memories(writer, scope, later.id):
-            audience = later.visibility if later.id == target.id else item.visibility
+            audience = later.visibility if later.id == target.id else item.audience
             if item.text == window:
-                if item.visibility != audience:
+                if item.audience != audience:
                     out.append(cmd.SetVisibility(scope, item.id, audience, reason))
                 continue
             out.append(cmd.Purge(scope, item.id, reason))

@@ -48,7 +48,7 @@ def patterns(p: Planner) -> None:
     for it in snap.items:
         if it.kind in EVENT_KINDS and it.source != "system" and not is_gist(it) and it.id not in p.closing:
             event = Event(it.id, event_time(it.valid_from, it.recorded_at), template(it.text), it.text)
-            by_audience.setdefault(it.visibility, []).append(event)
+            by_audience.setdefault(it.audience, []).append(event)
     # Patterns are found among the events of one audience and carry it, as gists do: a pattern
     # quotes an event, counts them and says when they happen, so one mixing audiences would show
     # a principal what it may not see (outside probe #13).
@@ -76,12 +76,12 @@ def _narrowed_to_members(p: Planner, pattern: Item, members: set[str]) -> tuple[
     events: it is narrowed to them, as ``set_visibility`` on an event narrows its copies
     (``model.audience.narrowed``: never a principal more), before anything else the pass plans.
     """
-    audience = pattern.visibility
+    audience = pattern.audience
     for member in sorted(members):
         event = p.snap.item(member)
         if event is not None:
-            audience = narrowed(audience, event.visibility)
-    if audience != pattern.visibility:
+            audience = narrowed(audience, event.audience)
+    if audience != pattern.audience:
         why = "a pattern is shown only to whom may see its events: narrowed to their audience"
         p.add("pattern", "set_visibility", (pattern,), why, visibility=list(audience))
     return audience
