@@ -286,3 +286,30 @@ def test_a_revision_into_another_claims_words_supersedes_the_copy_too(run: Cli) 
     items = run.json("list", "--include-closed", scope=COPY)["items"]
     shown = sorted((i["text"], i["status"], i["evidence_count"]) for i in items)
     assert shown == [("Alice likes green tea", "superseded", 1), ("Bob drinks coffee every morning", "live", 2)]
+
+
+def test_conversation_and_message_audiences_and_their_changes_are_replayed(run: Cli, tmp_path: Path) -> None:
+    """A conversation opened for some principals, a message narrowed when added and another narrowed
+    later (``conversation.visibility_set``, with the recap that quoted it): the copy holds the same
+    audiences, and a principal outside one reads in the copy exactly what it read in the source."""
+    with _open(run) as mem:
+        conv = mem.conversation(TALK, scope=SCOPE, visibility=["agent:a", "agent:b"])
+        conv.add("The launch is on Friday.", speaker="Alice")
+        conv.add("The budget is 40k euros.", speaker="Alice", visibility=["agent:a"])
+        lunch = conv.add("Lunch is at noon in the atrium.", speaker="Bob")
+        conv.close()
+        conv.set_visibility(lunch.id, ["agent:b"], reason="only b")
+    report = run.json("import", str(_export(run, tmp_path)), scope=COPY)
+    assert report["failed"] == [] and report["applied"]["conversation.visibility_set"] == 1, report
+    with _open(run) as mem:
+        assert _entries(mem, COPY) == _entries(mem, SCOPE)
+        [state] = mem.conversations(scope=COPY)
+        assert state.visibility == ("agent:a", "agent:b")
+        for who in ("agent:a", "agent:b", "agent:c"):
+            seen = {
+                scope: sorted(i.text for i in mem.as_principal(who).list(scope=scope, limit=1000).items)
+                for scope in (SCOPE, COPY)
+            }
+            assert seen[COPY] == seen[SCOPE], who
+            hits = {s: [h.text for h in mem.as_principal(who).archive_search("budget", scope=s)] for s in (SCOPE, COPY)}
+            assert hits[COPY] == hits[SCOPE], who

@@ -39,16 +39,20 @@ from reverie.model import events as ev
 from reverie.model.conversation import (
     ENTRY_EVENTS,
     ENTRY_ORIGIN_META,
+    OWNER_ONLY,
+    ConversationState,
     Entry,
     OpenConversation,
     PurgeMessage,
     RecordEntry,
+    SetMessageVisibility,
 )
 from reverie.model.ids import is_id
 from reverie.model.validate import check_meta, check_text
+from reverie.model.visibility import check_visibility
 
 #: The conversation event types an import replays (``ConversationReplay.replay``).
-REPLAYED = frozenset({ev.CONVERSATION_OPENED, ev.MESSAGE_PURGED, *ENTRY_EVENTS})
+REPLAYED = frozenset({ev.CONVERSATION_OPENED, ev.MESSAGE_PURGED, ev.CONVERSATION_VISIBILITY_SET, *ENTRY_EVENTS})
 
 
 class ConversationReplay:
@@ -71,6 +75,8 @@ class ConversationReplay:
             self._entry(event.payload)
         elif event.type == ev.MESSAGE_PURGED:
             self._purged(event.payload)
+        elif event.type == ev.CONVERSATION_VISIBILITY_SET:
+            self._visibility_set(event.payload)
         else:
             raise InvalidInputError(f"{event.type} is not a conversation event this import replays")
 
@@ -95,10 +101,11 @@ class ConversationReplay:
 
     # -- the events ---------------------------------------------------------------------------
     def _opened(self, payload: Mapping[str, Any]) -> None:
-        name = checks.check_name(payload["conversation"]["id"], "conversation id")
+        state = ConversationState.from_dict(payload["conversation"])
+        name = checks.check_name(state.id, "conversation id")
         store = conversation_store(self._host)
         target = name if store.conversation_state(self.scope, name) is None else fresh_name(store, self.scope, name)
-        self._host.run([OpenConversation(self.scope, target)])
+        self._host.run([OpenConversation(self.scope, target, _audience(state.visibility))])
         self.names[name] = target
         self._positions[target] = {}
 
@@ -123,6 +130,7 @@ class ConversationReplay:
             speaker=checks.check_name(old.speaker, "speaker") if old.speaker is not None else None,
             role=checks.check_role(old.role) if old.kind == "message" else old.role,
             meta={**self._checked_meta(old, positions, state.position + 1), ENTRY_ORIGIN_META: _origin(old)},
+            visibility=_audience(old.visibility),
         )
         out = self._host.run([RecordEntry(self.scope, entry, state.position)])
         stored = Entry.from_dict(out[0].events[0].payload["entry"])
@@ -137,6 +145,21 @@ class ConversationReplay:
             raise NotFoundError(f"message {payload['id']} of conversation {name!r} of the export was not imported")
         covering = tuple(self.entries[c] for c in payload.get("covering") or () if c in self.entries)
         self._host.run([PurgeMessage(self.scope, target, message, covering, str(payload.get("reason") or ""))])
+
+    def _visibility_set(self, payload: Mapping[str, Any]) -> None:
+        """A message's audience changed, with the summaries and recaps narrowed with it (the same pairs)."""
+        name, old = str(payload["conversation"]), str(payload["id"])
+        target, message = self.names.get(name), self.entries.get(old)
+        if target is None or message is None:
+            raise NotFoundError(f"message {old} of conversation {name!r} of the export was not imported")
+        others = tuple(
+            (self.entries[str(i)], _audience(tuple(map(str, v))))
+            for i, v in payload.get("entries") or ()
+            if str(i) != old and str(i) in self.entries
+        )
+        audience = _audience(tuple(map(str, payload.get("visibility") or ())))
+        reason = str(payload.get("reason") or "")
+        self._host.run([SetMessageVisibility(self.scope, target, message, audience, others, reason)])
 
     # -- the checks a live write makes ---------------------------------------------------------
     def _checked_text(self, e: Entry) -> str:
@@ -164,6 +187,14 @@ class ConversationReplay:
             inside = [p for p in sorted(positions) if lo <= p <= hi]
             meta["from"], meta["upto"] = (positions[inside[0]], positions[inside[-1]]) if inside else (here, here - 1)
         return meta
+
+
+def _audience(visibility: tuple[str, ...]) -> tuple[str, ...]:
+    """An audience from the file, checked as a live write checks it (``()``: everyone; the owner-only
+    mark a narrowed recap carries is kept as it is)."""
+    if not visibility or visibility == OWNER_ONLY:
+        return visibility
+    return check_visibility(list(visibility))
 
 
 def _origin(e: Entry) -> str:
