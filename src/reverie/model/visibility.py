@@ -1,8 +1,10 @@
 """Who may see a claim: its ``visibility`` and the principal a read is made for.
 
-An item's ``visibility`` is a sorted tuple of principals: empty means *everyone in the scope*
-(the default, and what every item written before visibility existed has), otherwise *only these
-principals*. A caller says "everyone" with ``None``; an empty list is refused (``check_visibility``).
+An item's ``visibility`` is ``None`` for *everyone in the scope* (the default, and what every
+item written before visibility existed has), otherwise a sorted tuple of *only these principals*.
+A caller says "everyone" with ``None`` too, so a read's value is a write's; an empty list is
+refused (``check_visibility``). Inside the model — commands, conversation entries,
+``Item.audience`` — everyone is the empty tuple ``EVERYONE``, so audiences compare as tuples.
 A principal is an opaque name the caller's face established (``agent:planner``,
 ``user:bob``): the CLI's ``--principal``, the MCP server's launch option, an HTTP token's entry
 in the token map. ``None`` as a principal is the store's owner — the Python caller holding the
