@@ -35,7 +35,7 @@ def test_a_principal_writes_a_hidden_dismissed_value_as_any_new_text(any_mem: Me
     hidden = _dismissed_hidden(any_mem)
     b = any_mem.as_principal(B)
     right, wrong = b.remember(SECRET, scope=SCOPE), b.remember(GUESS, scope=SCOPE)
-    assert (right.status, right.evidence_count, right.visibility) == (wrong.status, wrong.evidence_count, ())
+    assert (right.status, right.evidence_count, right.visibility) == (wrong.status, wrong.evidence_count, None)
     assert hidden not in dump([right.to_dict(), wrong.to_dict()])
     assert b.summary(scope=SCOPE)["tombstones"] == 0
     assert hidden not in dump(b.store.tombstones(SCOPE))

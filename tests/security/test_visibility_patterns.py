@@ -81,7 +81,7 @@ def test_restricting_the_events_after_the_pass_narrows_their_patterns(any_mem: M
     ids = _events(any_mem)
     _dream(any_mem)
     owned = _patterns(any_mem)
-    assert owned and all(p.visibility == () for p in owned)
+    assert owned and all(p.visibility is None for p in owned)
     for i in ids:
         any_mem.set_visibility(i, scope=SCOPE, visibility=[A], reason="secret")
     assert all(p.visibility == (A,) for p in _patterns(any_mem, closed=True))
@@ -102,7 +102,7 @@ def test_restricting_one_event_narrows_the_pattern_and_the_next_pass_rebuilds_it
     assert all(p.visibility == (A,) for p in _patterns(any_mem))  # it counts the hidden one
     _dream(any_mem, weeks=17)
     now = _patterns(any_mem)
-    assert now and all(p.visibility == () and p.id not in before for p in now)
+    assert now and all(p.visibility is None and p.id not in before for p in now)
     assert all(p.meta["pattern"]["total"] == 13 for p in now)  # the visible events only
     b = any_mem.as_principal(B)
     assert {p.id for p in _patterns(b)} == {p.id for p in now}
@@ -115,7 +115,7 @@ def test_events_of_two_audiences_give_patterns_per_audience_never_mixed(any_mem:
     _dream(any_mem)
     by_audience: dict[tuple[str, ...], list[Item]] = {}
     for p in _patterns(any_mem):
-        by_audience.setdefault(p.visibility, []).append(p)
+        by_audience.setdefault(p.audience, []).append(p)
     assert sorted(by_audience) == [(), (A,)]
     for audience, pats in by_audience.items():
         assert all(p.meta["pattern"]["total"] == 14 for p in pats), audience

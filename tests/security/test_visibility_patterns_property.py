@@ -142,5 +142,5 @@ def test_the_world_makes_patterns_per_kind_so_the_property_can_fail() -> None:
     with Memory(":memory:", embedder="hash", clock=ManualClock(START), seed=3) as mem:
         _build(mem, [1, 0, 3], {}, [("dream", 0, 0, 0)])
         patterns = [i for i in all_items(mem) if i.kind == "pattern" and i.is_current]
-        by_kind = {k: {p.visibility for p in patterns if token(k) in p.text.casefold()} for k in range(KINDS)}
+        by_kind = {k: {p.audience for p in patterns if token(k) in p.text.casefold()} for k in range(KINDS)}
         assert by_kind == {0: {AUDIENCES[1]}, 1: {AUDIENCES[0]}, 2: {AUDIENCES[3]}}
