@@ -194,6 +194,11 @@ def phases(side: Analysis) -> set[str]:
     return {p for t in side.tokens if (p := _PHASES.get(stem(t.low))) is not None}
 
 
+def names_a_phase(low: str) -> bool:
+    """Whether a word names the start, end, departure or arrival of an event ("kicks", "expires")."""
+    return stem(low) in _PHASES
+
+
 def _plain_statement(f: Frame) -> bool:
     """Asserted, unconditional, about now or one past moment: no hedge, change, sequence,
     condition, added member or templated record."""

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from reverie.conflict import anchored, lexicon, meaning, scope
+from reverie.conflict import anchored, lexicon, meaning, schedule, scope
 from reverie.conflict.align import Alignment, align
 from reverie.conflict.clauses import Clause, clauses
 from reverie.conflict.core import Axis, Claim, Conflict, Span
@@ -206,6 +206,9 @@ def _find(text: str, needle: str) -> tuple[Span, ...]:
 
 def _text_conflict(a: Claim, b: Claim, aliases: Aliases | None) -> Conflict | None:
     x, y = analyse(a.text), analyse(b.text)
+    timed = schedule.judge(x, y)  # a schedule's day or time: before ``scope`` reads "on Fridays" as a restriction
+    if timed is not None:
+        return _finish(x, y, timed.axis, timed.confidence, timed.reason, timed.spans_a, timed.spans_b)
     if scope.different_readings(x, y):
         return None  # capacity vs content, restricted vs plain, part vs total, own firm vs employer
     if x.past != y.past:
@@ -273,6 +276,8 @@ def _judge(x: Analysis, y: Analysis, al: Alignment, aliases: Aliases | None) -> 
             return None  # "visited her again in August": one more occasion, not a moved date
         if not (pins_one_date(x) and pins_one_date(y)):
             return None
+        if schedule.habits_on_several_days(da.date, db.date, x, y):
+            return None  # "runs on Mondays" / "runs on Thursdays": it may run on both
         slots.append(_finish(x, y, "temporal", 0.85, date_reason(da, db, fields), _spans(x, (da,)), _spans(y, (db,))))
     polarity, order = flipped(x, y, al, "polarity"), flipped(x, y, al, "temporal")
     found = len(slots) + polarity + order

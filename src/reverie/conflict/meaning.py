@@ -198,6 +198,8 @@ def frame(side: Analysis) -> Frame:
         low = lows[i]
         if _function_word(low) or stems[i] in _GENERIC or units.lookup(low) is not None:
             continue  # a unit word left outside its number ("3-hour") says nothing of the topic
+        if low in _EXCLUSIVE:
+            continue  # "sole" / "exclusively" say how many values, not what the claim is about
         concept = able or paraphrase.concept_of(stems[i]) or paraphrase.concept_of(roots[i]) or roots[i]
         if measured and (concept in _MEASURES or stems[i] in MEASURE_STEMS):
             continue  # "lasts" / "is … long" / "weighs": the unit already says what is measured
