@@ -28,11 +28,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from reverie.conversation.audience import narrowed_to, quotable
+from reverie.conversation.audience import narrowed_to
 from reverie.conversation.borrowed import borrowers, claims_of, later_in_session
 from reverie.conversation.forget_people import people_commands
 from reverie.conversation.host import conversation_store
-from reverie.conversation.window import window_text
+from reverie.conversation.rewindow import context_window, rewrite_memory
 from reverie.conversation.writer import Writer
 from reverie.errors import NotFoundError
 from reverie.model import commands as cmd
@@ -79,34 +79,14 @@ def _contexts(
     # Every later turn of the session, not only the next two: a context skips the turns its audience
     # may not see, so it can reach further back; only the texts that change are re-written.
     for later in [moved, *later_in_session(entries, target)]:
-        window = window_text(
-            later.text,
-            speaker=later.speaker,
-            role=later.role or "user",
-            at=later.at,
-            before=quotable(later.visibility, _session_before(entries, later)),
-            limit=writer.host.limits.max_text_chars,
-        )
+        window = context_window(later, _session_before(entries, later), writer.host.limits.max_text_chars)
         for item in _memories(writer, scope, later.id):
             audience = later.visibility if later.id == target.id else item.audience
             if item.text == window:
                 if item.audience != audience:
                     out.append(cmd.SetVisibility(scope, item.id, audience, reason))
                 continue
-            out.append(cmd.Purge(scope, item.id, reason))
-            out.append(
-                cmd.Remember(
-                    scope=scope,
-                    text=window,
-                    kind=item.kind,
-                    source=item.source,
-                    author=item.author,
-                    meta=item.meta,
-                    valid_from=item.valid_from,
-                    corroborate=False,
-                    visibility=audience,
-                )
-            )
+            out += rewrite_memory(scope, item, window, audience, reason)
             texts.append(window)
     return out, texts
 

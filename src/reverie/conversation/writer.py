@@ -18,6 +18,7 @@ from reverie.conversation.borrowed import borrowers
 from reverie.conversation.forget_people import people_commands
 from reverie.conversation.host import ConversationHost, conversation_store
 from reverie.conversation.learn import Learner, Proposer, safely
+from reverie.conversation.rewindow import context_window, rewrite_memory
 from reverie.conversation.summary import extractive_summary
 from reverie.conversation.window import WINDOW_BEFORE, date_text, window_text
 from reverie.errors import InvalidInputError, NotFoundError
@@ -298,32 +299,13 @@ class Writer:
                     continue
                 earlier = [e for e in entries if e.kind == "message" and e.position < later.position]
                 earlier = [replace(e, text=REDACTED) if e.id == message_id else e for e in earlier]
-                window = window_text(
-                    later.text,
-                    speaker=later.speaker,
-                    role=later.role or "user",
-                    at=later.at,
-                    before=quotable(later.visibility, [e for e in earlier if _same_session(entries, e, later)]),
-                    limit=host.limits.max_text_chars,
-                )
+                session = [e for e in earlier if _same_session(entries, e, later)]
+                window = context_window(later, session, host.limits.max_text_chars)
                 if window == item.text:  # its context never quoted the message
                     continue
-                commands.append(cmd.Purge(scope, item_id, reason))
-                commands.append(
-                    cmd.Remember(
-                        scope=scope,
-                        text=window,
-                        kind=item.kind,
-                        source=item.source,
-                        author=item.author,
-                        meta=item.meta,
-                        valid_from=item.valid_from,
-                        corroborate=False,
-                        # The rewritten memory keeps its audience: without it, purging one message
-                        # re-wrote a later restricted message's memory visible to everyone.
-                        visibility=item.audience,
-                    )
-                )
+                # The rewritten memory keeps its audience: without it, purging one message
+                # re-wrote a later restricted message's memory visible to everyone.
+                commands += rewrite_memory(scope, item, window, item.audience, reason)
                 texts.append(window)
         host.run(commands, texts)
 
