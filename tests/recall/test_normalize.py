@@ -10,15 +10,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reverie.recall.normalize import (
-    _SEPARATOR_RANGES,
     FTS_TOKENIZE,
     MAX_PHRASE_TOKENS,
     MAX_QUERY_TERMS,
     STOPWORDS,
-    _parse_ranges,
     fts_query,
     tokenize,
 )
+from reverie.store.fts_tokens import _SEPARATOR_RANGES, _parse_ranges
 
 # --- a real FTS5 table -----------------------------------------------------------------------
 

@@ -24,8 +24,9 @@ import json
 import math
 import re
 import sqlite3
-import unicodedata
 from dataclasses import dataclass
+
+from reverie.store import fts_tokens
 
 #: Above this many matching documents (summed over the query's terms) the query is split: the larger
 #: of ``LEXICAL_BUDGET`` and ``BUDGET_SHARE`` of the documents. Why it grows with the store: at 1M a
@@ -43,7 +44,6 @@ _K1, _B = 1.2, 0.75
 _WEIGHTS = (1.0, 0.5)  # text, extra: the weights SQLiteStore passes to bm25()
 _TERMS = re.compile(r'"((?:[^"]|"")*)"')
 _ASCII_TOKEN = re.compile(r"[0-9a-z+#]+")
-_WORD = re.compile(r"(?:[^\W_]|[+#])+")
 _VOCAB = "temp.reverie_fts_vocab"
 
 
@@ -151,14 +151,13 @@ def rescore(c: sqlite3.Connection, p: Plan, scope: str, ranked: list[tuple[int, 
 
 
 def _tokens(text: str) -> list[str]:
-    """The tokens FTS5 indexes for ``text``: exact for ASCII (letters, digits, ``+``, ``#``; the rest
-    separates). Other text uses Python's word characters with Latin diacritics stripped, which can
-    differ from FTS5's Unicode 6.1 tables on rare code points (``recall/normalize.py`` has the exact
-    mirror; the store does not import recall): it only moves the small share of the moved terms."""
+    """The tokens FTS5 indexes for ``text``: ASCII by one regex (letters, digits, ``+``, ``#``; the rest
+    separates), other text by the exact mirror of FTS5's Unicode 6.1 tables (``store.fts_tokens``).
+    An approximation here once counted terms FTS5 never indexed ("a⻳" as "a龟"), so a scope's
+    lexical recall missed the very text it stored."""
     if text.isascii():
         return _ASCII_TOKEN.findall(text.lower())
-    folded = "".join(ch for ch in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(ch))
-    return _WORD.findall(folded)
+    return fts_tokens.tokenize(text)
 
 
 def tokens(text: str) -> list[str]:

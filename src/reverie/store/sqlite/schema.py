@@ -263,6 +263,26 @@ def _v6(conn: sqlite3.Connection) -> list[str]:
     return ["ALTER TABLE items ADD COLUMN value_type TEXT"]
 
 
+#: ``settings`` key: which tokenizer counted ``fts_terms``. "exact" is ``store.fts_tokens``;
+#: files of schema 5 and 6 written before it counted non-ASCII text by an approximation.
+TERMS_COUNTED_BY = "fts_terms_counted_by"
+
+
+def _recount_terms(conn: sqlite3.Connection, found: int) -> None:
+    """Recount ``fts_terms`` once in a file whose counts came from the old approximation.
+
+    Not a schema version: no table changes, only counts of rare non-ASCII terms were wrong (a
+    scope's lexical recall could miss a text holding one, e.g. "a⻳"). A file below schema 5 was
+    just counted by ``fill_terms`` with the exact tokenizer; one pass over the rows otherwise.
+    """
+    from reverie.store.sqlite.fts_scope import fill_terms
+
+    row = conn.execute("SELECT v FROM settings WHERE k = ?", (TERMS_COUNTED_BY,)).fetchone()
+    if found >= 5 and (row is None or row[0] != "exact"):
+        fill_terms(conn)
+    conn.execute("INSERT OR REPLACE INTO settings VALUES (?, 'exact')", (TERMS_COUNTED_BY,))
+
+
 #: The scope's edges of one type (``SQLiteStore.edges_by_type``): the alias groups conflict
 #: detection reads per claim are a few rows among the scope's growing about / derived_from edges.
 EDGES_BY_TYPE = "CREATE INDEX IF NOT EXISTS edges_by_type ON edges(scope, type)"
@@ -359,6 +379,7 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
     if found < 6:  # a column, NULL (text) for every existing row
         for stmt in _v6(conn):
             conn.execute(stmt)
+    _recount_terms(conn, found)
     conn.execute("INSERT OR REPLACE INTO settings VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
     # Not a schema version of its own: an index changes no row and every reader works without it
     # (``edges_by_type`` is only slower), so a file of any version gains it here, idempotently.
