@@ -24,6 +24,11 @@ class Limits:
     reads the log in pages far larger than any answer an agent asks for. ``max_int_digits`` bounds
     every integer (a ``value``, a number in ``meta``, any number in an HTTP body): converting one of
     thousands of digits to text is quadratic, and Python refuses past its own, process-wide bound.
+    ``max_clock_skew_seconds`` is the one bound on a time, not a size: a conversation message may be
+    dated at most this far after the ``Memory`` clock's now (room for a sender whose clock runs a
+    little fast). A later time is a wrong time, not too much input, so it is refused with
+    ``InvalidInputError`` (``invalid_input``); accepted, it would have held the conversation's time
+    order there, refusing every later message with a real time (issue #15).
     """
 
     max_text_chars: int = 32_000
@@ -43,6 +48,8 @@ class Limits:
     #: 640 is the lowest bound Python itself may be set to (``sys.set_int_max_str_digits``), so
     #: this one, never the interpreter's, is what a caller meets; real data holds far fewer.
     max_int_digits: int = 640
+    #: Seconds a message's ``at`` may lie after the clock's now (5 minutes of clock skew).
+    max_clock_skew_seconds: int = 300
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:

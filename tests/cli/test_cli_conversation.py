@@ -163,3 +163,25 @@ def test_a_refused_first_message_does_not_open_the_conversation(run: Cli) -> Non
     run.remember("a claim so the store exists")
     _assert_refused(run, "invalid_input", 2, "conversation", "add", "new", "hello", "--speaker", "Al\x1bice")
     assert run.json("conversation", "list")["conversations"] == []
+
+
+def test_a_message_dated_far_in_the_future_is_refused_and_the_conversation_goes_on(run: Cli) -> None:
+    """Regression #15: a message at 2099 was accepted and every later message was then "before the
+    previous message". Refused at the boundary, naming the limit; the next real message appends."""
+    _talk(run)
+    result = run("--json", "conversation", "add", "c1", "hi from 2099", "--at", "2099-01-01T00:00:00+00:00")
+    assert result.exit_code == 2 and result.stderr.startswith("error[invalid_input]: "), result.stderr
+    err = json.loads(result.stdout)["error"]
+    assert "2099-01-01T00:00:00+00:00" in err and "Limits.max_clock_skew_seconds" in err, err
+    run.json("conversation", "add", "c1", "back in the present")
+    assert [m["text"] for m in _messages(run)][-1] == "back in the present" and len(_messages(run)) == 3
+
+
+def test_a_conversation_id_with_a_slash_round_trips(run: Cli) -> None:
+    """Issue #17: ``support/2026-12`` is a valid id on every face."""
+    said = _talk(run, "support/2026-12")
+    assert {m["conversation"] for m in said} == {"support/2026-12"}
+    assert [m["id"] for m in _messages(run, "support/2026-12")] == [m["id"] for m in said]
+    run.ok("conversation", "tool-call", "support/2026-12", "lookup")
+    assert "support/2026-12" in [c["id"] for c in run.json("conversation", "list")["conversations"]]
+    assert run.json("conversation", "close", "support/2026-12")["recap"]["conversation"] == "support/2026-12"

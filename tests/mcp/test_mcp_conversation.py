@@ -222,3 +222,29 @@ def test_the_tool_call_status_enum_is_the_wings_own_list() -> None:
     from reverie.mcp.catalog import SCHEMAS
 
     assert tuple(SCHEMAS["conversation_tool_call"]["properties"]["status"]["enum"]) == TOOL_STATUSES
+
+
+async def test_a_message_dated_far_in_the_future_is_refused_and_the_conversation_goes_on(mem: Memory) -> None:
+    """Regression #15: a message at 2099 was accepted and every later message was then "before the
+    previous message". Refused (``invalid_input`` naming the time and the limit); the next one appends."""
+    async with connected(mem) as client:
+        await _talk(client)
+        err = await fail(
+            client, "conversation_add", conversation="c1", text="hi", at="2099-01-01T00:00:00+00:00", scope=SCOPE
+        )
+        await call(client, "conversation_add", conversation="c1", text="back in the present", scope=SCOPE)
+    assert err["code"] == "invalid_input", err
+    assert "2099-01-01T00:00:00+00:00" in err["error"] and "Limits.max_clock_skew_seconds" in err["error"], err
+    assert _messages(mem)[-1] == "back in the present" and len(_messages(mem)) == 3
+
+
+async def test_a_conversation_id_with_a_slash_round_trips(mem: Memory) -> None:
+    """Issue #17: ``support/2026-12`` is a valid id on every face."""
+    name = "support/2026-12"
+    async with connected(mem) as client:
+        added = await call(client, "conversation_add", conversation=name, text="Omar is my manager.", scope=SCOPE)
+        history = await call(client, "conversation_history", conversation=name, scope=SCOPE)
+        closed = await call(client, "conversation_close", conversation=name, scope=SCOPE)
+    assert added["message"]["conversation"] == name
+    assert [e["id"] for e in history["entries"]] == [added["message"]["id"]]
+    assert closed["recap"]["conversation"] == name

@@ -63,7 +63,12 @@ def conversation() -> None:
 @click.argument("text")
 @click.option("--speaker", help="Who said it (a plain name; also the memory's author).")
 @click.option("--role", default="user", show_default=True, help="user, assistant, system or tool.")
-@click.option("--at", "at_", metavar="TIME", help="When it was said (ISO 8601; default now; not before the last).")
+@click.option(
+    "--at",
+    "at_",
+    metavar="TIME",
+    help="When it was said (ISO 8601; default now; not before the last, at most 5 minutes from now).",
+)
 @click.option("--meta", help='A JSON object stored with the message, e.g. \'{"channel": "chat"}\'.')
 @click.option(
     "--visible-to",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from reverie.errors import InvalidInputError, LimitExceededError
@@ -59,8 +59,25 @@ def check_message_text(text: object, limits: Limits) -> str:
     return check_text(text, limits, "message text")
 
 
-def check_at(at: datetime | None, now: datetime) -> datetime:
-    return now if at is None else ensure_aware(at, "at")
+def check_at(at: datetime | None, now: datetime, limits: Limits) -> datetime:
+    """A message's time: ``now`` if None, else an aware time no later than ``now`` plus
+    ``Limits.max_clock_skew_seconds``.
+
+    Why a bound in the future: messages are appended in time order, so one dated 2099 would make
+    every later message with a real time "before the previous message" (issue #15). A few minutes
+    are allowed for a sender whose clock runs a little ahead of this one.
+    """
+    if at is None:
+        return now
+    when = ensure_aware(at, "at")
+    skew = limits.max_clock_skew_seconds
+    if when > now + timedelta(seconds=skew):
+        raise InvalidInputError(
+            f"message time {when.isoformat()} is in the future: the clock's now is {now.isoformat()} and a "
+            f"message may be dated at most {skew} s after it (Limits.max_clock_skew_seconds = {skew}, room for "
+            "clock skew); give the time the message was really said, or leave at out for now"
+        )
+    return when
 
 
 def check_message_meta(meta: Mapping[str, Any] | None, limits: Limits) -> dict[str, Any]:

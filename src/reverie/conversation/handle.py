@@ -87,7 +87,9 @@ class Conversation:
         memory (its date, words and the previous turns of the session as context; ``author`` =
         ``speaker``; ``meta`` = your ``meta`` plus ``conversation``, ``message``, ``turn``,
         ``session``, ``role``, ``speaker``), in one transaction. ``at`` (default: now) may not be
-        before the previous message. A message arriving after an idle gap first releases the
+        before the previous message, nor more than ``Limits.max_clock_skew_seconds`` (5 minutes)
+        after the clock's now (``InvalidInputError``: a future time would hold the time order
+        there; see ``purge`` for one stored before). A message arriving after an idle gap first releases the
         session (a recap is written) and opens the next one. ``visibility``: who may see the
         message (None: the conversation's audience); it may narrow the conversation's audience,
         never widen it (``InvalidInputError``). Its memory, the claims extracted from it, and every
@@ -99,15 +101,28 @@ class Conversation:
         role_ = checks.check_role(role)
         extra = checks.check_message_meta(meta, limits)
         now = self._host.clock.now()
-        when = checks.check_at(at, now)
+        when = checks.check_at(at, now, limits)
         state, audience = self._state_for_add(visibility, now)
         if state.last_at is not None and when < state.last_at:
             raise InvalidInputError(
                 f"message time {when.isoformat()} is before the previous message of conversation {self.id!r} "
-                f"({state.last_at.isoformat()}); messages are appended in time order"
+                f"({state.last_at.isoformat()}); messages are appended in time order{self._future_hint(state, now)}"
             )
         state = self._release_if_idle(state, now, when)
         return self._writer.add_message(state, body, speaker=who, role=role_, at=when, meta=extra, visibility=audience)
+
+    def _future_hint(self, state: ConversationState, now: datetime) -> str:
+        """How to get unstuck when the previous message is dated beyond the clock (stored before
+        ``checks.check_at`` refused such times, or under a clock that was wrong): purge it."""
+        skew = timedelta(seconds=self._host.limits.max_clock_skew_seconds)
+        if state.last_at is None or state.last_at <= now + skew:
+            return ""
+        found = conversation_store(self._host).conversation_entries(self.scope, self.id, kinds=("message",))
+        ahead = [e.id for e in found if e.at > now + skew and not e.meta.get("purged")]
+        return (
+            f"; the clock's now is {now.isoformat()}, so that time is wrong: purge the message(s) dated after it "
+            f"({', '.join(ahead)}) with Conversation.purge and the conversation takes messages at real times again"
+        )
 
     def _state_for_add(
         self, visibility: Sequence[str] | None, now: datetime
@@ -220,7 +235,10 @@ class Conversation:
 
     def purge(self, message_id: str, *, reason: str = "") -> None:
         """Erase one message everywhere it is stored (archive, log, summaries and recaps quoting it,
-        its memory and the context of the turns after it); the file is then scrubbed as by a purge."""
+        its memory and the context of the turns after it); the file is then scrubbed as by a purge.
+
+        Its time goes with it: the next message need only follow the latest message left, so
+        purging a message dated in the future (a wrong clock) lets the conversation go on."""
         state = self._writer.state(self.scope, self.id)
         self._writer.purge_message(state, check_id(message_id, "message id"), check_reason(reason))
 

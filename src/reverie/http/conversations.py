@@ -2,10 +2,11 @@
 
 No rule of its own: ``mem.conversation(...)``, ``mem.archive_search``, ``mem.recap``,
 ``mem.people`` and ``mem.person`` check every argument, and their ``ReverieError`` becomes the one
-error shape (a message too large is 413 ``limit_exceeded``, a time before the previous message or
-a control character in a speaker 400 ``invalid_input``, an unknown conversation 404
-``not_found``), with nothing stored. Only ``POST …/messages`` opens a conversation; every other
-route reads one that exists (``create=False``).
+error shape (a message too large is 413 ``limit_exceeded``; a time before the previous message or
+more than ``Limits.max_clock_skew_seconds`` after the clock's now, or a control character in a
+speaker, 400 ``invalid_input``; an unknown conversation 404 ``not_found``), with nothing stored.
+Only ``POST …/messages`` opens a conversation; every other route reads one that exists
+(``create=False``).
 """
 
 from __future__ import annotations
@@ -14,19 +15,21 @@ import dataclasses
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Depends, Path, Query
 from pydantic import BaseModel, Field
 
 from reverie.http.api import ERRORS, Mem, ScopeName
 from reverie.http.jsonbody import StrictJSONRoute
 from reverie.http.schemas import IN_CONFIG, Time
+from reverie.http.scope_path import conversation_param, person_param
 
 router = APIRouter(
     prefix="/v1/scopes/{scope}", responses=ERRORS, tags=["conversations and people"], route_class=StrictJSONRoute
 )
 
-ConversationId = Annotated[str, Path(description="The conversation's id, e.g. 'chat-2026-12-01'.")]
-PersonName = Annotated[str, Path(description="A person's name, alias or id.")]
+ConversationId = Annotated[str, Depends(conversation_param)]
+"""The ``{conversation}`` path segment, percent-decoded once (``scope_path``: an id may hold a ``/``)."""
+PersonName = Annotated[str, Depends(person_param)]
 
 
 def _plain(value: Any) -> Any:
@@ -53,7 +56,11 @@ class MessageIn(_In):
     text: str = Field(description="The message, word for word.")
     speaker: str | None = Field(None, description="Who said it (a plain name; also the memory's author).")
     role: Literal["user", "assistant", "system", "tool"] = Field("user", description="Who is speaking.")
-    at: Time | None = Field(None, description="When it was said (ISO 8601 with offset; not before the last).")
+    at: Time | None = Field(
+        None,
+        description="When it was said (ISO 8601 with offset; not before the last message, at most 5 minutes "
+        "after the server's clock).",
+    )
     meta: dict[str, Any] | None = Field(None, description="Free JSON data kept with the message.")
     visibility: list[str] | None = Field(
         None,

@@ -86,10 +86,12 @@ async def _validation(_: Request, exc: Exception) -> Response:
     return error_response(400, "invalid_input", "; ".join(parts) or "invalid request")
 
 
-#: The 404 of a ``/v1/scopes/…`` path that matches no route; the usual cause is a raw ``/`` in a scope.
+#: The 404 of a ``/v1/scopes/…`` path that matches no route; the usual cause is a raw ``/`` in a
+#: scope, a conversation id or a person's name.
 SCOPE_404 = (
-    "no such route. A scope is one path segment: send a '/' inside it as %2F "
-    "(scope 'team/alpha' → /v1/scopes/team%2Falpha/items); the routes are listed at /openapi.json"
+    "no such route. A scope, a conversation id and a person's name are each one path segment: send a '/' "
+    "inside one as %2F (scope 'team/alpha' → /v1/scopes/team%2Falpha/items; conversation id "
+    "'support/2026-12' → …/conversations/support%2F2026-12/messages); the routes are listed at /openapi.json"
 )
 
 

@@ -14,6 +14,11 @@ segment once for the endpoint. The OpenAPI document therefore tells the truth: `
 single segment, and a ``/`` inside a scope is sent as ``%2F``. A raw ``/`` ends the segment,
 so the request names a different path: almost always no route at all, a 404 whose message says
 to encode the scope (only a scope spelled like a route, e.g. ``p/items/<id>``, could match one).
+
+A conversation id (``support/2026-12``) and a person's name may hold a ``/`` too (issue #17:
+such an id worked in Python, the CLI and MCP but was a 404 over HTTP). They get the same rule:
+the segment after ``conversations/`` or ``people/`` is routed as sent and decoded once by
+``conversation_param`` / ``person_param``, so the id round-trips on every face.
 """
 
 from __future__ import annotations
@@ -34,6 +39,16 @@ SCOPE_DOC = (
 )
 
 
+#: Route families whose next segment is a caller's name, kept encoded like the scope segment.
+NAMED_FAMILIES = ("conversations/", "people/")
+
+CONVERSATION_DOC = (
+    "The conversation's id, as one path segment: percent-encode it, so a '/' inside it is sent as %2F "
+    "(conversation 'support/2026-12' → …/conversations/support%2F2026-12/…)."
+)
+PERSON_DOC = "A person's name, alias or id, as one path segment: percent-encode it ('/' as %2F)."
+
+
 def scope_url(scope: str) -> str:
     """``/v1/scopes/<scope, percent-encoded>``: the prefix of every route for ``scope``."""
     return PREFIX + quote(scope, safe=":@")
@@ -52,7 +67,16 @@ def routing_path(raw_path: bytes, decoded: str) -> str:
     except UnicodeDecodeError:
         return decoded
     segment, slash, rest = text[len(PREFIX) :].partition("/")
-    return PREFIX + segment + slash + unquote(rest)
+    return PREFIX + segment + slash + _named_segment_kept(rest)
+
+
+def _named_segment_kept(rest: str) -> str:
+    """The path after the scope, decoded except a conversation id or person name right after its family."""
+    for family in NAMED_FAMILIES:
+        if rest.startswith(family):
+            name, slash, tail = rest[len(family) :].partition("/")
+            return family + name + slash + unquote(tail)
+    return unquote(rest)
 
 
 class ScopeSegment:
@@ -74,3 +98,16 @@ def scope_param(scope: Annotated[str, Path(description=SCOPE_DOC, examples=["use
     ``Memory`` validates it like any other scope, so a malformed one is ``invalid_scope`` (400).
     """
     return unquote(scope)
+
+
+def conversation_param(
+    conversation: Annotated[str, Path(description=CONVERSATION_DOC, examples=["chat-2026-12-01", "support/2026-12"])],
+) -> str:
+    """The endpoint's conversation id: the path segment decoded once (``support%2F2026-12`` →
+    ``support/2026-12``); ``Memory`` checks it like any other id."""
+    return unquote(conversation)
+
+
+def person_param(name: Annotated[str, Path(description=PERSON_DOC, examples=["Alice"])]) -> str:
+    """The endpoint's person name: the path segment decoded once."""
+    return unquote(name)

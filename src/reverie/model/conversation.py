@@ -288,7 +288,11 @@ def project_conversation(event: ev.Event) -> list[Any]:
     if event.type in ENTRY_EVENTS:
         return [PutEntry(Entry.from_dict(p["entry"])), PutConversation(ConversationState.from_dict(p["conversation"]))]
     if event.type == ev.MESSAGE_PURGED:
-        return [EraseEntries(event.scope, (str(p["id"]), *map(str, p.get("covering", []))), event.seq)]
+        erase = EraseEntries(event.scope, (str(p["id"]), *map(str, p.get("covering", []))), event.seq)
+        # ``released_state``: the conversation with the purged message's time no longer bounding
+        # the next one (absent from purges that changed no bound, and from logs before issue #15).
+        released = p.get("released_state")
+        return [erase, PutConversation(ConversationState.from_dict(released))] if released else [erase]
     if event.type == ev.CONVERSATION_VISIBILITY_SET:
         pairs = [(str(i), tuple(sorted(map(str, v)))) for i, v in p.get("entries", [])]
         return [SetEntryVisibility(event.scope, tuple(pairs))]

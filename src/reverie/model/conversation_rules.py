@@ -72,11 +72,30 @@ def _record(cmd: RecordEntry, view: StateView, ctx: Context) -> list[ev.Event]:
 
 
 def _purge(cmd: PurgeMessage, view: StateView, ctx: Context) -> list[ev.Event]:
-    require_conversation(view, cmd.scope, cmd.conversation)
+    state = require_conversation(view, cmd.scope, cmd.conversation)
     entry = view.conversation_entry(cmd.scope, cmd.id)
     if entry is None or entry.conversation != cmd.conversation or entry.kind != "message":
         raise NotFoundError(f"no message {cmd.id} in conversation {cmd.conversation!r} of scope {cmd.scope!r}")
-    payload = {"conversation": cmd.conversation, "id": cmd.id, "covering": list(cmd.covering), "reason": cmd.reason}
+    payload: dict[str, Any] = {
+        "conversation": cmd.conversation,
+        "id": cmd.id,
+        "covering": list(cmd.covering),
+        "reason": cmd.reason,
+    }
+    # The message's time goes with it: the next one need only follow the latest message left.
+    # Without this, a message dated 2099 (a wrong clock, or a store from before the bound on
+    # future times) kept its conversation refusing every real time even after it was purged
+    # (issue #15). The new state travels in the event (``released_state``), so a replay agrees.
+    last_at = max(
+        (
+            e.at
+            for e in view.conversation_entries(cmd.scope, cmd.conversation, kinds=("message",))
+            if e.id != cmd.id and not e.meta.get("purged")
+        ),
+        default=None,
+    )
+    if last_at != state.last_at:
+        payload["released_state"] = replace(state, last_at=last_at).to_dict()
     return [_event(ctx, ev.MESSAGE_PURGED, cmd.scope, payload)]
 
 

@@ -109,6 +109,13 @@ class StateView(Protocol):
         """One entry (message, tool call, summary, recap) of any conversation of the scope."""
         ...
 
+    def conversation_entries(
+        self, scope: str, conversation: str, *, after_position: int = 0, kinds: Sequence[str] | None = None
+    ) -> list[Entry]:
+        """The conversation's entries in order (only ``kinds`` if given). Read by a message purge,
+        which bounds the time of the next message by the latest message left (rare: a scan is fine)."""
+        ...
+
     def intent(self, scope: str, intent_id: str) -> Intent | None:
         """The intent as its last event left it (``model/agenda.py``), or None."""
         ...

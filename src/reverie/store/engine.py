@@ -152,6 +152,11 @@ class _ItemCache:
     def conversation_entry(self, scope: str, entry_id: str) -> ConversationEntry | None:
         return self._backend.conversation_entry(scope, entry_id)
 
+    def conversation_entries(
+        self, scope: str, conversation: str, *, after_position: int = 0, kinds: Sequence[str] | None = None
+    ) -> list[ConversationEntry]:
+        return self._backend.conversation_entries(scope, conversation, after_position=after_position, kinds=kinds)
+
     def intent(self, scope: str, intent_id: str) -> Intent | None:
         return self._backend.intent(scope, intent_id)
 
