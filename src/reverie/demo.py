@@ -2,6 +2,12 @@
 
 Run it with ``bash scripts/demo`` (or ``python -m reverie.demo --db path``). It writes a real
 SQLite file, uses the real local embedding model, and prints what the memory believes.
+
+The tour recreates its file, so it runs only on a store that holds nothing yet: a file that
+holds anything (``Memory.scopes``: any event of any kind, intents and conversations without a
+single item too) is kept with ``--if-empty`` and recreated only with ``--fresh``; without either
+the tour refuses it, untouched. A file that is no reverie store is refused even with ``--fresh``:
+the demo never deletes another application's database.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from reverie import ManualClock, Memory
+from reverie.errors import InvalidInputError, ReverieError
 
 SCOPE = "user:alice"
 
@@ -22,8 +29,32 @@ def _show(title: str, lines: list[str]) -> None:
         print("  " + line)
 
 
-def run(db: str, embedder: str = "minilm") -> int:
-    """Runs the tour on ``db`` (recreated) and returns a process exit code."""
+def held(db: str, embedder: str = "minilm") -> list[str]:
+    """The scopes the store at ``db`` holds (``Memory.scopes``: a scope with any event in its log);
+    ``[]`` when there is no file yet or it holds no event. Raises the store's own error for a file
+    that is no reverie store (``InvalidInputError``) or no database at all (``StorageError``)."""
+    if not Path(db).exists():
+        return []
+    with Memory(db, embedder=embedder) as mem:
+        return mem.scopes()
+
+
+def _named(scopes: list[str]) -> str:
+    return f"scope{'s' if len(scopes) > 1 else ''} {', '.join(scopes)}"
+
+
+def run(db: str, embedder: str = "minilm", *, fresh: bool = False) -> int:
+    """Runs the tour on ``db`` (recreated) and returns a process exit code.
+
+    ``db`` must hold nothing unless ``fresh`` (``InvalidInputError`` otherwise, the file
+    untouched), and must be a reverie store or no file: see the module docstring.
+    """
+    scopes = held(db, embedder)
+    if scopes and not fresh:
+        raise InvalidInputError(
+            f"{db} already holds {_named(scopes)}, and the tour recreates its file; nothing was changed. "
+            "Keep it with --if-empty, recreate it with --fresh (deletes what it holds), or name another --db"
+        )
     for suffix in ("", "-wal", "-shm"):
         Path(db + suffix).unlink(missing_ok=True)
     clock = ManualClock()
@@ -87,24 +118,31 @@ def run(db: str, embedder: str = "minilm") -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--db", default="reverie-demo.db", help="SQLite file to (re)create")
+    parser.add_argument("--db", default="reverie-demo.db", help="SQLite file to create (or recreate, --fresh)")
     parser.add_argument("--embedder", default="minilm", choices=["minilm", "hash"])
-    parser.add_argument(
-        "--if-empty", action="store_true", help="Only seed a store that has no items yet (keep an existing one)."
+    keep = parser.add_mutually_exclusive_group()
+    keep.add_argument(
+        "--if-empty",
+        action="store_true",
+        help="Only seed a store that holds nothing yet; keep one that holds anything (exit 0).",
+    )
+    keep.add_argument(
+        "--fresh", action="store_true", help="Recreate the store even when it holds something (deletes it)."
     )
     args = parser.parse_args(argv)
-    if args.if_empty and Path(args.db).exists():
-        with Memory(args.db, embedder=args.embedder) as mem:
-            scopes = mem.scopes()
-        if scopes:
-            held = f"scope{'s' if len(scopes) > 1 else ''} {', '.join(scopes)}"
-            print(f"{args.db} already holds {held}: keeping it, so no tour this time.")
+    try:
+        scopes = held(args.db, args.embedder)
+        if scopes and args.if_empty:
+            print(f"{args.db} already holds {_named(scopes)}: keeping it, so no tour this time.")
             print(
                 f"  To see the tour again: bash scripts/demo --fresh (recreates {args.db}),\n"
-                f"  or python -m reverie.demo --db {args.db} (the same, without the server)."
+                f"  or python -m reverie.demo --db {args.db} --fresh (the same, without the server)."
             )
             return 0
-    return run(args.db, args.embedder)
+        return run(args.db, args.embedder, fresh=args.fresh)
+    except ReverieError as exc:
+        print(f"error[{exc.code}]: {exc.message}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

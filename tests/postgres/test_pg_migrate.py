@@ -70,3 +70,36 @@ def test_migrate_into_a_store_that_holds_data_is_refused(tmp_path: Path, pg_url:
     assert result.exit_code != 0 and "already holds a store" in result.output
     with Memory(pg_url, embedder="hash") as b:
         assert [i.text for i in b.list(scope="s").items] == ["two"]
+
+
+def _plans(mem: Memory) -> tuple[list[str], list[tuple[str, str, str]], list[str], list[str], list[tuple[str, str]]]:
+    """The scopes, and ``plans``'s intents, tasks, conversations and whole log (ids, types, order)."""
+    return (
+        mem.scopes(),
+        [(i.id, i.label, i.status) for i in mem.intents.list(scope="plans")],
+        [t.id for t in mem.tasks.list(scope="plans")],
+        [c.id for c in mem.conversations(scope="plans")],
+        [(e.id, e.type) for e in mem.events(scope="plans")],
+    )
+
+
+def test_migrate_both_ways_keeps_a_scope_holding_intents_and_a_conversation_but_no_item(
+    tmp_path: Path, pg_url: str
+) -> None:
+    """Regression (outside probe): only the scopes holding items were copied, so such a scope was lost."""
+    src = tmp_path / "src.db"
+    with Memory(src, embedder="hash") as mem:
+        mem.remember("Alice is allergic to peanuts", scope="s")
+        intent = mem.intents.create("Ship the billing report", scope="plans")
+        mem.tasks.create("Draft the summary table", scope="plans", intent=intent)
+        mem.conversation("support-42", scope="plans")
+        before = _plans(mem)
+    assert before[1] and before[2] and before[3] == ["support-42"] and len(before[4]) == 3
+    back = tmp_path / "back.db"
+    for a, b in ((str(src), pg_url), (pg_url, str(back))):
+        result = CliRunner().invoke(cli, ["migrate", a, b])
+        assert result.exit_code == 0, result.output
+        assert "2 scopes" in result.output and "doctor ok" in result.output, result.output
+        with Memory(b, embedder="hash") as copy:
+            assert _plans(copy) == before
+            assert copy.doctor().ok

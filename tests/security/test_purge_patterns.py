@@ -11,42 +11,24 @@ to a purged claim by ``derived_from`` is one of its copies when it quotes it, nu
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
 from pathlib import Path
 
-from reverie import ManualClock, Memory, Q
+from reverie import Memory, Q
 from reverie.model.redact import REDACTED
-from strategies import START
 
 from .kit import everything_readable, found_on_disk
+from .pattern_kit import SCOPE, patterns, weekly_events
+from .pattern_kit import dream_at as _dream
 
-SCOPE = "ops"
 TOKEN = "Zorbexq"
 
 
 def _events(mem: Memory, n: int = 14) -> list[str]:
-    start = (START - timedelta(days=START.weekday()) + timedelta(weeks=1)).replace(hour=9, minute=0)
-    return [
-        mem.remember(
-            f"The secret {TOKEN} deploy failed on build {4400 + i}",
-            scope=SCOPE,
-            kind="observation",
-            valid_from=start + timedelta(weeks=i),
-        ).id
-        for i in range(n)
-    ]
-
-
-def _dream(mem: Memory, weeks: int = 16) -> None:
-    clock = mem.clock
-    assert isinstance(clock, ManualClock)
-    clock.set(START + timedelta(weeks=weeks))
-    mem.dream(scope=SCOPE)
+    return weekly_events(mem, TOKEN, n)
 
 
 def _patterns(mem: Memory, *, closed: bool = False) -> list[str]:
-    found = mem.list(scope=SCOPE, where=Q.kind("pattern"), include_closed=closed, limit=100).items
-    return sorted(p.id for p in found)
+    return sorted(p.id for p in patterns(mem, closed=closed))
 
 
 def _purged_payloads(mem: Memory) -> list[dict[str, object]]:

@@ -11,44 +11,21 @@ after the pass narrows the patterns made from it, in the same transaction. Run o
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from reverie import ManualClock, Memory, Q
+from reverie import Memory
 from reverie.model.item import Item
-from strategies import START
 
 from .kit import dump
+from .pattern_kit import SCOPE, weekly_events
+from .pattern_kit import dream_at as _dream
+from .pattern_kit import patterns as _patterns
 
-SCOPE = "ops"
 A, B = "agent:a", "agent:b"
 TOKEN = "zorbex"
 
 
 def _events(mem: Memory, n: int = 14, *, visibility: list[str] | None = None, word: str = TOKEN) -> list[str]:
     """``n`` weekly observations on Mondays at 09:00 (one kind of event), their ids."""
-    start = START - timedelta(days=START.weekday()) + timedelta(weeks=1)
-    start = start.replace(hour=9, minute=0, second=0, microsecond=0)
-    return [
-        mem.remember(
-            f"The secret {word} deploy failed on build {4400 + i}",
-            scope=SCOPE,
-            kind="observation",
-            valid_from=start + timedelta(weeks=i),
-            visibility=visibility,
-        ).id
-        for i in range(n)
-    ]
-
-
-def _dream(mem: Memory, weeks: int = 16) -> None:
-    clock = mem.clock
-    assert isinstance(clock, ManualClock)
-    clock.set(START + timedelta(weeks=weeks))
-    mem.dream(scope=SCOPE)
-
-
-def _patterns(view: Memory, *, closed: bool = False) -> list[Item]:
-    return view.list(scope=SCOPE, where=Q.kind("pattern"), include_closed=closed, limit=100).items
+    return weekly_events(mem, word, n, visibility=visibility)
 
 
 def _seen_by(view: Memory) -> str:

@@ -310,7 +310,7 @@ def summary() -> None:
 @click.command()
 @json_option
 def scopes() -> None:
-    """Every scope that holds items, one per line."""
+    """Every scope that holds anything (items, intents, tasks, conversations), one per line."""
     st = state()
     names = st.memory().scopes()
     st.emit({"scopes": names}, lambda: "\n".join(clean(n) for n in names))

@@ -134,7 +134,9 @@ def simple_filter(
 
 @top.get("/scopes", response_model=s.ScopesOut, summary="List scopes")
 def scopes(mem: Mem) -> s.ScopesOut:
-    """Every scope that holds items, sorted: for operators and tools (an agent should know its own scope).
+    """Every scope that holds anything (items, intents, tasks, conversations), sorted: for operators
+    and tools (an agent should know its own scope). A caller with a principal is listed the scopes
+    where it sees something.
 
     Each scope's routes live under ``/v1/scopes/{scope}/``, with the scope percent-encoded.
     """

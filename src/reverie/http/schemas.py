@@ -220,7 +220,9 @@ class DreamOut(BaseModel):
 
 
 class ScopesOut(BaseModel):
-    scopes: list[str] = Field(description="Every scope that holds items, sorted.")
+    scopes: list[str] = Field(
+        description="Every scope that holds anything (items, intents, tasks, conversations), sorted."
+    )
 
 
 class DreamRunsOut(BaseModel):

@@ -215,7 +215,12 @@ class Reads:
         }
 
     def scopes(self) -> builtins.list[str]:
-        """Every scope that holds items (for operators; agents should know their scope)."""
+        """Every scope that holds anything, sorted (for operators; agents should know their scope).
+
+        A scope is listed once its log holds an event of any kind: items, but also intents,
+        tasks, conversations or a learning pause without a single item (what a copy or a dump of
+        the whole store must walk). For a principal: the scopes where it sees something (an item or
+        a conversation of its audience, an intent or a task)."""
         return self._core.store.scopes()
 
 

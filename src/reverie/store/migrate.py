@@ -11,8 +11,11 @@ Idempotency keys (``store/idempotency.py``: not in the log either) are copied in
 transaction, every row unexpired at the time of the copy, as it is (expiry, status, body, erased):
 without them the same ``reverie import`` run on the destination imported its file a second time,
 and a client retrying a write after the move had it applied twice. Expired rows stay behind
-(no lookup would find them). Only the scopes holding items are copied (``Store.scopes``), keys as
-events.
+(no lookup would find them).
+
+Every scope with an event in its log is copied (``Store.scopes``), whatever it holds: a scope of
+intents, tasks or conversations and no item too (``scopes`` once listed only the scopes holding
+items, and such a scope was silently left behind).
 """
 
 from __future__ import annotations
@@ -73,9 +76,10 @@ def _log(store: Store, scope: str) -> Iterator[Event]:
 def copy_store(source: Store, dest: Store, *, now: datetime | None = None) -> MigrateReport:
     """Replay ``source``'s log into the empty ``dest`` (see the module docstring); keys expired at
     ``now`` (default: the wall clock) are not copied."""
-    if dest.scopes() or any(dest.events(s, limit=1) for s in source.scopes()):
-        raise InvalidInputError("the destination already holds a store; migrate into an empty database or file")
     scopes = source.scopes()
+    # ``events`` too: a PostgreSQL role lists no scope its transaction does not name (RLS)
+    if dest.scopes() or any(dest.events(s, limit=1) for s in scopes):
+        raise InvalidInputError("the destination already holds a store; migrate into an empty database or file")
     events = sorted((e for s in scopes for e in _log(source, s)), key=lambda e: e.seq or 0)
     at = now if now is not None else datetime.now(UTC)
     keys: dict[str, list[Recorded]] = {s: source.idempotency_rows(s, now=at) for s in scopes}

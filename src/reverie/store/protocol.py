@@ -248,7 +248,11 @@ class Store(Protocol):
 
     def rebuild(self, embed: Embed) -> None: ...
 
-    def scopes(self) -> list[str]: ...
+    def scopes(self) -> list[str]:
+        """Every scope whose log holds an event, sorted: a scope with any content (items, edges,
+        intents, tasks, conversations, a learning pause), not only the scopes holding items —
+        what ``migrate`` copies and what a dump of "every scope" must walk."""
+        ...
 
     def summary_counts(self, scope: str) -> dict[str, dict[str, int]]:
         """Counts by ``tier`` / ``kind`` / ``source`` over current items and by ``status`` over all

@@ -669,8 +669,9 @@ class ReferenceStore:
                 self.apply_change(change, vecs)
 
     def scopes(self) -> list[str]:
+        """Every scope with an event in its log (``Store.scopes``), sorted."""
         self._check_open()
-        return sorted({s for s, _ in self._items})
+        return sorted({e.scope for e in self._events})
 
     def summary_counts(self, scope: str) -> dict[str, dict[str, int]]:
         self._check_open()

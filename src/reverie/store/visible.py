@@ -23,7 +23,8 @@ of each read is proportional to the restricted items of the scope, not to the sc
 - ``vectors`` drops the hidden rows; ``edges`` drops an edge with a hidden end (a conflict with
   an invisible claim is not shown at all); ``tombstones`` drops a hidden item's dismissals.
 - ``events`` drops every event that names a hidden item or an edge with a hidden end anywhere
-  in its payload (``mentions``); ``summary_counts`` subtracts the hidden items.
+  in its payload (``mentions``); ``summary_counts`` subtracts the hidden items; ``scopes`` names
+  only the scopes where the principal sees something (an item, an intent or task, a conversation).
 - conversations: a conversation whose audience omits the principal is absent; an entry (message,
   summary, recap, tool call) whose own audience omits it, or a message whose recallable memory is
   hidden, is left out of every conversation read (archive search included), and the log's events
@@ -340,8 +341,19 @@ class VisibleStore:
         return counts
 
     def scopes(self) -> list[str]:
-        """The scopes where this principal can see at least one item."""
-        return [s for s in self.inner.scopes() if self.inner.count(s, VisibleTo(self.principal)) > 0]
+        """The scopes where this principal sees some content: an item of its audience, an intent or
+        task (they carry no audience: everyone in the scope sees them), or a conversation of its
+        audience. A scope holding only what it may not see stays unnamed, as its items do."""
+        return [s for s in self.inner.scopes() if self._sees_content(s)]
+
+    def _sees_content(self, scope: str) -> bool:
+        """Cheapest first: a visible item is one indexed count; the other reads stop at one record."""
+        if self.inner.count(scope, VisibleTo(self.principal)) > 0:
+            return True
+        agenda = self._agenda()
+        if agenda.intents(scope, IntentQuery(), limit=1) or agenda.tasks(scope, TaskQuery(), limit=1):
+            return True
+        return any(may_see(c.visibility, self.principal) for c in self._conversations().conversations(scope))
 
     # -- intents and tasks (scope-wide: a record carries no visibility; the claims it names may) --
     def _agenda(self) -> Any:
