@@ -15,6 +15,7 @@ starts them together once each says it is ready.
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -39,7 +40,7 @@ START = "2026-03-01T09:00:00+00:00"
 def run_workers(tmp_path: Path, db: Path, plans: list[list[dict[str, Any]]], *, clock: str) -> list[dict[str, Any]]:
     """Start one process per plan, release them together, and return each one's result."""
     go = tmp_path / "go"
-    specs = []
+    specs, paths = [], []
     for n, steps in enumerate(plans):
         spec = {
             "db": str(db),
@@ -56,7 +57,8 @@ def run_workers(tmp_path: Path, db: Path, plans: list[list[dict[str, Any]]], *, 
         path = tmp_path / f"spec{n}.json"
         path.write_text(json.dumps(spec))
         specs.append(spec)
-    procs = [subprocess.Popen([sys.executable, str(WORKER), str(tmp_path / f"spec{n}.json")]) for n in range(len(plans))]
+        paths.append(path)
+    procs = [subprocess.Popen([sys.executable, str(WORKER), str(path)]) for path in paths]
     try:
         while not all(Path(s["ready"]).exists() for s in specs):
             assert all(p.poll() is None for p in procs), "a worker exited before it was ready"
@@ -72,7 +74,10 @@ def run_workers(tmp_path: Path, db: Path, plans: list[list[dict[str, Any]]], *, 
     return [json.loads(Path(s["out"]).read_text()) for s in specs]
 
 
-def open_memory(db: Path) -> Memory:
+def open_memory(db: Path, clock: str = "manual") -> Memory:
+    """The parent's view of the file, on the workers' clock (``system``: messages stamped "now")."""
+    if clock == "system":
+        return Memory(db, embedder="hash")
     return Memory(db, embedder="hash", clock=ManualClock(datetime.fromisoformat(START)), seed=1)
 
 
@@ -99,7 +104,7 @@ def test_appends_from_several_processes_all_land_once_in_commit_order(tmp_path: 
     results = run_workers(tmp_path, db, plans, clock=clock)
 
     assert [r["errors"] for r in results] == [[]] * workers  # no version_conflict reached a caller
-    with open_memory(db) as mem:
+    with open_memory(db, clock) as mem:
         conv = mem.conversation(CONV, scope=SCOPE)
         messages = conv.messages()
         # Every message exactly once, numbered 1..n in commit order.
@@ -117,7 +122,7 @@ def test_appends_from_several_processes_all_land_once_in_commit_order(tmp_path: 
         added = [e for e in mem.events(scope=SCOPE, limit=100_000) if e.type == "conversation.message_added"]
         assert [e.payload["entry"]["position"] for e in added] == list(range(1, workers * each + 1))
         # Each message's memory was built from the turns committed before it, not a stale read.
-        for before, m in zip(messages, messages[1:], strict=False):
+        for before, m in itertools.pairwise(messages):
             (item,) = mem.list(scope=SCOPE, where=Q.meta("message", m.id), limit=5).items
             assert item.meta["turn"] == m.turn
             assert before.text in item.text, f"turn {m.turn}'s context misses turn {before.turn}"

@@ -3,7 +3,8 @@
 Each is one ``host.run`` call, so one transaction: a message and its memory are stored together
 or not at all. Every entry names the position the writer read (``expected_position``), so a
 concurrent writer turns into a ``VersionConflictError`` rather than a context built from stale
-turns.
+turns; the handle (``handle.Conversation``) then reads again and retries under the write lock
+(``serial.serialised``), so callers never see that refusal.
 """
 
 from __future__ import annotations
@@ -258,15 +259,30 @@ class Writer:
         With ``learn`` (and a learner), the session's messages are then mined into claims; a
         failure there is logged and never fails the release (``learn.safely``).
         """
+        released = self.release_session(state)
+        if released is None:
+            return None
+        recap, entries = released
+        if learn:
+            self.learn(state, entries)
+        return recap
+
+    def release_session(self, state: ConversationState) -> tuple[Entry, list[Entry]] | None:
+        """``release`` without the mining: the recap it wrote and the released session's entries
+        (None for an empty session). Why apart: a caller that releases inside a locked retry
+        (``serial``) mines afterwards, so no extractor runs while the write lock is held."""
         found = self.recaps_of(state)
         if found is None:
             return None
         entries, drafts = found
-        recap = self.add_entries(state, drafts)[-1]
+        return self.add_entries(state, drafts)[-1], entries
+
+    def learn(self, state: ConversationState, entries: list[Entry]) -> None:
+        """Mine a released session's ``entries`` into claims (with a learner); a failure is logged
+        and never raised (``learn.safely``): the release it follows has committed."""
         learner = self.learner
-        if learn and learner is not None:
+        if learner is not None:
             safely(lambda: learner.extract(state.scope, state.id, [entries], extra=self.extra), state.id)
-        return recap
 
     def purge_message(self, state: ConversationState, message_id: str, reason: str) -> None:
         """Erase a message everywhere: its archive row and events, the summaries and recaps that
