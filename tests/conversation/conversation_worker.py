@@ -1,4 +1,4 @@
-"""A child process of the conversation concurrency tests: open one store file, wait, then add or close.
+"""A child process of the conversation concurrency tests: open one store file, wait, then act on it.
 
 Run as a script (``python conversation_worker.py SPEC.json``) so it imports only ``reverie`` and
 the standard library. ``SPEC`` names the store, the conversation, what to do and where to write
@@ -21,7 +21,7 @@ from reverie import ManualClock, Memory, ReverieError
 
 def main(spec_path: str) -> None:
     spec = json.loads(Path(spec_path).read_text())
-    result: dict[str, Any] = {"added": [], "closed": [], "errors": []}
+    result: dict[str, Any] = {"added": [], "closed": [], "recaps": [], "histories": [], "errors": []}
     # "manual": every worker's clock stands at the same instant (deterministic message times);
     # "system": each reads the wall clock, as separate processes in production do.
     manual = spec["clock"] == "manual"
@@ -37,6 +37,11 @@ def main(spec_path: str) -> None:
                 if step["op"] == "add":
                     m = conv.add(step["text"], speaker=step["speaker"])
                     result["added"].append({"id": m.id, "position": m.position, "turn": m.turn, "text": m.text})
+                elif step["op"] == "recap":
+                    recap = mem.recap(scope=spec["scope"])
+                    result["recaps"].append(recap.text if recap is not None else None)
+                elif step["op"] == "history":
+                    result["histories"].append(len(conv.history()))
                 else:
                     closed = conv.close()
                     report = closed.extraction

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -186,3 +186,26 @@ def test_a_close_racing_appends_mines_every_message_exactly_once(tmp_path: Path)
         assert [i.version for i in claims] == [1] * len(claims)
         assert sorted(i.text for i in items if i.kind == "person") == ["Alice", "Zorvina"]
         assert mem.doctor().ok
+
+
+def test_an_idle_session_released_by_racing_calls_is_recapped_and_mined_once(tmp_path: Path) -> None:
+    """The idle timeout releases a session on whichever call notices first: an add, a history
+    read or ``mem.recap`` in several processes all notice at once, and one release wins."""
+    db = tmp_path / "shared.db"
+    with Memory(db, embedder="hash", clock=ManualClock(datetime.fromisoformat(START) - timedelta(hours=1))) as mem:
+        conv = mem.conversation(CONV, scope=SCOPE)
+        for i in range(4):
+            conv.add(f"I love chess{i}.", speaker="Alice")
+    adder = [{"op": "add", "text": f"I love chess{i}.", "speaker": "Alice"} for i in range(4, 8)]
+    plans = [adder, [{"op": "recap"}] * 3, [{"op": "history"}] * 3, [{"op": "recap"}] * 3]
+    results = run_workers(tmp_path, db, plans, clock="manual")
+
+    assert [r["errors"] for r in results] == [[]] * len(plans)
+    with open_memory(db) as mem:
+        entries = mem.conversation(CONV, scope=SCOPE).entries()
+        recaps = [e for e in entries if e.kind == "recap"]
+        assert [(r.meta["from"], r.meta["upto"]) for r in recaps] == [(1, 4)]  # the idle session, released once
+        assert [e.position for e in entries] == list(range(1, len(entries) + 1))
+        claims = [i for i in mem.list(scope=SCOPE, limit=1000).items if i.kind == "trait"]
+        assert sorted(i.text for i in claims) == sorted(f"Alice loves chess{i}." for i in range(4))
+        assert [i.version for i in claims] == [1] * 4  # mined once, by the release that won
