@@ -9,8 +9,9 @@
 - A close racing appends: every message lands, each is mined exactly once, and the people it
   names are enrolled once.
 
-The workers are real processes (``conversation_worker.py``) on one real SQLite file; a ``go`` file
-starts them together once each says it is ready.
+The workers are real processes (``conversation_worker.py``) on one real SQLite file, and again on
+one real PostgreSQL database (``tests/pg_server.py``); a ``go`` file starts them together once
+each says it is ready.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ WORKER = Path(__file__).with_name("conversation_worker.py")
 START = "2026-03-01T09:00:00+00:00"
 
 
-def run_workers(tmp_path: Path, db: Path, plans: list[list[dict[str, Any]]], *, clock: str) -> list[dict[str, Any]]:
+def run_workers(tmp_path: Path, db: str, plans: list[list[dict[str, Any]]], *, clock: str) -> list[dict[str, Any]]:
     """Start one process per plan, release them together, and return each one's result."""
     go = tmp_path / "go"
     specs, paths = [], []
@@ -74,11 +75,19 @@ def run_workers(tmp_path: Path, db: Path, plans: list[list[dict[str, Any]]], *, 
     return [json.loads(Path(s["out"]).read_text()) for s in specs]
 
 
-def open_memory(db: Path, clock: str = "manual") -> Memory:
+def open_memory(db: str | Path, clock: str = "manual") -> Memory:
     """The parent's view of the file, on the workers' clock (``system``: messages stamped "now")."""
     if clock == "system":
         return Memory(db, embedder="hash")
     return Memory(db, embedder="hash", clock=ManualClock(datetime.fromisoformat(START)), seed=1)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def shared(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The store the workers share: a SQLite file, then a fresh PostgreSQL database (``pg_url``)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "shared.db")
+    return str(request.getfixturevalue("pg_url"))
 
 
 def shape(mem: Memory) -> dict[str, Any]:
@@ -92,8 +101,8 @@ def shape(mem: Memory) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("clock", ["manual", "system"])
-def test_appends_from_several_processes_all_land_once_in_commit_order(tmp_path: Path, clock: str) -> None:
-    db = tmp_path / "shared.db"
+def test_appends_from_several_processes_all_land_once_in_commit_order(tmp_path: Path, shared: str, clock: str) -> None:
+    db = shared
     with open_memory(db) as mem:
         mem.conversation(CONV, scope=SCOPE)
     workers, each = 4, 25
@@ -129,15 +138,15 @@ def test_appends_from_several_processes_all_land_once_in_commit_order(tmp_path: 
         assert mem.doctor().ok
 
 
-def _seed(db: Path, n: int) -> None:
+def _seed(db: str | Path, n: int) -> None:
     with open_memory(db) as mem:
         conv = mem.conversation(CONV, scope=SCOPE)
         for i in range(n):
             conv.add(f"My sister Zorvina lives in Paris{i}. I love chess{i}.", speaker="Alice")
 
 
-def test_closes_from_several_processes_mine_the_conversation_once(tmp_path: Path) -> None:
-    serial, shared = tmp_path / "serial.db", tmp_path / "shared.db"
+def test_closes_from_several_processes_mine_the_conversation_once(tmp_path: Path, shared: str) -> None:
+    serial = tmp_path / "serial.db"
     for db in (serial, shared):
         _seed(db, 6)
     with open_memory(serial) as mem:
@@ -159,8 +168,8 @@ def test_closes_from_several_processes_mine_the_conversation_once(tmp_path: Path
         assert mem.doctor().ok
 
 
-def test_a_close_racing_appends_mines_every_message_exactly_once(tmp_path: Path) -> None:
-    db = tmp_path / "shared.db"
+def test_a_close_racing_appends_mines_every_message_exactly_once(tmp_path: Path, shared: str) -> None:
+    db = shared
     _seed(db, 3)
     n = 20
     adder = [{"op": "add", "text": f"I love chess{i}.", "speaker": "Alice"} for i in range(3, 3 + n)]
@@ -188,10 +197,10 @@ def test_a_close_racing_appends_mines_every_message_exactly_once(tmp_path: Path)
         assert mem.doctor().ok
 
 
-def test_an_idle_session_released_by_racing_calls_is_recapped_and_mined_once(tmp_path: Path) -> None:
+def test_an_idle_session_released_by_racing_calls_is_recapped_and_mined_once(tmp_path: Path, shared: str) -> None:
     """The idle timeout releases a session on whichever call notices first: an add, a history
     read or ``mem.recap`` in several processes all notice at once, and one release wins."""
-    db = tmp_path / "shared.db"
+    db = shared
     with Memory(db, embedder="hash", clock=ManualClock(datetime.fromisoformat(START) - timedelta(hours=1))) as mem:
         conv = mem.conversation(CONV, scope=SCOPE)
         for i in range(4):
