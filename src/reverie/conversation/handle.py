@@ -100,6 +100,9 @@ class Conversation:
         message (None: the conversation's audience); it may narrow the conversation's audience,
         never widen it (``InvalidInputError``). Its memory, the claims extracted from it, and every
         context, recap and summary quoting it are shown only to whom may see it.
+
+        Appends from several processes at once all land, each once, numbered in the order they
+        commit; each memory quotes the turns committed before it (``serial``).
         """
         limits = self._host.limits
         body = checks.check_message_text(text, limits)

@@ -211,7 +211,7 @@ class Writer:
         no position), one per audience (``conversation.audience``): each quotes only the messages
         its whole audience may see; the conversation audience's comes last and releases the
         session, the narrower ones before it are ``meta["variant"]``. None for an empty session.
-        ``release`` writes them; a read-only store shows the reader's (``wing.Conversations.recap``)."""
+        ``release_session`` writes them; a read-only store shows the reader's (``wing.Conversations.recap``)."""
         entries = conversation_store(self._host).conversation_entries(
             state.scope, state.id, after_position=state.session_start - 1
         )
@@ -252,25 +252,15 @@ class Writer:
             visibility=audience,
         )
 
-    def release(self, state: ConversationState, *, learn: bool = True) -> Entry | None:
-        """Write the session's recaps (one per audience, in one transaction) and release its history
-        (the next message opens a new session); return the conversation audience's recap.
-
-        With ``learn`` (and a learner), the session's messages are then mined into claims; a
-        failure there is logged and never fails the release (``learn.safely``).
-        """
-        released = self.release_session(state)
-        if released is None:
-            return None
-        recap, entries = released
-        if learn:
-            self.learn(state, entries)
-        return recap
-
     def release_session(self, state: ConversationState) -> tuple[Entry, list[Entry]] | None:
-        """``release`` without the mining: the recap it wrote and the released session's entries
-        (None for an empty session). Why apart: a caller that releases inside a locked retry
-        (``serial``) mines afterwards, so no extractor runs while the write lock is held."""
+        """Write the session's recaps (one per audience, in one transaction) and release its history
+        (the next message opens a new session); return the conversation audience's recap and the
+        released session's entries (None for an empty session).
+
+        The mining of those entries is a separate call (``learn``), made by the caller once its
+        writes are done: a release inside a locked retry (``serial``) must not run an extractor
+        (possibly an LLM) while it holds the write lock.
+        """
         found = self.recaps_of(state)
         if found is None:
             return None
