@@ -8,6 +8,7 @@
   closer.
 - A close racing appends: every message lands, each is mined exactly once, and the people it
   names are enrolled once.
+- Closes of different conversations of one scope naming the same people enroll each person once.
 
 The workers are real processes (``conversation_worker.py``) on one real SQLite file, and again on
 one real PostgreSQL database (``tests/pg_server.py``); a ``go`` file starts them together once
@@ -38,15 +39,18 @@ WORKER = Path(__file__).with_name("conversation_worker.py")
 START = "2026-03-01T09:00:00+00:00"
 
 
-def run_workers(tmp_path: Path, db: str, plans: list[list[dict[str, Any]]], *, clock: str) -> list[dict[str, Any]]:
-    """Start one process per plan, release them together, and return each one's result."""
+def run_workers(
+    tmp_path: Path, db: str, plans: list[list[dict[str, Any]]], *, clock: str, conversations: list[str] | None = None
+) -> list[dict[str, Any]]:
+    """Start one process per plan (on ``CONV``, or on ``conversations[n]``), release them together,
+    and return each one's result."""
     go = tmp_path / "go"
     specs, paths = [], []
     for n, steps in enumerate(plans):
         spec = {
             "db": str(db),
             "scope": SCOPE,
-            "conversation": CONV,
+            "conversation": conversations[n] if conversations else CONV,
             "steps": steps,
             "clock": clock,
             "start": START,
@@ -218,3 +222,21 @@ def test_an_idle_session_released_by_racing_calls_is_recapped_and_mined_once(tmp
         claims = [i for i in mem.list(scope=SCOPE, limit=1000).items if i.kind == "trait"]
         assert sorted(i.text for i in claims) == sorted(f"Alice loves chess{i}." for i in range(4))
         assert [i.version for i in claims] == [1] * 4  # mined once, by the release that won
+
+
+def test_closes_of_several_conversations_naming_the_same_people_enroll_each_once(tmp_path: Path, shared: str) -> None:
+    """Regression: each closer looked the names up before any of them enrolled one, so four
+    conversations closed at once made up to four "Zorvina" persons."""
+    names = [f"c{n}" for n in range(4)]
+    with open_memory(shared) as mem:
+        for name in names:
+            mem.conversation(name, scope=SCOPE).add(
+                "My sister Zorvina lives in Paris. My friend Quillon plays chess.", speaker="Alice"
+            )
+    results = run_workers(tmp_path, shared, [[{"op": "close"}]] * 4, clock="manual", conversations=names)
+
+    assert [r["errors"] for r in results] == [[]] * 4
+    with open_memory(shared) as mem:
+        people = sorted(i.text for i in mem.list(scope=SCOPE, limit=1000).items if i.kind == "person")
+        assert people == ["Alice", "Quillon", "Zorvina"]
+        assert mem.doctor().ok
