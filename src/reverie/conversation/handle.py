@@ -2,7 +2,10 @@
 
 It holds only its scope, id and settings; every call reads the conversation's state from the
 store, so two handles (or two processes) on one conversation stay consistent, and an idle
-conversation is released by whichever call notices first.
+conversation is released by whichever call notices first. Every write is a read-check-write run
+through ``serial.serialised``: if another handle or process wrote in between, it runs again
+under the store's write lock, so concurrent calls all land, in commit order, never as a
+``version_conflict``. A session released on the way is mined only after that, outside the lock.
 """
 
 from __future__ import annotations
@@ -20,10 +23,15 @@ from reverie.conversation.host import ConversationHost, conversation_store
 from reverie.conversation.learn import ExtractionReport, Learner, Proposer, sessions_of
 from reverie.conversation.people.asker import Recall, first_person_query
 from reverie.conversation.restrict import restrict_message
+from reverie.conversation.serial import serialised
 from reverie.conversation.writer import Message, Summariser, Writer, is_idle
 from reverie.errors import InvalidInputError
 from reverie.model.conversation import ConversationState, Entry
 from reverie.model.validate import check_id, check_reason
+
+#: Sessions released by a call (the state released and its entries), to mine once the call's
+#: writes are done: the release commits first, the mining follows outside any lock.
+Released = list[tuple[ConversationState, list[Entry]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,22 +102,39 @@ class Conversation:
         message (None: the conversation's audience); it may narrow the conversation's audience,
         never widen it (``InvalidInputError``). Its memory, the claims extracted from it, and every
         context, recap and summary quoting it are shown only to whom may see it.
+
+        Appends from several processes at once all land, each once, numbered in the order they
+        commit; each memory quotes the turns committed before it (``serial``).
         """
         limits = self._host.limits
         body = checks.check_message_text(text, limits)
         who = checks.check_name(speaker, "speaker") if speaker is not None else None
         role_ = checks.check_role(role)
         extra = checks.check_message_meta(meta, limits)
-        now = self._host.clock.now()
-        when = checks.check_at(at, now, limits)
-        state, audience = self._state_for_add(visibility, now)
-        if state.last_at is not None and when < state.last_at:
-            raise InvalidInputError(
-                f"message time {when.isoformat()} is before the previous message of conversation {self.id!r} "
-                f"({state.last_at.isoformat()}); messages are appended in time order{self._future_hint(state, now)}"
+        given = checks.check_at(at, self._host.clock.now(), limits) if at is not None else None
+        released: Released = []
+
+        def attempt() -> Message:
+            state, audience = self._state_for_add(visibility, self._host.clock.now())
+            # "now" is read after the state: under the lock (a retry) no message committed since
+            # can carry a later time than a default ``at``.
+            now = self._host.clock.now()
+            when = now if given is None else given
+            if state.last_at is not None and when < state.last_at:
+                raise InvalidInputError(
+                    f"message time {when.isoformat()} is before the previous message of conversation {self.id!r} "
+                    f"({state.last_at.isoformat()}); messages are appended in time order"
+                    f"{self._future_hint(state, now)}"
+                )
+            state = self._release_if_idle(state, now, released, when)
+            return self._writer.add_message(
+                state, body, speaker=who, role=role_, at=when, meta=extra, visibility=audience
             )
-        state = self._release_if_idle(state, now, when)
-        return self._writer.add_message(state, body, speaker=who, role=role_, at=when, meta=extra, visibility=audience)
+
+        try:
+            return serialised(self._host, self.scope, attempt)
+        finally:
+            self._learn(released)
 
     def _future_hint(self, state: ConversationState, now: datetime) -> str:
         """How to get unstuck when the previous message is dated beyond the clock (stored before
@@ -165,20 +190,37 @@ class Conversation:
         tool = checks.check_name(name, "tool name")
         meta = {"args": checks.check_tool_args(args, limits), "status": checks.check_status(status)}
         meta["detail"] = checks.check_detail(detail)
-        now = self._host.clock.now()
-        state = self._release_if_idle(self._writer.state(self.scope, self.id), now)
-        return self._writer.add_entry(state, "tool_call", tool, now, meta)
+        released: Released = []
+
+        def attempt() -> Entry:
+            state = self._writer.state(self.scope, self.id)
+            now = self._host.clock.now()
+            state = self._release_if_idle(state, now, released)
+            return self._writer.add_entry(state, "tool_call", tool, now, meta)
+
+        try:
+            return serialised(self._host, self.scope, attempt)
+        finally:
+            self._learn(released)
 
     def history(self) -> builtins.list[Entry]:
         """What the model should see: the current session's messages and tool calls, oldest first,
         with everything beyond the newest ``history_chars`` characters folded into one summary
         entry (``kind="summary"``) at the front. Empty once the conversation is released. On a
         read-only store a summary that is due is shown, not written (its ``id`` is empty)."""
-        state = self._current()
-        entries = conversation_store(self._host).conversation_entries(
-            self.scope, self.id, after_position=state.session_start - 1
-        )
-        return build_history(self._writer, state, entries, self.history_chars)
+        released: Released = []
+
+        def attempt() -> builtins.list[Entry]:  # a summary written here is appended like any entry
+            state = self._current_state(released)
+            entries = conversation_store(self._host).conversation_entries(
+                self.scope, self.id, after_position=state.session_start - 1
+            )
+            return build_history(self._writer, state, entries, self.history_chars)
+
+        try:
+            return serialised(self._host, self.scope, attempt)
+        finally:
+            self._learn(released)
 
     def messages(self) -> builtins.list[Entry]:
         """Every message of the conversation, all sessions, word for word from the archive."""
@@ -189,9 +231,21 @@ class Conversation:
         return conversation_store(self._host).conversation_entries(self.scope, self.id)
 
     def release(self) -> Entry | None:
-        """Release the current session now (as the idle timeout would): write its recap and return it."""
+        """Release the current session now (as the idle timeout would): write its recap and return it
+        (None if it was released already, by this call's racer too)."""
+        released: Released = []
+        try:
+            return serialised(self._host, self.scope, lambda: self._release_now(released))
+        finally:
+            self._learn(released)
+
+    def _release_now(self, released: Released) -> Entry | None:
         state = self._writer.state(self.scope, self.id)
-        return self._writer.release(state) if not state.released else None
+        done = self._writer.release_session(state) if not state.released else None
+        if done is None:
+            return None
+        released.append((state, done[1]))
+        return done[0]
 
     def close(self) -> Closed:
         """Close the conversation now: release the session (recap) and mine it into long-term memory.
@@ -201,9 +255,13 @@ class Conversation:
         about (``conversation.learn``). Idempotent: closing again, or after the idle timeout
         already released the session, writes nothing twice. A later message reopens the
         conversation in a new session, as after an idle release.
+
+        Closes racing each other (other processes, or an idle release) write one recap: the
+        first to commit returns it, the others ``recap=None``; every message is mined by exactly
+        one of them (``learn``: each session's claims are written under the store's write lock,
+        after checking which messages are mined), the others count it ``messages_already_mined``.
         """
-        state = self._writer.state(self.scope, self.id)
-        recap = self._writer.release(state, learn=False) if not state.released else None
+        recap = serialised(self._host, self.scope, lambda: self._release_now([]))
         return Closed(recap, self.extract())
 
     def extract(self) -> ExtractionReport:
@@ -243,14 +301,30 @@ class Conversation:
         self._writer.purge_message(state, check_id(message_id, "message id"), check_reason(reason))
 
     def _current(self) -> ConversationState:
-        return self._release_if_idle(self._writer.state(self.scope, self.id), self._host.clock.now())
+        released: Released = []
+        try:
+            return serialised(self._host, self.scope, lambda: self._current_state(released))
+        finally:
+            self._learn(released)
+
+    def _current_state(self, released: Released) -> ConversationState:
+        state = self._writer.state(self.scope, self.id)
+        return self._release_if_idle(state, self._host.clock.now(), released)
 
     def _release_if_idle(
-        self, state: ConversationState, now: datetime, at: datetime | None = None
+        self, state: ConversationState, now: datetime, released: Released, at: datetime | None = None
     ) -> ConversationState:
+        """The state to write after, releasing the session first if it went idle (the released
+        session joins ``released``, to be mined by ``_learn`` once the call's writes are done)."""
         if is_idle(state, now, self.idle_after, at):
             if self._writer.read_only:  # nothing is written: the state is shown as the release would leave it
                 return replace(state, released=True)
-            self._writer.release(state)
+            done = self._writer.release_session(state)
+            if done is not None:
+                released.append((state, done[1]))
             return self._writer.state(self.scope, self.id)
         return state
+
+    def _learn(self, released: Released) -> None:
+        for state, entries in released:
+            self._writer.learn(state, entries)

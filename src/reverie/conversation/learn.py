@@ -16,6 +16,13 @@ That last edge is the mark that a message was mined: closing twice, or a later `
 skips marked messages, so nothing is written twice (a claim said again in another message is
 corroborated, as ``remember`` does for any repeated claim). A refusal skips that claim with its
 reason; a paused scope stops the pass; no failure here ever fails the release that ran it.
+
+Closes racing each other (several processes closing one conversation, or a close and an idle
+release) must not both mine a message: the check for the mark and the writes it guards are one
+step. So steps 2-4 of a session run inside ``store.atomic(scope)``, which holds the write lock:
+the mark is read under it, and the people are looked up under it too (a fresh ``Enroller``), so
+a racer that enrolled "Zorvina" a moment ago is found, not enrolled twice. Step 1 (an LLM
+extractor may take seconds) runs before, with no lock held.
 """
 
 from __future__ import annotations
@@ -102,25 +109,33 @@ class Learner:
         """Mine ``sessions`` (each a session's entries in order) of ``conversation``; see the module doc."""
         report = ExtractionReport(conversation)
         enroller = Enroller(self._host, scope)
-        try:
-            for entries in sessions:
-                self._session(scope, conversation, entries, enroller, extra, report)
-        except LearningPausedError as exc:
-            report.stopped = f"learning is paused in scope {scope!r}: {exc.message}"
+        for entries in sessions:
+            messages = [e for e in entries if minable(e)]
+            if not messages:
+                continue
+            proposals = self._proposals(entries, messages, enroller, extra, report)
+            if not any(proposals.values()):  # nothing to write: only the counts
+                self._session(scope, conversation, messages, proposals, enroller, report)
+                continue
+            with self._host.store.atomic(scope):  # check the marks and write, with no racer in between
+                enroller = Enroller(self._host, scope)
+                try:
+                    self._session(scope, conversation, messages, proposals, enroller, report)
+                except LearningPausedError as exc:  # what was written before it stays, as without the lock
+                    report.stopped = f"learning is paused in scope {scope!r}: {exc.message}"
+            if report.stopped is not None:
+                break
         return report
 
-    def _session(
+    def _proposals(
         self,
-        scope: str,
-        conversation: str,
         entries: Sequence[Entry],
+        messages: Sequence[Entry],
         enroller: Enroller,
         extra: Sequence[Proposer],
         report: ExtractionReport,
-    ) -> None:
-        messages = [e for e in entries if minable(e)]
-        if not messages:
-            return
+    ) -> dict[str, list[Proposal]]:
+        """Each message's proposals (message id -> proposals), read with no lock held."""
         # The rules read the assistant's messages too (who it names is who a "he" in the reply may
         # mean; nothing it says is mined) and know the names the scope's person records hold.
         known = [n.text for g in enroller.book.groups for n in g.names]
@@ -138,6 +153,18 @@ class Learner:
                         proposals.setdefault(m.id, []).extend(p for p in ps if _new_text(p, proposals.get(m.id, [])))
                 skipped = getattr(proposer, "skipped", ())
                 report.skipped.extend(Skip("", f"{proposer.name}: {why}") for why in skipped)
+        return proposals
+
+    def _session(
+        self,
+        scope: str,
+        conversation: str,
+        messages: Sequence[Entry],
+        proposals: dict[str, list[Proposal]],
+        enroller: Enroller,
+        report: ExtractionReport,
+    ) -> None:
+        """Write the claims of each message of a session not mined yet (see the module doc)."""
         recent: list[str] = []
         memories = self._message_items(scope, [m.id for m in messages])
         for m in messages:

@@ -18,6 +18,7 @@ from reverie.conversation.history import DEFAULT_HISTORY_CHARS
 from reverie.conversation.host import ConversationHost, conversation_store
 from reverie.conversation.learn import Learner, Proposer
 from reverie.conversation.people.asker import Recall
+from reverie.conversation.serial import serialised
 from reverie.conversation.writer import Summariser, Writer, is_idle
 from reverie.errors import InvalidInputError, LimitExceededError
 from reverie.model.conversation import ConversationState, Entry, quote_pattern, quote_span
@@ -202,7 +203,7 @@ class Conversations:
                 if mine is not None:
                     drafts[st.id] = replace(mine, recorded_at=now)
             else:
-                self._writer.release(st)
+                self._release_idle(st, idle_after)
         latest: Entry | None = None
         for st in states:
             last = drafts.get(st.id) or _last_recap(principal, store.conversation_entries(s, st.id, kinds=("recap",)))
@@ -218,6 +219,23 @@ class Conversations:
             messages=int(latest.meta.get("messages", 0)),
             written=bool(latest.id),
         )
+
+    def _release_idle(self, seen: ConversationState, idle_after: timedelta) -> None:
+        """Release a session seen idle, unless another call or process released it (or added to
+        it) since: the state is read again, under the write lock if a racer moved it on
+        (``serial``); the released session is mined afterwards, outside the lock."""
+        writer, host = self._writer, self._host
+
+        def attempt() -> tuple[ConversationState, builtins.list[Entry]] | None:
+            st = writer.state(seen.scope, seen.id)
+            if not is_idle(st, host.clock.now(), idle_after):
+                return None
+            done = writer.release_session(st)
+            return (st, done[1]) if done is not None else None
+
+        released = serialised(host, seen.scope, attempt)
+        if released is not None:
+            writer.learn(*released)
 
 
 def _last_recap(principal: str | None, recaps: builtins.list[Entry]) -> Entry | None:

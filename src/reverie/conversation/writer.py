@@ -3,7 +3,8 @@
 Each is one ``host.run`` call, so one transaction: a message and its memory are stored together
 or not at all. Every entry names the position the writer read (``expected_position``), so a
 concurrent writer turns into a ``VersionConflictError`` rather than a context built from stale
-turns.
+turns; the handle (``handle.Conversation``) then reads again and retries under the write lock
+(``serial.serialised``), so callers never see that refusal.
 """
 
 from __future__ import annotations
@@ -211,7 +212,7 @@ class Writer:
         no position), one per audience (``conversation.audience``): each quotes only the messages
         its whole audience may see; the conversation audience's comes last and releases the
         session, the narrower ones before it are ``meta["variant"]``. None for an empty session.
-        ``release`` writes them; a read-only store shows the reader's (``wing.Conversations.recap``)."""
+        ``release_session`` writes them; a read-only store shows the reader's (``wing.Conversations.recap``)."""
         entries = conversation_store(self._host).conversation_entries(
             state.scope, state.id, after_position=state.session_start - 1
         )
@@ -252,22 +253,27 @@ class Writer:
             visibility=audience,
         )
 
-    def release(self, state: ConversationState, *, learn: bool = True) -> Entry | None:
+    def release_session(self, state: ConversationState) -> tuple[Entry, list[Entry]] | None:
         """Write the session's recaps (one per audience, in one transaction) and release its history
-        (the next message opens a new session); return the conversation audience's recap.
+        (the next message opens a new session); return the conversation audience's recap and the
+        released session's entries (None for an empty session).
 
-        With ``learn`` (and a learner), the session's messages are then mined into claims; a
-        failure there is logged and never fails the release (``learn.safely``).
+        The mining of those entries is a separate call (``learn``), made by the caller once its
+        writes are done: a release inside a locked retry (``serial``) must not run an extractor
+        (possibly an LLM) while it holds the write lock.
         """
         found = self.recaps_of(state)
         if found is None:
             return None
         entries, drafts = found
-        recap = self.add_entries(state, drafts)[-1]
+        return self.add_entries(state, drafts)[-1], entries
+
+    def learn(self, state: ConversationState, entries: list[Entry]) -> None:
+        """Mine a released session's ``entries`` into claims (with a learner); a failure is logged
+        and never raised (``learn.safely``): the release it follows has committed."""
         learner = self.learner
-        if learn and learner is not None:
+        if learner is not None:
             safely(lambda: learner.extract(state.scope, state.id, [entries], extra=self.extra), state.id)
-        return recap
 
     def purge_message(self, state: ConversationState, message_id: str, reason: str) -> None:
         """Erase a message everywhere: its archive row and events, the summaries and recaps that
