@@ -173,9 +173,13 @@ class Conversation:
         a name from it (narrowed to whom may see it, or purged when no one of theirs may). Only the
         store's owner may do it (a principal: ``NotPermittedError``).
         """
-        state = self._writer.state(self.scope, self.id)
-        audience = message_audience(visibility, state)
-        return restrict_message(self._writer, state, check_id(message_id, "message id"), audience, check_reason(reason))
+        message, why = check_id(message_id, "message id"), check_reason(reason)
+
+        def attempt() -> Entry:
+            state = self._writer.state(self.scope, self.id)
+            return restrict_message(self._writer, state, message, message_audience(visibility, state), why)
+
+        return serialised(self._host, self.scope, attempt)
 
     def tool_call(
         self, name: str, *, args: Mapping[str, Any] | None = None, status: str = "ok", detail: str = ""
@@ -296,9 +300,17 @@ class Conversation:
         its memory and the context of the turns after it); the file is then scrubbed as by a purge.
 
         Its time goes with it: the next message need only follow the latest message left, so
-        purging a message dated in the future (a wrong clock) lets the conversation go on."""
-        state = self._writer.state(self.scope, self.id)
-        self._writer.purge_message(state, check_id(message_id, "message id"), check_reason(reason))
+        purging a message dated in the future (a wrong clock) lets the conversation go on.
+
+        An ``add`` racing it (another handle or process) either committed first, and its memory is
+        re-written here, or commits after, quoting the turns as the purge left them: the purge
+        moves the conversation's revision, so an add that read before it reads again."""
+        message, why = check_id(message_id, "message id"), check_reason(reason)
+
+        def attempt() -> None:
+            self._writer.purge_message(self._writer.state(self.scope, self.id), message, why)
+
+        serialised(self._host, self.scope, attempt)
 
     def _current(self) -> ConversationState:
         released: Released = []
