@@ -28,6 +28,7 @@ from reverie.conversation.writer import Message, Summariser, Writer, is_idle
 from reverie.errors import InvalidInputError
 from reverie.model.conversation import ConversationState, Entry
 from reverie.model.validate import check_id, check_reason
+from reverie.store.visible import principal_of
 
 #: Sessions released by a call (the state released and its entries), to mine once the call's
 #: writes are done: the release commits first, the mining follows outside any lock.
@@ -138,15 +139,23 @@ class Conversation:
 
     def _future_hint(self, state: ConversationState, now: datetime) -> str:
         """How to get unstuck when the previous message is dated beyond the clock (stored before
-        ``checks.check_at`` refused such times, or under a clock that was wrong): purge it."""
+        ``checks.check_at`` refused such times, or under a clock that was wrong): purge it.
+
+        The ids are read through the host's store, so a principal (``store.visible``) is shown
+        only the messages it may see; and as no principal may purge, it is told who can."""
         skew = timedelta(seconds=self._host.limits.max_clock_skew_seconds)
         if state.last_at is None or state.last_at <= now + skew:
             return ""
         found = conversation_store(self._host).conversation_entries(self.scope, self.id, kinds=("message",))
-        ahead = [e.id for e in found if e.at > now + skew and not e.meta.get("purged")]
+        ahead = ", ".join(e.id for e in found if e.at > now + skew and not e.meta.get("purged"))
+        wrong = f"; the clock's now is {now.isoformat()}, so that time is wrong: "
+        again = "the conversation takes messages at real times again"
+        if principal_of(self._host.store) is None:
+            return f"{wrong}purge the message(s) dated after it ({ahead}) with Conversation.purge and {again}"
+        among = f" (among them {ahead})" if ahead else ""
         return (
-            f"; the clock's now is {now.isoformat()}, so that time is wrong: purge the message(s) dated after it "
-            f"({', '.join(ahead)}) with Conversation.purge and the conversation takes messages at real times again"
+            f"{wrong}ask the store's owner to purge the message(s) dated after it{among}, as a principal may not; "
+            f"then {again}"
         )
 
     def _state_for_add(
