@@ -180,7 +180,9 @@ class Conversation:
         context where their audience may not see it), the recaps and history summaries made for
         an audience that no longer may (narrowed), and the claims extracted from it or borrowing
         a name from it (narrowed to whom may see it, or purged when no one of theirs may). Only the
-        store's owner may do it (a principal: ``NotPermittedError``).
+        store's owner may do it (a principal: ``NotPermittedError``). Like ``purge`` it moves the
+        conversation's revision, so an ``add`` racing it never quotes the message to whom it was
+        taken from (``serial``).
         """
         message, why = check_id(message_id, "message id"), check_reason(reason)
 
