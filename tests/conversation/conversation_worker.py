@@ -37,6 +37,10 @@ def main(spec_path: str) -> None:
                 if step["op"] == "add":
                     m = conv.add(step["text"], speaker=step["speaker"])
                     result["added"].append({"id": m.id, "position": m.position, "turn": m.turn, "text": m.text})
+                elif step["op"] == "add_purge":  # say something, then take it back
+                    m = conv.add(step["text"], speaker=step["speaker"])
+                    conv.purge(m.id, reason="taken back")
+                    result["added"].append({"id": m.id, "position": m.position, "turn": m.turn, "text": m.text})
                 elif step["op"] == "recap":
                     recap = mem.recap(scope=spec["scope"])
                     result["recaps"].append(recap.text if recap is not None else None)

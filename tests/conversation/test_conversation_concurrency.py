@@ -9,6 +9,8 @@
 - A close racing appends: every message lands, each is mined exactly once, and the people it
   names are enrolled once.
 - Closes of different conversations of one scope naming the same people enroll each person once.
+- Purges racing appends: no memory written by an append quotes a message purged before or after
+  it committed (a purge moves the conversation's revision, which every write checks).
 
 The workers are real processes (``conversation_worker.py``) on one real SQLite file, and again on
 one real PostgreSQL database (``tests/pg_server.py``); a ``go`` file starts them together once
@@ -139,6 +141,25 @@ def test_appends_from_several_processes_all_land_once_in_commit_order(tmp_path: 
             (item,) = mem.list(scope=SCOPE, where=Q.meta("message", m.id), limit=5).items
             assert item.meta["turn"] == m.turn
             assert before.text in item.text, f"turn {m.turn}'s context misses turn {before.turn}"
+        assert mem.doctor().ok
+
+
+def test_purges_racing_appends_leave_no_memory_quoting_a_purged_message(tmp_path: Path, shared: str) -> None:
+    db = shared
+    with open_memory(db) as mem:
+        mem.conversation(CONV, scope=SCOPE)
+    rounds = 15
+    talk = [{"op": "add", "text": f"worker talks line {i}", "speaker": "Bob"} for i in range(2 * rounds)]
+    taken = [{"op": "add_purge", "text": f"secret zqs{i:03d}x", "speaker": "Ann"} for i in range(rounds)]
+    results = run_workers(tmp_path, db, [talk, taken], clock="manual")
+
+    assert [r["errors"] for r in results] == [[], []]
+    with open_memory(db) as mem:
+        texts = " ".join(i.text for i in mem.list(scope=SCOPE, limit=1000, include_closed=True).items)
+        assert "zqs" not in texts, "a memory quotes a purged message"
+        assert "zqs" not in " ".join(str(e.payload) for e in mem.events(scope=SCOPE, limit=100_000))
+        current = mem.list(scope=SCOPE, limit=1000).items
+        assert sorted(i.meta["message"] for i in current) == sorted(a["id"] for a in results[0]["added"])
         assert mem.doctor().ok
 
 

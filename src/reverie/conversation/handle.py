@@ -28,6 +28,7 @@ from reverie.conversation.writer import Message, Summariser, Writer, is_idle
 from reverie.errors import InvalidInputError
 from reverie.model.conversation import ConversationState, Entry
 from reverie.model.validate import check_id, check_reason
+from reverie.store.visible import principal_of
 
 #: Sessions released by a call (the state released and its entries), to mine once the call's
 #: writes are done: the release commits first, the mining follows outside any lock.
@@ -138,15 +139,23 @@ class Conversation:
 
     def _future_hint(self, state: ConversationState, now: datetime) -> str:
         """How to get unstuck when the previous message is dated beyond the clock (stored before
-        ``checks.check_at`` refused such times, or under a clock that was wrong): purge it."""
+        ``checks.check_at`` refused such times, or under a clock that was wrong): purge it.
+
+        The ids are read through the host's store, so a principal (``store.visible``) is shown
+        only the messages it may see; and as no principal may purge, it is told who can."""
         skew = timedelta(seconds=self._host.limits.max_clock_skew_seconds)
         if state.last_at is None or state.last_at <= now + skew:
             return ""
         found = conversation_store(self._host).conversation_entries(self.scope, self.id, kinds=("message",))
-        ahead = [e.id for e in found if e.at > now + skew and not e.meta.get("purged")]
+        ahead = ", ".join(e.id for e in found if e.at > now + skew and not e.meta.get("purged"))
+        wrong = f"; the clock's now is {now.isoformat()}, so that time is wrong: "
+        again = "the conversation takes messages at real times again"
+        if principal_of(self._host.store) is None:
+            return f"{wrong}purge the message(s) dated after it ({ahead}) with Conversation.purge and {again}"
+        among = f" (among them {ahead})" if ahead else ""
         return (
-            f"; the clock's now is {now.isoformat()}, so that time is wrong: purge the message(s) dated after it "
-            f"({', '.join(ahead)}) with Conversation.purge and the conversation takes messages at real times again"
+            f"{wrong}ask the store's owner to purge the message(s) dated after it{among}, as a principal may not; "
+            f"then {again}"
         )
 
     def _state_for_add(
@@ -171,11 +180,17 @@ class Conversation:
         context where their audience may not see it), the recaps and history summaries made for
         an audience that no longer may (narrowed), and the claims extracted from it or borrowing
         a name from it (narrowed to whom may see it, or purged when no one of theirs may). Only the
-        store's owner may do it (a principal: ``NotPermittedError``).
+        store's owner may do it (a principal: ``NotPermittedError``). Like ``purge`` it moves the
+        conversation's revision, so an ``add`` racing it never quotes the message to whom it was
+        taken from (``serial``).
         """
-        state = self._writer.state(self.scope, self.id)
-        audience = message_audience(visibility, state)
-        return restrict_message(self._writer, state, check_id(message_id, "message id"), audience, check_reason(reason))
+        message, why = check_id(message_id, "message id"), check_reason(reason)
+
+        def attempt() -> Entry:
+            state = self._writer.state(self.scope, self.id)
+            return restrict_message(self._writer, state, message, message_audience(visibility, state), why)
+
+        return serialised(self._host, self.scope, attempt)
 
     def tool_call(
         self, name: str, *, args: Mapping[str, Any] | None = None, status: str = "ok", detail: str = ""
@@ -296,9 +311,17 @@ class Conversation:
         its memory and the context of the turns after it); the file is then scrubbed as by a purge.
 
         Its time goes with it: the next message need only follow the latest message left, so
-        purging a message dated in the future (a wrong clock) lets the conversation go on."""
-        state = self._writer.state(self.scope, self.id)
-        self._writer.purge_message(state, check_id(message_id, "message id"), check_reason(reason))
+        purging a message dated in the future (a wrong clock) lets the conversation go on.
+
+        An ``add`` racing it (another handle or process) either committed first, and its memory is
+        re-written here, or commits after, quoting the turns as the purge left them: the purge
+        moves the conversation's revision, so an add that read before it reads again."""
+        message, why = check_id(message_id, "message id"), check_reason(reason)
+
+        def attempt() -> None:
+            self._writer.purge_message(self._writer.state(self.scope, self.id), message, why)
+
+        serialised(self._host, self.scope, attempt)
 
     def _current(self) -> ConversationState:
         released: Released = []

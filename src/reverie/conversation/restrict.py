@@ -123,7 +123,12 @@ def restrict_message(
             continue
         if covers(e.visibility, target.visibility) and not covers(e.visibility, audience):
             pairs.append((e.id, narrowed_to(e.visibility, audience)))
-    commands: list[cmd.Command] = [SetMessageVisibility(scope, state.id, message_id, audience, tuple(pairs), reason)]
+    # Checked against what was read (position and revision): a turn appended since quotes the
+    # message in a context ``_contexts`` below does not re-write.
+    change = SetMessageVisibility(
+        scope, state.id, message_id, audience, tuple(pairs), reason, state.position, state.revision
+    )
+    commands: list[cmd.Command] = [change]
     memories = _memories(writer, scope, message_id)  # re-written or narrowed by ``_contexts``
     restating = [*claims_of(host.store, scope, message_id), *borrowers(host.store, scope, entries, target)]
     for claim in {c.id: c for c in restating}.values():

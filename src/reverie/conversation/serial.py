@@ -2,10 +2,11 @@
 
 Every conversation write is built from a read (the position it appends after, the previous turns
 its memory quotes, whether the session is idle) and checked against it in the store's
-transaction (``RecordEntry.expected_position``). Two processes appending to one conversation
-at once therefore collide: the loser's entry was built from a stale read and is refused with
-``VersionConflictError``. That refusal is right for the entry but wrong for the caller, who
-asked for a message to be added, not for a position.
+transaction (``RecordEntry.expected_position`` and ``expected_revision``; a purge or a new
+audience checks the same and moves the revision). Two processes appending to one conversation
+at once therefore collide, and so do an append and a purge: the loser's write was built from a
+stale read and is refused with ``VersionConflictError``. That refusal is right for the entry
+but wrong for the caller, who asked for a message to be added, not for a position.
 
 ``serialised`` runs the read-check-write once as it is (no lock held while the message is
 embedded, the common uncontended case), and if it collided, once more inside

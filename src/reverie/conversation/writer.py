@@ -1,9 +1,10 @@
 """Every write of the wing: a message (with its recallable memory), a tool call, a release, a summary, a purge.
 
 Each is one ``host.run`` call, so one transaction: a message and its memory are stored together
-or not at all. Every entry names the position the writer read (``expected_position``), so a
-concurrent writer turns into a ``VersionConflictError`` rather than a context built from stale
-turns; the handle (``handle.Conversation``) then reads again and retries under the write lock
+or not at all. Every entry names the position and revision the writer read
+(``expected_position``, ``expected_revision``; a purge the same), so a concurrent writer (an
+append, a purge, a new audience) turns into a ``VersionConflictError`` rather than a context built
+from stale turns; the handle (``handle.Conversation``) then reads again and retries under the write lock
 (``serial.serialised``), so callers never see that refusal.
 """
 
@@ -148,7 +149,7 @@ class Writer:
             corroborate=False,
             visibility=audience,
         )
-        out = host.run([RecordEntry(scope, entry, state.position), remember], [window])
+        out = host.run([RecordEntry(scope, entry, state.position, state.revision), remember], [window])
         stored = Entry.from_dict(out[0].events[0].payload["entry"])
         return _message(stored, out[1].item_id)
 
@@ -185,13 +186,13 @@ class Writer:
             meta=meta,
             visibility=audience,
         )
-        out = host.run([RecordEntry(state.scope, entry, state.position)])
+        out = host.run([RecordEntry(state.scope, entry, state.position, state.revision)])
         return Entry.from_dict(out[0].events[0].payload["entry"])
 
     def add_entries(self, state: ConversationState, drafts: Sequence[Entry]) -> list[Entry]:
         """Summaries or recaps (``drafts``, ids empty) appended in one transaction, in order."""
         commands = [
-            RecordEntry(state.scope, replace(d, id=self._host.new_id()), state.position + n)
+            RecordEntry(state.scope, replace(d, id=self._host.new_id()), state.position + n, state.revision)
             for n, d in enumerate(drafts)
         ]
         return [Entry.from_dict(o.events[0].payload["entry"]) for o in self._host.run(commands)]
@@ -289,7 +290,10 @@ class Writer:
         covering = tuple(
             e.id for e in entries if e.covers is not None and e.covers[0] <= target.position <= e.covers[1]
         )
-        commands: list[cmd.Command] = [PurgeMessage(scope, state.id, message_id, covering, reason)]
+        # Checked against what was read: a turn appended since (its context quoting the message)
+        # or another purge would make ``covering`` and the re-written contexts below stale.
+        purge = PurgeMessage(scope, state.id, message_id, covering, reason, state.position, state.revision)
+        commands: list[cmd.Command] = [purge]
         # Its memory, the claims mined from it, which quote it too (``learn``: ``meta.message_id``),
         # and the later claims that borrowed a name from it (``borrowed``: "She …" → "Zorvina …").
         erased = [*self._items_of(scope, message_id), *self._claims_of(scope, message_id)]

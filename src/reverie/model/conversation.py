@@ -140,6 +140,11 @@ class ConversationState:
     #: Who may see the conversation (``()``: everyone in the scope), set when it is opened; a
     #: message may narrow it, never widen it.
     visibility: tuple[str, ...] = ()
+    #: How many times an entry already written changed (a purge, a new audience). A write built
+    #: from the entries it read names the revision it read too (``RecordEntry``), so one that read
+    #: a message before it was purged or narrowed is refused instead of quoting it: the position
+    #: alone does not move when nothing is appended.
+    revision: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -154,7 +159,9 @@ class ConversationState:
             "active_at": _t(self.active_at),
             "released": self.released,
         }
-        return out | ({"visibility": list(self.visibility)} if self.visibility else {})
+        # Both only when set: a state no purge or narrowing touched keeps the shape it had before.
+        out |= {"visibility": list(self.visibility)} if self.visibility else {}
+        return out | ({"revision": self.revision} if self.revision else {})
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> ConversationState:
@@ -170,6 +177,7 @@ class ConversationState:
             active_at=_dt(d.get("active_at")),
             released=bool(d.get("released")),
             visibility=tuple(sorted(map(str, d.get("visibility") or ()))),
+            revision=int(d.get("revision") or 0),
         )
 
     def after(self, entry: Entry, now: datetime) -> ConversationState:
@@ -213,12 +221,16 @@ class RecordEntry:
 
     ``expected_position``: the conversation's last position when the caller read it; another
     writer that appended since makes this a ``VersionConflictError`` (the caller built the
-    recallable text from what it read, so it must read again).
+    recallable text from what it read, so it must read again). ``expected_revision``: likewise
+    its ``revision``, moved by a purge or a new audience committed since (the text may quote
+    what is gone or hidden now); None checks only the position (an import's replay, which
+    reads and writes in one transaction of its own).
     """
 
     scope: str
     entry: Entry
     expected_position: int
+    expected_revision: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +242,11 @@ class PurgeMessage:
     id: str
     covering: tuple[str, ...] = ()
     reason: str = ""
+    #: The conversation's ``position`` and ``revision`` when the caller read the entries whose
+    #: memories it re-writes (None: not checked, as in an import's replay): a message appended
+    #: since quotes the purged one in a context this purge does not know of.
+    expected_position: int | None = None
+    expected_revision: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +264,9 @@ class SetMessageVisibility:
     visibility: tuple[str, ...]
     entries: tuple[tuple[str, tuple[str, ...]], ...] = ()
     reason: str = ""
+    #: As ``PurgeMessage``'s: what the caller read the later turns' contexts from.
+    expected_position: int | None = None
+    expected_revision: int | None = None
 
 
 # -- projection changes ------------------------------------------------------------------
@@ -289,13 +309,16 @@ def project_conversation(event: ev.Event) -> list[Any]:
         return [PutEntry(Entry.from_dict(p["entry"])), PutConversation(ConversationState.from_dict(p["conversation"]))]
     if event.type == ev.MESSAGE_PURGED:
         erase = EraseEntries(event.scope, (str(p["id"]), *map(str, p.get("covering", []))), event.seq)
-        # ``released_state``: the conversation with the purged message's time no longer bounding
-        # the next one (absent from purges that changed no bound, and from logs before issue #15).
-        released = p.get("released_state")
-        return [erase, PutConversation(ConversationState.from_dict(released))] if released else [erase]
+        # ``state``: the conversation after the purge (its revision moved on, the purged
+        # message's time no longer bounding the next one). Older logs carry ``released_state``
+        # only when the bound changed (issue #15), or nothing: their state stays as it was.
+        after = p.get("state") or p.get("released_state")
+        return [erase, PutConversation(ConversationState.from_dict(after))] if after else [erase]
     if event.type == ev.CONVERSATION_VISIBILITY_SET:
         pairs = [(str(i), tuple(sorted(map(str, v)))) for i, v in p.get("entries", [])]
-        return [SetEntryVisibility(event.scope, tuple(pairs))]
+        changes: list[Any] = [SetEntryVisibility(event.scope, tuple(pairs))]
+        after = p.get("state")  # absent from logs before the revision: the state stays as it was
+        return changes + ([PutConversation(ConversationState.from_dict(after))] if after else [])
     return []
 
 

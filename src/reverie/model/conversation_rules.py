@@ -50,14 +50,30 @@ def _open(cmd: OpenConversation, view: StateView, ctx: Context) -> list[ev.Event
     return [_event(ctx, ev.CONVERSATION_OPENED, cmd.scope, {"conversation": state.to_dict()})]
 
 
+def check_read(state: ConversationState, position: int | None, revision: int | None) -> None:
+    """The conversation is still as the caller read it (``VersionConflictError`` if not).
+
+    ``position`` moves when an entry is appended, ``revision`` when one already written is purged
+    or given a new audience; a write built from a read of the entries (a memory quoting the
+    previous turns, the contexts a purge re-writes) must not land on a conversation that moved
+    either way since. None: that part is not checked.
+    """
+    if position is not None and state.position != position:
+        raise VersionConflictError(
+            f"conversation {state.id!r} moved on (at position {state.position}, not "
+            f"{position}): another writer added to it; read it again and retry"
+        )
+    if revision is not None and state.revision != revision:
+        raise VersionConflictError(
+            f"conversation {state.id!r} changed (revision {state.revision}, not {revision}): another "
+            "writer purged a message or changed its audience; read it again and retry"
+        )
+
+
 def _record(cmd: RecordEntry, view: StateView, ctx: Context) -> list[ev.Event]:
     entry = cmd.entry
     state = require_conversation(view, cmd.scope, entry.conversation)
-    if state.position != cmd.expected_position:
-        raise VersionConflictError(
-            f"conversation {entry.conversation!r} moved on (at position {state.position}, not "
-            f"{cmd.expected_position}): another writer added to it; read it again and retry"
-        )
+    check_read(state, cmd.expected_position, cmd.expected_revision)
     if entry.kind == "message" and state.last_at is not None and entry.at < state.last_at:
         raise InvalidInputError(
             f"message time {entry.at.isoformat()} is before the previous message of conversation "
@@ -76,6 +92,7 @@ def _purge(cmd: PurgeMessage, view: StateView, ctx: Context) -> list[ev.Event]:
     entry = view.conversation_entry(cmd.scope, cmd.id)
     if entry is None or entry.conversation != cmd.conversation or entry.kind != "message":
         raise NotFoundError(f"no message {cmd.id} in conversation {cmd.conversation!r} of scope {cmd.scope!r}")
+    check_read(state, cmd.expected_position, cmd.expected_revision)
     payload: dict[str, Any] = {
         "conversation": cmd.conversation,
         "id": cmd.id,
@@ -85,7 +102,8 @@ def _purge(cmd: PurgeMessage, view: StateView, ctx: Context) -> list[ev.Event]:
     # The message's time goes with it: the next one need only follow the latest message left.
     # Without this, a message dated 2099 (a wrong clock, or a store from before the bound on
     # future times) kept its conversation refusing every real time even after it was purged
-    # (issue #15). The new state travels in the event (``released_state``), so a replay agrees.
+    # (issue #15). The new state travels in the event (``state``), so a replay agrees; it also
+    # moves the revision on, so a write built from a read before the purge is refused.
     last_at = max(
         (
             e.at
@@ -94,8 +112,7 @@ def _purge(cmd: PurgeMessage, view: StateView, ctx: Context) -> list[ev.Event]:
         ),
         default=None,
     )
-    if last_at != state.last_at:
-        payload["released_state"] = replace(state, last_at=last_at).to_dict()
+    payload["state"] = replace(state, last_at=last_at, revision=state.revision + 1).to_dict()
     return [_event(ctx, ev.MESSAGE_PURGED, cmd.scope, payload)]
 
 
@@ -116,6 +133,7 @@ def _set_visibility(cmd: SetMessageVisibility, view: StateView, ctx: Context) ->
     entry = view.conversation_entry(cmd.scope, cmd.id)
     if entry is None or entry.conversation != cmd.conversation or entry.kind != "message":
         raise NotFoundError(f"no message {cmd.id} in conversation {cmd.conversation!r} of scope {cmd.scope!r}")
+    check_read(state, cmd.expected_position, cmd.expected_revision)
     audience = cmd.visibility or state.visibility
     check_within(state, audience)
     pairs: list[list[Any]] = [[cmd.id, list(audience)]]
@@ -131,6 +149,8 @@ def _set_visibility(cmd: SetMessageVisibility, view: StateView, ctx: Context) ->
         "visibility": list(audience),
         "entries": pairs,
         "reason": cmd.reason,
+        # The revision moves on: a memory built from a read before the new audience is refused.
+        "state": replace(state, revision=state.revision + 1).to_dict(),
     }
     return [_event(ctx, ev.CONVERSATION_VISIBILITY_SET, cmd.scope, payload)]
 
