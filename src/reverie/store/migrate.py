@@ -35,6 +35,7 @@ from reverie.model.projection import ProjectionView, project
 from reverie.store.idempotency import Recorded
 from reverie.store.opening import open_store
 from reverie.store.protocol import DREAM_RUNS_KEPT, Store
+from reverie.store.sqlite.backup import is_store_file
 
 _PAGE = 1000
 
@@ -122,6 +123,13 @@ def migrate(src: str, dst: str) -> MigrateReport:
     """Copy the store at ``src`` into the empty store at ``dst`` (a file path or a postgresql:// URL)."""
     if str(src) == str(dst):
         raise InvalidInputError("source and destination are the same store")
+    if _is_path(src) and _is_path(dst) and is_store_file(str(dst), str(src)):
+        # Its -wal / -shm / -journal too: the next open of the source took a copy written there for
+        # its own log and deleted it, after migrate had reported "doctor ok".
+        raise InvalidInputError(
+            f"destination {dst} is the source store itself (or a file SQLite keeps beside it): the copy "
+            "would overwrite, or be deleted by, what it copies; give another file path"
+        )
     source = open_store(src, read_only=True)
     try:
         dest = open_store(dst)
@@ -131,3 +139,9 @@ def migrate(src: str, dst: str) -> MigrateReport:
             dest.close()
     finally:
         source.close()
+
+
+def _is_path(location: str) -> bool:
+    """A SQLite file path, not a ``postgresql://`` URL (nor the in-memory store)."""
+    text = str(location)
+    return "://" not in text and text != ":memory:"

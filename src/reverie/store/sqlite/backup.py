@@ -38,7 +38,7 @@ def backup_target(target: object, store_path: str) -> str:
             f"backup target {text!r} names no file (SQLite would copy into a temporary database and keep "
             "nothing): give the backup's file path, such as backup.db"
         )
-    if _is_store_file(text, store_path):
+    if is_store_file(text, store_path):
         raise InvalidInputError(
             f"backup target {text} is the store itself (or a file SQLite keeps beside it): a backup there "
             "would overwrite what it copies; give another file path"
@@ -51,7 +51,7 @@ def backup_target(target: object, store_path: str) -> str:
     return text
 
 
-def _is_store_file(target: str, store_path: str) -> bool:
+def is_store_file(target: str, store_path: str) -> bool:
     """Is ``target`` the store's file, or one of its companions, however it is spelt?"""
     if not store_path:
         return False
