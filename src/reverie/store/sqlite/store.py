@@ -71,7 +71,7 @@ from reverie.store.sqlite import idempotency as keys
 from reverie.store.sqlite.ann import AnnConfig, AnnManager, ScopeIndex
 from reverie.store.sqlite.backup import backup_target, main_file, write_backup
 from reverie.store.sqlite.foreign import check_reverie_file
-from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, PROJECTION_TABLES, migrate
+from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, PROJECTION_TABLES, has_event_refs, migrate
 from reverie.store.sqlite.sql import (
     ITEM_COLUMNS,
     SELECT_ITEM,
@@ -102,6 +102,8 @@ _ABOUT_ITEM = (
     "OR (type = 'memory.tiers_set' AND EXISTS "
     "(SELECT 1 FROM json_each(payload, '$.changes') WHERE json_extract(json_each.value, '$.id') = ?))"
 )
+#: An id ``event_refs`` indexes (``schema.UUID_GLOB``); any other id is found by the scan.
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 #: A vector row is tagged with the embedder recorded when it is written (``made_by``, schema 4).
 _INSERT_VECTOR = (
     "INSERT INTO vectors (n, scope, vec, made_by) VALUES (?, ?, ?, (SELECT v FROM settings WHERE k = 'embedder'))"
@@ -201,6 +203,9 @@ class SQLiteStore:
                 self._configure(durability, busy_timeout_ms)
                 with self._write():
                     migrate(self._conn, fts_tokenize)
+            # A read-only open of a file no writer of this reverie has opened yet has no index of
+            # the log: its item reads scan the log, as before (``events``).
+            self._event_refs = has_event_refs(self._conn)
         except BaseException:
             self._conn.close()
             raise
@@ -962,6 +967,10 @@ class SQLiteStore:
         sql = "SELECT seq, id, type, scope, at, cause, payload FROM events WHERE scope = ? AND seq > ?"
         params: list[Any] = [scope, after_seq]
         if item_id is not None:
+            if self._event_refs and _UUID.fullmatch(item_id):
+                # The events naming the id (schema.EVENT_REFS), not a scan of every payload.
+                sql += " AND seq IN (SELECT seq FROM event_refs WHERE ref = ?)"
+                params.append(item_id)
             # instr() is a cheap prefilter; _ABOUT_ITEM keeps only events *about* the item (as the
             # reference store does), not ones that merely quote its id (a child's parents, a text).
             sql += f" AND instr(payload, ?) > 0 AND ({_ABOUT_ITEM})"
