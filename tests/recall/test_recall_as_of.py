@@ -256,11 +256,10 @@ def _believed_then(mem: Memory, item_id: str, when: datetime) -> bool:
 def _check_agrees_with_get(mem: Memory, times: list[datetime], *, complete: bool) -> None:
     """Every hit is ``get(id, as_of=T)`` and was believed at T; nothing purged ever comes back.
 
-    ``complete``: also every item believed at T is found by a word all of them share. Only on
-    the reference store, whose lexical scorer reads current and closed rows as one collection.
-    SQLite ranks its current and history full-text tables each on its own statistics, so a word
-    in every current row scores ~0 there beside a history row, and the lexical floor drops it
-    (a ranking quirk of ``include_history`` / ``as_of`` candidates, not of the state they show).
+    ``complete``: also every item believed at T is found by a word all of them share. Both
+    stores rank current and closed rows as one collection. (SQLite used to rank its current and
+    history full-text tables each on its own statistics, so a word in every current row scored ~0
+    beside a history row and the lexical floor dropped it: ``store/sqlite/fts_union.py``.)
     """
     rows = mem.list(scope=S, include_closed=True, limit=100).items
     every = [i.id for i in rows]
@@ -289,7 +288,7 @@ def test_recall_as_of_agrees_with_get_as_of_on_sqlite(script: list[Op]) -> None:
         tempfile.TemporaryDirectory() as tmp,
         Memory(Path(tmp) / "p.db", embedder="hash", clock=clock, seed=0, durability="fast") as mem,
     ):
-        _check_agrees_with_get(mem, _play(mem, clock, script), complete=False)
+        _check_agrees_with_get(mem, _play(mem, clock, script), complete=True)
 
 
 @PROPERTY

@@ -270,6 +270,9 @@ _REFS_OF = (
     "SELECT j.value, {seq} FROM {source}json_tree(CASE WHEN json_valid({payload}) THEN {payload} ELSE '{{}}' END) AS j "
     f"WHERE j.type = 'text' AND j.value GLOB '{UUID_GLOB}'"
 )
+_NEW_REFS = "INSERT OR IGNORE INTO event_refs (ref, seq) " + _REFS_OF.format(
+    seq="NEW.seq", payload="NEW.payload", source=""
+)
 #: Which events name which id (``SQLiteStore.events(item_id=…)``), kept by triggers on ``events``.
 #:
 #: Why: replaying one item (``get(id, as_of=T)``, and ``recall(as_of=T)`` for every candidate
@@ -284,10 +287,8 @@ _REFS_OF = (
 EVENT_REFS = (
     "CREATE TABLE IF NOT EXISTS event_refs (ref TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (ref, seq)) "
     "WITHOUT ROWID",
-    "CREATE TRIGGER IF NOT EXISTS event_refs_added AFTER INSERT ON events BEGIN "
-    "INSERT OR IGNORE INTO event_refs (ref, seq) " + _REFS_OF.format(seq="NEW.seq", payload="NEW.payload", source="") + "; END",
-    "CREATE TRIGGER IF NOT EXISTS event_refs_rewritten AFTER UPDATE OF payload ON events BEGIN "
-    "INSERT OR IGNORE INTO event_refs (ref, seq) " + _REFS_OF.format(seq="NEW.seq", payload="NEW.payload", source="") + "; END",
+    f"CREATE TRIGGER IF NOT EXISTS event_refs_added AFTER INSERT ON events BEGIN {_NEW_REFS}; END",
+    f"CREATE TRIGGER IF NOT EXISTS event_refs_rewritten AFTER UPDATE OF payload ON events BEGIN {_NEW_REFS}; END",
 )
 
 

@@ -65,7 +65,7 @@ from reverie.store.protocol import (
     dream_run,
     dream_summary_json,
 )
-from reverie.store.sqlite import agenda, fts_scope, lexical, purge, readonly, reindex
+from reverie.store.sqlite import agenda, fts_scope, fts_union, lexical, purge, readonly, reindex
 from reverie.store.sqlite import conversation as conv
 from reverie.store.sqlite import idempotency as keys
 from reverie.store.sqlite.ann import AnnConfig, AnnManager, ScopeIndex
@@ -1001,11 +1001,13 @@ class SQLiteStore:
 
     def lexical(self, scope: str, match: str, *, limit: int, current_only: bool = True) -> list[tuple[str, float]]:
         """Ranked by bm25 over ``scope``'s own statistics, whatever other scopes hold (``fts_scope``)."""
-        tables = ["fts"] if current_only else ["fts", "fts_history"]
-        out: list[tuple[str, float]] = []
         with self._read() as c:
-            for table in tables:
-                out += lexical.search(c, table, match, scope, limit)
+            # Current and closed rows are ranked as one collection, not table by table (``fts_union``).
+            out = (
+                lexical.search(c, "fts", match, scope, limit)
+                if current_only
+                else fts_union.search(c, match, scope, limit)
+            )
         out.sort(key=lambda p: (-p[1], p[0]))
         return out[:limit]
 
