@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reverie import ManualClock, Memory, ReverieError
+from reverie.store.sqlite import event_refs
 from strategies import START
 
 S = "u"
@@ -93,6 +94,7 @@ def test_as_of_reads_match_the_scan_after_revisions_forgets_and_a_purge(tmp_path
         times.append(clock.now())
         mem.forget(c.id, scope=S, purge=True)
         mem.set_scores(d.id, scope=S, importance=0.7)
+        mem.set_tiers({d.id: "durable", a2.id: "subconscious"}, scope=S)  # one event, a list of ids
         clock.advance(hours=1)
         times.append(clock.now())
         ids = [i.id for i in mem.list(scope=S, include_closed=True, limit=100).items]
@@ -119,13 +121,35 @@ def test_a_file_from_before_the_index_is_filled_when_a_writer_opens_it(tmp_path:
         assert raw.execute("SELECT ref, seq FROM event_refs ORDER BY ref, seq").fetchall() == want
 
 
+def test_triggers_made_from_other_paths_are_remade_and_the_index_refilled(tmp_path: Path) -> None:
+    """``event_refs.ensure``: an index whose triggers differ from this reverie's (another version's
+    paths) could miss events, so a writable open remakes them and refills every row."""
+    clock = ManualClock(START)
+    db = tmp_path / "m.db"
+    with Memory(db, embedder="hash", clock=clock, seed=0) as mem:
+        a = mem.remember("The deploy note says tuesday", scope=S)
+        mem.set_tiers({a.id: "durable"}, scope=S)
+    with sqlite3.connect(db) as raw:
+        want = raw.execute("SELECT ref, seq FROM event_refs ORDER BY ref, seq").fetchall()
+        raw.execute("DROP TRIGGER event_refs_added_2")
+        raw.execute("DROP TRIGGER event_refs_added")
+        raw.execute("CREATE TRIGGER event_refs_added AFTER INSERT ON events BEGIN SELECT 1; END")
+        raw.execute("DELETE FROM event_refs")
+    with Memory(db, embedder="hash", clock=clock, seed=0):
+        pass
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT ref, seq FROM event_refs ORDER BY ref, seq").fetchall() == want
+        rows = raw.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'event_refs%'")
+        assert dict(rows) == event_refs.TRIGGERS
+
+
 # -- property: any script of writes, several times ---------------------------------------------
 
 #: (op, which item, word, importance, authority, minutes to advance after it)
 Op = tuple[str, int, int, float, float, int]
 ops = st.lists(
     st.tuples(
-        st.sampled_from(["remember", "remember", "set_scores", "revise", "forget", "purge", "use"]),
+        st.sampled_from(["remember", "remember", "set_scores", "revise", "forget", "purge", "use", "tiers"]),
         st.integers(0, 7),
         st.integers(0, len(WORDS) - 1),
         st.floats(0, 1),
@@ -154,6 +178,8 @@ def _play(mem: Memory, clock: ManualClock, script: list[Op]) -> list[datetime]:
                 mem.forget(target, scope=S)
             elif op == "use":
                 mem.recall(text, scope=S)
+            elif op == "tiers":
+                mem.set_tiers({target: ("durable", "subconscious", "active")[word % 3]}, scope=S)
             else:
                 mem.forget(target, scope=S, purge=True)
         except ReverieError:

@@ -263,53 +263,6 @@ def _v6(conn: sqlite3.Connection) -> list[str]:
     return ["ALTER TABLE items ADD COLUMN value_type TEXT"]
 
 
-_HEX = "[0-9a-f]"
-#: The shape of an id the log is indexed by (``event_refs``): a canonical lowercase UUID.
-UUID_GLOB = "-".join(_HEX * n for n in (8, 4, 4, 4, 12))
-_REFS_OF = (
-    "SELECT j.value, {seq} FROM {source}json_tree(CASE WHEN json_valid({payload}) THEN {payload} ELSE '{{}}' END) AS j "
-    f"WHERE j.type = 'text' AND j.value GLOB '{UUID_GLOB}'"
-)
-_NEW_REFS = "INSERT OR IGNORE INTO event_refs (ref, seq) " + _REFS_OF.format(
-    seq="NEW.seq", payload="NEW.payload", source=""
-)
-#: Which events name which id (``SQLiteStore.events(item_id=…)``), kept by triggers on ``events``.
-#:
-#: Why: replaying one item (``get(id, as_of=T)``, and ``recall(as_of=T)`` for every candidate
-#: changed since T) read the item's events by scanning every payload of the scope for the id —
-#: 16-40 ms per item at 10k events, linear in the log. A row per (UUID-shaped string value of a
-#: payload, event) is a superset of the events *about* an id, so the read looks up those few
-#: events and applies the same exact test to them: the same events, in the same order. Triggers,
-#: not the store's insert, keep it whole: any writer of the file (an older reverie of the same
-#: schema too) fills it, so it needs no schema version of its own, like ``EDGES_BY_TYPE``; a
-#: payload a purge rewrites adds its new values (redaction removes none that matter: a row left
-#: over only costs a lookup). Not a projection: ``rebuild`` leaves it, as it leaves ``events``.
-EVENT_REFS = (
-    "CREATE TABLE IF NOT EXISTS event_refs (ref TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (ref, seq)) "
-    "WITHOUT ROWID",
-    f"CREATE TRIGGER IF NOT EXISTS event_refs_added AFTER INSERT ON events BEGIN {_NEW_REFS}; END",
-    f"CREATE TRIGGER IF NOT EXISTS event_refs_rewritten AFTER UPDATE OF payload ON events BEGIN {_NEW_REFS}; END",
-)
-
-
-def has_event_refs(conn: sqlite3.Connection) -> bool:
-    """True when the file keeps ``event_refs`` (a file no writer of this reverie has opened does not)."""
-    row = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'event_refs'").fetchone()
-    return row is not None
-
-
-def _event_refs(conn: sqlite3.Connection) -> None:
-    """Create ``event_refs`` and its triggers, filled from the log when the table is new."""
-    fill = not has_event_refs(conn)
-    for stmt in EVENT_REFS:
-        conn.execute(stmt)
-    if fill:
-        conn.execute(
-            "INSERT OR IGNORE INTO event_refs (ref, seq) "
-            + _REFS_OF.format(seq="events.seq", payload="events.payload", source="events, ")
-        )
-
-
 #: The scope's edges of one type (``SQLiteStore.edges_by_type``): the alias groups conflict
 #: detection reads per claim are a few rows among the scope's growing about / derived_from edges.
 EDGES_BY_TYPE = "CREATE INDEX IF NOT EXISTS edges_by_type ON edges(scope, type)"
@@ -410,7 +363,9 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
     # Not a schema version of its own: an index changes no row and every reader works without it
     # (``edges_by_type`` is only slower), so a file of any version gains it here, idempotently.
     conn.execute(EDGES_BY_TYPE)
-    _event_refs(conn)  # likewise: an index of the log that writers of any version keep (triggers)
+    from reverie.store.sqlite import event_refs  # likewise: an index of the log every writer keeps (triggers)
+
+    event_refs.ensure(conn)
     row = conn.execute("SELECT v FROM settings WHERE k = 'fts_tokenize'").fetchone()
     _migrate_conversations(conn, str(row[0]) if row else tokenize)
     from reverie.store.sqlite import agenda  # its own step and version, like the conversations'

@@ -65,13 +65,14 @@ from reverie.store.protocol import (
     dream_run,
     dream_summary_json,
 )
-from reverie.store.sqlite import agenda, fts_scope, fts_union, lexical, purge, readonly, reindex
+from reverie.store.sqlite import agenda, event_refs, fts_scope, fts_union, lexical, purge, readonly, reindex
 from reverie.store.sqlite import conversation as conv
 from reverie.store.sqlite import idempotency as keys
 from reverie.store.sqlite.ann import AnnConfig, AnnManager, ScopeIndex
 from reverie.store.sqlite.backup import backup_target, main_file, write_backup
+from reverie.store.sqlite.event_refs import ABOUT_ITEM as _ABOUT_ITEM
 from reverie.store.sqlite.foreign import check_reverie_file
-from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, PROJECTION_TABLES, has_event_refs, migrate
+from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, PROJECTION_TABLES, migrate
 from reverie.store.sqlite.sql import (
     ITEM_COLUMNS,
     SELECT_ITEM,
@@ -92,18 +93,6 @@ DURABILITY = {"full": "FULL", "fast": "NORMAL"}
 #: after the next commit: see ``SQLiteStore._restart_wal_if_large``.
 _WAL_RESTART_BYTES = 8 * 2**20
 _INSERT_ITEM = "INSERT INTO items (" + ", ".join(ITEM_COLUMNS) + ") VALUES (" + ", ".join("?" * len(ITEM_COLUMNS)) + ")"  # nosec B608 # constant columns, ? marks
-_ABOUT_ITEM = (
-    "json_extract(payload, '$.id') = ? OR json_extract(payload, '$.old_id') = ? "
-    "OR json_extract(payload, '$.item.id') = ? "
-    "OR json_extract(payload, '$.edge.src') = ? OR json_extract(payload, '$.edge.dst') = ? "
-    "OR json_extract(payload, '$.intent.id') = ? OR json_extract(payload, '$.task.id') = ? "
-    "OR (type = 'memory.used' AND EXISTS "
-    "(SELECT 1 FROM json_each(payload, '$.uses') WHERE json_extract(json_each.value, '$[0]') = ?)) "
-    "OR (type = 'memory.tiers_set' AND EXISTS "
-    "(SELECT 1 FROM json_each(payload, '$.changes') WHERE json_extract(json_each.value, '$.id') = ?))"
-)
-#: An id ``event_refs`` indexes (``schema.UUID_GLOB``); any other id is found by the scan.
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 #: A vector row is tagged with the embedder recorded when it is written (``made_by``, schema 4).
 _INSERT_VECTOR = (
     "INSERT INTO vectors (n, scope, vec, made_by) VALUES (?, ?, ?, (SELECT v FROM settings WHERE k = 'embedder'))"
@@ -205,7 +194,7 @@ class SQLiteStore:
                     migrate(self._conn, fts_tokenize)
             # A read-only open of a file no writer of this reverie has opened yet has no index of
             # the log: its item reads scan the log, as before (``events``).
-            self._event_refs = has_event_refs(self._conn)
+            self._event_refs = event_refs.available(self._conn)
         except BaseException:
             self._conn.close()
             raise
@@ -967,8 +956,8 @@ class SQLiteStore:
         sql = "SELECT seq, id, type, scope, at, cause, payload FROM events WHERE scope = ? AND seq > ?"
         params: list[Any] = [scope, after_seq]
         if item_id is not None:
-            if self._event_refs and _UUID.fullmatch(item_id):
-                # The events naming the id (schema.EVENT_REFS), not a scan of every payload.
+            if self._event_refs and event_refs.is_indexed(item_id):
+                # The events about the id (``event_refs``), not a scan of every payload.
                 sql += " AND seq IN (SELECT seq FROM event_refs WHERE ref = ?)"
                 params.append(item_id)
             # instr() is a cheap prefilter; _ABOUT_ITEM keeps only events *about* the item (as the
