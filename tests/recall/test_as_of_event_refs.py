@@ -60,7 +60,17 @@ def _answers(mem: Memory, ids: list[str], times: list[datetime]) -> list[Any]:
     return out
 
 
+def _refs(raw: sqlite3.Connection) -> list[tuple[str, int]]:
+    return raw.execute("SELECT ref, seq FROM event_refs ORDER BY ref, seq").fetchall()
+
+
 def _same_with_and_without_index(db: Path, tmp: Path, ids: list[str], times: list[datetime]) -> None:
+    with sqlite3.connect(db) as raw:  # the ids the writer gave (events.refs) are the payloads' ids
+        assert raw.execute("SELECT count(*) FROM events WHERE refs IS NULL").fetchone() == (0,)
+        written = _refs(raw)
+        raw.execute("DELETE FROM event_refs")
+        event_refs.fill(raw)
+        assert _refs(raw) == written
     scan = _unindexed_copy(db, tmp)
     clock = ManualClock(times[-1] + timedelta(days=1))
     with Memory(db, embedder="hash", clock=clock, seed=0, read_only=True) as indexed:
@@ -119,6 +129,27 @@ def test_a_file_from_before_the_index_is_filled_when_a_writer_opens_it(tmp_path:
         pass
     with sqlite3.connect(old) as raw:
         assert raw.execute("SELECT ref, seq FROM event_refs ORDER BY ref, seq").fetchall() == want
+
+
+def test_an_event_written_without_refs_is_indexed_from_its_payload(tmp_path: Path) -> None:
+    """A writer that predates ``events.refs`` (an older reverie of the same schema) leaves it NULL:
+    the trigger reads the ids from the payload, so the index is the one this reverie writes."""
+    clock = ManualClock(START)
+    with Memory(tmp_path / "new.db", embedder="hash", clock=clock, seed=0) as mem:
+        a = mem.remember("The deploy note says tuesday", scope=S)
+        b = mem.remember("The budget note says berlin", scope=S, parents=[a.id])
+        mem.set_tiers({a.id: "durable", b.id: "subconscious"}, scope=S)
+        mem.recall("deploy note", scope=S)  # memory.used
+        mem.revise(a.id, "The deploy note says friday", scope=S)
+    with Memory(tmp_path / "old.db", embedder="hash", clock=clock, seed=0):
+        pass  # an empty store: the schema and the triggers
+    with sqlite3.connect(tmp_path / "new.db") as new, sqlite3.connect(tmp_path / "old.db") as old:
+        rows = new.execute("SELECT seq, id, type, scope, at, cause, payload FROM events ORDER BY seq").fetchall()
+        assert {r[2] for r in rows} >= {"memory.used", "memory.tiers_set", "memory.revised"}
+        old.executemany(
+            "INSERT INTO events (seq, id, type, scope, at, cause, payload) VALUES (?, ?, ?, ?, ?, ?, ?)", rows
+        )
+        assert _refs(old) == _refs(new) != []
 
 
 def test_triggers_made_from_other_paths_are_remade_and_the_index_refilled(tmp_path: Path) -> None:

@@ -8,24 +8,30 @@ item at 10k events, linear in the log, once per replayed candidate (``bench/as_o
 the same test to them: the same events, in the same order (``tests/recall/test_as_of_event_refs.py``
 holds it to the scan on real files).
 
-- **One definition.** ``ABOUT_PATHS`` and ``ABOUT_LISTS`` make both the test and the triggers.
-  A file whose triggers were made from other paths has them dropped and its rows refilled on
-  the next writable open (``ensure``), so a change here can never leave an index that misses.
-- **Triggers, not the store's insert**: every writer of the file (an older reverie of the same
-  schema too) keeps the index whole, so it needs no schema version, like ``edges_by_type``. A
-  payload rewritten by a purge adds its ids again (``INSERT OR IGNORE``; a row left over only
-  costs a lookup). Not a projection: ``rebuild`` leaves it, as it leaves ``events``.
+- **One definition.** ``ABOUT_PATHS`` and ``ABOUT_LISTS`` make the test, the triggers and
+  ``refs_of``. A file whose triggers were made from other paths has them dropped and its rows
+  refilled on the next writable open (``ensure``), so a change here never leaves an index that
+  misses.
+- **Triggers keep it whole, whoever writes.** This reverie writes each event's ids beside it
+  (``events.refs``, from the payload it holds: ``refs_of``) and a trigger copies them. A writer
+  that predates the column (an older reverie of the same schema) leaves it NULL, and another
+  trigger reads the ids from the payload; so the index needs no schema version, like
+  ``edges_by_type``. A payload a purge rewrites adds its ids again (``INSERT OR IGNORE``; a row
+  left over only costs a lookup). Not a projection: ``rebuild`` leaves it, as it leaves ``events``.
 - **Only canonical UUIDs** (``UUID_GLOB``, what ``model.ids`` makes) are indexed; the store reads
   the events of any other id by the scan, as before (``is_indexed``).
-- **Cost**: one ``json_extract`` of all the scalar paths per event (one parse; a list's trigger
-  runs only for its event type): ~5 µs per event inserted, where walking every value of the
-  payload (``json_tree``) cost ~58 µs and +17 % of a batched ``remember``'s instructions.
+- **Cost** (``bench/write_cost.py``, batched ``remember_many``): reading the ids from the payload
+  in SQL parses it — linear in the memory's text, +13 % of the instructions per item (walking
+  every value, ``json_tree``: +17 %); ``refs_of`` reads them from the dict already in hand.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
+from collections.abc import Mapping
+from typing import Any
 
 #: The JSON paths whose string value is the id an event is about (besides ``ABOUT_LISTS``).
 ABOUT_PATHS = ("$.id", "$.old_id", "$.item.id", "$.edge.src", "$.edge.dst", "$.intent.id", "$.task.id")
@@ -46,6 +52,46 @@ ABOUT_ITEM = " OR ".join(
 _HEX = "[0-9a-f]"
 UUID_GLOB = "-".join(_HEX * n for n in (8, 4, 4, 4, 12))
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _steps(path: str) -> list[str | int]:
+    """``$.item.id`` -> ["item", "id"]; ``$[0]`` -> [0] (the path forms ``ABOUT_PATHS`` uses)."""
+    out: list[str | int] = []
+    for part in re.findall(r"\.(\w+)|\[(\d+)\]", path):
+        out.append(part[0] if part[0] else int(part[1]))
+    return out
+
+
+def _at(value: Any, steps: list[str | int]) -> Any:
+    """``json_extract`` of the JSON ``json.dumps`` makes of ``value`` (tuples are arrays there)."""
+    for step in steps:
+        if isinstance(step, int):
+            if not isinstance(value, list | tuple) or step >= len(value):
+                return None
+            value = value[step]
+        elif isinstance(value, Mapping):
+            value = value.get(step)
+        else:
+            return None
+    return value
+
+
+_SCALARS = [_steps(p) for p in ABOUT_PATHS]
+_LISTS = {kind: (_steps(array), _steps(path)) for kind, array, path in ABOUT_LISTS}
+
+
+def refs_of(kind: str, payload: Mapping[str, Any]) -> str:
+    """The ``events.refs`` of an event this reverie writes: the UUIDs it is about (``ABOUT_ITEM``'s
+    paths, read from the payload it already holds), as a JSON array. The ``event_refs_added``
+    trigger copies them; no payload is parsed (that cost up to ~190k instructions per event for
+    a long text, +13 % of a batched ``remember``)."""
+    found = [_at(payload, steps) for steps in _SCALARS]
+    if kind in _LISTS:
+        array, inner = _LISTS[kind]
+        elements = _at(payload, array)
+        found += [_at(e, inner) for e in elements] if isinstance(elements, list | tuple) else []
+    refs = dict.fromkeys(v for v in found if isinstance(v, str) and _UUID.fullmatch(v))
+    return json.dumps(list(refs))
 
 
 def is_indexed(item_id: str) -> bool:
@@ -87,15 +133,28 @@ TABLE = (
 )
 
 
+#: ``events.refs``: the ids an event is about as its writer computed them (``refs_of``), NULL
+#: from a writer that predates the column (its trigger then reads them from the payload).
+REFS_COLUMN = "ALTER TABLE events ADD COLUMN refs TEXT"
+_COPY = (
+    "INSERT OR IGNORE INTO event_refs (ref, seq) SELECT j.value, NEW.seq FROM json_each(NEW.refs) AS j "
+    f"WHERE j.type = 'text' AND j.value GLOB '{UUID_GLOB}'"
+)
+
+
 def _triggers() -> dict[str, str]:
-    """name -> the statement that makes it, as ``sqlite_master.sql`` keeps it: for a new event and
-    for a rewritten payload, one trigger over the scalar paths and one per list (``WHEN`` its type)."""
-    out: dict[str, str] = {}
-    for name, on in (("added", "INSERT"), ("rewritten", "UPDATE OF payload")):
+    """name -> the statement that makes it, as ``sqlite_master.sql`` keeps it. A new event with
+    ``refs`` (this reverie's): copy them. One without (an older writer's), and a rewritten payload:
+    read the payload, one trigger over the scalar paths and one per list (``WHEN`` its type)."""
+    copied = "CREATE TRIGGER event_refs_copied AFTER INSERT ON events WHEN NEW.refs IS NOT NULL"
+    out = {"event_refs_copied": f"{copied} BEGIN {_COPY}; END"}
+    for name, on, only in (("added", "INSERT", "NEW.refs IS NULL"), ("rewritten", "UPDATE OF payload", "")):
         for n, (kind, sql) in enumerate(_inserts("NEW.seq", "NEW.payload", "NEW.type")):
-            when = f" WHEN NEW.type = '{kind}'" if kind else ""
+            when = " AND ".join(c for c in (only, f"NEW.type = '{kind}'" if kind else "") if c)
             trigger = f"event_refs_{name}" + (f"_{n}" if n else "")
-            out[trigger] = f"CREATE TRIGGER {trigger} AFTER {on} ON events{when} BEGIN {sql}; END"
+            out[trigger] = (
+                f"CREATE TRIGGER {trigger} AFTER {on} ON events{' WHEN ' + when if when else ''} BEGIN {sql}; END"
+            )
     return out
 
 
@@ -114,6 +173,8 @@ def ensure(conn: sqlite3.Connection) -> None:
     log when the table is new or its triggers were made from other paths."""
     rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'")
     found = {str(name): str(sql) for name, sql in rows if str(name).startswith("event_refs_")}
+    if "refs" not in {str(r[1]) for r in conn.execute("PRAGMA table_info(events)")}:
+        conn.execute(REFS_COLUMN)
     if available(conn) and found == TRIGGERS:
         return
     for name in found:
@@ -122,5 +183,10 @@ def ensure(conn: sqlite3.Connection) -> None:
     conn.execute("DELETE FROM event_refs")
     for sql in TRIGGERS.values():
         conn.execute(sql)
+    fill(conn)
+
+
+def fill(conn: sqlite3.Connection) -> None:
+    """Add every event's ids read from its payload (what an older writer's trigger does)."""
     for sql in _FILL:
         conn.execute(sql)

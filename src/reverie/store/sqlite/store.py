@@ -588,7 +588,7 @@ class SQLiteStore:
     def append_event(self, event: Event) -> Event:
         d = event.to_dict()
         cur = self._x(
-            "INSERT INTO events (id, type, scope, at, cause, payload) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO events (id, type, scope, at, cause, payload, refs) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
                 d["id"],
                 d["type"],
@@ -596,6 +596,7 @@ class SQLiteStore:
                 d["at"],
                 d["cause"],
                 json.dumps(d["payload"], ensure_ascii=False),
+                event_refs.refs_of(d["type"], d["payload"]),  # event_refs_copied indexes them
             ),
         )
         seq = cur.lastrowid
