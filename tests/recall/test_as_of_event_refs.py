@@ -65,11 +65,12 @@ def _refs(raw: sqlite3.Connection) -> list[tuple[str, int]]:
 
 
 def _same_with_and_without_index(db: Path, tmp: Path, ids: list[str], times: list[datetime]) -> None:
-    with sqlite3.connect(db) as raw:  # the ids the writer gave (events.refs) are the payloads' ids
-        assert raw.execute("SELECT count(*) FROM events WHERE refs IS NULL").fetchone() == (0,)
+    with sqlite3.connect(db) as raw:  # the ids the writer read from its dicts are the payloads' ids
+        last = raw.execute("SELECT max(seq) FROM events").fetchone()[0]
+        assert raw.execute("SELECT v FROM settings WHERE k = 'event_refs_seq'").fetchone() == (str(last),)
         written = _refs(raw)
         raw.execute("DELETE FROM event_refs")
-        event_refs.fill(raw)
+        event_refs.fill(raw.execute, 1, last)
         assert _refs(raw) == written
     scan = _unindexed_copy(db, tmp)
     clock = ManualClock(times[-1] + timedelta(days=1))
@@ -131,9 +132,10 @@ def test_a_file_from_before_the_index_is_filled_when_a_writer_opens_it(tmp_path:
         assert raw.execute("SELECT ref, seq FROM event_refs ORDER BY ref, seq").fetchall() == want
 
 
-def test_an_event_written_without_refs_is_indexed_from_its_payload(tmp_path: Path) -> None:
-    """A writer that predates ``events.refs`` (an older reverie of the same schema) leaves it NULL:
-    the trigger reads the ids from the payload, so the index is the one this reverie writes."""
+def test_events_an_older_writer_adds_are_read_by_the_scan_then_indexed(tmp_path: Path) -> None:
+    """A writer without the index (an older reverie of the same schema) appends events and leaves
+    the watermark behind: reads scan the events past it, and the next write of this reverie
+    indexes them from their payloads."""
     clock = ManualClock(START)
     with Memory(tmp_path / "new.db", embedder="hash", clock=clock, seed=0) as mem:
         a = mem.remember("The deploy note says tuesday", scope=S)
@@ -141,15 +143,26 @@ def test_an_event_written_without_refs_is_indexed_from_its_payload(tmp_path: Pat
         mem.set_tiers({a.id: "durable", b.id: "subconscious"}, scope=S)
         mem.recall("deploy note", scope=S)  # memory.used
         mem.revise(a.id, "The deploy note says friday", scope=S)
+        want = {i: mem.store.events(S, item_id=i) for i in (a.id, b.id)}
     with Memory(tmp_path / "old.db", embedder="hash", clock=clock, seed=0):
-        pass  # an empty store: the schema and the triggers
+        pass  # an empty store: the index, its watermark at 0
     with sqlite3.connect(tmp_path / "new.db") as new, sqlite3.connect(tmp_path / "old.db") as old:
         rows = new.execute("SELECT seq, id, type, scope, at, cause, payload FROM events ORDER BY seq").fetchall()
         assert {r[2] for r in rows} >= {"memory.used", "memory.tiers_set", "memory.revised"}
         old.executemany(
             "INSERT INTO events (seq, id, type, scope, at, cause, payload) VALUES (?, ?, ?, ?, ?, ?, ?)", rows
         )
-        assert _refs(old) == _refs(new) != []
+        assert _refs(old) == []
+        written = _refs(new)
+    with Memory(tmp_path / "old.db", embedder="hash", clock=clock, seed=0, read_only=True) as mem:
+        assert {i: mem.store.events(S, item_id=i) for i in want} == want  # past the watermark: scanned
+    clock.advance(hours=1)
+    with Memory(tmp_path / "old.db", embedder="hash", clock=clock, seed=7) as mem:
+        c = mem.remember("The office note says seven", scope=S)  # this reverie writes: the gap is indexed
+    with sqlite3.connect(tmp_path / "old.db") as old:
+        last = old.execute("SELECT max(seq) FROM events").fetchone()[0]
+        assert _refs(old) == sorted([*written, (c.id, last)])
+        assert old.execute("SELECT v FROM settings WHERE k = 'event_refs_seq'").fetchone() == (str(last),)
 
 
 def test_triggers_made_from_other_paths_are_remade_and_the_index_refilled(tmp_path: Path) -> None:
@@ -162,9 +175,9 @@ def test_triggers_made_from_other_paths_are_remade_and_the_index_refilled(tmp_pa
         mem.set_tiers({a.id: "durable"}, scope=S)
     with sqlite3.connect(db) as raw:
         want = raw.execute("SELECT ref, seq FROM event_refs ORDER BY ref, seq").fetchall()
-        raw.execute("DROP TRIGGER event_refs_added_2")
-        raw.execute("DROP TRIGGER event_refs_added")
-        raw.execute("CREATE TRIGGER event_refs_added AFTER INSERT ON events BEGIN SELECT 1; END")
+        raw.execute("DROP TRIGGER event_refs_rewritten_2")
+        raw.execute("DROP TRIGGER event_refs_rewritten")
+        raw.execute("CREATE TRIGGER event_refs_rewritten AFTER UPDATE OF payload ON events BEGIN SELECT 1; END")
         raw.execute("DELETE FROM event_refs")
     with Memory(db, embedder="hash", clock=clock, seed=0):
         pass

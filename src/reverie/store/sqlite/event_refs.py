@@ -1,36 +1,36 @@
-"""The log indexed by the ids its events are about (``event_refs``), kept by triggers on ``events``.
+"""The log indexed by the ids its events are about (``event_refs``), written with each event.
 
 Why: replaying one item (``get(id, as_of=T)``, and ``recall(as_of=T)`` for every candidate changed
 since T) read the item's events by testing every payload of the scope for the id: 16-40 ms per
 item at 10k events, linear in the log, once per replayed candidate (``bench/as_of_recall.py``).
 ``ABOUT_ITEM`` is that test; each event's ids at the same JSON paths are written to
-``event_refs`` when the event is, so the read looks up the few events naming the id and applies
-the same test to them: the same events, in the same order (``tests/recall/test_as_of_event_refs.py``
+``event_refs`` with the event, so the read looks up the few events naming the id and applies the
+same test to them: the same events, in the same order (``tests/recall/test_as_of_event_refs.py``
 holds it to the scan on real files).
 
-- **One definition.** ``ABOUT_PATHS`` and ``ABOUT_LISTS`` make the test, the triggers and
-  ``refs_of``. A file whose triggers were made from other paths has them dropped and its rows
-  refilled on the next writable open (``ensure``), so a change here never leaves an index that
-  misses.
-- **Triggers keep it whole, whoever writes.** This reverie writes each event's ids beside it
-  (``events.refs``, from the payload it holds: ``refs_of``) and a trigger copies them. A writer
-  that predates the column (an older reverie of the same schema) leaves it NULL, and another
-  trigger reads the ids from the payload; so the index needs no schema version, like
-  ``edges_by_type``. A payload a purge rewrites adds its ids again (``INSERT OR IGNORE``; a row
-  left over only costs a lookup). Not a projection: ``rebuild`` leaves it, as it leaves ``events``.
+- **One definition.** ``ABOUT_PATHS`` and ``ABOUT_LISTS`` make the test, ``refs_of`` (the store
+  reads the ids from the payload dict it holds: no JSON is parsed) and the SQL that reads them
+  from stored payloads (``fill``; the triggers on a payload a purge rewrites). A file whose
+  triggers were made from other paths is refilled on the next writable open (``ensure``).
+- **Whole up to a watermark, whoever writes.** ``settings.event_refs_seq``: every event up to it
+  is indexed. The store moves it with each event it writes (``record``); a writer without the
+  index (an older reverie of the same schema: the file needs no new schema version, like
+  ``edges_by_type``) leaves it behind, so reads also take every event past it (``LOOKUP``) and
+  the next ``record`` indexes those from their payloads first. Not a projection: ``rebuild``
+  leaves it, as it leaves ``events``.
+- **No trigger on INSERT.** A statement whose triggers write another table runs in a statement
+  transaction, and FTS5 flushes its pending terms at each one (``xSavepoint``): a trigger that
+  copied the ids cost +15 % of a batched ``remember``'s instructions, whatever it did. Payload
+  rewrites (purges) are rare and keep their triggers.
 - **Only canonical UUIDs** (``UUID_GLOB``, what ``model.ids`` makes) are indexed; the store reads
   the events of any other id by the scan, as before (``is_indexed``).
-- **Cost** (``bench/write_cost.py``, batched ``remember_many``): reading the ids from the payload
-  in SQL parses it — linear in the memory's text, +13 % of the instructions per item (walking
-  every value, ``json_tree``: +17 %); ``refs_of`` reads them from the dict already in hand.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 #: The JSON paths whose string value is the id an event is about (besides ``ABOUT_LISTS``).
@@ -48,6 +48,9 @@ ABOUT_ITEM = " OR ".join(
         for kind, array, path in ABOUT_LISTS
     ]
 )
+
+Exec = Callable[..., sqlite3.Cursor]
+ExecMany = Callable[..., None]
 
 _HEX = "[0-9a-f]"
 UUID_GLOB = "-".join(_HEX * n for n in (8, 4, 4, 4, 12))
@@ -80,18 +83,16 @@ _SCALARS = [_steps(p) for p in ABOUT_PATHS]
 _LISTS = {kind: (_steps(array), _steps(path)) for kind, array, path in ABOUT_LISTS}
 
 
-def refs_of(kind: str, payload: Mapping[str, Any]) -> str:
-    """The ``events.refs`` of an event this reverie writes: the UUIDs it is about (``ABOUT_ITEM``'s
-    paths, read from the payload it already holds), as a JSON array. The ``event_refs_added``
-    trigger copies them; no payload is parsed (that cost up to ~190k instructions per event for
-    a long text, +13 % of a batched ``remember``)."""
+def refs_of(kind: str, payload: Mapping[str, Any]) -> list[str]:
+    """The UUIDs an event this reverie writes is about (``ABOUT_ITEM``'s paths), read from the
+    payload it already holds: no JSON is parsed."""
     found = [_at(payload, steps) for steps in _SCALARS]
     if kind in _LISTS:
         array, inner = _LISTS[kind]
         elements = _at(payload, array)
         found += [_at(e, inner) for e in elements] if isinstance(elements, list | tuple) else []
     refs = dict.fromkeys(v for v in found if isinstance(v, str) and _UUID.fullmatch(v))
-    return json.dumps(list(refs))
+    return list(refs)
 
 
 def is_indexed(item_id: str) -> bool:
@@ -131,35 +132,34 @@ TABLE = (
     "CREATE TABLE IF NOT EXISTS event_refs (ref TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (ref, seq)) "
     "WITHOUT ROWID"
 )
-
-
-#: ``events.refs``: the ids an event is about as its writer computed them (``refs_of``), NULL
-#: from a writer that predates the column (its trigger then reads them from the payload).
-REFS_COLUMN = "ALTER TABLE events ADD COLUMN refs TEXT"
-_COPY = (
-    "INSERT OR IGNORE INTO event_refs (ref, seq) SELECT j.value, NEW.seq FROM json_each(NEW.refs) AS j "
-    f"WHERE j.type = 'text' AND j.value GLOB '{UUID_GLOB}'"
+#: ``settings`` key: every event up to this ``seq`` has its rows (``record``; readers scan past it).
+WATERMARK = "event_refs_seq"
+_READ_MARK = "SELECT CAST(v AS INTEGER) FROM settings WHERE k = 'event_refs_seq'"
+#: The events a read of one id takes: those the index names, and any past the watermark.
+LOOKUP = (
+    " AND seq IN (SELECT seq FROM event_refs WHERE ref = ? "
+    f"UNION ALL SELECT seq FROM events WHERE seq > ({_READ_MARK}))"
 )
 
 
 def _triggers() -> dict[str, str]:
-    """name -> the statement that makes it, as ``sqlite_master.sql`` keeps it. A new event with
-    ``refs`` (this reverie's): copy them. One without (an older writer's), and a rewritten payload:
-    read the payload, one trigger over the scalar paths and one per list (``WHEN`` its type)."""
-    copied = "CREATE TRIGGER event_refs_copied AFTER INSERT ON events WHEN NEW.refs IS NOT NULL"
-    out = {"event_refs_copied": f"{copied} BEGIN {_COPY}; END"}
-    for name, on, only in (("added", "INSERT", "NEW.refs IS NULL"), ("rewritten", "UPDATE OF payload", "")):
-        for n, (kind, sql) in enumerate(_inserts("NEW.seq", "NEW.payload", "NEW.type")):
-            when = " AND ".join(c for c in (only, f"NEW.type = '{kind}'" if kind else "") if c)
-            trigger = f"event_refs_{name}" + (f"_{n}" if n else "")
-            out[trigger] = (
-                f"CREATE TRIGGER {trigger} AFTER {on} ON events{' WHEN ' + when if when else ''} BEGIN {sql}; END"
-            )
+    """name -> the statement that makes it, as ``sqlite_master.sql`` keeps it: a payload a purge
+    rewrites (any writer's) adds its ids, one trigger over the scalar paths and one per list.
+    Never a trigger on INSERT: a statement whose triggers write another table runs in a statement
+    transaction, which makes FTS5 flush its pending terms (``xSavepoint``) on every event written
+    — +15 % of a batched ``remember``'s instructions, whatever the trigger did."""
+    out: dict[str, str] = {}
+    for n, (kind, sql) in enumerate(_inserts("NEW.seq", "NEW.payload", "NEW.type")):
+        when = f" WHEN NEW.type = '{kind}'" if kind else ""
+        trigger = "event_refs_rewritten" + (f"_{n}" if n else "")
+        out[trigger] = f"CREATE TRIGGER {trigger} AFTER UPDATE OF payload ON events{when} BEGIN {sql}; END"
     return out
 
 
 TRIGGERS = _triggers()
-_FILL = [sql for _, sql in _inserts("ev.seq", "ev.payload", "ev.type", source="events AS ev, ")]
+_FILL = [
+    sql + " AND ev.seq BETWEEN ? AND ?" for _, sql in _inserts("ev.seq", "ev.payload", "ev.type", "events AS ev, ")
+]
 
 
 def available(conn: sqlite3.Connection) -> bool:
@@ -169,13 +169,11 @@ def available(conn: sqlite3.Connection) -> bool:
 
 
 def ensure(conn: sqlite3.Connection) -> None:
-    """Inside the migration's transaction: the table and these triggers, the rows filled from the
-    log when the table is new or its triggers were made from other paths."""
+    """Inside the migration's transaction: the table, the triggers and the watermark; every event's
+    rows filled from the log when the table is new or its triggers were made from other paths."""
     rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'")
     found = {str(name): str(sql) for name, sql in rows if str(name).startswith("event_refs_")}
-    if "refs" not in {str(r[1]) for r in conn.execute("PRAGMA table_info(events)")}:
-        conn.execute(REFS_COLUMN)
-    if available(conn) and found == TRIGGERS:
+    if available(conn) and found == TRIGGERS and conn.execute(_READ_MARK).fetchone() is not None:
         return
     for name in found:
         conn.execute(f'DROP TRIGGER "{name}"')
@@ -183,10 +181,27 @@ def ensure(conn: sqlite3.Connection) -> None:
     conn.execute("DELETE FROM event_refs")
     for sql in TRIGGERS.values():
         conn.execute(sql)
-    fill(conn)
+    last = int(conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0])
+    fill(conn.execute, 1, last)
+    conn.execute("INSERT OR REPLACE INTO settings (k, v) VALUES (?, ?)", (WATERMARK, str(last)))
 
 
-def fill(conn: sqlite3.Connection) -> None:
-    """Add every event's ids read from its payload (what an older writer's trigger does)."""
+def fill(x: Exec, first: int, last: int) -> None:
+    """Add the ids of the events ``first`` to ``last`` (seq), read from their payloads."""
     for sql in _FILL:
-        conn.execute(sql)
+        x(sql, (first, last))
+
+
+def record(x: Exec, xmany: ExecMany, seq: int, refs: list[str]) -> None:
+    """Index the event just written as ``seq`` (``refs``: ``refs_of`` its payload) and move the
+    watermark to it. Events written since the watermark by a writer without this index (an older
+    reverie of the same schema) are read from their payloads first, so the index is whole up to
+    the watermark. ``x`` / ``xmany``: the store's write statements, inside the event's transaction."""
+    found = x(_READ_MARK).fetchone()
+    if found is None:  # a file without the index
+        return
+    if int(found[0]) < seq - 1:
+        fill(x, int(found[0]) + 1, seq - 1)
+    if refs:
+        xmany("INSERT OR IGNORE INTO event_refs (ref, seq) VALUES (?, ?)", [(r, seq) for r in refs])
+    x("UPDATE settings SET v = ? WHERE k = 'event_refs_seq'", (str(seq),))

@@ -588,7 +588,7 @@ class SQLiteStore:
     def append_event(self, event: Event) -> Event:
         d = event.to_dict()
         cur = self._x(
-            "INSERT INTO events (id, type, scope, at, cause, payload, refs) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO events (id, type, scope, at, cause, payload) VALUES (?, ?, ?, ?, ?, ?)",
             (
                 d["id"],
                 d["type"],
@@ -596,11 +596,12 @@ class SQLiteStore:
                 d["at"],
                 d["cause"],
                 json.dumps(d["payload"], ensure_ascii=False),
-                event_refs.refs_of(d["type"], d["payload"]),  # event_refs_copied indexes them
             ),
         )
         seq = cur.lastrowid
         assert seq is not None
+        if self._event_refs:
+            event_refs.record(self._x, self._xmany, seq, event_refs.refs_of(d["type"], d["payload"]))
         return Event(
             id=event.id,
             type=event.type,
@@ -959,7 +960,7 @@ class SQLiteStore:
         if item_id is not None:
             if self._event_refs and event_refs.is_indexed(item_id):
                 # The events about the id (``event_refs``), not a scan of every payload.
-                sql += " AND seq IN (SELECT seq FROM event_refs WHERE ref = ?)"
+                sql += event_refs.LOOKUP
                 params.append(item_id)
             # instr() is a cheap prefilter; _ABOUT_ITEM keeps only events *about* the item (as the
             # reference store does), not ones that merely quote its id (a child's parents, a text).
