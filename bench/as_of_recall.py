@@ -15,7 +15,9 @@ tree are the fair comparison on this shared machine.
 
 Why: ``recall(as_of=T)`` used to score today's rows (outside probe, finding 3); it now replays
 each candidate changed since T (``store.replay.believed_states``). Current-truth recall does no
-new work; this measures what the replay adds to the rarer path.
+new work; this measures what the replay adds to the rarer path. Each replay used to scan the
+scope's whole log for the item's events (p50 18 ms at 10k items, 5 % changed; 65 ms at 20 %);
+it reads them through the log's index now (``store/sqlite/event_refs.py``: 4.7 / 8.3 ms).
 """
 
 from __future__ import annotations

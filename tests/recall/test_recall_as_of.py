@@ -253,14 +253,11 @@ def _believed_then(mem: Memory, item_id: str, when: datetime) -> bool:
         return False
 
 
-def _check_agrees_with_get(mem: Memory, times: list[datetime], *, complete: bool) -> None:
-    """Every hit is ``get(id, as_of=T)`` and was believed at T; nothing purged ever comes back.
-
-    ``complete``: also every item believed at T is found by a word all of them share. Only on
-    the reference store, whose lexical scorer reads current and closed rows as one collection.
-    SQLite ranks its current and history full-text tables each on its own statistics, so a word
-    in every current row scores ~0 there beside a history row, and the lexical floor drops it
-    (a ranking quirk of ``include_history`` / ``as_of`` candidates, not of the state they show).
+def _check_agrees_with_get(mem: Memory, times: list[datetime]) -> None:
+    """Every hit is ``get(id, as_of=T)`` and was believed at T; nothing purged ever comes back; and
+    every item believed at T is found by a word all of them share. (SQLite used to rank its current
+    and history full-text tables each on its own statistics, so a word in every current row scored
+    ~0 beside a history row and the lexical floor dropped it: ``store/sqlite/fts_union.py``.)
     """
     rows = mem.list(scope=S, include_closed=True, limit=100).items
     every = [i.id for i in rows]
@@ -270,9 +267,8 @@ def _check_agrees_with_get(mem: Memory, times: list[datetime], *, complete: bool
         hits = mem.recall("note", scope=S, k=50, as_of=when, mode="lexical", record_use=False)
         assert not purged & set(_ids(hits))
         _assert_as_they_stood(mem, hits, when)
-        if complete:
-            expected = {i for i in every if i not in purged and _believed_then(mem, i, when)}
-            assert set(_ids(hits)) == expected, when
+        expected = {i for i in every if i not in purged and _believed_then(mem, i, when)}
+        assert set(_ids(hits)) == expected, when
         hybrid = mem.recall("deploy note tuesday", scope=S, k=5, as_of=when, record_use=False)
         assert not purged & set(_ids(hybrid))
         _assert_as_they_stood(mem, hybrid, when)
@@ -289,7 +285,7 @@ def test_recall_as_of_agrees_with_get_as_of_on_sqlite(script: list[Op]) -> None:
         tempfile.TemporaryDirectory() as tmp,
         Memory(Path(tmp) / "p.db", embedder="hash", clock=clock, seed=0, durability="fast") as mem,
     ):
-        _check_agrees_with_get(mem, _play(mem, clock, script), complete=False)
+        _check_agrees_with_get(mem, _play(mem, clock, script))
 
 
 @PROPERTY
@@ -297,4 +293,4 @@ def test_recall_as_of_agrees_with_get_as_of_on_sqlite(script: list[Op]) -> None:
 def test_recall_as_of_agrees_with_get_as_of_on_the_reference_store(script: list[Op]) -> None:
     clock = ManualClock(START)
     with Memory(store=ReferenceStore(), embedder="hash", clock=clock, seed=0) as mem:
-        _check_agrees_with_get(mem, _play(mem, clock, script), complete=True)
+        _check_agrees_with_get(mem, _play(mem, clock, script))

@@ -79,27 +79,34 @@ def tsquery(phrases: list[list[str]], joiner: str) -> str | None:
 
 
 def search(
-    query: Query, scope: str, match: str, limit: int, *, current: bool, stats: Callable[[str, bool], Any] | None = None
+    query: Query,
+    scope: str,
+    match: str,
+    limit: int,
+    *,
+    current: bool | None,
+    stats: Callable[[str, bool], Any] | None = None,
 ) -> list[tuple[str, float]]:
-    """The scope's ``limit`` best current (or closed) items for ``match`` by bm25, as (id, score).
-    ``stats`` (the store's ``scope_stats``) gives the scope's row count and token total without a scan."""
+    """The scope's ``limit`` best current (``current`` False: closed; None: both, as one collection)
+    items for ``match`` by bm25, as (id, score). ``stats`` (the store's ``scope_stats``) gives the
+    scope's row count and token total without a scan."""
     terms, joiner = parse(match)
     phrases = [fts_budget.tokens(t) for t in terms]
     q = tsquery(phrases, " OR ")  # candidates: any term (the AND filter runs after the counts)
     if q is None or limit <= 0:
         return []
-    state = "IS NULL" if current else "IS NOT NULL"
+    state = {True: "AND closed_at IS NULL", False: "AND closed_at IS NOT NULL", None: ""}[current]
     if stats is not None:
-        figures = stats(scope, current)
-        docs, total = figures.rows, figures.tokens
+        both = [stats(scope, c) for c in ((True, False) if current is None else (current,))]
+        docs, total = sum(f.rows for f in both), sum(f.tokens for f in both)
     else:
         docs, total = query(
-            f"SELECT count(*), coalesce(sum(ntok), 0) FROM items WHERE scope = %s AND closed_at {state}",  # nosec B608 # constant
+            f"SELECT count(*), coalesce(sum(ntok), 0) FROM items WHERE scope = %s {state}",  # nosec B608 # constant
             (scope,),
         )[0]
     if not docs:
         return []
-    where = f"FROM items WHERE scope = %s AND closed_at {state} AND tsv @@ %s::tsquery"  # nosec B608 # constant
+    where = f"FROM items WHERE scope = %s {state} AND tsv @@ %s::tsquery"  # nosec B608 # constant
     # Only the best CANDIDATES rows by ts_rank are decoded and rescored with bm25: exact while the
     # scope has no more matches than that (as on SQLite); beyond, a row ts_rank places lower can
     # be missed (the trade SQLite's common-term budget makes too; fts_budget.py). The same scan

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 T = 'TEXT COLLATE "C"'
 
@@ -236,8 +236,24 @@ _V4 = [
 #: and stay text.
 _V5 = [f"ALTER TABLE items ADD COLUMN IF NOT EXISTS value_type {T}"]  # a version row set back re-runs it
 
+#: The canonical UUIDs a payload holds as JSON strings (``events_by_ref``; ``reverie_event_refs``).
+UUID_PATTERN = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+
+#: Schema 6: the log indexed by the ids its payloads name, as SQLite's ``event_refs``. Why: replaying
+#: one item (``get(id, as_of=T)``; ``recall(as_of=T)`` for each candidate changed since T) found
+#: its events by testing every payload of the scope for the id, once per item. The GIN index over
+#: each payload's UUID strings (a superset of the ids an event is about) finds those few events;
+#: the store still applies its exact test to them. PostgreSQL keeps an expression index whole
+#: whoever writes the row, and a purge's rewrite of a payload re-indexes it.
+_V6 = [
+    "CREATE OR REPLACE FUNCTION reverie_event_refs(payload text) RETURNS text[] "
+    "LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT coalesce(array_agg(DISTINCT m[1]), '{}') "
+    f"FROM regexp_matches(payload, '\"({UUID_PATTERN})\"', 'g') AS m $$",
+    "CREATE INDEX IF NOT EXISTS events_by_ref ON events USING gin (reverie_event_refs(payload))",
+]
+
 #: ``STEPS[v]`` brings a database of schema ``v`` to ``v + 1``.
-STEPS: dict[int, list[str]] = {1: _V2, 2: _V3, 3: _V4, 4: _V5}
+STEPS: dict[int, list[str]] = {1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6}
 
 
 def upgrade_statements(version: int) -> list[str]:

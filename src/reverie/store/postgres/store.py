@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -57,7 +58,7 @@ from reverie.store.postgres import connect as pgconnect
 from reverie.store.postgres import conversation as conv
 from reverie.store.postgres import idempotency as keys
 from reverie.store.postgres.filters import compile_filter, compile_sort
-from reverie.store.postgres.schema import PROJECTION_TABLES, SCHEMA_VERSION, upgrade_statements
+from reverie.store.postgres.schema import PROJECTION_TABLES, SCHEMA_VERSION, UUID_PATTERN, upgrade_statements
 from reverie.store.protocol import (
     DREAM_RUNS_KEPT,
     Batch,
@@ -87,6 +88,8 @@ _SCOPES = (
 #: The scopes (and whether their subscopes) RLS lets a transaction (is_local) or the session see.
 _NAME_SCOPES = "SELECT set_config('reverie.scopes', %s::text[]::text, %s), set_config('reverie.subscopes', %s, %s)"
 _EVENTS = "SELECT seq, id, type, scope, at, cause, payload FROM events"
+#: An id the log's index holds (``schema._V6``); any other id is found by the scan.
+_UUID = re.compile(UUID_PATTERN)
 _ABOUT_ITEM = (
     "((payload::jsonb ->> 'id') = %s OR (payload::jsonb ->> 'old_id') = %s "
     "OR (payload::jsonb #>> '{item,id}') = %s "
@@ -790,6 +793,9 @@ class PostgresStore:
         sql = _EVENTS + " WHERE scope = %s AND seq > %s"
         params: list[Any] = [scope, after_seq]
         if item_id is not None:
+            if _UUID.fullmatch(item_id):  # the events naming the id (schema 6), not a scan of the scope's
+                sql += " AND reverie_event_refs(payload) @> ARRAY[%s]::text[]"
+                params.append(item_id)
             sql += f" AND strpos(payload, %s) > 0 AND {_ABOUT_ITEM}"
             params += [item_id] * (1 + _ABOUT_ITEM.count("%s"))
         sql += " ORDER BY seq LIMIT %s"
@@ -803,11 +809,12 @@ class PostgresStore:
         return [(r[0], r[1]) for r in rows]
 
     def lexical(self, scope: str, match: str, *, limit: int, current_only: bool = True) -> list[tuple[str, float]]:
-        """bm25 over the scope's own statistics (``lexical.py``), current rows then closed ones."""
+        """bm25 over the scope's own statistics (``lexical.py``); with history, over current and closed
+        rows as one collection (the two sets' statistics summed), so their scores compare."""
         with self._read([scope]):
-            out = lexical.search(self.q, scope, match, limit, current=True, stats=self.scope_stats)
-            if not current_only:
-                out += lexical.search(self.q, scope, match, limit, current=False, stats=self.scope_stats)
+            out = lexical.search(
+                self.q, scope, match, limit, current=True if current_only else None, stats=self.scope_stats
+            )
         out.sort(key=lambda p: (-p[1], p[0]))
         return out[:limit]
 

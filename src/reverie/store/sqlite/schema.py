@@ -384,6 +384,9 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
     # Not a schema version of its own: an index changes no row and every reader works without it
     # (``edges_by_type`` is only slower), so a file of any version gains it here, idempotently.
     conn.execute(EDGES_BY_TYPE)
+    from reverie.store.sqlite import event_refs  # likewise: an index of the log every writer keeps (triggers)
+
+    event_refs.ensure(conn)
     row = conn.execute("SELECT v FROM settings WHERE k = 'fts_tokenize'").fetchone()
     _migrate_conversations(conn, str(row[0]) if row else tokenize)
     from reverie.store.sqlite import agenda  # its own step and version, like the conversations'

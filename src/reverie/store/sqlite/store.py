@@ -65,11 +65,12 @@ from reverie.store.protocol import (
     dream_run,
     dream_summary_json,
 )
-from reverie.store.sqlite import agenda, fts_scope, lexical, purge, readonly, reindex
+from reverie.store.sqlite import agenda, event_refs, fts_scope, fts_union, lexical, purge, readonly, reindex
 from reverie.store.sqlite import conversation as conv
 from reverie.store.sqlite import idempotency as keys
 from reverie.store.sqlite.ann import AnnConfig, AnnManager, ScopeIndex
 from reverie.store.sqlite.backup import backup_target, main_file, write_backup
+from reverie.store.sqlite.event_refs import ABOUT_ITEM as _ABOUT_ITEM
 from reverie.store.sqlite.foreign import check_reverie_file
 from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, PROJECTION_TABLES, migrate
 from reverie.store.sqlite.sql import (
@@ -92,16 +93,6 @@ DURABILITY = {"full": "FULL", "fast": "NORMAL"}
 #: after the next commit: see ``SQLiteStore._restart_wal_if_large``.
 _WAL_RESTART_BYTES = 8 * 2**20
 _INSERT_ITEM = "INSERT INTO items (" + ", ".join(ITEM_COLUMNS) + ") VALUES (" + ", ".join("?" * len(ITEM_COLUMNS)) + ")"  # nosec B608 # constant columns, ? marks
-_ABOUT_ITEM = (
-    "json_extract(payload, '$.id') = ? OR json_extract(payload, '$.old_id') = ? "
-    "OR json_extract(payload, '$.item.id') = ? "
-    "OR json_extract(payload, '$.edge.src') = ? OR json_extract(payload, '$.edge.dst') = ? "
-    "OR json_extract(payload, '$.intent.id') = ? OR json_extract(payload, '$.task.id') = ? "
-    "OR (type = 'memory.used' AND EXISTS "
-    "(SELECT 1 FROM json_each(payload, '$.uses') WHERE json_extract(json_each.value, '$[0]') = ?)) "
-    "OR (type = 'memory.tiers_set' AND EXISTS "
-    "(SELECT 1 FROM json_each(payload, '$.changes') WHERE json_extract(json_each.value, '$.id') = ?))"
-)
 #: A vector row is tagged with the embedder recorded when it is written (``made_by``, schema 4).
 _INSERT_VECTOR = (
     "INSERT INTO vectors (n, scope, vec, made_by) VALUES (?, ?, ?, (SELECT v FROM settings WHERE k = 'embedder'))"
@@ -209,6 +200,9 @@ class SQLiteStore:
                 self._configure(durability, busy_timeout_ms)
                 with self._write():
                     migrate(self._conn, fts_tokenize)
+            # A read-only open of a file no writer of this reverie has opened yet has no index of
+            # the log: its item reads scan the log, as before (``events``).
+            self._event_refs = event_refs.available(self._conn)
         except BaseException:
             self._conn.close()
             raise
@@ -614,6 +608,8 @@ class SQLiteStore:
         )
         seq = cur.lastrowid
         assert seq is not None
+        if self._event_refs:
+            event_refs.record(self._x, self._xmany, seq, event_refs.refs_of(d["type"], d["payload"]))
         return Event(
             id=event.id,
             type=event.type,
@@ -970,6 +966,10 @@ class SQLiteStore:
         sql = "SELECT seq, id, type, scope, at, cause, payload FROM events WHERE scope = ? AND seq > ?"
         params: list[Any] = [scope, after_seq]
         if item_id is not None:
+            if self._event_refs and event_refs.is_indexed(item_id):
+                # The events about the id (``event_refs``), not a scan of every payload.
+                sql += event_refs.LOOKUP
+                params.append(item_id)
             # instr() is a cheap prefilter; _ABOUT_ITEM keeps only events *about* the item (as the
             # reference store does), not ones that merely quote its id (a child's parents, a text).
             sql += f" AND instr(payload, ?) > 0 AND ({_ABOUT_ITEM})"
@@ -1000,11 +1000,13 @@ class SQLiteStore:
 
     def lexical(self, scope: str, match: str, *, limit: int, current_only: bool = True) -> list[tuple[str, float]]:
         """Ranked by bm25 over ``scope``'s own statistics, whatever other scopes hold (``fts_scope``)."""
-        tables = ["fts"] if current_only else ["fts", "fts_history"]
-        out: list[tuple[str, float]] = []
         with self._read() as c:
-            for table in tables:
-                out += lexical.search(c, table, match, scope, limit)
+            # Current and closed rows are ranked as one collection, not table by table (``fts_union``).
+            out = (
+                lexical.search(c, "fts", match, scope, limit)
+                if current_only
+                else fts_union.search(c, match, scope, limit)
+            )
         out.sort(key=lambda p: (-p[1], p[0]))
         return out[:limit]
 
