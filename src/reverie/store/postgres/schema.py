@@ -246,7 +246,7 @@ UUID_PATTERN = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 #: the store still applies its exact test to them. PostgreSQL keeps an expression index whole
 #: whoever writes the row, and a purge's rewrite of a payload re-indexes it.
 _V6 = [
-    "CREATE OR REPLACE FUNCTION reverie_event_refs(payload text) RETURNS text[] "
+    "CREATE OR REPLACE FUNCTION reverie_event_refs(payload text) RETURNS text[] "  # nosec B608 # a constant pattern
     "LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT coalesce(array_agg(DISTINCT m[1]), '{}') "
     f"FROM regexp_matches(payload, '\"({UUID_PATTERN})\"', 'g') AS m $$",
     "CREATE INDEX IF NOT EXISTS events_by_ref ON events USING gin (reverie_event_refs(payload))",
