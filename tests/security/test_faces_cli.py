@@ -178,3 +178,21 @@ def test_serve_read_only_refuses_a_dream_schedule_before_serving(run: Cli) -> No
     run.remember("Alice likes tea")
     line = run.fails(2, "invalid_input", "serve", "--read-only", "--dream-every", "1h").stderr
     assert "--read-only" in line and "--dream-every" in line
+
+
+def test_an_unknown_alert_and_a_slice_conflict_name_commands_not_python_calls(run: Cli, tmp_path: Path) -> None:
+    """Outside probe 2, finding 6: ``alerts --dismiss`` said "list them with alerts(scope=...)" and a
+    slice conflict "Pass on_conflict='skip'", where the CLI has ``reverie alerts`` and ``--on-conflict``."""
+    run.ok("remember", "The deploy runs on Fridays")
+    line = shell_message(run.fails(1, "not_found", "alerts", "--dismiss", "al_0000000000000000").stderr)
+    assert "`reverie alerts`" in line
+    out = tmp_path / "s.json"
+    run.ok("slice", "export", "--out", str(out))
+    doc = json.loads(out.read_text())
+    doc["items"][0]["text"] = "other words"
+    out.write_text(json.dumps(doc))
+    result = run("slice", "import", str(out))
+    assert result.exit_code != 0, result.stdout
+    line = next(x for x in result.stderr.splitlines() if x.startswith("error[slice_conflict]"))
+    assert "--on-conflict skip" in line and "--on-conflict reid" in line and "on_conflict=" not in line
+    run.ok("slice", "import", str(out), "--on-conflict", "skip")

@@ -108,3 +108,12 @@ def test_writes_through_http_record_origin_http(client: TestClient, mem: Memory)
 def test_provenance_event_id_is_not_the_clients_to_set(client: TestClient) -> None:
     r = client.post(f"{V1}/items", json={"text": "x", "provenance": {"event_id": "forged"}})
     assert_error(r, 400, "invalid_input")
+
+
+def test_an_unknown_alert_names_the_alerts_route(client: TestClient, mem: Memory) -> None:
+    """Outside probe 2, finding 6: the dismissal of an unknown alert said "alerts(scope=...)"."""
+    mem.remember("The deploy runs on Fridays", scope=SCOPE)
+    scope_part = SCOPE.replace(":", "%3A").replace("/", "%2F")
+    r = client.post(f"/v1/scopes/{scope_part}/alerts/al_0000000000000000/dismiss", json={})
+    text = plain(assert_error(r, 404, "not_found"))
+    assert "GET .../alerts" in text

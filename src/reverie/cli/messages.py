@@ -27,6 +27,13 @@ _PHRASES = (
         "; `reverie conversation list` shows the scope's conversations, `reverie conversation add` opens one",
     ),
     (re.compile(r"; mem\.people\(scope=\.\.\.\) lists who is known"), "; `reverie people` lists who is known"),
+    (
+        re.compile(r": list them with alerts\(scope=\.\.\.\) after a dream pass"),
+        ": `reverie alerts` lists them after `reverie dream`",
+    ),
+    (re.compile(r" \(from alerts\(\)\)"), " (from `reverie alerts`)"),
+    (re.compile(r"Pass on_conflict='skip'"), "Pass --on-conflict skip"),
+    (re.compile(r" or 'reid' to import"), " or --on-conflict reid to import"),
 )
 #: The storage error of a store this user cannot write (``store.sqlite``'s wording).
 _UNWRITABLE = "cannot be opened for writing"

@@ -24,6 +24,13 @@ _PHRASES = (
         "; POST a message to .../conversations/{id}/messages to open one",
     ),
     (re.compile(r"; mem\.people\(scope=\.\.\.\) lists who is known"), "; GET .../people lists who is known"),
+    (
+        re.compile(r": list them with alerts\(scope=\.\.\.\) after a dream pass"),
+        ": GET .../alerts lists them after a dream pass (POST .../dream)",
+    ),
+    (re.compile(r" \(from alerts\(\)\)"), " (from GET .../alerts)"),
+    (re.compile(r"Pass on_conflict='skip'"), 'Send "on_conflict": "skip"'),
+    (re.compile(r" or 'reid' to import"), ' or "reid" to import'),
 )
 
 
