@@ -165,3 +165,27 @@ def test_pattern_members_are_evidence_not_load_bearing_for_the_keep_budget(mem: 
     spared = {s["id"] for s in report.spared if "load-bearing" in s["reason"]}
     assert spared & members == set()
     assert report.ids("keep_budget") & members
+
+
+def test_a_back_filled_log_recalls_its_pattern_with_the_events_the_same_pass_demoted(mem: Memory) -> None:
+    """Outside probe 2, finding 2: twelve Monday failures logged at once (``valid_from`` each Monday),
+    then one pass twelve weeks on. The pass finds the pattern and also folds the look-alike events
+    into a gist, demoting them to the subconscious tier; "when does the deploy fail?" then got the
+    pattern and none of the failures behind it. A pattern's members follow it from that tier."""
+    clock = mem.clock
+    assert isinstance(clock, ManualClock)
+    monday = START + timedelta(days=(7 - START.weekday()) % 7)
+    for w in range(12):
+        mem.remember(
+            f"The deploy failed at 09:0{w % 10}, build {4400 + w}",
+            scope=S,
+            kind="observation",
+            valid_from=monday + timedelta(weeks=w),
+        )
+    clock.set(monday + timedelta(weeks=12))
+    mem.dream(scope=S)
+    hits = mem.recall("when does the deploy fail?", scope=S, k=8)
+    assert any(h.item.kind == "pattern" for h in hits)
+    members = [h for h in hits if h.why.get("pattern_member_of")]
+    assert members, [(h.item.kind, h.item.tier, h.item.text) for h in hits]
+    assert all("deploy failed" in h.item.text and h.item.is_current for h in members)

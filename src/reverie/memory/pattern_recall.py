@@ -121,9 +121,23 @@ def _spread(store: Store, scope: str, hits: list[Hit], opts: RecallOptions) -> l
 def _members(store: Store, scope: str, pattern: Item, opts: RecallOptions, present: set[str]) -> list[Item]:
     ids = [e.dst for e in store.edges(scope, pattern.id) if e.type == "derived_from" and e.src == pattern.id]
     found = store.get_many(scope, [i for i in ids if i not in present])
-    live = [m for m in found.values() if m.is_current and m.tier in opts.tiers]
+    tiers = member_tiers(opts.tiers)
+    live = [m for m in found.values() if m.is_current and m.tier in tiers]
     live.sort(key=lambda m: (event_time(m.valid_from, m.recorded_at), m.id), reverse=True)
     return live[:SPREAD]
 
 
-__all__ = ["SPREAD", "TEMPORAL", "with_patterns"]
+def member_tiers(tiers: Sequence[str]) -> frozenset[str]:
+    """The tiers a pattern's members are recalled from: the caller's, and the subconscious one
+    whenever the caller reads the active tier.
+
+    Why: the pass that finds a pattern in a back-filled log (a dozen old failures recorded at
+    once) also folds those look-alike events into a gist and demotes them to the subconscious
+    tier, so "when does the deploy fail?" got "usually on Mondays" with none of the failures
+    behind it. The pattern is their summary; they stay current, and come back only with it.
+    """
+    allowed = frozenset(tiers)
+    return allowed | {"subconscious"} if "active" in allowed else allowed
+
+
+__all__ = ["SPREAD", "TEMPORAL", "member_tiers", "with_patterns"]
