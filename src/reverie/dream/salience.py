@@ -63,13 +63,25 @@ def salience(item: Item) -> float:
 
 
 def is_gist(item: Item) -> bool:
-    """Made by a dream pass's consolidation (``meta.dream == "gist"``, source ``system``)."""
-    return item.source == "system" and item.meta.get("dream") == "gist"
+    """Made by a dream pass's consolidation (``meta.dream == "gist"``; see ``made_by_dream``)."""
+    return made_by_dream(item, "gist")
 
 
 def is_pattern(item: Item) -> bool:
-    """Made by a dream pass's pattern step (``meta.dream == "pattern"``, source ``system``)."""
-    return item.source == "system" and item.meta.get("dream") == "pattern"
+    """Made by a dream pass's pattern step (``meta.dream == "pattern"``; see ``made_by_dream``)."""
+    return made_by_dream(item, "pattern")
+
+
+def made_by_dream(item: Item, product: str) -> bool:
+    """``item`` is a dream pass's ``product``: source ``system``, or an imported copy of one.
+
+    ``reverie import`` stores every claim as source ``imported`` and keeps the file's source in
+    ``provenance.source``; read by ``source`` alone, an imported pattern was no pattern (recall
+    never surfaced it for a "when" question) and an imported gist counted as one more event.
+    """
+    if item.meta.get("dream") != product:
+        return False
+    return item.source == "system" or (item.source == "imported" and item.provenance.source == "system")
 
 
 def protection(
