@@ -74,6 +74,15 @@ def test_questions_greetings_and_moods_state_nothing() -> None:
     assert got == [[], [], [], [], []]
 
 
+def test_greetings_to_someone_and_moods_of_today_state_nothing() -> None:
+    """Outside probe 2, finding 18: "Good morning Bob" was a claim (and Bob a person), "I'm so tired
+    today" became "Alice is so tired today." The facts said beside them still count."""
+    got = propose(("Alice", "Good morning Bob"), ("Alice", "I'm so tired today"), ("Alice", "Thanks, Dana!"),
+                  ("Alice", "Hi everyone."), ("Alice", "Good morning Bob. I moved to Porto last week."))  # fmt: skip
+    assert got[:4] == [[], [], [], []]
+    assert [p.text for p in got[4]] == ["Alice moved to Porto last week."]
+
+
 def test_assistant_and_system_messages_are_never_mined() -> None:
     got = propose(("Bot", "I live in the cloud.", "assistant"), ("sys", "I am a system prompt.", "system"))
     assert got == [[], []]

@@ -128,6 +128,16 @@ _LEAD = re.compile(
     r"dear|ya|yup|yea|ah|ahh|oof|ugh|omg|tbh|nah)\b[,.!]?\s*)+",
     re.I,
 )
+#: A greeting, thanks or farewell, to someone or to all ("Good morning Bob", "Thanks, Dana!", "Hi
+#: everyone"): said to a person, it states nothing about them (outside probe 2: "Good morning Bob"
+#: was stored as a claim and Bob enrolled as a person).
+_GREETING = re.compile(
+    r"^(?i:good\s+(?:morning|afternoon|evening|night|day)|morning|evening|hi|hello|hey|welcome(?:\s+back)?|bye|"
+    r"goodbye|good\s*bye|see\s+you(?:\s+(?:soon|later|tomorrow))?|thanks|thank\s+you|cheers|happy\s+birthday|"
+    r"congrats|congratulations|nice\s+to\s+meet\s+you|take\s+care|good\s+luck)"
+    r"(?:\s*,?\s*(?:" + _NAME + r"(?:\s+and\s+" + _NAME + r")?|(?i:everyone|everybody|all|guys|team|folks|there)))?"
+    r"\s*[.!]*$"
+)
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"“A-Z0-9])")
 _TITLE_DOT = re.compile(r"\b(Dr|Mr|Mrs|Ms|Prof|St)\.\s")
 _QUESTION_START = re.compile(
@@ -494,6 +504,8 @@ def _main(s: str, speaker: str, ctx: Context, relations: list[Proposal]) -> Prop
     words = s.split()
     first = words[0].lower().strip(",")
     stated = s.rstrip(".!").strip()
+    if _GREETING.match(s.strip()):
+        return None
     if first in _FIRST_PERSON:
         return _about_speaker(s, stated, speaker, ctx, relations)
     if first in SUBJECT_PRONOUNS or first in POSSESSIVE_PRONOUNS:

@@ -48,6 +48,17 @@ def mood(stated: str) -> bool:
             "little",
             "just",
             "too",
+            # when the feeling is: "I'm so tired today" is still a mood
+            "today",
+            "tonight",
+            "now",
+            "lately",
+            "again",
+            "yesterday",
+            "this",
+            "morning",
+            "evening",
+            "week",
         )
     ]
     if len(rest) <= 1 and (not rest or rest[0] in FEELINGS):
