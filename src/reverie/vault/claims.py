@@ -6,6 +6,11 @@ always yields the same claims. Remembered claims carry provenance to the note an
 (``origin="vault"``, ``ref="<vault>:<path>"``, ``locator="line N"``) and go through
 ``remember_checked``, so a note that contradicts memory gets the same ``contradicts`` links,
 reasons and alerts as any other claim (``mem.contradictions``).
+
+A note is one source: reading it again, or a sentence it repeats, is not new evidence. A claim
+this note already stated (a current claim with its ``meta.note`` and the same words) is
+reported, not remembered again, and a sentence repeated in one note is remembered once, so
+``evidence_count`` grows only when *another* source states the same thing.
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from reverie.memory import Contradiction
-from reverie.model.item import Provenance
+from reverie.model.item import Item, Provenance
+from reverie.model.query import Q, parse_sort
 from reverie.vault.parse import Note
 
 if TYPE_CHECKING:
@@ -69,9 +75,19 @@ def _claim_like(s: str) -> bool:
 
 
 def remember(mem: Memory, scope: str, vault: str, claims: list[ExtractedClaim]) -> list[ExtractedClaim]:
-    """Remember each claim (source ``observed``, kind ``assertion``) and say what it contradicts."""
+    """Remember each claim (source ``observed``, kind ``assertion``) and say what it contradicts.
+
+    Claims the same note already stated are not counted again (see the module docstring).
+    """
     out = []
+    stated = _stated(mem, scope, vault, {c.note for c in claims})
+    seen: dict[tuple[str, str], str] = {}
     for c in claims:
+        known = seen.get((c.note, c.text)) or stated.get((c.note, c.text))
+        if known is not None:
+            seen[(c.note, c.text)] = known
+            out.append(ExtractedClaim(c.note, c.line, c.text, known))
+            continue
         result = mem.remember_checked(
             c.text,
             scope=scope,
@@ -81,5 +97,16 @@ def remember(mem: Memory, scope: str, vault: str, claims: list[ExtractedClaim]) 
             meta={"vault": vault, "note": c.note, "line": c.line},
             provenance=Provenance(origin="vault", ref=f"{vault}:{c.note}", locator=f"line {c.line}"),
         )
+        seen[(c.note, c.text)] = result.item.id
         out.append(ExtractedClaim(c.note, c.line, c.text, result.item.id, result.conflicts))
+    return out
+
+
+def _stated(mem: Memory, scope: str, vault: str, notes: set[str]) -> dict[tuple[str, str], str]:
+    """(note, words) → id of the current claims these notes already stated (one store query each)."""
+    out: dict[tuple[str, str], str] = {}
+    for note in notes:
+        where = Q.kind("assertion") & Q.meta("vault", vault) & Q.meta("note", note) & Q.status("live")
+        items: list[Item] = mem.store.query(scope, where & Q.ongoing(mem.clock.now()), parse_sort(None), limit=2**62)
+        out.update(((note, it.text), it.id) for it in items)
     return out

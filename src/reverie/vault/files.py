@@ -18,6 +18,11 @@ from reverie.vault.errors import VaultPathError
 
 #: Notes larger than this are skipped and reported (a wiki page is rarely over a few dozen KB).
 DEFAULT_MAX_NOTE_BYTES = 1_000_000
+#: A file or folder name longer than this (UTF-8 bytes) is refused up front: the file system would
+#: refuse it midway (``NAME_MAX``), after a half-done write.
+MAX_NAME_BYTES = 255
+#: A whole note path longer than this (UTF-8 bytes) is refused: well under ``PATH_MAX`` once joined to the root.
+MAX_PATH_BYTES = 1024
 _SNIFF = 8192
 
 
@@ -44,7 +49,18 @@ def note_path(root: Path, path: str | os.PathLike[str]) -> str:
     raw = os.fspath(path)
     if not isinstance(raw, str) or not raw or "\x00" in raw or "\\" in raw:
         raise VaultPathError(f"note path {raw!r} is not a plain relative path; give e.g. 'topics/idea.md'")
+    if not raw.isprintable():
+        raise VaultPathError(f"note path {raw!r} holds control characters; give a plain name such as 'topics/idea.md'")
+    try:
+        encoded = raw.encode("utf-8")
+    except UnicodeEncodeError:
+        raise VaultPathError(f"note path {raw!r} is not valid Unicode text (a lone surrogate?); fix the name") from None
     rel = PurePosixPath(raw)
+    if len(encoded) > MAX_PATH_BYTES or any(len(p.encode()) > MAX_NAME_BYTES for p in rel.parts):
+        raise VaultPathError(
+            f"note path {raw[:60]!r}… is too long: at most {MAX_NAME_BYTES} bytes a name and {MAX_PATH_BYTES} "
+            "bytes in all; give a shorter name"
+        )
     if rel.is_absolute():
         raise VaultPathError(f"note path {raw!r} is absolute; give a path relative to the vault root")
     if any(part in ("..", ".git") for part in rel.parts):
@@ -55,6 +71,20 @@ def note_path(root: Path, path: str | os.PathLike[str]) -> str:
     if not real.is_relative_to(root.resolve()):
         raise VaultPathError(f"note path {raw!r} resolves outside the vault (a symlink?); it is not read or written")
     return rel.as_posix()
+
+
+def through_symlink(root: Path, rel: str) -> str | None:
+    """The first part of ``rel`` (a checked note path) that is a symlink on disk, or None.
+
+    A write follows no symlink (a folder or the note itself): ``people/eve -> ../curated`` would
+    otherwise put an agent's note into ``curated/``, and git refuses a path beyond a symlink.
+    """
+    here = root
+    for part in PurePosixPath(rel).parts:
+        here = here / part
+        if here.is_symlink():
+            return here.relative_to(root).as_posix()
+    return None
 
 
 def walk(root: Path) -> Iterator[tuple[str, Path]]:

@@ -72,6 +72,23 @@ class GitRepo:
         self._git([*who, "commit", "-q", "--no-verify", "-m", message, "--", *staged], env=env)
         return self._git(["rev-parse", "HEAD"]).strip()
 
+    def unstage(self, paths: Sequence[str]) -> None:
+        """Put git's index for ``paths`` back as the last commit has them (after a failed write).
+
+        Best effort: when git cannot even run (its index locked), nothing was staged by us either.
+        """
+        try:
+            has_head = bool(self._git(["rev-parse", "--verify", "-q", "HEAD"]).strip())
+        except StorageError:
+            has_head = False
+        try:
+            if has_head:
+                self._git(["reset", "-q", "--", *paths])
+            else:
+                self._git(["rm", "-q", "-r", "--cached", "--ignore-unmatch", "--", *paths])
+        except StorageError:
+            pass
+
     def log(self, limit: int = 20) -> list[tuple[str, str]]:
         """The last commits as (id, subject), newest first; [] before the first commit."""
         try:

@@ -12,20 +12,21 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reverie.errors import InvalidInputError, NotFoundError
+from reverie.errors import InvalidInputError, NotFoundError, ReadOnlyError
 from reverie.model.validate import check_count, check_scope
 from reverie.vault import claims as claims_mod
 from reverie.vault import maintain, tools
 from reverie.vault.claims import ExtractedClaim
 from reverie.vault.corpus import Cache, Corpus, read_cached, read_corpus
-from reverie.vault.files import DEFAULT_MAX_NOTE_BYTES, Skip, note_path
+from reverie.vault.errors import VaultPathError
+from reverie.vault.files import DEFAULT_MAX_NOTE_BYTES, Skip, note_path, through_symlink
 from reverie.vault.gitrepo import GitRepo
 from reverie.vault.ideas import IDEA_METHODS, IdeaMethod
 from reverie.vault.index import IndexReport, indexed, notes_filter, render, sync
 from reverie.vault.maintain import MaintenanceReport
 from reverie.vault.parse import Note
 from reverie.vault.tokens import DEFAULT_TTL
-from reverie.vault.wiki import Promotions, atomic_write, check_person, check_text, check_writable
+from reverie.vault.wiki import Promotions, atomic_write, check_person, check_text, check_why, check_writable
 
 if TYPE_CHECKING:
     from reverie.memory import Memory
@@ -58,6 +59,10 @@ class Vault:
 
     ``name`` (default: the folder's name) tells this vault's notes apart in the store
     (``meta.vault``). ``max_note_bytes``: notes over it are skipped and reported.
+
+    Over a memory opened read-only the vault is read-only too: nothing is created on disk, and
+    every write (a note, a promotion or its token, suggested links, an index, remembered
+    claims) raises ``ReadOnlyError`` before touching the folder or its git repository.
     """
 
     def __init__(
@@ -79,7 +84,9 @@ class Vault:
         self.max_note_bytes = max_note_bytes
         self.token_ttl = token_ttl
         self.repo = GitRepo(self.root)
-        self.repo.init()
+        self.read_only = bool(getattr(memory.store, "read_only", False))
+        if not self.read_only:
+            self.repo.init()
         self._promotions = Promotions(self.repo, token_ttl)
         self._cache: Cache = {}
 
@@ -103,26 +110,41 @@ class Vault:
         """Write (create or replace) a note in ``people/<person>/``: one commit saying what and why.
 
         Returns the commit id (None when the note already had exactly this text).
+        Every argument is checked before anything is written; the write is atomic (a temporary
+        file renamed over the note), and if the commit then fails the old text is put back and
+        git's index restored, so a refused or failed call leaves the vault as it was.
         """
+        self._writable()
         who = check_person(person)
         rel = self.note(path)
         check_writable(rel, who)
         body = check_text(text, self.max_note_bytes)
-        if not isinstance(why, str) or not why.strip():
-            raise InvalidInputError("why must say, in words, why the agent writes this note")
+        reason = check_why(why)
         with self.repo.lock():
-            verb = "update" if (self.root / rel).exists() else "add"
-            atomic_write(self.root / rel, body)
-            return self.repo.commit([rel], f"agent: {verb} {rel} for {who}\n\nWhy: {why.strip()}", self._now())
+            self._no_symlink(rel)
+            full = self.root / rel
+            old = full.read_bytes() if full.is_file() else None
+            made = _missing_dirs(self.root, full.parent)
+            try:
+                atomic_write(full, body)
+                msg = f"agent: {'add' if old is None else 'update'} {rel} for {who}\n\nWhy: {reason}"
+                return self.repo.commit([rel], msg, self._now())
+            except BaseException:
+                _undo_write(full, old, made)
+                self.repo.unstage([rel])
+                raise
 
     def request_promotion(self, note: str, person: str) -> str:
         """A single-use token (expiring after ``token_ttl``) confirming ``note``'s move to curated/."""
-        return self._promotions.request(self.note(note), check_person(person), self._now())
+        self._writable()
+        rel = self._no_symlink(self.note(note))
+        return self._promotions.request(rel, check_person(person), self._now())
 
     def promote(self, note: str, token: str) -> str:
         """Move ``note`` to ``curated/`` with its token; returns the new path. A wrong, reused,
         expired or stale token raises ``PromotionTokenError`` and changes nothing."""
-        return self._promotions.promote(self.note(note), token, self._now())
+        self._writable()
+        return self._promotions.promote(self._no_symlink(self.note(note)), token, self._now())
 
     def log(self, limit: int = 20) -> builtins.list[tuple[str, str]]:
         """The vault's last commits as (id, subject)."""
@@ -131,6 +153,7 @@ class Vault:
     # -- indexing --------------------------------------------------------------------------
     def index(self) -> IndexReport:
         """Bring the memory in line with the notes; only changed notes are written."""
+        self._writable()
         with self.repo.lock():  # two indexers take turns: neither revises what the other just did
             return sync(self.memory, self.scope, self.name, self.read())
 
@@ -171,6 +194,8 @@ class Vault:
     def extract_claims(self, note: str, *, remember: bool = False) -> builtins.list[ExtractedClaim]:
         """Claim-like sentences of ``note`` with line numbers; ``remember=True`` stores them as
         claims (provenance: the note and line) and reports what each contradicts in memory."""
+        if remember:
+            self._writable()
         corpus = self.read()
         found = claims_mod.extract(corpus.notes[self._known(note, corpus)])
         return claims_mod.remember(self.memory, self.scope, self.name, found) if remember else found
@@ -194,6 +219,8 @@ class Vault:
         """Append a marked "Related (suggested)" block to each orphan (replacing its own earlier
         block); additive only, idempotent, dry-run by default; applied, it is one commit.
         Notes in ``curated/`` are left alone (people write there)."""
+        if not dry_run:
+            self._writable()
         with self.repo.lock():
             corpus = self.read()
             plan = maintain.plan_suggestions(corpus)
@@ -210,6 +237,24 @@ class Vault:
             return SuggestionResult(False, links, skipped, self.repo.commit(sorted(todo), msg, self._now()))
 
     # -- helpers ---------------------------------------------------------------------------
+    def _writable(self) -> None:
+        """Refuse a write before it touches the folder when the memory was opened read-only."""
+        if self.read_only:
+            raise ReadOnlyError(
+                f"the vault {self.name!r} is served read-only (its store is open for inspection), so nothing "
+                "was written; open the store without read-only mode to change the vault"
+            )
+
+    def _no_symlink(self, rel: str) -> str:
+        """``rel`` if no part of it is a symlink on disk (a write never follows one)."""
+        link = through_symlink(self.root, rel)
+        if link is not None:
+            raise VaultPathError(
+                f"note path {rel!r} goes through the symlink {link!r}; the agent writes only real paths "
+                f"(a symlink could lead into curated/ or another person's area)"
+            )
+        return rel
+
     def _now(self) -> Any:
         return self.memory.clock.now()
 
@@ -229,6 +274,28 @@ def _check_name(name: object) -> str:
     if not isinstance(name, str) or not 0 < len(name) <= 100 or not name.isprintable() or ":" in name:
         raise InvalidInputError(f"vault name {name!r} must be 1-100 printable characters without ':'; pass name=")
     return name
+
+
+def _missing_dirs(root: Path, folder: Path) -> builtins.list[Path]:
+    """The folders between ``root`` and ``folder`` a write would create, deepest first."""
+    out = []
+    while folder != root and not folder.exists():
+        out.append(folder)
+        folder = folder.parent
+    return out
+
+
+def _undo_write(full: Path, old: bytes | None, made: builtins.list[Path]) -> None:
+    """Put ``full`` back as it was (``old`` bytes, or absent) and remove the folders the write made."""
+    if old is None:
+        full.unlink(missing_ok=True)
+    else:
+        atomic_write(full, old)
+    for folder in made:
+        try:
+            folder.rmdir()
+        except OSError:
+            break
 
 
 def _block_target(text: str) -> str:

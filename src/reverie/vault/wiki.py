@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from reverie.errors import InvalidInputError, NotFoundError
+from reverie.errors import InvalidInputError, LimitExceededError, NotFoundError
 from reverie.vault.errors import VaultAreaError
 from reverie.vault.gitrepo import GitRepo
 from reverie.vault.tokens import TokenBook, content_sha
@@ -21,6 +22,8 @@ from reverie.vault.tokens import TokenBook, content_sha
 CURATED = "curated"
 PEOPLE = "people"
 _PERSON = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+#: ``why`` goes into the commit message, an argument of ``git commit``: a page, not a book.
+MAX_WHY_CHARS = 2000
 
 
 def check_person(person: object) -> str:
@@ -39,15 +42,25 @@ def check_writable(rel: str, person: str) -> None:
         raise VaultAreaError(f"the agent writes for {person!r} only in people/{person}/, not {rel!r}")
 
 
-def atomic_write(full: Path, text: str) -> None:
-    """Write ``text`` to ``full`` via a temporary file and ``os.replace`` (never a torn note)."""
+def atomic_write(full: Path, text: str | bytes) -> None:
+    """Write ``text`` to ``full`` via a temporary file and ``os.replace`` (never a torn note).
+
+    The temporary file has a short hidden name of its own (``.rv-….tmp``, skipped by ``walk``),
+    so a note whose name is near the file system's limit still gets one, and it is removed if
+    anything fails before the rename.
+    """
     full.parent.mkdir(parents=True, exist_ok=True)
-    tmp = full.with_name(f".{full.name}.reverie-tmp")
-    with tmp.open("w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, full)
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    fd, name = tempfile.mkstemp(prefix=".rv-", suffix=".tmp", dir=full.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(name, full)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
 
 
 def check_text(text: object, max_bytes: int) -> str:
@@ -55,9 +68,30 @@ def check_text(text: object, max_bytes: int) -> str:
         raise InvalidInputError("note text must be a string of Markdown")
     if "\x00" in text:
         raise InvalidInputError("note text contains NUL characters; notes are text, not binary")
-    if len(text.encode()) > max_bytes:
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise InvalidInputError(
+            f"note text is not valid Unicode at character {exc.start} (a lone surrogate); notes are UTF-8 text"
+        ) from None
+    if size > max_bytes:
         raise InvalidInputError(f"note text is over the vault's size cap of {max_bytes} bytes; split the note")
     return text
+
+
+def check_why(why: object) -> str:
+    """``why``, stripped: words for the commit message (checked before anything is written)."""
+    if not isinstance(why, str) or not why.strip():
+        raise InvalidInputError("why must say, in words, why the agent writes this note")
+    if len(why) > MAX_WHY_CHARS:
+        raise LimitExceededError(f"why is {len(why)} characters, over {MAX_WHY_CHARS}; say it in a paragraph")
+    if "\x00" in why:
+        raise InvalidInputError("why contains a NUL character; give plain words")
+    try:
+        why.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInputError(f"why is not valid Unicode at character {exc.start} (a lone surrogate)") from None
+    return why.strip()
 
 
 class Promotions:
@@ -88,6 +122,7 @@ class Promotions:
                 self.repo.commit([rel, dst], msg, now)
             except Exception:
                 os.replace(self.repo.root / dst, self.repo.root / rel)  # undone: a failed promotion changes nothing
+                self.repo.unstage([rel, dst])
                 raise
             self.book.spend(grant, now)
             return dst
