@@ -32,6 +32,7 @@ from typing import Any
 from reverie.model.agenda import Intent, IntentQuery, Task, TaskQuery
 from reverie.model.item import Edge, Item, Provenance
 from reverie.model.query import And, Filter, MetaEq, MetaHas, Not, Or, ParentIncludes, ParentsCount
+from reverie.model.suggestion_text import WITHHELD_LABEL, is_suggestion_reason, suggested_about
 
 #: Matches nothing (``Or`` of no parts): what a filter naming a hidden id becomes.
 NOTHING: Filter = Or(())
@@ -118,13 +119,21 @@ def _ids(ids: tuple[str, ...], hidden: Set[str]) -> tuple[str, ...]:
 
 
 def conceal_intent(intent: Intent, hidden: Set[str]) -> Intent:
-    """``intent`` without the hidden claims it names (``intent`` itself if it names none)."""
+    """``intent`` without the hidden claims it names (``intent`` itself if it names none).
+
+    An accepted suggestion about a hidden claim is shown ``WITHHELD_LABEL`` and no reason: cutting
+    only the id out of reverie's words left the claim's kind and scores in them.
+    """
     if not hidden:
         return intent
+    label, reason = intent.label, intent.reason
+    if suggested_about(label) in hidden:
+        label = WITHHELD_LABEL
+        reason = "" if is_suggestion_reason(reason) else reason
     shown = replace(
         intent,
-        label=conceal_text(intent.label, hidden),
-        reason=conceal_text(intent.reason, hidden),
+        label=conceal_text(label, hidden),
+        reason=conceal_text(reason, hidden),
         owner=_name(intent.owner, hidden),
         memory_ids=_ids(intent.memory_ids, hidden),
     )
