@@ -92,7 +92,9 @@ def conceal_filter(where: Filter, hidden: Set[str]) -> Filter:
 # ``memory_ids`` / ``inputs`` / ``outputs``. Its free text (label, action, reasons, failure
 # reasons, owner, agent) is concealed too — unlike a claim's text — because reverie writes ids
 # there itself: an accepted suggestion's label is "Confirm or correct the uncertain fact <id>",
-# and a task run that failed on a claim says so in its reason. A principal cannot plant such a
+# and a task run that failed on a claim says so in its reason. Such a suggestion's label and
+# reason also carry the claim's kind and scores, so when its claim is hidden they are withheld
+# whole (``model.suggestion_text``). A principal cannot plant such a
 # quote itself (its write naming a hidden id is refused as ``not_found``), so cutting it out on
 # read is no new oracle. Records never copy a claim's words (``model.agenda``), so ids are all
 # there is to conceal.
