@@ -24,6 +24,7 @@ from reverie.memory.core import Core
 from reverie.model import agenda as ag
 from reverie.model.events import Event
 from reverie.model.item import Item
+from reverie.model.suggestion_text import suggestion_label, suggestion_reason
 from reverie.model.validate import check_count, check_reason, check_score, check_text
 
 #: How many intents ``list`` returns when no ``limit`` is given.
@@ -60,15 +61,11 @@ def suggestion_for(entry: QueueEntry, scope: str) -> SuggestedIntent:
     """The intent an entry of the thinking queue proposes, with the queue's reason in words."""
     it = entry.item
     imp, auth = it.scores.importance, it.scores.authority
-    reason = (
-        f"important ({imp:.2f}) but uncertain (authority {auth:.2f}): thinking-queue priority "
-        f"{entry.priority:.2f} = importance × (1 − authority); confirm it from a source or the user, or correct it"
-    )
     return SuggestedIntent(
         scope=scope,
-        label=f"Confirm or correct the uncertain {it.kind} {it.id}",
+        label=suggestion_label(it.kind, it.id),
         priority=round(entry.priority, 6),
-        reason=reason,
+        reason=suggestion_reason(imp, auth, entry.priority),
         memory_ids=(it.id,),
         item=it,
     )

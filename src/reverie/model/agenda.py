@@ -302,6 +302,9 @@ class CreateIntent:
     memory_ids: tuple[str, ...] = ()
     reason: str = ""
     origin: str | None = None  # set by a slice import only (``reverie.memory.slice_agenda``)
+    #: Who writes (set by ``VisibleStore``): a claim this principal may not see is named as one
+    #: that does not exist, by the same check at the same point (no existence oracle).
+    principal: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +327,9 @@ class CreateTask:
     parent: str | None = None
     inputs: tuple[str, ...] = ()
     origin: str | None = None  # set by a slice import only (``reverie.memory.slice_agenda``)
+    #: Who writes (set by ``VisibleStore``): a claim this principal may not see is named as one
+    #: that does not exist, by the same check at the same point (no existence oracle).
+    principal: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,6 +342,9 @@ class MoveTask:
     reason: str = ""
     outputs: tuple[str, ...] = ()
     expected_version: int | None = None
+    #: Who writes (set by ``VisibleStore``): a claim this principal may not see is named as one
+    #: that does not exist, by the same check at the same point (no existence oracle).
+    principal: str | None = None
 
 
 AGENDA_COMMANDS = (CreateIntent, MoveIntent, CreateTask, MoveTask)

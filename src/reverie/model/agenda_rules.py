@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from reverie.errors import InvalidInputError, InvalidTransitionError, NotFoundError, VersionConflictError
 from reverie.model import agenda as ag
 from reverie.model import events as ev
+from reverie.model.visibility import may_see
 
 if TYPE_CHECKING:
     from reverie.model.reducer import Context, StateView
@@ -39,9 +40,16 @@ def require_task(view: StateView, scope: str, task_id: str) -> ag.Task:
     return found
 
 
-def _require_memories(view: StateView, scope: str, ids: Sequence[str], what: str) -> None:
+def _require_memories(view: StateView, scope: str, ids: Sequence[str], what: str, principal: str | None) -> None:
+    """Every id a claim of ``scope`` that ``principal`` (None: the owner) may see.
+
+    A claim hidden from the principal fails here, in order with the other checks and with the
+    message an unknown id gets: checked earlier (or worded apart) it would tell the principal
+    that the id exists.
+    """
     for item_id in ids:
-        if view.item(scope, item_id) is None:
+        item = view.item(scope, item_id)
+        if item is None or (principal is not None and not may_see(item.visibility, principal)):
             raise NotFoundError(f"{what} names item {item_id}, which is not in scope {scope!r}")
 
 
@@ -67,7 +75,7 @@ def _create_intent(cmd: ag.CreateIntent, view: StateView, ctx: Context) -> list[
                 f"cannot add a sub-intent to intent {parent.id}: it is {parent.status}; "
                 "sub-intents go under an active or paused intent"
             )
-    _require_memories(view, cmd.scope, cmd.memory_ids, "the intent")
+    _require_memories(view, cmd.scope, cmd.memory_ids, "the intent", cmd.principal)
     intent = ag.Intent(
         id=ctx.new_id(),
         scope=cmd.scope,
@@ -109,7 +117,7 @@ def _create_task(cmd: ag.CreateTask, view: StateView, ctx: Context) -> list[ev.E
                 f"cannot add a task to intent {intent.id}: it is {intent.status}; "
                 "tasks serve an active or paused intent"
             )
-    _require_memories(view, cmd.scope, cmd.inputs, "the task's inputs")
+    _require_memories(view, cmd.scope, cmd.inputs, "the task's inputs", cmd.principal)
     task = ag.Task(
         id=ctx.new_id(),
         scope=cmd.scope,
@@ -139,7 +147,7 @@ def _move_task(cmd: ag.MoveTask, view: StateView, ctx: Context) -> list[ev.Event
     starts, to, event_type = ag.TASK_MOVES[cmd.move]
     if task.status not in starts:
         raise _refuse("task", task.id, cmd.move, task.status, ag.TASK_MOVES)
-    _require_memories(view, cmd.scope, cmd.outputs, "the task's outputs")
+    _require_memories(view, cmd.scope, cmd.outputs, "the task's outputs", cmd.principal)
     moved = replace(task, status=to, reason=cmd.reason, updated_at=ctx.now, version=task.version + 1)
     if cmd.move in ("start", "retry"):
         moved = replace(moved, attempts=task.attempts + 1)

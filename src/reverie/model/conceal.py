@@ -32,6 +32,7 @@ from typing import Any
 from reverie.model.agenda import Intent, IntentQuery, Task, TaskQuery
 from reverie.model.item import Edge, Item, Provenance
 from reverie.model.query import And, Filter, MetaEq, MetaHas, Not, Or, ParentIncludes, ParentsCount
+from reverie.model.suggestion_text import WITHHELD_LABEL, is_suggestion_reason, suggested_about
 
 #: Matches nothing (``Or`` of no parts): what a filter naming a hidden id becomes.
 NOTHING: Filter = Or(())
@@ -91,7 +92,9 @@ def conceal_filter(where: Filter, hidden: Set[str]) -> Filter:
 # ``memory_ids`` / ``inputs`` / ``outputs``. Its free text (label, action, reasons, failure
 # reasons, owner, agent) is concealed too — unlike a claim's text — because reverie writes ids
 # there itself: an accepted suggestion's label is "Confirm or correct the uncertain fact <id>",
-# and a task run that failed on a claim says so in its reason. A principal cannot plant such a
+# and a task run that failed on a claim says so in its reason. Such a suggestion's label and
+# reason also carry the claim's kind and scores, so when its claim is hidden they are withheld
+# whole (``model.suggestion_text``). A principal cannot plant such a
 # quote itself (its write naming a hidden id is refused as ``not_found``), so cutting it out on
 # read is no new oracle. Records never copy a claim's words (``model.agenda``), so ids are all
 # there is to conceal.
@@ -118,13 +121,21 @@ def _ids(ids: tuple[str, ...], hidden: Set[str]) -> tuple[str, ...]:
 
 
 def conceal_intent(intent: Intent, hidden: Set[str]) -> Intent:
-    """``intent`` without the hidden claims it names (``intent`` itself if it names none)."""
+    """``intent`` without the hidden claims it names (``intent`` itself if it names none).
+
+    An accepted suggestion about a hidden claim is shown ``WITHHELD_LABEL`` and no reason: cutting
+    only the id out of reverie's words left the claim's kind and scores in them.
+    """
     if not hidden:
         return intent
+    label, reason = intent.label, intent.reason
+    if suggested_about(label) in hidden:
+        label = WITHHELD_LABEL
+        reason = "" if is_suggestion_reason(reason) else reason
     shown = replace(
         intent,
-        label=conceal_text(intent.label, hidden),
-        reason=conceal_text(intent.reason, hidden),
+        label=conceal_text(label, hidden),
+        reason=conceal_text(reason, hidden),
         owner=_name(intent.owner, hidden),
         memory_ids=_ids(intent.memory_ids, hidden),
     )

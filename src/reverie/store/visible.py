@@ -58,7 +58,17 @@ import numpy as np
 
 from reverie.errors import NotFoundError, NotPermittedError
 from reverie.model import commands as cmd
-from reverie.model.agenda import AGENDA_EVENT_TYPES, Intent, IntentQuery, Task, TaskQuery
+from reverie.model.agenda import (
+    AGENDA_COMMANDS,
+    AGENDA_EVENT_TYPES,
+    CreateIntent,
+    CreateTask,
+    Intent,
+    IntentQuery,
+    MoveTask,
+    Task,
+    TaskQuery,
+)
 from reverie.model.commands import Command
 from reverie.model.conceal import (
     agenda_query_names_hidden,
@@ -77,7 +87,7 @@ from reverie.model.conversation import (
     RecordEntry,
     SetMessageVisibility,
 )
-from reverie.model.events import Event
+from reverie.model.events import ALERT_DISMISSED, Event
 from reverie.model.item import Edge, Item
 from reverie.model.query import Filter, Sort
 from reverie.model.visibility import (
@@ -93,6 +103,10 @@ from reverie.store.idempotency import Claim, Recorded
 from reverie.store.protocol import Batch, DoctorReport, Embed, Lease, Outcome, Step, Store
 
 _BY_ID: Sort = (("id", False),)
+#: An agenda command's fields that name records or claims. The reducer resolves them, in its
+#: order, with the principal set on the command: a hidden claim there fails exactly as an unknown
+#: id does. Refused here first, it failed earlier and worded apart — an existence oracle.
+_AGENDA_REFS = ("id", "parent", "intent", "memory_ids", "inputs", "outputs")
 _PAGE = 10_000
 
 
@@ -122,7 +136,7 @@ class VisibleStore:
     def hidden(self, scope: str, *, subscopes: bool = False) -> set[str]:
         return {i.id for i in self.hidden_items(scope, subscopes=subscopes)}
 
-    def _hidden_refs(self, scope: str) -> set[str]:
+    def _hidden_refs(self, scope: str, ids: set[str] | None = None) -> set[str]:
         """Hidden item ids and the ids of every edge (open or closed) with a hidden end.
 
         The edges are read per hidden item, by endpoint (an indexed read in every backend): the
@@ -131,7 +145,7 @@ class VisibleStore:
         (``tests/security/test_visibility_edge_reads.py``). The cost left is proportional to the
         hidden items and their own edges, as ``hidden`` itself is.
         """
-        ids = self.hidden(scope)
+        ids = self.hidden(scope) if ids is None else ids
         edges: set[str] = set()
         for item_id in sorted(ids):
             edges.update(e.id for e in self.inner.edges(scope, item_id, include_closed=True))
@@ -170,6 +184,11 @@ class VisibleStore:
             hidden = refs.get(scope, set())
             named = dataclasses.asdict(c)
             named.pop("text", None)  # a claim's words are not references (an id-shaped text is no oracle)
+            if isinstance(c, AGENDA_COMMANDS):
+                for field in _AGENDA_REFS:
+                    named.pop(field, None)
+            if isinstance(c, CreateIntent | CreateTask | MoveTask):
+                c = dataclasses.replace(c, principal=self.principal)
             ref = first_mention(named, hidden)
             if ref is not None:
                 raise NotFoundError(f"no item {ref} in scope {scope!r}")
@@ -284,8 +303,16 @@ class VisibleStore:
         return self._edges_shown(scope, self.inner.edges_by_type(scope, type, include_closed=include_closed))
 
     def events(self, scope: str, *, item_id: str | None = None, after_seq: int = 0, limit: int = 1000) -> list[Event]:
-        """The log without the events that name anything hidden, still ``limit`` long when it can be."""
-        refs = self._hidden_refs(scope) | self._hidden_entries(scope)
+        """The log without the events that name anything hidden, still ``limit`` long when it can be.
+
+        An ``alert.dismissed`` event is left out while the scope holds claims hidden from the
+        principal, as the alerts themselves are (``dream_runs``): it names no claim, but the alert
+        it dismisses may be built from hidden ones, and its kind, evidence fingerprint and the
+        owner's reason would say that they exist.
+        """
+        hidden = self.hidden(scope)
+        refs = self._hidden_refs(scope, hidden) | self._hidden_entries(scope)
+        withheld = {ALERT_DISMISSED} if hidden else set()
         by_scope = {scope: refs}
         out: list[Event] = []
         after = after_seq
@@ -294,7 +321,7 @@ class VisibleStore:
             # An intent's or task's event is concealed, not dropped (its record is shown to
             # everyone in the scope); one still naming something hidden after that is dropped.
             shown = (self._event_shown(e, by_scope) for e in batch)
-            out += [e for e in shown if not mentions(e.payload, refs)]
+            out += [e for e in shown if e.type not in withheld and not mentions(e.payload, refs)]
             if len(batch) < limit:
                 break
             after = batch[-1].seq
