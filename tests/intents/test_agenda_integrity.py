@@ -110,10 +110,12 @@ def test_the_keep_budget_spares_the_claims_of_the_open_agenda(any_mem: Memory, c
     )
     task_input = any_mem.remember("The vendor's email is on the old invoice", scope=SCOPE, importance=0.2)
     done_goal = any_mem.remember("The printer toner was ordered", scope=SCOPE, importance=0.2, source="inferred")
+    old = any_mem.remember("The vendor may be Acme", scope=SCOPE, importance=0.2, source="inferred")
     for i in range(20):
         any_mem.remember(f"Routine observation number {i} about the lobby lights", scope=SCOPE, importance=0.2)
-    g = any_mem.intents.create("Find the renewal date", scope=SCOPE, memory_ids=[target], priority=0.9)
-    any_mem.tasks.create("Email vendor", scope=SCOPE, intent=g, inputs=[task_input])
+    g = any_mem.intents.create("Find the renewal date", scope=SCOPE, memory_ids=[target, old], priority=0.9)
+    task = any_mem.tasks.create("Email vendor", scope=SCOPE, intent=g, inputs=[task_input])
+    revised = any_mem.revise(old.id, "The vendor may be Acme Ltd", scope=SCOPE)
     closed = any_mem.intents.create("Order toner", scope=SCOPE, memory_ids=[done_goal])
     any_mem.intents.complete(closed, scope=SCOPE)
     clock.advance(days=120)
@@ -122,5 +124,7 @@ def test_the_keep_budget_spares_the_claims_of_the_open_agenda(any_mem: Memory, c
     assert any_mem.get(task_input.id, scope=SCOPE).status == "live"
     assert any_mem.get(done_goal.id, scope=SCOPE).status != "live"  # a finished intent protects nothing
     spared = {s["id"]: s["reason"] for s in report.spared if s["step"] == "keep_budget"}
-    assert "open intent" in spared[target.id]
-    assert "open task" in spared[task_input.id]
+    assert any_mem.get(revised.id, scope=SCOPE).status == "live"  # the intent follows its claim's revision
+    assert spared[target.id].startswith(f"the open agenda: active intent {g.id} is about it")
+    assert spared[task_input.id].startswith(f"the open agenda: pending task {task.id} takes it as an input")
+    assert f"a revision of {old.id}" in spared[revised.id]

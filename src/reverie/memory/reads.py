@@ -16,7 +16,7 @@ from typing import Any
 
 from reverie.errors import InvalidInputError, InvalidQueryError, LimitExceededError, NotFoundError
 from reverie.memory.core import Core
-from reverie.model import validate
+from reverie.model import lineage, validate
 from reverie.model.clock import ensure_aware
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
@@ -43,22 +43,8 @@ class History:
 
 
 def versions_of(store: Store, scope: str, item_id: str) -> builtins.list[str]:
-    """Ids of every version of the claim: ``supersedes`` edges followed both ways, sorted.
-
-    The one definition of "the same claim" across revisions: ``history`` lists these, and an
-    intent or task about any of them is about the claim (``intents.list(memory=)``).
-    """
-    seen = {item_id}
-    frontier = [item_id]
-    while frontier:
-        current = frontier.pop()
-        for e in store.edges(scope, current, include_closed=True):
-            if e.type == "supersedes":
-                for other in (e.src, e.dst):
-                    if other not in seen:
-                        seen.add(other)
-                        frontier.append(other)
-    return sorted(seen)
+    """Ids of every version of the claim (``model.lineage.versions`` over the store's edges)."""
+    return lineage.versions(item_id, lambda i: store.edges(scope, i, include_closed=True))
 
 
 class Reads:
