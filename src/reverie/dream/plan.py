@@ -63,8 +63,11 @@ class Planner:
         )
 
     def guard(self, item: Item) -> str | None:
-        """Why no step may forget or demote ``item`` in this pass (``salience.protection``)."""
-        return protection(item, self.config, self.dependents.get(item.id), self.snap.now)
+        """Why no step may forget or demote ``item`` in this pass (``salience.protection``, else
+        the open agenda naming it: ``agenda_hold``)."""
+        return protection(item, self.config, self.dependents.get(item.id), self.snap.now) or self.snap.agenda.get(
+            item.id
+        )
 
     def spare(self, step: str, item: Item, reason: str) -> None:
         """Record that ``step`` left ``item`` alone because of a protection (shown in the report)."""

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from reverie.dream.agenda_hold import open_agenda_claims
 from reverie.model.item import Edge, Item
 from reverie.model.query import Q, parse_sort
 
@@ -41,6 +42,8 @@ class Snapshot:
     edges: list[Edge]
     #: Parents of current items that are not themselves current (closed), by id.
     closed_parents: dict[str, Item] = field(default_factory=dict)
+    #: Current claims an open intent or task is about, with why (``agenda_hold``): never pruned.
+    agenda: dict[str, str] = field(default_factory=dict)
     index: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -62,7 +65,7 @@ def read_snapshot(mem: DreamHost, scope: str) -> Snapshot:
     current = {it.id for it in items}
     wanted = sorted({p for it in items for p in it.parents if p not in current})
     closed = store.get_many(scope, wanted) if wanted else {}
-    return Snapshot(scope, now, items, vectors, has, edges, closed)
+    return Snapshot(scope, now, items, vectors, has, edges, closed, open_agenda_claims(store, scope, current))
 
 
 def _aligned(items: list[Item], ids: list[str], mat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -8,17 +8,20 @@ allowed from the current status) are the reducer's, inside the write transaction
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from reverie.conversation.checks import check_name
 from reverie.errors import InvalidInputError, LimitExceededError
+from reverie.memory.reads import versions_of
 from reverie.model.agenda import Intent, IntentQuery, Task, TaskQuery
 from reverie.model.validate import check_id, shown
 from reverie.store.protocol import Store
 
 #: Most memory ids one intent or task may name (inputs, outputs, linked claims).
 MAX_LINKED_IDS = 1000
+
+Record = TypeVar("Record", Intent, Task)
 
 
 @runtime_checkable
@@ -95,3 +98,29 @@ def check_version(value: object) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise InvalidInputError(f"expected_version must be a positive int, got {shown(value)}")
     return value
+
+
+def about_claim(
+    store: Store,
+    scope: str,
+    memory: str | None,
+    fetch: Callable[[str | None], list[Record]],
+    key: Callable[[Record], Any],
+    limit: int,
+) -> list[Record]:
+    """The records ``fetch`` finds about ``memory`` or any other version of that claim.
+
+    Why: intents and tasks keep the claim ids they were given (what they were about when made),
+    but ``revise`` makes a new version of the claim; a listing by the current version must still
+    find the intent about the old one, or ``suggest`` proposes the claim again (outside probe 2,
+    finding 16). Versions are ``history``'s (``supersedes`` followed both ways). ``fetch(id)`` is
+    the store's query for one id; the union is re-sorted by ``key`` (the store's order) and cut
+    to ``limit``.
+    """
+    if memory is None:
+        return fetch(None)
+    found: dict[str, Record] = {}
+    for version in versions_of(store, scope, memory):
+        for record in fetch(version):
+            found.setdefault(record.id, record)
+    return sorted(found.values(), key=key)[:limit]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reverie.dream.queue import QueueEntry
@@ -177,7 +177,8 @@ class Intents:
         """The scope's intents matching every given filter, highest priority first (ties: oldest first).
 
         ``status`` one or several of active / paused / completed / cancelled; ``parent`` its
-        sub-intents; ``memory`` intents linked to that claim.
+        sub-intents; ``memory`` intents linked to that claim — to any version of it (``history``'s
+        versions): an intent made about a claim still lists under the claim's revision.
         """
         core = self._core
         s = core.scope(scope)
@@ -185,11 +186,23 @@ class Intents:
             statuses=chk.statuses(status, ag.INTENT_STATUSES, "intent"),
             owner=chk.name(owner, "owner"),
             parent=chk.maybe_id(parent, "parent"),
-            memory=None if memory is None else chk.memory_ids([memory], "memory")[0],
             min_priority=None if min_priority is None else check_score("min_priority", min_priority),
         )
         n = check_count(limit, "limit", default=DEFAULT_LIST, limits=core.limits)
-        return chk.agenda_store(core.store).intents(s, query, limit=n)
+        claim = None if memory is None else chk.memory_ids([memory], "memory")[0]
+        return self._about(s, claim, query, n)
+
+    def _about(self, scope: str, claim: str | None, query: ag.IntentQuery, limit: int) -> builtins.list[ag.Intent]:
+        """The intents matching ``query`` about ``claim`` (any of its versions, when given)."""
+        store = chk.agenda_store(self._core.store)
+        return chk.about_claim(
+            self._core.store,
+            scope,
+            claim,
+            lambda one: store.intents(scope, replace(query, memory=one), limit=limit),
+            lambda it: (-it.priority, it.id),
+            limit,
+        )
 
     def children(self, intent: ag.Intent | str, *, scope: str) -> builtins.list[ag.Intent]:
         """The sub-intents of ``intent`` (which must exist in ``scope``)."""
@@ -206,16 +219,14 @@ class Intents:
         """Important-but-uncertain claims of ``scope`` as suggested intents (nothing is written).
 
         From the thinking queue (importance × (1 − authority), highest first); a claim an open
-        intent is already about is left out, so accepting a suggestion retires it.
+        intent is already about (any version of it) is left out, so accepting a suggestion retires it.
         """
         core = self._core
         s = core.scope(scope)
         n = check_count(k, "k", default=10, limits=core.limits)
-        store = chk.agenda_store(core.store)
         out: builtins.list[SuggestedIntent] = []
         for entry in self._queue(scope=s, k=min(core.limits.max_k, 4 * n)):
-            covered = store.intents(s, ag.IntentQuery(statuses=("active", "paused"), memory=entry.item.id), limit=1)
-            if not covered:
+            if not self._open_about(s, entry.item.id):
                 out.append(suggestion_for(entry, s))
             if len(out) == n:
                 break
@@ -224,9 +235,16 @@ class Intents:
     def accept(
         self, suggestion: SuggestedIntent, *, owner: str | None = None, priority: float | None = None
     ) -> ag.Intent:
-        """Create the intent ``suggestion`` proposes (its label, reason and claim; its priority unless given)."""
+        """Create the intent ``suggestion`` proposes (its label, reason and claim; its priority unless given).
+
+        A suggestion is a value read earlier: it is re-checked now. ``NotFoundError`` ("no intent is
+        suggested for claim …", as HTTP answers) if its claim is no longer current (forgotten,
+        superseded, dismissed) or an open intent is already about it (accepted twice, or by another
+        caller meanwhile), so one suggestion makes at most one intent on every face.
+        """
         if not isinstance(suggestion, SuggestedIntent):
             raise InvalidInputError("accept takes a SuggestedIntent from mem.intents.suggest(...)")
+        self._check_still_suggested(suggestion)
         return self.create(
             suggestion.label,
             scope=suggestion.scope,
@@ -235,6 +253,26 @@ class Intents:
             memory_ids=suggestion.memory_ids,
             reason=suggestion.reason,
         )
+
+    def _open_about(self, scope: str, claim: str) -> builtins.list[ag.Intent]:
+        """The open (active or paused) intents about ``claim`` or another version of it."""
+        return self._about(scope, claim, ag.IntentQuery(statuses=("active", "paused")), 1)
+
+    def _check_still_suggested(self, suggestion: SuggestedIntent) -> None:
+        s = self._core.scope(suggestion.scope)
+        for claim in suggestion.memory_ids:
+            found = self._core.store.get(s, claim)
+            if found is None or not found.is_current:
+                raise NotFoundError(
+                    f"no intent is suggested for claim {claim} in scope {s!r}: the claim is no longer current "
+                    "(forgotten, superseded or dismissed since it was suggested); ask intents.suggest again"
+                )
+            already = self._open_about(s, claim)
+            if already:
+                raise NotFoundError(
+                    f"no intent is suggested for claim {claim} in scope {s!r}: open intent {already[0].id} is "
+                    "already about it (was this suggestion accepted already?); ask intents.suggest again"
+                )
 
     @staticmethod
     def _written(outcomes: builtins.list[Any]) -> ag.Intent:

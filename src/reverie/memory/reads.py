@@ -16,12 +16,13 @@ from typing import Any
 
 from reverie.errors import InvalidInputError, InvalidQueryError, LimitExceededError, NotFoundError
 from reverie.memory.core import Core
-from reverie.model import validate
+from reverie.model import lineage, validate
 from reverie.model.clock import ensure_aware
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.query import All, Filter, Q, parse_sort
 from reverie.model.validate import check_count, check_id, check_seq, shown
+from reverie.store.protocol import Store
 from reverie.store.replay import item_at
 
 
@@ -39,6 +40,11 @@ class History:
 
     versions: list[Item]
     events: list[Event]
+
+
+def versions_of(store: Store, scope: str, item_id: str) -> builtins.list[str]:
+    """Ids of every version of the claim (``model.lineage.versions`` over the store's edges)."""
+    return lineage.versions(item_id, lambda i: store.edges(scope, i, include_closed=True))
 
 
 class Reads:
@@ -92,18 +98,7 @@ class Reads:
         return item_at(self._core.store, scope, item_id, when)
 
     def _versions_of(self, scope: str, item_id: str) -> builtins.list[str]:
-        """Ids of every version of the claim: ``supersedes`` edges followed both ways, sorted."""
-        seen = {item_id}
-        frontier = [item_id]
-        while frontier:
-            current = frontier.pop()
-            for e in self._core.store.edges(scope, current, include_closed=True):
-                if e.type == "supersedes":
-                    for other in (e.src, e.dst):
-                        if other not in seen:
-                            seen.add(other)
-                            frontier.append(other)
-        return sorted(seen)
+        return versions_of(self._core.store, scope, item_id)
 
     def history(self, id: str, *, scope: str) -> History:
         """All versions of the claim (following ``supersedes`` both ways) and their events."""

@@ -19,9 +19,10 @@ import builtins
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
-from reverie.errors import InvalidInputError, NotFoundError, ReverieError
+from reverie.errors import InvalidInputError, InvalidTransitionError, NotFoundError, ReverieError
 from reverie.memory import agenda_common as chk
 from reverie.memory.core import Core
 from reverie.model import agenda as ag
@@ -38,6 +39,25 @@ Remember = Callable[..., Item]
 _log = logging.getLogger("reverie")
 
 
+def failure_reason(exc: BaseException) -> str:
+    """``"<type>: <message>"`` made storable whatever the exception holds.
+
+    Why: the reason goes through ``check_reason`` like any other; an exception quoting a log line
+    with a NUL, a lone surrogate, a 50 KB message or a ``__str__`` that raises would otherwise make
+    recording the failure fail, leaving the task ``running`` with nothing said (outside probe 2,
+    finding 14). NUL and lone surrogates become backslash escapes; the whole is cut to
+    ``MAX_FAILURE_CHARS``.
+    """
+    name = type(exc).__name__
+    try:
+        message = str(exc)
+    except Exception:  # a broken __str__ must not cost the failure record
+        message = "<the exception's message could not be read>"
+    text = f"{name}: {message}" if message else name
+    text = text.replace("\x00", "\\x00").encode("utf-8", "backslashreplace").decode("utf-8")
+    return text[:MAX_FAILURE_CHARS]
+
+
 class TaskRun:
     """A running task's handle (``mem.tasks.running``): its claims carry the task and its intent."""
 
@@ -48,6 +68,8 @@ class TaskRun:
         #: Ids of the claims ``remember`` stored or corroborated in this run, in order.
         self.written: builtins.list[str] = []
         self.finished = False
+        #: True once the ``running`` block has exited: the run then writes nothing more.
+        self.closed = False
 
     @property
     def meta(self) -> dict[str, str]:
@@ -61,8 +83,15 @@ class TaskRun:
         """``mem.remember(text, scope=<the task's>, ...)`` with ``meta`` carrying the task and intent.
 
         A claim equal to a current one corroborates it (and keeps that claim's meta): it is
-        still listed among the run's outputs.
+        still listed among the run's outputs. Refused (``InvalidTransitionError``) once the run has
+        completed or failed, or its block has exited: a claim tagged with a finished task would
+        be found by ``Q.task`` without being among its outputs.
         """
+        if self.finished or self.closed:
+            raise InvalidTransitionError(
+                f"task {self.task.id} is {self.task.status}: this run has ended, so it writes nothing more; "
+                "remember through mem.remember, or start a new run of an open task"
+            )
         if "scope" in fields:
             raise InvalidInputError("a task run writes to its task's scope; do not pass scope=")
         meta = dict(fields.pop("meta", None) or {})
@@ -185,7 +214,10 @@ class Tasks:
 
         On a normal exit a still-running task completes with the claims ``run.remember`` wrote as
         its outputs; if the block raises, the task fails with the exception as its reason and the
-        exception propagates. A task already running is joined as it is.
+        exception propagates. "An exception" is any ``BaseException``: a Ctrl-C
+        (``KeyboardInterrupt``) or ``SystemExit`` fails the task too, so it is never left ``running``
+        with nothing recorded. The reason is made storable (``failure_reason``). A task already
+        running is joined as it is. After the block the handle refuses writes.
         """
         current = self.get(task, scope=scope)
         if current.status == "pending":
@@ -197,19 +229,23 @@ class Tasks:
         run = TaskRun(self, self._remember, current)
         try:
             yield run
-        except Exception as exc:
+        except BaseException as exc:
             if not run.finished:
                 self._record_failure(run, exc)
+            run.closed = True
             raise
-        if not run.finished:
-            run.complete()
+        try:
+            if not run.finished:
+                run.complete()
+        finally:
+            run.closed = True
 
     @staticmethod
-    def _record_failure(run: TaskRun, exc: Exception) -> None:
+    def _record_failure(run: TaskRun, exc: BaseException) -> None:
         """Fail the run with ``exc`` as its reason; if even that cannot be written (the store is
         closed, the disk full), log it and let the caller's exception propagate, not this one."""
         try:
-            run.fail(f"{type(exc).__name__}: {exc}"[:MAX_FAILURE_CHARS])
+            run.fail(failure_reason(exc))
         except ReverieError as err:
             _log.warning("task %s: recording its failure failed (%s); it stays running", run.task.id, err)
 
@@ -237,8 +273,10 @@ class Tasks:
     ) -> builtins.list[ag.Task]:
         """The scope's tasks matching every given filter, oldest first.
 
-        ``memory``: tasks that took or produced that claim; ``failed=True``: tasks with a failed
-        attempt on record, whatever their status now (what was tried and did not work).
+        ``memory``: tasks that took or produced that claim (any version of it, as ``history`` lists
+        them: a task keeps the version it was given, and still lists under a revision);
+        ``failed=True``: tasks with a failed attempt on record, whatever their status now (what was
+        tried and did not work).
         """
         core = self._core
         s = core.scope(scope)
@@ -249,11 +287,19 @@ class Tasks:
             intent=chk.maybe_id(intent, "intent"),
             agent=chk.name(agent, "agent"),
             parent=chk.maybe_id(parent, "parent"),
-            memory=None if memory is None else chk.memory_ids([memory], "memory")[0],
             failed=failed,
         )
         n = check_count(limit, "limit", default=DEFAULT_LIST, limits=core.limits)
-        return chk.agenda_store(core.store).tasks(s, query, limit=n)
+        claim = None if memory is None else chk.memory_ids([memory], "memory")[0]
+        store = chk.agenda_store(core.store)
+        return chk.about_claim(
+            core.store,
+            s,
+            claim,
+            lambda one: store.tasks(s, replace(query, memory=one), limit=n),
+            lambda t: t.id,
+            n,
+        )
 
     def subtasks(self, task: ag.Task | str, *, scope: str) -> builtins.list[ag.Task]:
         """The subtasks of ``task`` (which must exist in ``scope``)."""

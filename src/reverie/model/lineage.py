@@ -68,3 +68,24 @@ def _walk_back(came_from: dict[str, str | None], goal: str) -> list[str]:
 
 
 __all__ = ["ACYCLIC_EDGES", "path"]
+
+
+def versions(start: str, edges_of: Callable[[str], Iterable[Edge]]) -> list[str]:
+    """Ids of every version of the claim ``start`` belongs to: ``supersedes`` edges (open or
+    closed, as ``edges_of`` gives them) followed both ways, ``start`` included, sorted.
+
+    The one definition of "the same claim" across revisions: ``history`` lists these versions,
+    an intent or task about any of them is about the claim, and the dream pass protects the
+    current one for an open intent made about an older one.
+    """
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        current = frontier.pop()
+        for e in edges_of(current):
+            if e.type == "supersedes":
+                for other in (e.src, e.dst):
+                    if other not in seen:
+                        seen.add(other)
+                        frontier.append(other)
+    return sorted(seen)
