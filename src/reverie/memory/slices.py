@@ -226,6 +226,7 @@ class Slices:
         sl = _parse(slice)
         if len(sl.items) > MAX_SLICE_ITEMS:
             raise LimitExceededError(f"{len(sl.items)} items in one slice; the limit is {MAX_SLICE_ITEMS}")
+        _check_moves(sl, core.limits.max_record_moves)
         report = SliceReport(s)
         unseen = _unseen_origins(core.store, s, sl)
         sl = _entries_of_own_origin(sl, unseen, core.new_id)
@@ -483,6 +484,22 @@ def _entries_of_own_origin(sl: Slice, unseen: frozenset[str], new_id: Callable[[
         return replace(c, entries=entries)
 
     return replace(sl, conversations=tuple(own(c) for c in sl.conversations))
+
+
+def _check_moves(sl: Slice, bound: int) -> None:
+    """Refuse a slice whose intent or task carries more than ``Limits.max_record_moves`` moves.
+
+    Why a bound: each replayed move writes an event holding the whole record (its failures
+    included), so replay time grows with the square of the moves, under the write lock (outside
+    probe 2, #12: 4,001 moves held the file 53 s). Checked before anything is read or written.
+    """
+    for kind, records in (("intent", sl.intents or ()), ("task", sl.tasks or ())):
+        for rec in records:
+            if len(rec.moves) > bound:
+                raise InvalidSliceError(
+                    f"slice {kind} {rec.id} carries {len(rec.moves)} moves; Limits.max_record_moves is {bound}: "
+                    "export it again from a store that holds fewer, or raise the bound; nothing was written"
+                )
 
 
 def _record_origins(sl: Slice) -> list[tuple[str, str]]:
