@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reverie.errors import (
@@ -227,6 +227,37 @@ class Slices:
         if len(sl.items) > MAX_SLICE_ITEMS:
             raise LimitExceededError(f"{len(sl.items)} items in one slice; the limit is {MAX_SLICE_ITEMS}")
         _check_moves(sl, core.limits.max_record_moves)
+        # Planned once outside the lock to embed the texts (a slow model never holds the write
+        # lock), then again inside one write transaction with the writes: the reads that decide
+        # what is "already here" and the writes they decide are never split, so processes
+        # importing one slice at once apply it once (outside probe 2, #17).
+        first = self._prepare(sl, s, on_conflict)
+        vectors, pending = self._vectors([c.text for c in first.commands.values()])
+        with core.store.atomic(s):
+            prep = self._prepare(sl, s, on_conflict)
+            missing = [c.text for c in prep.commands.values() if c.text not in vectors]
+            if missing and not pending:  # another import changed the plan meanwhile (rare)
+                more, pending = self._vectors(missing)
+                vectors = {**vectors, **more}
+            commands = prep.commands
+            if pending:
+                commands = {k: replace(c, flags=(*c.flags, VECTOR_PENDING)) for k, c in commands.items()}
+            plan = prep.plan
+            results = core.store.execute_steps(
+                [lambda batch: _apply(batch, plan, commands, prep.links, prep.agenda, prep.external, prep.talks)],
+                now=core.clock.now(),
+                new_id=core.new_id,
+                vectors=vectors,
+            )
+            if isinstance(results[0], ReverieError):
+                raise results[0]
+        self._detect(s, results[0])
+        return plan.report
+
+    def _prepare(self, sl: Slice, s: str, on_conflict: str) -> _Prepared:
+        """Everything the import decides from what this scope holds, before it writes (raises on a
+        refusal: a conflict under ``report``, a malformed record)."""
+        core = self._core
         report = SliceReport(s)
         unseen = _unseen_origins(core.store, s, sl)
         sl = _entries_of_own_origin(sl, unseen, core.new_id)
@@ -246,19 +277,7 @@ class Slices:
             ref: min(held, key=lambda h: (h.closed_at is not None, h.id)).id
             for ref, held in self._by_origin(s, memory_refs(sl)).items()
         }
-        vectors, pending = self._vectors([c.text for c in commands.values()])
-        if pending:
-            commands = {k: replace(c, flags=(*c.flags, VECTOR_PENDING)) for k, c in commands.items()}
-        results = core.store.execute_steps(
-            [lambda batch: _apply(batch, plan, commands, links, agenda, external, talks)],
-            now=core.clock.now(),
-            new_id=core.new_id,
-            vectors=vectors,
-        )
-        if isinstance(results[0], ReverieError):
-            raise results[0]
-        self._detect(s, results[0])
-        return plan.report
+        return _Prepared(plan, talks, agenda, commands, links, external)
 
     def _detect(self, s: str, outcomes: Sequence[Outcome]) -> None:
         """Write-time detection on the claims the import created, as ``remember`` runs it.
@@ -438,6 +457,18 @@ def slice_error(exc: InvalidInputError, where: str) -> InvalidInputError:
     """
     kind = type(exc) if isinstance(exc, LimitExceededError) else InvalidSliceError
     return kind(f"{where}: {exc.message}")
+
+
+@dataclass
+class _Prepared:
+    """One planning of an import: what ``_apply`` writes."""
+
+    plan: _Plan
+    talks: ConversationsPlan
+    agenda: AgendaPlan
+    commands: dict[str, cmd.Remember]
+    links: list[tuple[SliceEdge, dict[str, Any]]]
+    external: dict[str, str]
 
 
 class _Plan:
