@@ -54,9 +54,10 @@ def test_a_message_purged_at_home_does_not_come_back_through_a_sandbox_turn() ->
     assert any(s.get("reason") == "purged here" for s in rep.skipped)
     # The sandbox's turn itself came home, its memory quoting only what home still holds.
     later = [m for m in main.conversation("c1", scope=HOME, create=False).messages() if "Fluff" in m.text]
-    assert len(later) == 1 and later[0].item_id is not None
-    memory = main.get(later[0].item_id, scope=HOME)
-    assert "Fluff" in memory.text and "Porto" not in memory.text
+    assert len(later) == 1
+    memories = [i for i in main.list(scope=HOME).items if i.meta.get("message") == later[0].id]
+    assert len(memories) == 1
+    assert "She also has a cat called Fluff" in memories[0].text and "Porto" not in memories[0].text
 
 
 def test_a_purge_at_home_leaves_untouched_what_the_sandbox_says_on_its_own() -> None:
@@ -75,6 +76,30 @@ def test_a_purge_at_home_leaves_untouched_what_the_sandbox_says_on_its_own() -> 
     text = _home_text(main, HOME)
     assert "Zorvina" not in text and "Porto" not in text
     assert "Omar" in text and "Lisbon" in text
+
+
+def test_a_copy_under_a_new_name_leaves_the_purged_message_out_too() -> None:
+    main, _ = make_memory()
+    sandbox, _ = make_memory(seed=5)
+    conv = main.conversation("c1", scope=HOME)
+    secret = conv.add("My sister Zorvina lives in Porto", speaker="Alice", role="user")
+    conv.add("Noted", speaker="Bot", role="assistant")
+    sandbox.import_slice(main.export_slice(scope=HOME, include_conversations=True).to_json(), scope=SANDBOX)
+    sc = sandbox.conversation("c1", scope=SANDBOX, create=False)
+    sc.add("She also has a cat called Fluff", speaker="Alice", role="user")
+    sc.close()
+    conv.add("Home went on meanwhile", speaker="Bob", role="user")  # both went on: a conflict
+    conv.purge(secret.id)
+
+    sent = sandbox.export_slice(scope=SANDBOX, include_conversations=True).to_json()
+    rep = main.import_slice(sent, scope=HOME, on_conflict="reid")
+
+    assert rep.conversations == {"c1": "c1~2"}
+    copy = [m.text for m in main.conversation("c1~2", scope=HOME, create=False).messages()]
+    assert "She also has a cat called Fluff" in copy and not any("Zorvina" in t for t in copy)
+    items = [i.text for i in main.list(scope=HOME, include_closed=True, limit=1000).items]
+    assert not any("Zorvina" in t or "Porto" in t for t in items)
+    assert "Zorvina" not in json.dumps([str(e) for e in main.events(scope=HOME)])
 
 
 def _agenda_slice(mem: Memory, pairs: int, source: str = "s:a") -> dict:

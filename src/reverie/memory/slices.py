@@ -38,6 +38,7 @@ from reverie.memory.slice_conversations import (
     export_conversations,
     plan_conversations,
 )
+from reverie.memory.slice_purged import purged_items
 from reverie.memory.writes import Writes
 from reverie.model import commands as cmd
 from reverie.model import events as ev
@@ -262,10 +263,14 @@ class Slices:
         unseen = _unseen_origins(core.store, s, sl)
         sl = _entries_of_own_origin(sl, unseen, core.new_id)
         talks = plan_conversations(sl, core.store, s, core.limits, core.new_id, on_conflict, report)
+        dropped = purged_items(sl, talks)  # what would bring a message purged here back
         if sl.conversations:  # the items name entries and conversations as they will be here
             sl = replace(sl, items=tuple(talks.rewrite(i) for i in sl.items))
         plan = _Plan(sl, s, report)
-        plan.kept |= talks.left_out
+        plan.kept |= talks.left_out | dropped
+        plan.purged_out = dropped
+        for item_id in sorted(dropped):
+            report.skipped.append({"id": item_id, "target": "", "reason": "purged here"})
         plan.separate = set(talks.memory_meta)
         self._classify(plan, on_conflict)
         agenda = plan_agenda(sl, core.store, s, on_conflict, plan.report, self._record_events(s))
@@ -329,6 +334,8 @@ class Slices:
         here = self._by_origin(plan.scope, [i.origin_id for i in plan.slice.items])
         conflicts: list[dict[str, str]] = []
         for it in plan.slice.items:
+            if it.id in plan.purged_out:
+                continue
             held = here.get(it.origin_id, [])
             same = next((h for h in held if _same_claim(h, it)), None)
             purged = next((h for h in held if h.text == REDACTED), None)
@@ -484,6 +491,7 @@ class _Plan:
         self.supersede_reasons: dict[str, str] = {}  # superseded slice id -> the reason its edge carries
         self.separate: set[str] = set()  # message memories of imported entries: never corroborate
         self.unseen: frozenset[str] = frozenset()  # origins naming a claim the importer may not see
+        self.purged_out: set[str] = set()  # items that would bring a message purged here back
 
 
 def _unseen_origins(store: Store, s: str, sl: Slice) -> frozenset[str]:
