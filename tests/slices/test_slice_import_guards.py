@@ -5,7 +5,8 @@
   memory (its context is re-derived with the message left out, as a purge at home re-writes it),
   not in a claim that borrowed a name from it, not as the person only it named.
 - **A record's moves are bounded** (#12): an intent or task carrying more moves than
-  ``Limits.max_record_moves`` is refused ``invalid_slice`` naming the bound; nothing is written.
+  ``Limits.max_record_moves`` is refused ``limit_exceeded`` naming the bound,
+  as every ``Limits`` bound in a slice; nothing is written.
 - **Concurrent imports of one slice apply it once** (#17): processes importing the same slice
   into one scope at once end as two sequential imports do — one set of records, evidence counted
   once, no ``version_conflict`` for a conversation.
@@ -22,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from reverie import Limits, Memory
-from reverie.errors import InvalidSliceError
+from reverie.errors import LimitExceededError
 from reverie.testing import make_memory
 
 HOME, SANDBOX = "user:alice", "task:x"
@@ -117,7 +118,7 @@ def test_a_task_with_more_moves_than_the_limit_is_refused_and_nothing_is_written
     mem, _ = make_memory(limits=Limits(max_record_moves=20))
     d = _agenda_slice(mem, 10)  # start + 20 moves = 21
     before = len(mem.events(scope="s:b"))
-    with pytest.raises(InvalidSliceError) as err:
+    with pytest.raises(LimitExceededError) as err:
         mem.import_slice(d, scope="s:b")
     assert "max_record_moves" in err.value.message and "21" in err.value.message
     assert len(mem.events(scope="s:b")) == before
@@ -128,7 +129,7 @@ def test_a_task_with_more_moves_than_the_limit_is_refused_and_nothing_is_written
 
 def test_the_default_limit_refuses_the_probes_four_thousand_moves() -> None:
     mem, _ = make_memory()
-    with pytest.raises(InvalidSliceError, match="max_record_moves"):
+    with pytest.raises(LimitExceededError, match="max_record_moves"):
         mem.import_slice(_agenda_slice(mem, 2000), scope="s:b")
 
 

@@ -531,11 +531,12 @@ def _check_moves(sl: Slice, bound: int) -> None:
     Why a bound: each replayed move writes an event holding the whole record (its failures
     included), so replay time grows with the square of the moves, under the write lock (outside
     probe 2, #12: 4,001 moves held the file 53 s). Checked before anything is read or written.
+    ``limit_exceeded``, as every ``Limits`` bound in a slice (``slice_error``), naming the field.
     """
     for kind, records in (("intent", sl.intents or ()), ("task", sl.tasks or ())):
         for rec in records:
             if len(rec.moves) > bound:
-                raise InvalidSliceError(
+                raise LimitExceededError(
                     f"slice {kind} {rec.id} carries {len(rec.moves)} moves; Limits.max_record_moves is {bound}: "
                     "export it again from a store that holds fewer, or raise the bound; nothing was written"
                 )
