@@ -133,12 +133,20 @@ def test_the_default_limit_refuses_the_probes_four_thousand_moves() -> None:
         mem.import_slice(_agenda_slice(mem, 2000), scope="s:b")
 
 
-def _run_concurrently(tmp_path: Path, db: Path, slice_path: Path, scope: str, n: int = 3) -> list[dict]:
+@pytest.fixture(params=["sqlite", "postgres"])
+def shared(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The store the importers share: a SQLite file, then a fresh PostgreSQL database (``pg_url``)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "m.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
+def _run_concurrently(tmp_path: Path, db: str, slice_path: Path, scope: str, n: int = 3) -> list[dict]:
     go = tmp_path / f"go-{scope.replace(':', '_')}"
     readies = [tmp_path / f"ready-{scope.replace(':', '_')}-{k}" for k in range(n)]
     procs = [
         subprocess.Popen(
-            [sys.executable, str(WORKER), str(db), str(slice_path), scope, str(r), str(go)],
+            [sys.executable, str(WORKER), db, str(slice_path), scope, str(r), str(go)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -158,9 +166,9 @@ def _run_concurrently(tmp_path: Path, db: Path, slice_path: Path, scope: str, n:
 
 
 @pytest.mark.slow
-def test_concurrent_imports_of_one_slice_apply_it_once(tmp_path: Path) -> None:
-    db = tmp_path / "m.db"
-    with Memory(str(db), embedder="hash") as m:
+def test_concurrent_imports_of_one_slice_apply_it_once(tmp_path: Path, shared: str) -> None:
+    db = shared
+    with Memory(db, embedder="hash") as m:
         c = m.conversation("c1", scope="src:a")
         c.add("My sister Dana lives in Porto", speaker="Alice", role="user")
         c.close()
@@ -176,7 +184,7 @@ def test_concurrent_imports_of_one_slice_apply_it_once(tmp_path: Path) -> None:
     outs = _run_concurrently(tmp_path, db, tmp_path / "plain.json", "home:a")
     assert all("error" not in o for o in outs), outs
     assert sorted(o["records"] for o in outs) == [0, 0, 2]
-    with Memory(str(db), embedder="hash") as m:
+    with Memory(db, embedder="hash") as m:
         assert len(m.intents.list(scope="home:a")) == 1
         assert len(m.tasks.list(scope="home:a")) == 1
         assert {i.evidence_count for i in m.list(scope="home:a", limit=1000).items} == {1}
@@ -184,6 +192,6 @@ def test_concurrent_imports_of_one_slice_apply_it_once(tmp_path: Path) -> None:
     outs = _run_concurrently(tmp_path, db, tmp_path / "talk.json", "home:b")
     assert all("error" not in o for o in outs), outs
     assert sorted(o["created"] > 0 for o in outs) == [False, False, True]
-    with Memory(str(db), embedder="hash") as m:
+    with Memory(db, embedder="hash") as m:
         assert len(m.conversation("c1", scope="home:b", create=False).messages()) == 1
         assert {i.evidence_count for i in m.list(scope="home:b", limit=1000).items} == {1}
