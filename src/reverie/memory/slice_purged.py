@@ -33,6 +33,7 @@ def purged_items(sl: Slice, talks: ConversationsPlan) -> set[str]:
     purged_ids = {p.id for p in talks.purged}
     texts = [p.text for p in talks.purged if p.text]
     entries = {e.id: e for c in sl.conversations or () for e in c.entries}
+    names = {c.id for c in sl.conversations or ()}
     out: set[str] = set()
     for it in sl.items:
         if it.id in talks.memory_text or it.kind == PERSON_KIND:
@@ -40,7 +41,10 @@ def purged_items(sl: Slice, talks: ConversationsPlan) -> set[str]:
         source = it.meta.get("message_id")
         own = entries.get(source) if isinstance(source, str) else None
         borrowed = own is not None and _borrows(it.text, own, talks.after_purged.get(own.id, []))
-        if source in purged_ids or quotes(it.text, texts) or borrowed:
+        # Quoting is asked of the conversation's own items only (memories, mined claims): a short
+        # purged message ("ok") is a substring of many unrelated claims elsewhere in the slice.
+        quoting = it.meta.get("conversation") in names and quotes(it.text, texts)
+        if source in purged_ids or quoting or borrowed:
             out.add(it.id)
     out |= _people(sl, talks, out, texts)
     return out
