@@ -50,6 +50,10 @@ class Limits:
     max_int_digits: int = 640
     #: Seconds a message's ``at`` may lie after the clock's now (5 minutes of clock skew).
     max_clock_skew_seconds: int = 300
+    #: Moves (start, fail, retry, ...) one intent or task of a slice may carry. Each replayed move
+    #: writes an event holding the record as it stands, failures included, so replay grows with the
+    #: square of the moves, inside the import's write transaction: 4,001 moves held the file 53 s.
+    max_record_moves: int = 1_000
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:

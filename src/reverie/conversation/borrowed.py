@@ -42,11 +42,18 @@ def _names(text: str) -> set[str]:
 
 def borrows(claim: Item, own: Entry, source: Entry) -> bool:
     """Whether ``claim`` (mined from message ``own``) holds a name it took from message ``source``."""
-    if claim.text == REDACTED:
+    return names_borrowed(claim.text, own.text, own.speaker, source.text)
+
+
+def names_borrowed(claim: str, own: str, speaker: str | None, source: str) -> bool:
+    """``borrows`` on texts: whether claim text ``claim`` (mined from message text ``own`` said by
+    ``speaker``) holds a name it took from message text ``source`` (a slice import asks it of
+    records that are not stored yet)."""
+    if claim == REDACTED:
         return False
-    keep = _words(own.text) | (_words(own.speaker) if own.speaker else set())
-    taken = _names(claim.text) - keep
-    return bool(taken & _words(source.text))
+    keep = _words(own) | (_words(speaker) if speaker else set())
+    taken = _names(claim) - keep
+    return bool(taken & _words(source))
 
 
 def later_in_session(entries: Sequence[Entry], source: Entry) -> list[Entry]:
@@ -78,4 +85,4 @@ def borrowers(store: Store, scope: str, entries: Sequence[Entry], source: Entry)
     ]
 
 
-__all__ = ["borrowers", "borrows", "claims_of", "later_in_session"]
+__all__ = ["borrowers", "borrows", "claims_of", "later_in_session", "names_borrowed"]

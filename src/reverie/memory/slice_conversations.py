@@ -39,6 +39,7 @@ from typing import Any
 
 from reverie.conversation import checks
 from reverie.conversation.host import ConversationStore
+from reverie.conversation.rewindow import context_window
 from reverie.errors import InvalidInputError, InvalidSliceError, ReverieError, SliceConflictError
 from reverie.limits import Limits
 from reverie.model.conversation import (
@@ -47,6 +48,8 @@ from reverie.model.conversation import (
     Entry,
     OpenConversation,
     RecordEntry,
+    redact_entry,
+    releases,
 )
 from reverie.model.ids import is_id
 from reverie.model.item import Item
@@ -145,12 +148,18 @@ class ConversationsPlan:
     names: dict[str, str] = field(default_factory=dict)  # slice conversation -> conversation here
     memory_meta: dict[str, dict[str, Any]] = field(default_factory=dict)  # slice item id -> meta it gets
     left_out: set[str] = field(default_factory=set)  # slice items not imported (a skipped conversation's)
+    #: Slice entries whose entry here is purged (``_match``): their words must not come back.
+    purged: list[SliceEntry] = field(default_factory=list)
+    #: Slice entries (message ids) by the purged slice entries of their session before them.
+    after_purged: dict[str, list[SliceEntry]] = field(default_factory=dict)
+    memory_text: dict[str, str] = field(default_factory=dict)  # slice item id -> its text re-derived here
 
     def rewrite(self, it: SliceItem) -> SliceItem:
         """``it`` naming the entries and conversations as they are here (see the module docstring)."""
         meta = dict(it.meta)
         prov = dict(it.provenance)
         meta.update(self.memory_meta.get(it.id, {}))
+        text = self.memory_text.get(it.id, it.text)
         source = meta.get("message_id")
         if isinstance(source, str) and source in self.entry_ids:
             meta["message_id"] = self.entry_ids[source]
@@ -161,9 +170,9 @@ class ConversationsPlan:
             meta["conversation"] = self.names[name]
         if prov.get("ref") in self.names and prov.get("origin") == "conversation":
             prov["ref"] = self.names[str(prov["ref"])]
-        if meta == it.meta and prov == it.provenance:
+        if meta == it.meta and prov == it.provenance and text == it.text:
             return it
-        return replace(it, meta=meta, provenance=prov)
+        return replace(it, meta=meta, provenance=prov, text=text)
 
 
 def plan_conversations(
@@ -196,16 +205,23 @@ def plan_conversations(
                 plan.left_out.update(e.memory for e in sc.entries if e.memory is not None)
                 report.conversations_skipped.append({"id": sc.id, "target": sc.id, "reason": f"conflict: {problem}"})
                 continue
-            target, state, matched, rest = fresh_name(cs, scope, sc.id), None, [], list(sc.entries)
+            # A copy under a new name still never brings back an entry purged here.
+            fresh = [se for se in sc.entries if se.origin_id not in _purged_origins(local)]
+            target, state, matched, rest = fresh_name(cs, scope, sc.id), None, [], fresh
         plan.names[sc.id] = target
         report.conversations[sc.id] = target
         for se, le in matched:
             plan.entry_ids[se.id] = le.id
             report.entries[se.id] = le.id
+        gone = {se.id for se in sc.entries if se.origin_id in _purged_origins(local)}
+        plan.purged += [se for se in sc.entries if se.id in gone]
+        plan.left_out.update(se.memory for se in sc.entries if se.id in gone and se.memory is not None)
+        _note_sessions(plan, sc, gone)
         if not rest and state is not None:
             report.conversations_skipped.append({"id": sc.id, "target": target, "reason": "already here"})
             continue
-        placed = _place(plan, report, sc, (scope, target), state, matched, rest, limits, new_id)
+        held = (matched, local if state is not None else [])
+        placed = _place(plan, report, sc, (scope, target), state, held, rest, limits, new_id)
         plan.conversations.append(placed)
     report.conflicts.extend(conflicts)
     if conflicts and on_conflict == "report":
@@ -267,13 +283,18 @@ def _place(
     sc: SliceConversation,
     where_to: tuple[str, str],
     state: ConversationState | None,
-    matched: list[tuple[SliceEntry, Entry]],
+    held: tuple[list[tuple[SliceEntry, Entry]], list[Entry]],
     rest: list[SliceEntry],
     limits: Limits,
     new_id: Callable[[], str],
 ) -> _Conversation:
-    """Number the entries to append after ``state`` and build them (checked as a live write would be)."""
+    """Number the entries to append after ``state`` and build them (checked as a live write would be).
+
+    Where an entry here is purged (``plan.purged``), the appended summaries and recaps covering it
+    are appended erased, and the memories of the appended messages of its session are re-derived
+    from the entries here, where its words are gone (``_rederived``)."""
     scope, target = where_to
+    matched, local = held
     start = state.position if state is not None else 0
     turn = state.turn if state is not None else 0
     session = state.session if state is not None else 1
@@ -282,6 +303,7 @@ def _place(
     positions.update({se.position: start + n for n, se in enumerate(rest, 1)})
     audience = state.visibility if state is not None else (sc.visibility or ())
     out = _Conversation(target, state is None, start, visibility=audience)
+    here = [e for e in local if e.kind in ("message", "recap")]
     for se in rest:
         where = f"slice conversation {sc.id!r} entry {se.id}"
         if se.kind == "message" and last_at is not None and se.at < last_at:
@@ -304,8 +326,13 @@ def _place(
             meta={**meta, ENTRY_ORIGIN_META: se.origin_id},
             visibility=audience if se.visibility is None else se.visibility,
         )
+        if se.kind in ("summary", "recap") and _covers_purged(se, plan):
+            entry = redact_entry(entry)  # as a purge here erases the recaps that may quote the message
         out.entries.append(entry)
         plan.entry_ids[se.id] = report.entries[se.id] = entry.id
+        if se.kind == "message" and se.memory is not None and plan.after_purged.get(se.id):
+            plan.memory_text[se.memory] = _rederived(entry, here, limits)
+        here.append(entry)
         if se.kind == "message":
             turn, last_at = turn + 1, se.at
             if se.memory is not None:
@@ -334,6 +361,49 @@ def _checked_meta(se: SliceEntry, limits: Limits, positions: Mapping[int, int], 
     inside = [p for p in sorted(positions) if lo <= p <= hi and p < se.position]
     meta["from"], meta["upto"] = (positions[inside[0]], positions[inside[-1]]) if inside else (here, here - 1)
     return meta
+
+
+def _purged_origins(local: list[Entry]) -> set[str]:
+    """The origins of the entries purged here (an entry keeps its origin when it is purged)."""
+    return {_origin(e) for e in local if e.text == REDACTED}
+
+
+def _note_sessions(plan: ConversationsPlan, sc: SliceConversation, gone: set[str]) -> None:
+    """For each message of ``sc``, the purged entries (``gone``) of its session before it."""
+    if not gone:
+        return
+    session: list[SliceEntry] = []
+    for se in sc.entries:
+        if se.kind == "recap" and not se.meta.get("variant"):
+            session = []
+        elif se.kind == "message":
+            if session:
+                plan.after_purged[se.id] = list(session)
+            if se.id in gone:
+                session.append(se)
+
+
+def _covers_purged(se: SliceEntry, plan: ConversationsPlan) -> bool:
+    """Whether summary / recap ``se`` spans an entry purged here, or quotes one's words."""
+    lo, hi = se.meta.get("from"), se.meta.get("upto")
+    for p in plan.purged:
+        if isinstance(lo, int) and isinstance(hi, int) and lo <= p.position <= hi:
+            return True
+        if p.text and p.text.casefold() in se.text.casefold():
+            return True
+    return False
+
+
+def _rederived(entry: Entry, here: list[Entry], limits: Limits) -> str:
+    """Message ``entry``'s memory text with the earlier messages of its session *here* as context
+    (a purged one's words are gone), as a purge here re-writes a later turn's memory."""
+    session: list[Entry] = []
+    for e in here:
+        if releases(e):
+            session = []
+        elif e.kind == "message":
+            session.append(e)
+    return context_window(entry, session, limits.max_text_chars)
 
 
 # -- import: write ---------------------------------------------------------------------------------

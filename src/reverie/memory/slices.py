@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reverie.errors import (
@@ -38,6 +38,7 @@ from reverie.memory.slice_conversations import (
     export_conversations,
     plan_conversations,
 )
+from reverie.memory.slice_purged import purged_items
 from reverie.memory.writes import Writes
 from reverie.model import commands as cmd
 from reverie.model import events as ev
@@ -226,14 +227,50 @@ class Slices:
         sl = _parse(slice)
         if len(sl.items) > MAX_SLICE_ITEMS:
             raise LimitExceededError(f"{len(sl.items)} items in one slice; the limit is {MAX_SLICE_ITEMS}")
+        _check_moves(sl, core.limits.max_record_moves)
+        # Planned once outside the lock to embed the texts (a slow model never holds the write
+        # lock), then again inside one write transaction with the writes: the reads that decide
+        # what is "already here" and the writes they decide are never split, so processes
+        # importing one slice at once apply it once (outside probe 2, #17).
+        first = self._prepare(sl, s, on_conflict)
+        vectors, pending = self._vectors([c.text for c in first.commands.values()])
+        with core.store.atomic(s):
+            prep = self._prepare(sl, s, on_conflict)
+            missing = [c.text for c in prep.commands.values() if c.text not in vectors]
+            if missing and not pending:  # another import changed the plan meanwhile (rare)
+                more, pending = self._vectors(missing)
+                vectors = {**vectors, **more}
+            commands = prep.commands
+            if pending:
+                commands = {k: replace(c, flags=(*c.flags, VECTOR_PENDING)) for k, c in commands.items()}
+            plan = prep.plan
+            results = core.store.execute_steps(
+                [lambda batch: _apply(batch, plan, commands, prep.links, prep.agenda, prep.external, prep.talks)],
+                now=core.clock.now(),
+                new_id=core.new_id,
+                vectors=vectors,
+            )
+            if isinstance(results[0], ReverieError):
+                raise results[0]
+        self._detect(s, results[0])
+        return plan.report
+
+    def _prepare(self, sl: Slice, s: str, on_conflict: str) -> _Prepared:
+        """Everything the import decides from what this scope holds, before it writes (raises on a
+        refusal: a conflict under ``report``, a malformed record)."""
+        core = self._core
         report = SliceReport(s)
         unseen = _unseen_origins(core.store, s, sl)
         sl = _entries_of_own_origin(sl, unseen, core.new_id)
         talks = plan_conversations(sl, core.store, s, core.limits, core.new_id, on_conflict, report)
+        dropped = purged_items(sl, talks)  # what would bring a message purged here back
         if sl.conversations:  # the items name entries and conversations as they will be here
             sl = replace(sl, items=tuple(talks.rewrite(i) for i in sl.items))
         plan = _Plan(sl, s, report)
-        plan.kept |= talks.left_out
+        plan.kept |= talks.left_out | dropped
+        plan.purged_out = dropped
+        for item_id in sorted(dropped):
+            report.skipped.append({"id": item_id, "target": "", "reason": "purged here"})
         plan.separate = set(talks.memory_meta)
         self._classify(plan, on_conflict)
         agenda = plan_agenda(sl, core.store, s, on_conflict, plan.report, self._record_events(s))
@@ -245,19 +282,7 @@ class Slices:
             ref: min(held, key=lambda h: (h.closed_at is not None, h.id)).id
             for ref, held in self._by_origin(s, memory_refs(sl)).items()
         }
-        vectors, pending = self._vectors([c.text for c in commands.values()])
-        if pending:
-            commands = {k: replace(c, flags=(*c.flags, VECTOR_PENDING)) for k, c in commands.items()}
-        results = core.store.execute_steps(
-            [lambda batch: _apply(batch, plan, commands, links, agenda, external, talks)],
-            now=core.clock.now(),
-            new_id=core.new_id,
-            vectors=vectors,
-        )
-        if isinstance(results[0], ReverieError):
-            raise results[0]
-        self._detect(s, results[0])
-        return plan.report
+        return _Prepared(plan, talks, agenda, commands, links, external)
 
     def _detect(self, s: str, outcomes: Sequence[Outcome]) -> None:
         """Write-time detection on the claims the import created, as ``remember`` runs it.
@@ -309,6 +334,8 @@ class Slices:
         here = self._by_origin(plan.scope, [i.origin_id for i in plan.slice.items])
         conflicts: list[dict[str, str]] = []
         for it in plan.slice.items:
+            if it.id in plan.purged_out:
+                continue
             held = here.get(it.origin_id, [])
             same = next((h for h in held if _same_claim(h, it)), None)
             purged = next((h for h in held if h.text == REDACTED), None)
@@ -439,6 +466,18 @@ def slice_error(exc: InvalidInputError, where: str) -> InvalidInputError:
     return kind(f"{where}: {exc.message}")
 
 
+@dataclass
+class _Prepared:
+    """One planning of an import: what ``_apply`` writes."""
+
+    plan: _Plan
+    talks: ConversationsPlan
+    agenda: AgendaPlan
+    commands: dict[str, cmd.Remember]
+    links: list[tuple[SliceEdge, dict[str, Any]]]
+    external: dict[str, str]
+
+
 class _Plan:
     """What one import decided before writing, and the report it fills while writing."""
 
@@ -452,6 +491,7 @@ class _Plan:
         self.supersede_reasons: dict[str, str] = {}  # superseded slice id -> the reason its edge carries
         self.separate: set[str] = set()  # message memories of imported entries: never corroborate
         self.unseen: frozenset[str] = frozenset()  # origins naming a claim the importer may not see
+        self.purged_out: set[str] = set()  # items that would bring a message purged here back
 
 
 def _unseen_origins(store: Store, s: str, sl: Slice) -> frozenset[str]:
@@ -483,6 +523,23 @@ def _entries_of_own_origin(sl: Slice, unseen: frozenset[str], new_id: Callable[[
         return replace(c, entries=entries)
 
     return replace(sl, conversations=tuple(own(c) for c in sl.conversations))
+
+
+def _check_moves(sl: Slice, bound: int) -> None:
+    """Refuse a slice whose intent or task carries more than ``Limits.max_record_moves`` moves.
+
+    Why a bound: each replayed move writes an event holding the whole record (its failures
+    included), so replay time grows with the square of the moves, under the write lock (outside
+    probe 2, #12: 4,001 moves held the file 53 s). Checked before anything is read or written.
+    ``limit_exceeded``, as every ``Limits`` bound in a slice (``slice_error``), naming the field.
+    """
+    for kind, records in (("intent", sl.intents or ()), ("task", sl.tasks or ())):
+        for rec in records:
+            if len(rec.moves) > bound:
+                raise LimitExceededError(
+                    f"slice {kind} {rec.id} carries {len(rec.moves)} moves; Limits.max_record_moves is {bound}: "
+                    "export it again from a store that holds fewer, or raise the bound; nothing was written"
+                )
 
 
 def _record_origins(sl: Slice) -> list[tuple[str, str]]:
