@@ -29,6 +29,7 @@ class Limits:
     little fast). A later time is a wrong time, not too much input, so it is refused with
     ``InvalidInputError`` (``invalid_input``); accepted, it would have held the conversation's time
     order there, refusing every later message with a real time (issue #15).
+    ``max_claims_per_message`` bounds what extraction writes for one message (see the field).
     """
 
     max_text_chars: int = 32_000
@@ -54,6 +55,12 @@ class Limits:
     #: writes an event holding the record as it stands, failures included, so replay grows with the
     #: square of the moves, inside the import's write transaction: 4,001 moves held the file 53 s.
     max_record_moves: int = 1_000
+    #: Claims mined from one conversation message when its session is released (``conv.close()``,
+    #: the idle timeout, ``extract()``). A message's claims are written under the file's write
+    #: lock, about 10 ms each; one 32,000-character message gave ~1,700 and held every other
+    #: writer out past the busy timeout (outside probe 2, finding 11). The claims past it are not
+    #: written and are listed in the report's ``skipped`` (``limit_exceeded``), each with its text.
+    max_claims_per_message: int = 200
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:

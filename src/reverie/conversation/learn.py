@@ -23,6 +23,15 @@ step. So steps 2-4 of a session run inside ``store.atomic(scope)``, which holds 
 the mark is read under it, and the people are looked up under it too (a fresh ``Enroller``), so
 a racer that enrolled "Zorvina" a moment ago is found, not enrolled twice. Step 1 (an LLM
 extractor may take seconds) runs before, with no lock held.
+
+How long the lock is held is bounded, since every other writer of the file waits meanwhile
+(outside probe 2, finding 11: one 32,000-character message gave ~1,700 claims, ~40 s under the
+lock, and other processes failed "database is locked"). A message gives at most
+``Limits.max_claims_per_message`` claims; the proposals past it are reported in ``skipped``
+(``limit_exceeded``, with their text), not written. And a session's messages are written in
+chunks of about that many claims, each chunk under its own lock: the mark is per message, so a
+chunk boundary between two messages loses no check (a racer mines the other messages or skips
+them, never half of one).
 """
 
 from __future__ import annotations
@@ -109,20 +118,25 @@ class Learner:
         """Mine ``sessions`` (each a session's entries in order) of ``conversation``; see the module doc."""
         report = ExtractionReport(conversation)
         enroller = Enroller(self._host, scope)
+        cap = self._host.limits.max_claims_per_message
         for entries in sessions:
             messages = [e for e in entries if minable(e)]
             if not messages:
                 continue
             proposals = self._proposals(entries, messages, enroller, extra, report)
+            recent: list[str] = []  # the session's persons, most recent first (across chunks)
             if not any(proposals.values()):  # nothing to write: only the counts
-                self._session(scope, conversation, messages, proposals, enroller, report)
+                self._session(scope, conversation, messages, proposals, enroller, recent, report)
                 continue
-            with self._host.store.atomic(scope):  # check the marks and write, with no racer in between
-                enroller = Enroller(self._host, scope)
-                try:
-                    self._session(scope, conversation, messages, proposals, enroller, report)
-                except LearningPausedError as exc:  # what was written before it stays, as without the lock
-                    report.stopped = f"learning is paused in scope {scope!r}: {exc.message}"
+            for chunk in _chunks(messages, proposals, cap):
+                with self._host.store.atomic(scope):  # check the marks and write, with no racer in between
+                    enroller = Enroller(self._host, scope)
+                    try:
+                        self._session(scope, conversation, chunk, proposals, enroller, recent, report)
+                    except LearningPausedError as exc:  # what was written before it stays, as without the lock
+                        report.stopped = f"learning is paused in scope {scope!r}: {exc.message}"
+                if report.stopped is not None:
+                    break
             if report.stopped is not None:
                 break
         return report
@@ -162,10 +176,10 @@ class Learner:
         messages: Sequence[Entry],
         proposals: dict[str, list[Proposal]],
         enroller: Enroller,
+        recent: list[str],
         report: ExtractionReport,
     ) -> None:
-        """Write the claims of each message of a session not mined yet (see the module doc)."""
-        recent: list[str] = []
+        """Write the claims of each message (of a session, or a chunk of one) not mined yet (see the module doc)."""
         memories = self._message_items(scope, [m.id for m in messages])
         for m in messages:
             if ENTRY_ORIGIN_META in m.meta:  # trust does not travel: see ``memory.slice_conversations``
@@ -180,7 +194,9 @@ class Learner:
                 report.messages_already_mined += 1
                 continue
             if found:
-                self._message(scope, conversation, m, memory, found, enroller, recent, report)
+                cap = self._host.limits.max_claims_per_message
+                self._message(scope, conversation, m, memory, found[:cap], enroller, recent, report)
+                _report_over(m.id, found, cap, report)
 
     def _message(
         self,
@@ -281,6 +297,32 @@ class Learner:
             e.type == "derived_from" and e.dst == memory and "extracted" in e.meta
             for e in self._host.store.edges(scope, memory)
         )
+
+
+def _report_over(message_id: str, found: Sequence[Proposal], cap: int, report: ExtractionReport) -> None:
+    """Report the proposals of a message past ``cap`` (not written), each with its text."""
+    if len(found) <= cap:
+        return
+    why = (
+        f"limit_exceeded: the message gave {len(found)} claims and Limits.max_claims_per_message is {cap}; "
+        "the first ones were mined and this one was not (split such text into several messages)"
+    )
+    report.skipped.extend(Skip(message_id, why, p.text) for p in found[cap:])
+
+
+def _chunks(messages: Sequence[Entry], proposals: dict[str, list[Proposal]], cap: int) -> list[list[Entry]]:
+    """``messages`` in order, cut so that each run writes at most ``cap`` claims (a message writes
+    at most ``cap``): each run is written under one hold of the lock."""
+    out: list[list[Entry]] = [[]]
+    held = 0
+    for m in messages:
+        n = min(cap, len(proposals.get(m.id, [])))
+        if out[-1] and held + n > cap:
+            out.append([])
+            held = 0
+        out[-1].append(m)
+        held += n
+    return out
 
 
 def _new_text(p: Proposal, have: Sequence[Proposal]) -> bool:

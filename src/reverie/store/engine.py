@@ -175,5 +175,8 @@ class _ItemCache:
     def edges_of(self, scope: str, item_id: str) -> list[Edge]:
         return self._backend.edges_of(scope, item_id)
 
+    def edges_from(self, scope: str, item_id: str, type: str) -> list[Edge]:
+        return self._backend.edges_from(scope, item_id, type)
+
     def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
         return self._backend.derived(scope, parent_ids)

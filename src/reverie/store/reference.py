@@ -177,6 +177,9 @@ class ReferenceStore:
         found = (e for (s, _), e in self._edges.items() if s == scope and e.is_current and item_id in (e.src, e.dst))
         return sorted(found, key=lambda e: e.id)
 
+    def edges_from(self, scope: str, item_id: str, type: str) -> list[Edge]:
+        return [e for e in self.edges_of(scope, item_id) if e.src == item_id and e.type == type]
+
     def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
         wanted = set(parent_ids)
         found = [it for (s, _), it in self._items.items() if s == scope and wanted.intersection(it.parents)]

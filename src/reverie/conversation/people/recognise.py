@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from reverie.conversation.people.given_names import ALL as GIVEN_NAMES
 from reverie.conversation.people.given_names import gender as given_gender
 from reverie.conversation.people.lexicon import NOT_NAMES, RELATION_ADJECTIVES, RELATIONS
-from reverie.conversation.people.names import fits, tokens
+from reverie.conversation.people.names import fits, given_forms, tokens
 
 
 def _words(text: str) -> frozenset[str]:
@@ -222,6 +222,13 @@ class Context:
     message: int = 0
     _memo: dict[str, str | None] = field(default_factory=dict)
     _memo_size: int = 0
+    # ``known`` indexed by words and by every given form of a word (``_index``): a word is compared
+    # with the names sharing a form with it, not with every name the session and scope know (one
+    # message naming 800 people was quadratic: outside probe 2, finding 11). ``known`` only grows
+    # (``mention``, a caller's ``extend``); ``_indexed`` is how much of it the index holds.
+    _by_words: dict[tuple[str, ...], str] = field(default_factory=dict)
+    _by_form: dict[str, list[int]] = field(default_factory=dict)
+    _indexed: int = 0
 
     def start_message(self, speaker: str, addressee: str | None) -> None:
         self.message += 1
@@ -239,13 +246,27 @@ class Context:
             self._memo[word] = self._known_as(word)
         return self._memo[word]
 
+    def _index(self) -> None:
+        """Take the names added to ``known`` since the last call into the index."""
+        for at in range(self._indexed, len(self.known)):
+            words = tokens(self.known[at])
+            self._by_words.setdefault(words, self.known[at])
+            for form in {f for w in words for f in given_forms(w)}:
+                self._by_form.setdefault(form, []).append(at)
+        self._indexed = len(self.known)
+
     def _known_as(self, word: str) -> str | None:
         if not word:
             return None
-        exact = [k for k in self.known if tokens(k) == tokens(word)]
-        if exact:
-            return exact[0]
-        fitting = list(dict.fromkeys(k for k in self.known if fits(word, k)))
+        self._index()
+        exact = self._by_words.get(tokens(word))
+        if exact is not None:
+            return exact
+        # A name ``word`` fits shares a given form with it (``names.fits``), in ``known``'s order.
+        near: set[int] = set()
+        for form in {f for w in tokens(word) for f in given_forms(w)}:
+            near.update(self._by_form.get(form, ()))
+        fitting = list(dict.fromkeys(self.known[at] for at in sorted(near) if fits(word, self.known[at])))
         if fitting and all(fits(a, b) or fits(b, a) for a in fitting for b in fitting):
             return fitting[0]  # one person said two ways ("Bill Turner", "William")
         return None
@@ -256,7 +277,8 @@ class Context:
     def mention(self, name: str, gender: str | None = None) -> None:
         if not name:
             return
-        if tokens(name) not in {tokens(k) for k in self.known}:
+        self._index()
+        if tokens(name) not in self._by_words:
             self.known.append(name)
         self.mentions.append(Mention(name, self.message))
         if gender is not None:

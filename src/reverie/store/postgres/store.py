@@ -506,6 +506,9 @@ class PostgresStore:
     def edges_of(self, scope: str, item_id: str) -> list[Edge]:
         return self._edges(scope, "(src = %s OR dst = %s) AND closed_at IS NULL", (item_id, item_id))
 
+    def edges_from(self, scope: str, item_id: str, type: str) -> list[Edge]:
+        return self._edges(scope, "src = %s AND type = %s AND closed_at IS NULL", (item_id, type))
+
     def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
         with self._read([scope]):
             return [row_to_item(r) for r in purge.derived_rows(self.q, scope, parent_ids)]

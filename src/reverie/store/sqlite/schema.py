@@ -286,6 +286,12 @@ def _recount_terms(conn: sqlite3.Connection, found: int) -> None:
 #: The scope's edges of one type (``SQLiteStore.edges_by_type``): the alias groups conflict
 #: detection reads per claim are a few rows among the scope's growing about / derived_from edges.
 EDGES_BY_TYPE = "CREATE INDEX IF NOT EXISTS edges_by_type ON edges(scope, type)"
+#: The edges from one item to another (``edges_between``, asked before every link is recorded).
+#: Why: with only (scope, src) and (scope, dst), SQLite had no statistics to tell which end is
+#: the rare one and probed the message memory's end, whose incoming ``derived_from`` edges grow
+#: by one per claim mined from it: linking a long message's claims was quadratic (outside probe
+#: 2, finding 11). With both ends in one index the probe reads the pair's own rows.
+EDGES_BY_PAIR = "CREATE INDEX IF NOT EXISTS edges_by_pair ON edges(scope, src, dst)"
 
 
 def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
@@ -387,6 +393,7 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
     from reverie.store.sqlite import event_refs  # likewise: an index of the log every writer keeps (triggers)
 
     event_refs.ensure(conn)
+    conn.execute(EDGES_BY_PAIR)
     row = conn.execute("SELECT v FROM settings WHERE k = 'fts_tokenize'").fetchone()
     _migrate_conversations(conn, str(row[0]) if row else tokenize)
     from reverie.store.sqlite import agenda  # its own step and version, like the conversations'

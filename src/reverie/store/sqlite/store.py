@@ -532,6 +532,14 @@ class SQLiteStore:
         )
         return [row_to_edge(r) for r in rows]
 
+    def edges_from(self, scope: str, item_id: str, type: str) -> list[Edge]:
+        rows = self._conn.execute(  # the (scope, src) prefix of an index: this item's own edges
+            # ``+type``: not the (scope, type) index, which holds every edge of the type in the scope
+            "SELECT * FROM edges WHERE scope = ? AND src = ? AND +type = ? AND closed_at IS NULL ORDER BY id",
+            (scope, item_id, type),
+        )
+        return [row_to_edge(r) for r in rows]
+
     def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
         return [row_to_item(r) for r in purge.derived_rows(self._conn, scope, parent_ids)]
 
