@@ -17,16 +17,14 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from as_of_script import Op, play, scripts
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from reverie import ManualClock, Memory, ReverieError
 from reverie.store.sqlite import event_refs
 from strategies import START
 
 S = "u"
-NOUNS = ("deploy", "budget", "office", "printer")
-WORDS = ("tuesday", "friday", "berlin", "green", "seven", "quiet")
 QUERIES = ("note", "deploy note tuesday", "berlin green", "printer")
 
 
@@ -189,57 +187,16 @@ def test_triggers_made_from_other_paths_are_remade_and_the_index_refilled(tmp_pa
 
 # -- property: any script of writes, several times ---------------------------------------------
 
-#: (op, which item, word, importance, authority, minutes to advance after it)
-Op = tuple[str, int, int, float, float, int]
-ops = st.lists(
-    st.tuples(
-        st.sampled_from(["remember", "remember", "set_scores", "revise", "forget", "purge", "use", "tiers"]),
-        st.integers(0, 7),
-        st.integers(0, len(WORDS) - 1),
-        st.floats(0, 1),
-        st.floats(0, 1),
-        st.integers(0, 180),
-    ),
-    min_size=1,
-    max_size=12,
-)
-
-
-def _play(mem: Memory, clock: ManualClock, script: list[Op]) -> list[datetime]:
-    made: list[str] = []
-    times = [clock.now() - timedelta(minutes=1)]
-    for n, (op, which, word, importance, authority, minutes) in enumerate(script):
-        target = made[which % len(made)] if made else None
-        text = f"The {NOUNS[which % len(NOUNS)]} note says {WORDS[word]}"
-        try:
-            if op == "remember" or target is None:
-                made.append(mem.remember(text, scope=S, importance=importance, authority=authority).id)
-            elif op == "set_scores":
-                mem.set_scores(target, scope=S, importance=importance, authority=authority)
-            elif op == "revise":
-                made.append(mem.revise(target, f"{text} now {n}", scope=S).id)
-            elif op == "forget":
-                mem.forget(target, scope=S)
-            elif op == "use":
-                mem.recall(text, scope=S)
-            elif op == "tiers":
-                mem.set_tiers({target: ("durable", "subconscious", "active")[word % 3]}, scope=S)
-            else:
-                mem.forget(target, scope=S, purge=True)
-        except ReverieError:
-            pass  # a closed target: refused, and nothing was written
-        times.append(clock.now())
-        clock.advance(minutes=minutes)
-    return times
+SCRIPTS = scripts(("remember", "remember", "set_scores", "revise", "forget", "purge", "use", "tiers"), max_size=12)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(script=ops)
+@given(script=SCRIPTS)
 def test_as_of_reads_match_the_scan_for_any_script(script: list[Op]) -> None:
     clock = ManualClock(START)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "p.db"
         with Memory(db, embedder="hash", clock=clock, seed=0, durability="fast") as mem:
-            times = _play(mem, clock, script)
+            times = play(mem, clock, script, S)
             ids = [i.id for i in mem.list(scope=S, include_closed=True, limit=100).items]
         _same_with_and_without_index(db, Path(tmp), ids, times)

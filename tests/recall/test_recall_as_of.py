@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from as_of_script import Op, play, scripts
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from mcp import Client
 
 from reverie import ManualClock, Memory, ReverieError
@@ -202,48 +202,7 @@ def test_mcp_recall_as_of_answers_as_items_stood_then(tmp_path: Path) -> None:
 
 # -- property: recall as of T agrees with get as of T -----------------------------------------------
 
-NOUNS = ("deploy", "budget", "office", "printer")
-WORDS = ("tuesday", "friday", "berlin", "green", "seven", "quiet")
-#: (op, which item, word, importance, authority, minutes to advance after it)
-Op = tuple[str, int, int, float, float, int]
-ops = st.lists(
-    st.tuples(
-        st.sampled_from(["remember", "remember", "set_scores", "revise", "forget", "purge"]),
-        st.integers(0, 7),
-        st.integers(0, len(WORDS) - 1),
-        st.floats(0, 1),
-        st.floats(0, 1),
-        st.integers(0, 180),
-    ),
-    min_size=1,
-    max_size=14,
-)
-
-
-def _play(mem: Memory, clock: ManualClock, script: list[Op]) -> list[datetime]:
-    """Run the script; the times to ask about (before, between and after the steps)."""
-    made: list[str] = []
-    times = [clock.now() - timedelta(minutes=1)]
-    for n, (op, which, word, importance, authority, minutes) in enumerate(script):
-        target = made[which % len(made)] if made else None
-        text = f"The {NOUNS[which % len(NOUNS)]} note says {WORDS[word]}"
-        try:
-            if op == "remember" or target is None:
-                made.append(mem.remember(text, scope=S, importance=importance, authority=authority).id)
-            elif op == "set_scores":
-                mem.set_scores(target, scope=S, importance=importance, authority=authority)
-            elif op == "revise":
-                made.append(mem.revise(target, f"{text} now {n}", scope=S).id)
-            elif op == "forget":
-                mem.forget(target, scope=S)
-            else:
-                mem.forget(target, scope=S, purge=True)
-        except ReverieError:
-            pass  # a closed target: refused, and nothing was written
-        times.append(clock.now())
-        clock.advance(minutes=minutes)
-        times.append(clock.now() - timedelta(seconds=1))
-    return times
+SCRIPTS = scripts(("remember", "remember", "set_scores", "revise", "forget", "purge"), max_size=14)
 
 
 def _believed_then(mem: Memory, item_id: str, when: datetime) -> bool:
@@ -278,19 +237,19 @@ PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
 
 
 @PROPERTY
-@given(script=ops)
+@given(script=SCRIPTS)
 def test_recall_as_of_agrees_with_get_as_of_on_sqlite(script: list[Op]) -> None:
     clock = ManualClock(START)
     with (
         tempfile.TemporaryDirectory() as tmp,
         Memory(Path(tmp) / "p.db", embedder="hash", clock=clock, seed=0, durability="fast") as mem,
     ):
-        _check_agrees_with_get(mem, _play(mem, clock, script))
+        _check_agrees_with_get(mem, play(mem, clock, script, S, between=True))
 
 
 @PROPERTY
-@given(script=ops)
+@given(script=SCRIPTS)
 def test_recall_as_of_agrees_with_get_as_of_on_the_reference_store(script: list[Op]) -> None:
     clock = ManualClock(START)
     with Memory(store=ReferenceStore(), embedder="hash", clock=clock, seed=0) as mem:
-        _check_agrees_with_get(mem, _play(mem, clock, script))
+        _check_agrees_with_get(mem, play(mem, clock, script, S, between=True))
