@@ -36,17 +36,27 @@ def _home_text(mem: Memory, scope: str) -> str:
     return json.dumps(items + msgs + [str(e) for e in mem.events(scope=scope)])
 
 
-def test_a_message_purged_at_home_does_not_come_back_through_a_sandbox_turn() -> None:
+def _sandbox_turn_then_purge(turn: str, *, noted: bool = True, home_goes_on: bool = False) -> tuple[Memory, Memory]:
+    """Home says a secret, hands the conversation to a sandbox that adds ``turn`` and closes it,
+    then home purges the secret (``home_goes_on``: home adds a turn first, so the two diverge)."""
     main, _ = make_memory()
     sandbox, _ = make_memory(seed=5)
     conv = main.conversation("c1", scope=HOME)
     secret = conv.add("My sister Zorvina lives in Porto", speaker="Alice", role="user")
-    conv.add("Noted", speaker="Bot", role="assistant")
+    if noted:
+        conv.add("Noted", speaker="Bot", role="assistant")
     sandbox.import_slice(main.export_slice(scope=HOME, include_conversations=True).to_json(), scope=SANDBOX)
     sc = sandbox.conversation("c1", scope=SANDBOX, create=False)
-    sc.add("She also has a cat called Fluff", speaker="Alice", role="user")
+    sc.add(turn, speaker="Alice", role="user")
     sc.close()
+    if home_goes_on:
+        conv.add("Home went on meanwhile", speaker="Bob", role="user")  # both went on: a conflict
     conv.purge(secret.id)
+    return main, sandbox
+
+
+def test_a_message_purged_at_home_does_not_come_back_through_a_sandbox_turn() -> None:
+    main, sandbox = _sandbox_turn_then_purge("She also has a cat called Fluff")
     assert "Zorvina" not in _home_text(main, HOME)
 
     rep = main.import_slice(sandbox.export_slice(scope=SANDBOX, include_conversations=True).to_json(), scope=HOME)
@@ -62,15 +72,7 @@ def test_a_message_purged_at_home_does_not_come_back_through_a_sandbox_turn() ->
 
 
 def test_a_purge_at_home_leaves_untouched_what_the_sandbox_says_on_its_own() -> None:
-    main, _ = make_memory()
-    sandbox, _ = make_memory(seed=5)
-    conv = main.conversation("c1", scope=HOME)
-    secret = conv.add("My sister Zorvina lives in Porto", speaker="Alice", role="user")
-    sandbox.import_slice(main.export_slice(scope=HOME, include_conversations=True).to_json(), scope=SANDBOX)
-    sc = sandbox.conversation("c1", scope=SANDBOX, create=False)
-    sc.add("My colleague Omar lives in Lisbon", speaker="Alice", role="user")
-    sc.close()
-    conv.purge(secret.id)
+    main, sandbox = _sandbox_turn_then_purge("My colleague Omar lives in Lisbon", noted=False)
 
     main.import_slice(sandbox.export_slice(scope=SANDBOX, include_conversations=True).to_json(), scope=HOME)
 
@@ -80,17 +82,7 @@ def test_a_purge_at_home_leaves_untouched_what_the_sandbox_says_on_its_own() -> 
 
 
 def test_a_copy_under_a_new_name_leaves_the_purged_message_out_too() -> None:
-    main, _ = make_memory()
-    sandbox, _ = make_memory(seed=5)
-    conv = main.conversation("c1", scope=HOME)
-    secret = conv.add("My sister Zorvina lives in Porto", speaker="Alice", role="user")
-    conv.add("Noted", speaker="Bot", role="assistant")
-    sandbox.import_slice(main.export_slice(scope=HOME, include_conversations=True).to_json(), scope=SANDBOX)
-    sc = sandbox.conversation("c1", scope=SANDBOX, create=False)
-    sc.add("She also has a cat called Fluff", speaker="Alice", role="user")
-    sc.close()
-    conv.add("Home went on meanwhile", speaker="Bob", role="user")  # both went on: a conflict
-    conv.purge(secret.id)
+    main, sandbox = _sandbox_turn_then_purge("She also has a cat called Fluff", home_goes_on=True)
 
     sent = sandbox.export_slice(scope=SANDBOX, include_conversations=True).to_json()
     rep = main.import_slice(sent, scope=HOME, on_conflict="reid")
