@@ -21,6 +21,7 @@ from functools import lru_cache
 # Nominal suffixes, longest first: the verb or adjective the noun was made from.
 # "-ment": retirement → retire; "-ure": closure → close; "-ion": completion → complete;
 # "-al": arrival → arrive; "-ance" / "-ence": acceptance → accept, existence → exist.
+# Before those: "-ature": signature → sign; "-sis": diagnosis → diagnos (the stem of "diagnosed").
 _NOMINAL = ("ments", "ment", "ures", "ure", "ions", "ion", "als", "al", "ances", "ance", "ences", "ence")
 _MIN_LENGTH = 6
 _MIN_LY = 5  # "daily"
@@ -43,6 +44,10 @@ def base_form(low: str) -> str:
         return low[:-2]  # monthly → month, quarterly → quarter; "early", "apply" stay
     if len(low) < _MIN_LENGTH:
         return low
+    if low.endswith("ature") and len(low) - 5 >= _MIN_BASE + 1:  # signature → sign, not "nature"
+        return low[:-5]
+    if low.endswith("sis"):  # diagnosis → diagnos, as "diagnosed" stems
+        return low[:-2]
     for suffix in _NOMINAL:
         rest = low[: -len(suffix)]
         if low.endswith(suffix) and len(rest) >= _MIN_BASE:

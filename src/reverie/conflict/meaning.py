@@ -95,6 +95,13 @@ _GENERIC = frozenset(
                         "well", "way", "being", "has", "have", "had", "having", "do", "does", "did",
                         "is", "are", "was", "were", "be", "been", "first", "job")}
 )  # fmt: skip
+# Events that happen once in a thing's life: their date does not change with the tense it is
+# told in ("was born in 1988" / "birth year is 1992", "was founded in 1902" / "dates from its
+# founding in 1950"), unlike a value that may have moved ("was 100" / "is 500").
+_ONE_LIFETIME = frozenset({"@born", "@found", "@die"})
+# Verbs that only place a nominalised event in time: "the signing took place on 2 May", "her
+# diagnosis came in 2016", "its completion happened in 1905" say what "was signed on" says.
+_LIGHT_BEFORE_DATE = frozenset({"came", "comes", "took", "takes", "happened", "happens", "occurred", "occurs"})
 # Negative words that are not in the negation list the aligner uses.
 _NEGATIVE_WORDS = frozenset({"unable", "cannot", "without", "lacks", "lack"})
 # Roles and properties with one holder at a time ("landlord", "capital"), as the aligner knows them.
@@ -175,6 +182,7 @@ def frame(side: Analysis) -> Frame:
     roots = [stem(base_form(low)) for low in lows]  # "retirement" meets "retired" (see ``derive``)
     in_subject: list[tuple[int, str]] = []
     ceased = ceased_at(lows)
+    dated = any(u.kind == "date" or _year(u) for u in side.units)
     skip = -1
     for i, tok in enumerate(tokens):
         if i in labels:
@@ -182,15 +190,20 @@ def frame(side: Analysis) -> Frame:
             continue
         if i in in_value or tok.kind != "word" or i <= skip or i in ceased:
             continue
-        if i + 1 < len(tokens):
-            pair = paraphrase.phrase_concept(stems[i], stems[i + 1])
-            if pair is not None:  # "married to": read as a relation even if "married" is a state too
-                concepts.add(pair)
-                skip = i + 1
-                continue
+        pair = paraphrase.phrase_concept(stems[i], stems[i + 1]) if i + 1 < len(tokens) else None
+        if i == pred and dated and lows[i] in _LIGHT_BEFORE_DATE and pair in (None, "@happen"):
+            skip = i + (pair is not None)  # "the diagnosis came in 2016", "the signing took place on …":
+            continue  # the noun is the event, the verb only dates it ("came down" is an event itself)
+        if pair is not None:  # "married to": read as a relation even if "married" is a state too
+            concepts.add(pair)
+            skip = i + 1
+            continue
         able = _able_base(lows[i])
         if i in classed and able is None:  # an antonym state: its class is the topic, its side apart
             concepts.add(next(u.key for u in side.units if u.tok == i and u.kind == "class"))
+            event = paraphrase.concept_of(stems[i])
+            if event is not None:  # "completed" is a state and also the event "completion" names
+                concepts.add(event)
             continue
         if _is_name(side, i, pred):
             names.append((i, tok.low))
@@ -412,7 +425,7 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     differences = len(moved_q) + len(moved_d)
     if differences > 1:
         return None
-    if differences == 1 and fa.past != fb.past:
+    if differences == 1 and fa.past != fb.past and not (moved_d and shared & _ONE_LIFETIME):
         return None  # "was 100" / "is 500": a change; "closes at 6" / "closed at 3 on Friday": one day
     if differences == 1:
         if _flips(fa, fb) or fa.negated != fb.negated or fa.sequenced or fb.sequenced:
