@@ -33,7 +33,7 @@ from reverie.conflict.derive import base_form
 from reverie.conflict.entity import Aliases, same_value
 from reverie.conflict.frame import Analysis, Unit, analyse
 from reverie.conflict.grammar import AXES, MEASURE_STEMS, ceased_at, experience_in_perfect, head_of
-from reverie.conflict.numeric import comparable, disagree, limits_disagree
+from reverie.conflict.numeric import Quantity, comparable, disagree, limits_disagree
 from reverie.conflict.temporal import reports_an_occasion, says_again
 from reverie.conflict.text import (
     ARTICLES,
@@ -93,7 +93,7 @@ _GENERIC = frozenset(
                         "both", "full", "fully", "we", "you", "they", "he", "she", "i", "us", "them",
                         "his", "her", "their", "our", "my", "its", "also", "only", "instead", "exactly",
                         "well", "way", "being", "has", "have", "had", "having", "do", "does", "did",
-                        "is", "are", "was", "were", "be", "been", "first", "job")}
+                        "is", "are", "was", "were", "be", "been", "first", "job", "count", "number")}
 )  # fmt: skip
 # Events that happen once in a thing's life: their date does not change with the tense it is
 # told in ("was born in 1988" / "birth year is 1992", "was founded in 1902" / "dates from its
@@ -601,6 +601,8 @@ def _moved_quantities(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
         return None if (qa or qb) and (len(qa) > 1 or len(qb) > 1 or not (qa and qb)) else []
     a, b = qa[0].qty, qb[0].qty
     assert a is not None and b is not None
+    a, b = _as_rate(a, fa, b), _as_rate(b, fb, a)
+    a, b = _as_count(a, fa, b), _as_count(b, fb, a)
     if "every" in fa.words | fb.words:
         return None  # "every 6 hours" is a frequency, and is said other ways too
     if (a.dim == "bare" or b.dim == "bare") and not (a.dim == b.dim and fa.concepts == fb.concepts):
@@ -609,6 +611,45 @@ def _moved_quantities(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
         return None
     ruled = bool(fa.words & _RULE_WORDS and fb.words & _RULE_WORDS)
     return [(qa[0], qb[0])] if disagree(a, b) or (ruled and limits_disagree(a, b)) else []
+
+
+# Adjectives that make a plain amount a rate: "the monthly budget is 1,000 euros" is "1,000 euros a month".
+_PERIOD_WORDS = {"hourly": "h", "daily": "d", "nightly": "d", "weekly": "wk", "monthly": "mo", "yearly": "yr",
+                 "annual": "yr", "annually": "yr"}  # fmt: skip
+
+
+def _as_rate(plain: Quantity, side: Frame, rate: Quantity) -> Quantity:
+    """``plain`` read as a rate when its own claim names a period by an adjective and the other
+    claim states a rate of the same thing.
+
+    "300 euros a month" and "the monthly budget … 1,000 euros" measure one thing; so do "an annual
+    fee of 120 dollars" and "10 dollars a month" (which agree). Without the adjective a plain
+    amount stays a total ("1,000 euros" is not "1,000 euros a month")."""
+    base, slash, per = rate.dim.partition("/")
+    if not slash or per != "time" or plain.dim != base:
+        return plain
+    period = next((_PERIOD_WORDS[w] for w in sorted(side.words) if w in _PERIOD_WORDS), None)
+    seconds = units.lookup(period) if period is not None else None
+    if seconds is None:
+        return plain
+    return replace(
+        plain,
+        lo=plain.lo / seconds.factor,
+        hi=plain.hi / seconds.factor,
+        dim=rate.dim,
+        key=f"{plain.key}/{seconds.key}",
+        exact=None,
+    )
+
+
+def _as_count(bare: Quantity, side: Frame, counted: Quantity) -> Quantity:
+    """A bare number read as a count of the other claim's counted thing when its own claim names
+    that thing: "the partition count … is 12" against "48 partitions"."""
+    if bare.dim != "bare" or not counted.dim.startswith("count:") or "/" in counted.dim:
+        return bare
+    if stem(counted.key) not in side.stems:
+        return bare
+    return replace(bare, dim=counted.dim, key=counted.key, exact=None)
 
 
 def _moved_dates(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
