@@ -237,6 +237,10 @@ FUNCTIONAL_NOUNS = frozenset(
         "employer", "language", "region", "city", "country", "birthplace", "airline", "carrier",
         "school", "university", "major", "role", "position", "job", "office", "editor", "os",
         "phone", "email", "number", "birthday", "password", "username", "handle",
+        # offices and services one holder fills at a time
+        "mayor", "governor", "chancellor", "dean", "coach", "conductor", "accountant", "auditor",
+        "lawyer", "attorney", "solicitor", "hairdresser", "barber", "vet", "veterinarian", "gp",
+        "pediatrician", "paediatrician", "therapist", "landlady", "guardian",
     }
 )  # fmt: skip
 # Nouns whose values are ordinary lower-case words ("the default branch is main").

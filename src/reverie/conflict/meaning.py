@@ -93,7 +93,7 @@ _GENERIC = frozenset(
                         "both", "full", "fully", "we", "you", "they", "he", "she", "i", "us", "them",
                         "his", "her", "their", "our", "my", "its", "also", "only", "instead", "exactly",
                         "well", "way", "being", "has", "have", "had", "having", "do", "does", "did",
-                        "is", "are", "was", "were", "be", "been", "first", "job", "count", "number")}
+                        "is", "are", "was", "were", "be", "been", "first", "job", "count", "number", "current")}
 )  # fmt: skip
 # Events that happen once in a thing's life: their date does not change with the tense it is
 # told in ("was born in 1988" / "birth year is 1992", "was founded in 1902" / "dates from its

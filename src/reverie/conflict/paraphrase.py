@@ -63,6 +63,7 @@ _CLASSES: dict[str, tuple[bool, tuple[str, ...], tuple[str, ...]]] = {
     "@ceo": (True, ("ceo",), ("chief executive", "run by")),
     "@head": (True, ("principal", "head", "president", "chair", "chairman", "chairwoman"), ()),
     "@capital": (True, ("capital",), ()),
+    "@mother-tongue": (True, (), ("mother tongue", "native language", "first language")),
     # Who made a thing: one maker per role, and the role matters ("designed" is not "built").
     "@made-design": (True, ("designed", "design", "designer"), ()),
     "@made-develop": (True, ("developed", "developer"), ()),
