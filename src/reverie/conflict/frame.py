@@ -46,7 +46,8 @@ _BASE_FORM_LEFT = PRONOUNS | MODALS | DO | frozenset({"to", "not", "never"})
 _IRREGULAR_PAST = frozenset(
     {"ran", "went", "met", "took", "left", "began", "wrote", "held", "got", "made", "came", "sold",
      "bought", "grew", "knew", "flew", "drove", "spoke", "ate", "drank", "slept", "won", "lost",
-     "paid", "sent", "kept", "stood", "taught", "brought", "spent", "fell", "gave", "found"}
+     "paid", "sent", "kept", "stood", "taught", "brought", "spent", "fell", "gave", "found", "saw", "rode",
+     "swam", "sang", "wore", "chose", "caught", "stole", "broke", "froze", "told", "said"}
 )  # fmt: skip
 # Adverbs that stand between a subject and its verb, never before a noun: "the shop still delivers".
 _VERB_ADVERBS = frozenset({"still", "always", "never", "usually", "often", "rarely", "sometimes", "seldom"})

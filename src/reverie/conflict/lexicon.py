@@ -71,6 +71,13 @@ _IRREGULAR_FORMS: dict[str, tuple[str, ...]] = {
     "become": ("became", "becomes"),
     "say": ("said", "says"),
     "think": ("thought", "thinks"),
+    "see": ("saw", "seen", "sees"),
+    "swim": ("swam", "swum", "swims"),
+    "ride": ("rode", "ridden", "rides"),
+    "wear": ("wore", "worn", "wears"),
+    "grow": ("grew", "grown", "grows"),
+    "break": ("broke", "broken", "breaks"),
+    "sing": ("sang", "sung", "sings"),
 }
 
 
@@ -105,6 +112,7 @@ VERB_BASES: tuple[str, ...] = (
     "crash", "respond", "reply", "connect", "point", "route", "forward", "redirect", "sync",
     "backup", "restart", "reboot", "update", "upgrade", "install", "check", "test", "review",
     "approve", "merge", "commit", "push", "pull", "tag", "publish", "post", "email", "text",
+    "see", "sing",
 )  # fmt: skip
 VERB_FORMS: frozenset[str] = all_forms(*VERB_BASES) | {"headquartered"}
 # Simple-past forms a log line opens with ("Checked …", "Ran …"): regular -ed forms of the
@@ -113,7 +121,7 @@ PAST_VERB_FORMS: frozenset[str] = frozenset(f for f in VERB_FORMS if f.endswith(
     {"ran", "went", "took", "wrote", "held", "led", "met", "left", "began", "flew", "drove", "ate", "drank",
      "spoke", "paid", "sent", "kept", "lost", "won", "came", "knew", "slept", "bought", "sold", "got", "made",
      "gave", "found", "stood", "taught", "brought", "spent", "fell", "shut", "put", "read", "set", "became",
-     "said", "thought"}
+     "said", "thought", "saw", "swam", "rode", "wore", "grew", "broke", "sang"}
 )  # fmt: skip
 VERB_BASE_FORMS: frozenset[str] = frozenset(VERB_BASES)
 

@@ -87,7 +87,7 @@ _CLASSES: dict[str, tuple[bool, tuple[str, ...], tuple[str, ...]]] = {
     "@name": (True, ("named", "called", "name"), ("is called", "name is")),
     "@org": (False, ("company", "firm", "business", "organisation", "organization"), ()),
     "@assign": (True, ("assigned",), ("works on", "assigned to")),
-    "@visit": (False, ("visit", "visited", "been", "went", "travelled", "traveled"), ("been to",)),
+    "@visit": (False, ("visit", "visited", "been", "went", "travelled", "traveled"), ("been to", "set foot")),
     "@eat": (False, ("eat", "ate", "eaten", "taste", "tasted"), ()),
     "@score": (False, ("score", "scored", "scores", "grade"), ()),
     "@floor": (False, ("floor", "storey"), ()),

@@ -43,6 +43,10 @@ _RESTRICTIONS = frozenset(
        "holidays", "peak", "off-peak", "rush", "evenings", "mornings", "nights"}
 )  # fmt: skip
 
+# "last spring", "this summer", "next weekend": one occasion, not the part of every year or week
+# a restriction names.
+_ONE_OCCASION = frozenset({"last", "this", "next", "that", "past"})
+
 _UNIVERSAL_WORDS = frozenset({"daily", "always", "year-round", "everyday"})
 _UNIVERSAL_PHRASES = frozenset(
     {("every", "day"), ("each", "day"), ("all", "week"), ("all", "year"), ("year", "round"), ("7", "days"),
@@ -83,7 +87,12 @@ def _capacity_vs_content(x: Analysis, y: Analysis) -> bool:
 def _restricted(side: Analysis) -> bool:
     """A restricting word outside any quantity ("5 nights" is a length, "works nights" a restriction)."""
     spans = [(u.start, u.end) for u in side.units if u.kind == "qty"]
-    return any(t.low in _RESTRICTIONS and not any(lo <= t.start < hi for lo, hi in spans) for t in side.tokens)
+    return any(
+        t.low in _RESTRICTIONS
+        and not any(lo <= t.start < hi for lo, hi in spans)
+        and not (i and side.tokens[i - 1].low in _ONE_OCCASION)
+        for i, t in enumerate(side.tokens)
+    )
 
 
 def _universal(side: Analysis) -> bool:
