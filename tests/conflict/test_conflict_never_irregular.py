@@ -1,4 +1,4 @@
-""""Has never done X" against one occasion of X, when the verb is irregular or the occasion is
+""" "Has never done X" against one occasion of X, when the verb is irregular or the occasion is
 "last spring".
 
 What must hold: "has never ridden a horse" / "rode a horse in Iceland last summer", "has never
