@@ -126,6 +126,7 @@ class Intents:
             move=chk.check_move(move, tuple(ag.INTENT_MOVES), "intent"),
             reason=check_reason(reason),
             expected_version=chk.check_version(expected_version),
+            max_moves=core.limits.max_record_moves,
         )
         return self._written(core.run([command]))
 

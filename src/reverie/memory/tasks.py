@@ -210,8 +210,13 @@ class Tasks:
             reason=check_reason(reason),
             outputs=chk.memory_ids(outputs, "outputs"),
             expected_version=chk.check_version(expected_version),
+            max_moves=core.limits.max_record_moves,
         )
-        return self._written(core.run([command]))
+        # A move's event carries only what it changed (``model/agenda.py``): the task after it is
+        # read back in the same transaction, so it is this move's result, not a later one's.
+        with core.store.atomic(command.scope):
+            core.run([command])
+            return self.get(command.id, scope=command.scope)
 
     def start(
         self, task: ag.Task | str, *, scope: str, reason: str = "", expected_version: int | None = None
