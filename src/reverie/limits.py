@@ -51,9 +51,10 @@ class Limits:
     max_int_digits: int = 640
     #: Seconds a message's ``at`` may lie after the clock's now (5 minutes of clock skew).
     max_clock_skew_seconds: int = 300
-    #: Moves (start, fail, retry, ...) one intent or task of a slice may carry. Each replayed move
-    #: writes an event holding the record as it stands, failures included, so replay grows with the
-    #: square of the moves, inside the import's write transaction: 4,001 moves held the file 53 s.
+    #: Moves (start, fail, retry, pause, ...) one intent or task may make, live or carried by a
+    #: slice. Each move rewrites the record as it stands, failures included, so the work grows with
+    #: the square of the moves (a slice's replay of 4,001 moves held the file 53 s); a live record
+    #: past it is refused its next move, so every record can also be imported from a slice.
     max_record_moves: int = 1_000
     #: Claims mined from one conversation message when its session is released (``conv.close()``,
     #: the idle timeout, ``extract()``). A message's claims are written under the file's write

@@ -12,7 +12,7 @@ from __future__ import annotations
 import builtins
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -187,12 +187,23 @@ class Core:
         return dict(zip(unique, vecs, strict=True))
 
     # -- writing and reading --------------------------------------------------------------
-    def run(self, commands: Sequence[cmd.Command], texts: Sequence[str] = ()) -> builtins.list[Outcome]:
+    def run(
+        self,
+        commands: Sequence[cmd.Command],
+        texts: Sequence[str] = (),
+        *,
+        guard: Callable[[], None] | None = None,
+    ) -> builtins.list[Outcome]:
         """Embed ``texts`` first, then apply ``commands`` in one store transaction.
 
         If the embedder fails (``EmbedderError``: endpoint down, model missing) the claims are
         stored anyway, flagged ``VECTOR_PENDING`` ("still answers, just remembers less"); a
         mismatch of embedders is a configuration error and still refuses the write.
+
+        ``guard``: a check of state the commands do not name (a ``TaskRun``'s task, for the
+        claims it writes), run with the commands under the write lock (``store.atomic`` of the
+        first command's scope) and refusing the write by raising. Why here: the embedding stays
+        outside the lock, and nothing can commit between the check and the write.
         """
         try:
             vectors = self.embed_texts(texts)
@@ -202,7 +213,12 @@ class Core:
             commands = _pending(commands, exc)
             vectors = {}
             self._maybe_pending = True
-        out = self.store.execute(commands, now=self.clock.now(), new_id=self.new_id, vectors=vectors)
+        if guard is None:
+            out = self.store.execute(commands, now=self.clock.now(), new_id=self.new_id, vectors=vectors)
+        else:
+            with self.store.atomic(str(getattr(commands[0], "scope", ""))):
+                guard()
+                out = self.store.execute(commands, now=self.clock.now(), new_id=self.new_id, vectors=vectors)
         if vectors and self._maybe_pending:
             self._backfill_after_write(commands)
         return out

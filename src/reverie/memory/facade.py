@@ -132,7 +132,7 @@ class Memory:
         self._alerts = Alerts(core)
         #: Intents and tasks on the same log (``reverie.memory.intents`` / ``reverie.memory.tasks``).
         self.intents = Intents(core, self._dreaming.thinking_queue)
-        self.tasks = Tasks(core, self._writes.remember)
+        self.tasks = Tasks(core, self._writes.remember_guarded)
         #: Idempotency keys for a face that retries writes (``reverie.memory.idempotency``).
         self.idempotency = Idempotency(core)
 

@@ -126,6 +126,7 @@ class Intents:
             move=chk.check_move(move, tuple(ag.INTENT_MOVES), "intent"),
             reason=check_reason(reason),
             expected_version=chk.check_version(expected_version),
+            max_moves=core.limits.max_record_moves,
         )
         return self._written(core.run([command]))
 
@@ -241,18 +242,26 @@ class Intents:
         suggested for claim …", as HTTP answers) if its claim is no longer current (forgotten,
         superseded, dismissed) or an open intent is already about it (accepted twice, or by another
         caller meanwhile), so one suggestion makes at most one intent on every face.
+
+        The re-check and the write are one step inside ``store.atomic(scope)``, which holds the
+        write lock from the first read to the commit (SQLite's ``BEGIN IMMEDIATE``, PostgreSQL's
+        per-scope lock). Why: checked outside it, two callers accepting the same suggestion at once
+        (two processes on one file) both passed the check and both wrote; now the second waits for
+        the first, reads its intent and is refused.
         """
         if not isinstance(suggestion, SuggestedIntent):
             raise InvalidInputError("accept takes a SuggestedIntent from mem.intents.suggest(...)")
-        self._check_still_suggested(suggestion)
-        return self.create(
-            suggestion.label,
-            scope=suggestion.scope,
-            owner=owner,
-            priority=suggestion.priority if priority is None else priority,
-            memory_ids=suggestion.memory_ids,
-            reason=suggestion.reason,
-        )
+        scope = self._core.scope(suggestion.scope)
+        with self._core.store.atomic(scope):
+            self._check_still_suggested(suggestion)
+            return self.create(
+                suggestion.label,
+                scope=scope,
+                owner=owner,
+                priority=suggestion.priority if priority is None else priority,
+                memory_ids=suggestion.memory_ids,
+                reason=suggestion.reason,
+            )
 
     def _open_about(self, scope: str, claim: str) -> builtins.list[ag.Intent]:
         """The open (active or paused) intents about ``claim`` or another version of it."""

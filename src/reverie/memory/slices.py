@@ -528,9 +528,10 @@ def _entries_of_own_origin(sl: Slice, unseen: frozenset[str], new_id: Callable[[
 def _check_moves(sl: Slice, bound: int) -> None:
     """Refuse a slice whose intent or task carries more than ``Limits.max_record_moves`` moves.
 
-    Why a bound: each replayed move writes an event holding the whole record (its failures
-    included), so replay time grows with the square of the moves, under the write lock (outside
-    probe 2, #12: 4,001 moves held the file 53 s). Checked before anything is read or written.
+    Why a bound: each replayed move rewrites the whole record (its failures included), so replay
+    time grows with the square of the moves, under the write lock (outside probe 2, #12: 4,001
+    moves held the file 53 s). Checked before anything is read or written. A live record is held
+    to the same bound (``model/agenda_rules.py``), so every record a store holds can be imported.
     ``limit_exceeded``, as every ``Limits`` bound in a slice (``slice_error``), naming the field.
     """
     for kind, records in (("intent", sl.intents or ()), ("task", sl.tasks or ())):

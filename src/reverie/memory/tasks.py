@@ -22,7 +22,13 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from reverie.errors import InvalidInputError, InvalidTransitionError, NotFoundError, ReverieError
+from reverie.errors import (
+    InvalidInputError,
+    InvalidTransitionError,
+    NotFoundError,
+    ReverieError,
+    VersionConflictError,
+)
 from reverie.memory import agenda_common as chk
 from reverie.memory.core import Core
 from reverie.model import agenda as ag
@@ -59,7 +65,17 @@ def failure_reason(exc: BaseException) -> str:
 
 
 class TaskRun:
-    """A running task's handle (``mem.tasks.running``): its claims carry the task and its intent."""
+    """A running task's handle (``mem.tasks.running``): its claims carry the task and its intent.
+
+    The handle holds the task at the version its own last move left it (``task.version``). Every
+    write through it (``remember``, ``complete``, ``fail``) first checks, under the store's write
+    lock and in the same transaction as the write, that the task is still at that version. Why:
+    another agent may fail, retry or complete the task meanwhile (a supervisor taking over a
+    stalled run); a handle writing anyway completed or failed the other agent's new attempt, or
+    tagged claims with a task already completed without them. Such a write is refused with
+    ``VersionConflictError`` ("moved by another agent"), naming where the task is now, and
+    writes nothing; the other agent's moves stand.
+    """
 
     def __init__(self, tasks: Tasks, remember: Remember, task: ag.Task) -> None:
         self._tasks = tasks
@@ -85,7 +101,8 @@ class TaskRun:
         A claim equal to a current one corroborates it (and keeps that claim's meta): it is
         still listed among the run's outputs. Refused (``InvalidTransitionError``) once the run has
         completed or failed, or its block has exited: a claim tagged with a finished task would
-        be found by ``Q.task`` without being among its outputs.
+        be found by ``Q.task`` without being among its outputs. Refused (``VersionConflictError``)
+        once another agent has moved the task, for the same reason.
         """
         if self.finished or self.closed:
             raise InvalidTransitionError(
@@ -94,9 +111,11 @@ class TaskRun:
             )
         if "scope" in fields:
             raise InvalidInputError("a task run writes to its task's scope; do not pass scope=")
+        if "guard" in fields:
+            raise InvalidInputError("unknown field guard; a claim is remembered with the fields of mem.remember")
         meta = dict(fields.pop("meta", None) or {})
         meta.update(self.meta)
-        item = self._remember(text, scope=self.task.scope, meta=meta, **fields)
+        item = self._remember(text, scope=self.task.scope, meta=meta, guard=lambda: self.check_held("claim"), **fields)
         self.written.append(item.id)
         return item
 
@@ -104,11 +123,11 @@ class TaskRun:
         self, *, outputs: Sequence[Item | str] = (), reason: str = "", expected_version: int | None = None
     ) -> ag.Task:
         """Complete now with the claims written so far plus ``outputs``."""
-        self.task = self._tasks.complete(
-            self.task,
-            scope=self.task.scope,
-            outputs=[*self.written, *outputs],
+        self.task = self._tasks.held_move(
+            self,
+            "complete",
             reason=reason,
+            outputs=[*self.written, *outputs],
             expected_version=expected_version,
         )
         self.finished = True
@@ -116,9 +135,25 @@ class TaskRun:
 
     def fail(self, reason: str, *, expected_version: int | None = None) -> ag.Task:
         """Fail now with ``reason`` (kept on the task for the next attempt or agent)."""
-        self.task = self._tasks.fail(self.task, reason, scope=self.task.scope, expected_version=expected_version)
+        self.task = self._tasks.held_move(self, "fail", reason=reason, expected_version=expected_version)
         self.finished = True
         return self.task
+
+    def check_held(self, what: str) -> None:
+        """Raise ``VersionConflictError`` unless the task is still where this handle left it (``what``:
+        the write refused, for the message).
+
+        Run under the write lock by each of the handle's writes (see the class docstring)."""
+        now = self._tasks.get(self.task, scope=self.task.scope)
+        if now.version == self.task.version:
+            return
+        mine = self.task
+        raise VersionConflictError(
+            f"task {mine.id} was moved by another agent while this run held it: it is now {now.status} "
+            f"(version {now.version}, attempt {now.attempts}); this run holds version {mine.version} "
+            f"(attempt {mine.attempts}), so its {what} is refused and nothing is written; read the task again "
+            "(tasks.get) and start a new run if it is still open"
+        )
 
 
 class Tasks:
@@ -175,8 +210,13 @@ class Tasks:
             reason=check_reason(reason),
             outputs=chk.memory_ids(outputs, "outputs"),
             expected_version=chk.check_version(expected_version),
+            max_moves=core.limits.max_record_moves,
         )
-        return self._written(core.run([command]))
+        # A move's event carries only what it changed (``model/agenda.py``): the task after it is
+        # read back in the same transaction, so it is this move's result, not a later one's.
+        with core.store.atomic(command.scope):
+            core.run([command])
+            return self.get(command.id, scope=command.scope)
 
     def start(
         self, task: ag.Task | str, *, scope: str, reason: str = "", expected_version: int | None = None
@@ -207,6 +247,30 @@ class Tasks:
     ) -> ag.Task:
         """failed → running: a new attempt; the earlier failures stay listed."""
         return self.transition(task, "retry", scope=scope, reason=reason, expected_version=expected_version)
+
+    def held_move(
+        self,
+        run: TaskRun,
+        move: str,
+        *,
+        reason: str = "",
+        outputs: Sequence[Item | str] = (),
+        expected_version: int | None = None,
+    ) -> ag.Task:
+        """``move`` for ``run``: its check that no other agent moved the task, then the move, as one
+        step under the write lock. The move also carries the version the handle holds (or the
+        caller's ``expected_version``), so the store refuses it too if anything moved first."""
+        task = run.task
+        with self._core.store.atomic(task.scope):
+            run.check_held("completion" if move == "complete" else "failure")
+            return self.transition(
+                task,
+                move,
+                scope=task.scope,
+                reason=reason,
+                outputs=outputs,
+                expected_version=task.version if expected_version is None else expected_version,
+            )
 
     @contextmanager
     def running(self, task: ag.Task | str, *, scope: str) -> Iterator[TaskRun]:

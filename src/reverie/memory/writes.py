@@ -11,7 +11,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import logging
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -186,6 +186,15 @@ class Writes:
         items = core.store.get_many(s, [_outcome_id(o) for o in made])
         return [_result(items[_outcome_id(o)], o, found) for o in made]
 
+    def remember_guarded(self, /, text: str, *, scope: str, guard: Callable[[], None], **fields: Any) -> Item:
+        """``remember`` with ``guard()`` run under the write lock just before the claim is written
+        (``Core.run``): a ``TaskRun`` checks there that its task is still its own, so a claim is
+        never tagged with a task another agent finished in between. Refused by ``guard``: nothing
+        is written."""
+        s = self._core.scope(scope)
+        command = build_remember({**fields, "text": text}, s, CANDIDATE_SOURCES, self._core.limits)
+        return self._store(s, command, guard=guard).item
+
     def _remember_one(self, fields: Mapping[str, Any], scope: str, sources: Sequence[str]) -> WriteResult:
         s = self._core.scope(scope)
         return self._store(s, build_remember(fields, s, sources, self._core.limits))
@@ -194,9 +203,9 @@ class Writes:
         """Apply one checked ``Remember`` with the write path's upkeep (the marker, detection)."""
         return self._store(scope, command).item
 
-    def _store(self, scope: str, command: cmd.Remember) -> WriteResult:
+    def _store(self, scope: str, command: cmd.Remember, guard: Callable[[], None] | None = None) -> WriteResult:
         command = self._mark_unchecked(command)
-        out = self._core.run([command], [command.text])
+        out = self._core.run([command], [command.text], guard=guard)
         found = self._after_write(scope, out)
         return _result(self._outcome_item(scope, out[0]), out[0], found)
 

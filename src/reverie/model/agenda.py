@@ -4,16 +4,25 @@ Pure, like the rest of ``model/``. The reducer rules live in ``model/agenda_rule
 
 Why on the memory's own log: an intent and the tasks serving it are part of what an agent knows
 ("we set out to find Alice's allergy; the first lookup failed"), so they must replay, rebuild,
-stay inside their scope and show in ``history`` exactly like a claim. Each event carries the
-record's *whole* state after it (``intent`` / ``task``), so projecting needs no reads and a
-replay cannot drift from the live store (the conversation wing does the same).
+stay inside their scope and show in ``history`` exactly like a claim. An intent's events and a
+task's creation carry the record's *whole* state after them (``intent`` / ``task``), so
+projecting them needs no reads. A task's moves carry only what the move changed (a *delta*),
+applied to the task as it stood: a task keeps every failure, so a move carrying the whole task
+grew with the failures before it, and 1,000 fail/retry pairs of one task wrote ~110 MB of log
+(the sum grows with the square of the moves; ``bench/task_move_bytes.py``). Logs written before
+(task moves carrying the whole task) replay as they did: a payload without ``"delta"`` is a
+whole record.
 
 Event types and payloads (stable; a slice export copies these events as they are):
 
 - ``intent.created`` / ``intent.paused`` / ``intent.resumed`` / ``intent.completed`` /
   ``intent.cancelled``: ``{"intent": Intent.to_dict()}``
-- ``task.created`` / ``task.started`` / ``task.completed`` / ``task.failed`` / ``task.retried``:
-  ``{"task": Task.to_dict()}``
+- ``task.created``: ``{"task": Task.to_dict()}``
+- ``task.started`` / ``task.completed`` / ``task.failed`` / ``task.retried``:
+  ``{"task": {"id", "scope", "status", "reason", "version", "updated_at", ...}, "delta": true}``
+  with, by move, ``"attempts"`` (start, retry: the attempt it begins), ``"failure"`` (fail: the
+  ``Failure`` it adds) or ``"outputs"`` (complete: the claims it adds to the task's outputs).
+  Older logs hold ``{"task": Task.to_dict()}`` for these too.
 
 Payloads name memories by id only (``memory_ids``, ``inputs``, ``outputs``): a purged claim's
 text is never copied into them. The free text they hold (``label``, ``action``, ``reason``,
@@ -22,8 +31,8 @@ failure reasons) is what the caller wrote; an accepted suggestion's label names 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -316,6 +325,9 @@ class MoveIntent:
     move: str
     reason: str = ""
     expected_version: int | None = None
+    #: The most moves the intent may make (``Limits.max_record_moves``, set by ``mem.intents``);
+    #: None: unbounded (a caller building commands itself).
+    max_moves: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +357,9 @@ class MoveTask:
     #: Who writes (set by ``VisibleStore``): a claim this principal may not see is named as one
     #: that does not exist, by the same check at the same point (no existence oracle).
     principal: str | None = None
+    #: The most moves the task may make (``Limits.max_record_moves``, set by ``mem.tasks``);
+    #: None: unbounded (a caller building commands itself).
+    max_moves: int | None = None
 
 
 AGENDA_COMMANDS = (CreateIntent, MoveIntent, CreateTask, MoveTask)
@@ -370,12 +385,65 @@ def is_agenda_event(event_type: str) -> bool:
     return event_type.startswith(("intent.", "task."))
 
 
-def project_agenda(event_type: str, payload: Mapping[str, Any]) -> list[AgendaChange]:
-    """The change an intent or task event makes (no reads: the event carries the record)."""
+#: Reads a task as it stands before an event is applied: ``(scope, task id) -> Task | None``.
+TaskReader = Callable[[str, str], "Task | None"]
+#: The fields every task move's delta sets (besides the move's own: attempts, failure, outputs).
+_DELTA_SET = ("status", "reason", "version", "updated_at")
+
+
+def is_task_delta(payload: Mapping[str, Any]) -> bool:
+    """Whether a ``task.*`` payload carries a move's delta (else the whole task, as older logs do)."""
+    return payload.get("delta") is True
+
+
+def task_move_payload(before: Task, after: Task) -> dict[str, Any]:
+    """The payload of the move that took ``before`` to ``after``: only what it changed.
+
+    Its size does not depend on how many moves the task made before (see the module docstring).
+    """
+    whole = after.to_dict()
+    delta: dict[str, Any] = {"id": after.id, "scope": after.scope, **{k: whole[k] for k in _DELTA_SET}}
+    if after.attempts != before.attempts:
+        delta["attempts"] = after.attempts
+    if len(after.failures) > len(before.failures):
+        delta["failure"] = after.failures[-1].to_dict()
+    added = [o for o in after.outputs if o not in before.outputs]
+    if added:
+        delta["outputs"] = added
+    return {"task": delta, "delta": True}
+
+
+def apply_task_delta(before: Task, delta: Mapping[str, Any]) -> Task:
+    """``before`` with a move's ``delta`` (``task_move_payload``'s ``"task"``) applied."""
+    failure = delta.get("failure")
+    return replace(
+        before,
+        status=str(delta["status"]),
+        reason=str(delta.get("reason") or ""),
+        version=int(delta["version"]),
+        updated_at=from_iso(str(delta["updated_at"])),
+        attempts=int(delta.get("attempts", before.attempts)),
+        failures=before.failures if failure is None else (*before.failures, Failure.from_dict(failure)),
+        outputs=tuple(dict.fromkeys((*before.outputs, *_ids(delta.get("outputs"))))),
+    )
+
+
+def project_agenda(event_type: str, payload: Mapping[str, Any], task: TaskReader | None = None) -> list[AgendaChange]:
+    """The change an intent or task event makes: its record, whole.
+
+    A whole-record event needs no reads; a task move's delta is applied to the task as ``task``
+    reads it (the row as the store holds it, inside the write or the rebuild).
+    """
     if event_type in INTENT_EVENTS:
         return [PutIntent(Intent.from_dict(payload["intent"]))]
     if event_type in TASK_EVENTS:
-        return [PutTask(Task.from_dict(payload["task"]))]
+        if not is_task_delta(payload):
+            return [PutTask(Task.from_dict(payload["task"]))]
+        delta = payload["task"]
+        before = None if task is None else task(str(delta["scope"]), str(delta["id"]))
+        if before is None:  # pragma: no cover - the reducer moves only a task that exists
+            raise LookupError(f"a {event_type} event moves task {delta['id']}, which is not recorded before it")
+        return [PutTask(apply_task_delta(before, delta))]
     return []  # a future agenda event type: skipped, never fatal for replay
 
 
@@ -400,8 +468,12 @@ def agenda_problems(
     """
     want_i: dict[tuple[str, str], Intent] = {}
     want_t: dict[tuple[str, str], Task] = {}
+
+    def task(scope: str, task_id: str) -> Task | None:
+        return want_t.get((scope, task_id))
+
     for event_type, payload in events:
-        for change in project_agenda(event_type, payload):
+        for change in project_agenda(event_type, payload, task):
             if isinstance(change, PutIntent):
                 want_i[(change.intent.scope, change.intent.id)] = change.intent
             else:

@@ -13,7 +13,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from reverie.errors import InvalidInputError, InvalidTransitionError, NotFoundError, VersionConflictError
+from reverie.errors import (
+    InvalidInputError,
+    InvalidTransitionError,
+    LimitExceededError,
+    NotFoundError,
+    VersionConflictError,
+)
 from reverie.model import agenda as ag
 from reverie.model import events as ev
 from reverie.model.visibility import may_see
@@ -61,6 +67,20 @@ def _check_version(kind: str, record_id: str, version: int, expected: int | None
         )
 
 
+def _check_moves(kind: str, record_id: str, version: int, bound: int | None) -> None:
+    """Refuse a move past ``bound`` (``Limits.max_record_moves``): a record has made ``version - 1``.
+
+    Why a bound on a live record: a task keeps every failure, and each move rewrites its row with
+    them; and a slice carrying more moves than the bound is refused on import, so a record past it
+    could be exported but never imported again.
+    """
+    if bound is not None and version - 1 >= bound:
+        raise LimitExceededError(
+            f"{kind} {record_id} has made {version - 1} moves; Limits.max_record_moves is {bound}, so it "
+            f"makes no more: create a new {kind} for another attempt (this one keeps its history), or raise the bound"
+        )
+
+
 def _refuse(kind: str, record_id: str, move: str, status: str, moves: dict[str, Any]) -> InvalidTransitionError:
     allowed = ag.allowed_moves(moves, status)
     can = f"you can {', '.join(allowed)}" if allowed else "nothing moves it on (it is final)"
@@ -100,6 +120,7 @@ def _move_intent(cmd: ag.MoveIntent, view: StateView, ctx: Context) -> list[ev.E
     starts, to, event_type = ag.INTENT_MOVES[cmd.move]
     if intent.status not in starts:
         raise _refuse("intent", intent.id, cmd.move, intent.status, ag.INTENT_MOVES)
+    _check_moves("intent", intent.id, intent.version, cmd.max_moves)
     moved = replace(intent, status=to, reason=cmd.reason, updated_at=ctx.now, version=intent.version + 1)
     return [_event(ctx, event_type, cmd.scope, {"intent": moved.to_dict()})]
 
@@ -147,6 +168,7 @@ def _move_task(cmd: ag.MoveTask, view: StateView, ctx: Context) -> list[ev.Event
     starts, to, event_type = ag.TASK_MOVES[cmd.move]
     if task.status not in starts:
         raise _refuse("task", task.id, cmd.move, task.status, ag.TASK_MOVES)
+    _check_moves("task", task.id, task.version, cmd.max_moves)
     _require_memories(view, cmd.scope, cmd.outputs, "the task's outputs", cmd.principal)
     moved = replace(task, status=to, reason=cmd.reason, updated_at=ctx.now, version=task.version + 1)
     if cmd.move in ("start", "retry"):
@@ -155,7 +177,9 @@ def _move_task(cmd: ag.MoveTask, view: StateView, ctx: Context) -> list[ev.Event
         moved = replace(moved, failures=(*task.failures, ag.Failure(task.attempts, cmd.reason, ctx.now)))
     else:
         moved = replace(moved, outputs=tuple(dict.fromkeys((*task.outputs, *cmd.outputs))))
-    return [_event(ctx, event_type, cmd.scope, {"task": moved.to_dict()})]
+    # Only what the move changed: a task keeps every failure, so the whole task grew each event
+    # with the moves before it (``model/agenda.py``); the projection applies it to the row.
+    return [_event(ctx, event_type, cmd.scope, ag.task_move_payload(task, moved))]
 
 
 HANDLERS: dict[type, Callable[[Any, StateView, Context], list[ev.Event]]] = {

@@ -29,7 +29,7 @@ from collections.abc import Set
 from dataclasses import replace
 from typing import Any
 
-from reverie.model.agenda import Intent, IntentQuery, Task, TaskQuery
+from reverie.model.agenda import Intent, IntentQuery, Task, TaskQuery, is_task_delta
 from reverie.model.item import Edge, Item, Provenance
 from reverie.model.query import And, Filter, MetaEq, MetaHas, Not, Or, ParentIncludes, ParentsCount
 from reverie.model.suggestion_text import WITHHELD_LABEL, is_suggestion_reason, suggested_about
@@ -165,11 +165,25 @@ def conceal_agenda_payload(payload: dict[str, Any], hidden: Set[str]) -> dict[st
         intent = Intent.from_dict(payload["intent"])
         if (shown_i := conceal_intent(intent, hidden)) is not intent:
             out["intent"] = shown_i.to_dict()
-    if isinstance(payload.get("task"), dict):
+    if isinstance(payload.get("task"), dict) and is_task_delta(payload):
+        out["task"] = conceal_task_delta(payload["task"], hidden)
+    elif isinstance(payload.get("task"), dict):
         task = Task.from_dict(payload["task"])
         if (shown_t := conceal_task(task, hidden)) is not task:
             out["task"] = shown_t.to_dict()
     return payload if out == payload else out  # a record left as stored is not re-serialised
+
+
+def conceal_task_delta(delta: dict[str, Any], hidden: Set[str]) -> dict[str, Any]:
+    """A task move's delta (``model.agenda.task_move_payload``) concealed as ``conceal_task`` conceals
+    the same fields of the whole task: its reason, the failure's reason, the outputs it adds."""
+    out = dict(delta)
+    out["reason"] = conceal_text(str(delta.get("reason") or ""), hidden)
+    if isinstance(delta.get("failure"), dict):
+        out["failure"] = {**delta["failure"], "reason": conceal_text(str(delta["failure"].get("reason", "")), hidden)}
+    if isinstance(delta.get("outputs"), list):
+        out["outputs"] = [o for o in delta["outputs"] if o not in hidden]
+    return delta if out == delta else out
 
 
 def agenda_query_names_hidden(where: IntentQuery | TaskQuery, hidden: Set[str]) -> bool:
@@ -212,5 +226,6 @@ __all__ = [
     "conceal_item",
     "conceal_meta",
     "conceal_task",
+    "conceal_task_delta",
     "conceal_text",
 ]

@@ -61,7 +61,7 @@ def run_commands(
 ) -> list[Outcome]:
     """Run inside the backend's open write transaction; raises (and the caller rolls back) on refusal."""
     cached = _ItemCache(backend)
-    view = ProjectionView(cached.item, backend.edge)
+    view = ProjectionView(cached.item, backend.edge, backend.task)
     outcomes: list[Outcome] = []
     for cmd in commands:
         ctx = Context(now=now, new_id=new_id, cause=new_id())
