@@ -704,10 +704,13 @@ class ReferenceStore:
 
 
 def _mentions(event: Event, item_id: str) -> bool:
+    """Is ``event`` about ``item_id``: the paths of ``sqlite.event_refs.ABOUT_PATHS`` and ``ABOUT_LISTS``,
+    as both databases test them. Not ``by`` (a superseder named by its loser's ``memory.superseded``):
+    the oracle matching it made ``events(item_id=...)`` disagree with the stores it checks."""
     p = event.payload
     if is_agenda_event(event.type):
         return agenda_record_id(p) == item_id
-    if item_id in (p.get("id"), p.get("old_id"), p.get("by")):
+    if item_id in (p.get("id"), p.get("old_id")):
         return True
     if isinstance(p.get("item"), dict) and p["item"].get("id") == item_id:
         return True
