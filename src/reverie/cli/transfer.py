@@ -221,9 +221,11 @@ def _counted(event: Event) -> dict[str, Any]:
 class Replayer:
     """Re-issues an export's events as API calls against ``scope`` (see the module docstring)."""
 
-    def __init__(self, mem: Memory, scope: str) -> None:
+    def __init__(self, mem: Memory, scope: str, *, allow_future: bool = False) -> None:
         self.mem = mem
         self.scope = scope
+        #: False: a message dated past the clock's skew bound refuses the whole import (``run``).
+        self.allow_future = allow_future
         self.report = ImportReport(scope)
         self._dismissed: list[tuple[str, list[str]]] = []  # (new item id, its tombstoned fingerprints)
         self._parents: dict[str, tuple[str, ...]] = {}  # old item id -> old parent ids
@@ -267,6 +269,8 @@ class Replayer:
         self.report.events = len(events)
         if self._seen_before(key, digest):
             return self.report
+        if not self.allow_future:
+            self._conversations.check_times(events)  # refused before the block: nothing is written
         try:
             with (
                 self.mem.idempotency.claim(key, scope=self.scope, request=digest, window=IMPORT_KEPT) as pending,

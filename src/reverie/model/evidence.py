@@ -51,4 +51,3 @@ def recorded_sources(events: Iterable[ev.Event]) -> frozenset[Source]:
     """The sources ``events`` (one claim's) record as counted evidence for it."""
     out = {_from_payload(e.payload) for e in events if e.type in COUNTED}
     return frozenset(s for s in out if s is not None)
-
