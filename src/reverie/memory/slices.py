@@ -38,7 +38,7 @@ from reverie.memory.slice_conversations import (
     export_conversations,
     plan_conversations,
 )
-from reverie.memory.slice_purged import purged_items
+from reverie.memory.slice_purged import claim_copies, purged_items
 from reverie.memory.writes import Writes
 from reverie.model import commands as cmd
 from reverie.model import events as ev
@@ -274,6 +274,7 @@ class Slices:
         now = None if allow_future else core.clock.now()
         talks = plan_conversations(sl, core.store, s, core.limits, core.new_id, on_conflict, report, now)
         dropped = purged_items(sl, talks)  # what would bring a message purged here back
+        dropped |= claim_copies(sl, dropped)  # and the system's copies of those (a gist of a mined claim)
         if sl.conversations:  # the items name entries and conversations as they will be here
             sl = replace(sl, items=tuple(talks.rewrite(i) for i in sl.items))
         plan = _Plan(sl, s, report)
@@ -343,13 +344,17 @@ class Slices:
         """Find which slice items this scope already holds (by origin), and the conflicts."""
         here = self._by_origin(plan.scope, [i.origin_id for i in plan.slice.items])
         conflicts: list[dict[str, str]] = []
+        copies = claim_copies(plan.slice, _purged_here(plan.slice, here))
         for it in plan.slice.items:
             if it.id in plan.purged_out:
                 continue
             held = here.get(it.origin_id, [])
             same = next((h for h in held if _same_claim(h, it)), None)
             purged = next((h for h in held if h.text == REDACTED), None)
-            if same is not None:
+            if same is None and it.id in copies:  # a system copy of a claim purged here (another origin)
+                plan.kept.add(it.id)
+                plan.report.skipped.append({"id": it.id, "target": "", "reason": "purged here"})
+            elif same is not None:
                 plan.report.ids[it.id] = same.id
                 plan.report.skipped.append({"id": it.id, "target": same.id, "reason": "already here"})
             elif purged is not None:  # a purge here stays a purge: the slice's copy of the words stays out
@@ -690,6 +695,16 @@ def _valid_to(it: SliceItem) -> Any:
     if it.valid_from is not None and it.valid_to is not None and it.valid_to <= it.valid_from:
         return None
     return it.valid_to
+
+
+def _purged_here(sl: Slice, here: Mapping[str, builtins.list[Item]]) -> set[str]:
+    """The slice's items whose claim this scope purged (found by origin, none held in the same words)."""
+    out = set()
+    for it in sl.items:
+        held = here.get(it.origin_id, [])
+        if any(h.text == REDACTED for h in held) and not any(_same_claim(h, it) for h in held):
+            out.add(it.id)
+    return out
 
 
 def _record(report: SliceReport, created: dict[str, str], slice_id: str, out: Outcome) -> None:
