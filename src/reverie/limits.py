@@ -49,7 +49,7 @@ class Limits:
     #: 640 is the lowest bound Python itself may be set to (``sys.set_int_max_str_digits``), so
     #: this one, never the interpreter's, is what a caller meets; real data holds far fewer.
     max_int_digits: int = 640
-    #: Seconds a message's ``at`` may lie after the clock's now (5 minutes of clock skew).
+    #: Seconds a message's ``at`` may lie after the clock's now (room for clock skew; ``CLOCK_SKEW_HELP``).
     max_clock_skew_seconds: int = 300
     #: Moves (start, fail, retry, pause, ...) one intent or task may make, live or carried by a
     #: slice. Each move rewrites the record as it stands, failures included, so the work grows with
@@ -73,4 +73,12 @@ class Limits:
 
 DEFAULT_LIMITS = Limits()
 
-__all__ = ["DEFAULT_LIMITS", "Limits"]
+#: How the faces' help names the future bound on a message's time: the bound is per ``Memory``
+#: (its ``Limits``), while help text is written before any store is open, so it names the setting
+#: and its default instead of a number that another setting would make false.
+CLOCK_SKEW_HELP = (
+    "the configured clock-skew bound (Limits.max_clock_skew_seconds, "
+    f"default {DEFAULT_LIMITS.max_clock_skew_seconds} s)"
+)
+
+__all__ = ["CLOCK_SKEW_HELP", "DEFAULT_LIMITS", "Limits"]

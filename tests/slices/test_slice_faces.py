@@ -237,3 +237,46 @@ def test_http_slice_export_with_conversations_and_import(mem: Memory) -> None:
     assert sl["version"] == 2 and done.status_code == 200, done.text
     assert done.json()["conversations"] == {"c1": "c1"} and _entries(mem, OTHER) == _entries(mem, SCOPE)
     assert twice.json()["conversations_skipped"] == [{"id": "c1", "target": "c1", "reason": "already here"}]
+
+
+# -- messages dated past the clock-skew bound, through every face --------------------------------------
+FUTURE = "2099-01-01T00:00:00+00:00"
+
+
+def _dated_2099(mem: Memory) -> dict[str, Any]:
+    """A conversation slice whose entries are dated 2099 (a sender whose clock was far ahead)."""
+    _talk(mem)
+    sl = mem.export_slice(scope=SCOPE, include_conversations=True).to_dict()
+    for conv in sl["sections"]["conversations"]:
+        conv["entries"] = [dict(e, at=FUTURE) for e in conv["entries"]]
+    return sl
+
+
+def test_cli_slice_import_refuses_future_messages_unless_allow_future(tmp_path: Path, mem: Memory) -> None:
+    out = tmp_path / "ahead.json"
+    out.write_text(json.dumps(_dated_2099(mem)))
+    refused = _cli(tmp_path / "b.db", "slice", "import", str(out), scope=OTHER, code=2)
+    assert "error[invalid_input]" in refused.stderr and "--allow-future" in refused.stderr
+    report = json.loads(_cli(tmp_path / "b.db", "--json", "slice", "import", str(out), "--allow-future").stdout)
+    assert report["conversations"] == {"c1": "c1"}
+
+
+@pytest.mark.anyio
+async def test_mcp_slice_import_refuses_future_messages_unless_allow_future(mem: Memory) -> None:
+    sl = _dated_2099(mem)
+    async with Client(build_server(mem), raise_exceptions=True) as client:
+        refused = await client.call_tool("slice_import", {"scope": OTHER, "slice": sl})
+        assert refused.is_error and _payload(refused)["code"] == "invalid_input"
+        got = _payload(await client.call_tool("slice_import", {"scope": OTHER, "slice": sl, "allow_future": True}))
+    assert got["conversations"] == {"c1": "c1"}
+
+
+def test_http_slice_import_refuses_future_messages_unless_allow_future(mem: Memory) -> None:
+    sl = _dated_2099(mem)
+    app = create_app(mem, allowed_hosts=["127.0.0.1", "testserver"])
+    with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
+        refused = client.post(f"/v1/scopes/{OTHER}/slices/import", json={"slice": sl})
+        assert refused.status_code == 400 and refused.json()["code"] == "invalid_input", refused.text
+        assert mem.store.events(OTHER) == []
+        done = client.post(f"/v1/scopes/{OTHER}/slices/import", json={"slice": sl, "allow_future": True})
+    assert done.status_code == 200 and done.json()["conversations"] == {"c1": "c1"}

@@ -33,3 +33,16 @@ def test_another_note_stating_the_same_is_still_corroboration(vault: Vault, mem:
     b = vault.extract_claims("people/bob/b.md", remember=True)
     assert a[0].item_id == b[0].item_id
     assert mem.get(a[0].item_id or "", scope=vault.scope).evidence_count == 2
+
+
+def test_regression_re_reading_a_note_that_corroborated_another_counts_it_once(vault: Vault, mem: Memory) -> None:
+    """Note b corroborated a's claim; reading b again (unchanged) is not new evidence each time."""
+    write(vault, "people/bob/a.md", "# A\nThe deploy runs on Fridays.\n")
+    write(vault, "people/bob/b.md", "# B\nThe deploy runs on Fridays.\n")
+    a = vault.extract_claims("people/bob/a.md", remember=True)
+    for _ in range(3):
+        b = vault.extract_claims("people/bob/b.md", remember=True)
+        assert b[0].item_id == a[0].item_id
+    assert mem.get(a[0].item_id or "", scope=vault.scope).evidence_count == 2
+    vault.extract_claims("people/bob/a.md", remember=True)
+    assert mem.get(a[0].item_id or "", scope=vault.scope).evidence_count == 2

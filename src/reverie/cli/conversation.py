@@ -22,6 +22,7 @@ import click
 from reverie.cli.parse import iso_time, meta_object
 from reverie.cli.render import clean, fields, table, when
 from reverie.cli.state import json_option, scoped, state
+from reverie.limits import CLOCK_SKEW_HELP
 from reverie.model.clock import to_iso
 from reverie.model.conversation import Entry
 
@@ -67,7 +68,7 @@ def conversation() -> None:
     "--at",
     "at_",
     metavar="TIME",
-    help="When it was said (ISO 8601; default now; not before the last, at most 5 minutes from now).",
+    help=f"When it was said (ISO 8601; default now; not before the last, not later than now plus {CLOCK_SKEW_HELP}).",
 )
 @click.option("--meta", help='A JSON object stored with the message, e.g. \'{"channel": "chat"}\'.')
 @click.option(

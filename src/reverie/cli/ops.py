@@ -16,6 +16,7 @@ from reverie import InvalidInputError, Memory, ReverieError
 from reverie.cli.render import plural, snippet, table, when
 from reverie.cli.state import EXIT_FAILED, CliError, Progress, json_option, scoped, state
 from reverie.cli.transfer import ImportReport, Replayer, export_events, read_events
+from reverie.limits import CLOCK_SKEW_HELP
 from reverie.model.validate import check_interval
 
 
@@ -130,14 +131,21 @@ def _already_text(report: ImportReport) -> str:
 
 @click.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option(
+    "--allow-future",
+    is_flag=True,
+    help=f"Replay conversation messages dated later than now plus {CLOCK_SKEW_HELP} as dated "
+    "(default: the import is refused, nothing written; such a conversation takes new messages once the "
+    "clock passes them or they are purged).",
+)
 @scoped
 @json_option
-def import_(file: str) -> None:
+def import_(file: str, allow_future: bool) -> None:
     """Replay an export FILE into the scope, whole or not at all, and once (see README). Exit 1 if an event failed."""
     st = state()
     scope = st.require_scope()
     events = read_events(_read_text(file).splitlines())
-    replayer = Replayer(st.memory(create=True, replay=True), scope)
+    replayer = Replayer(st.memory(create=True, replay=True), scope, allow_future=allow_future)
     bar = Progress.for_state(st, "importing")
     try:
         report = replayer.run(events, bar.update)

@@ -13,6 +13,7 @@ import click
 
 from reverie.cli.ops import _read_text
 from reverie.cli.state import CliError, json_option, scoped, state
+from reverie.limits import CLOCK_SKEW_HELP
 from reverie.slice import ON_CONFLICT, SliceReport
 
 
@@ -113,13 +114,21 @@ def _report_text(report: SliceReport) -> str:
     show_default=True,
     help="A claim held here in other words: report (refuse, write nothing), skip (keep ours), reid (import theirs).",
 )
+@click.option(
+    "--allow-future",
+    is_flag=True,
+    help=f"Import conversation messages dated later than now plus {CLOCK_SKEW_HELP} as dated "
+    "(default: refused, nothing written; such a conversation takes new messages once the clock passes "
+    "them or they are purged).",
+)
 @scoped
 @json_option
-def slice_import(file: str, on_conflict: str) -> None:
+def slice_import(file: str, on_conflict: str, allow_future: bool) -> None:
     """Import a slice FILE (`-` for stdin) into the scope: all of it in one transaction, or nothing."""
     st = state()
     scope = st.require_scope()
-    report = st.memory(create=True).import_slice(_read_text(file), scope=scope, on_conflict=on_conflict)
+    mem = st.memory(create=True)
+    report = mem.import_slice(_read_text(file), scope=scope, on_conflict=on_conflict, allow_future=allow_future)
     st.emit(report.to_dict(), lambda: _report_text(report))
 
 

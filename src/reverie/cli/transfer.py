@@ -14,6 +14,9 @@ it, in file order, against the target scope:
 - uses are replayed (``record_use``), so learned ``value`` and episodic → semantic graduation
   match the source; learning pause / resume are scope settings, not beliefs, and are skipped;
 - conflict detection is off during the replay: the export's own ``contradicts`` edges are replayed;
+- a ``count_once`` corroboration or echo is replayed naming its source (``source_ref``), so the copy
+  counts that source once too; a ``memory.restated`` (that source said it again) changed nothing and
+  is skipped;
 - conversations are replayed entry by entry with the commands the live wing runs, and intents
   and tasks through ``mem.intents`` / ``mem.tasks`` (``reverie.memory.replay_conversations``,
   ``reverie.cli.replay_agenda``): their ids are re-assigned too, and every claim that names an
@@ -67,6 +70,8 @@ from reverie.model.clock import to_iso
 from reverie.model.validate import fingerprints
 
 _SCOPE_SETTINGS = ("scope.learning_paused", "scope.learning_resumed")
+#: Event types that changed no projection, and why: skipped (counted), never failed.
+_NO_CHANGE = {"memory.restated": "a source already counted said it again: nothing changes"}
 #: Event types no call can replay, and why (each fails the import, named: ``not_replayable``).
 _NOT_REPLAYABLE = {
     "alert.dismissed": "a bias alert's id and evidence are digests of the source's item ids, which are new "
@@ -204,12 +209,23 @@ def _audience(item: Item) -> list[str] | None:
     return list(item.visibility) if item.visibility else None
 
 
+def _counted(event: Event) -> dict[str, Any]:
+    """A ``count_once`` statement's source (``source_ref``), replayed as one: the copy records that
+    the source counted, so its later statements there count nothing either (``model.evidence``)."""
+    ref = event.payload.get("source_ref")
+    if not isinstance(ref, dict) or not isinstance(ref.get("ref"), str):
+        return {}
+    return {"provenance": {"origin": ref.get("origin"), "ref": ref["ref"]}, "count_once": True}
+
+
 class Replayer:
     """Re-issues an export's events as API calls against ``scope`` (see the module docstring)."""
 
-    def __init__(self, mem: Memory, scope: str) -> None:
+    def __init__(self, mem: Memory, scope: str, *, allow_future: bool = False) -> None:
         self.mem = mem
         self.scope = scope
+        #: False: a message dated past the clock's skew bound refuses the whole import (``run``).
+        self.allow_future = allow_future
         self.report = ImportReport(scope)
         self._dismissed: list[tuple[str, list[str]]] = []  # (new item id, its tombstoned fingerprints)
         self._parents: dict[str, tuple[str, ...]] = {}  # old item id -> old parent ids
@@ -253,6 +269,8 @@ class Replayer:
         self.report.events = len(events)
         if self._seen_before(key, digest):
             return self.report
+        if not self.allow_future:
+            self._conversations.check_times(events)  # refused before the block: nothing is written
         try:
             with (
                 self.mem.idempotency.claim(key, scope=self.scope, request=digest, window=IMPORT_KEPT) as pending,
@@ -319,6 +337,9 @@ class Replayer:
     def _one(self, event: Event) -> None:
         if event.type in _SCOPE_SETTINGS:
             self.report.skipped[f"{event.type} (scope setting)"] += 1
+            return
+        if event.type in _NO_CHANGE:
+            self.report.skipped[f"{event.type} ({_NO_CHANGE[event.type]})"] += 1
             return
         handler = self._handlers.get(event.type)
         if handler is None:
@@ -423,7 +444,7 @@ class Replayer:
         if not target.is_current:
             raise ConflictError(f"cannot corroborate {target.id}: it is {target.status} in the target scope")
         fields = {"kind": target.kind, "key": target.key, "value": target.value, "visibility": _audience(target)}
-        self._remember_as(event.payload.get("by_source", "observed"), target.text, fields)
+        self._remember_as(event.payload.get("by_source", "observed"), target.text, {**fields, **_counted(event)})
 
     def _echoed(self, event: Event) -> None:
         """An echo of a corrected claim: its text said again here meets the same echo guard, so it
@@ -439,6 +460,7 @@ class Replayer:
             key=target.key,
             value=target.value,
             visibility=_audience(target),
+            **_counted(event),
         )
         if echo.id != target.id or echo.is_current:
             raise ConflictError(f"the echo of {target.id} was not recognised as one here (it made {echo.id})")

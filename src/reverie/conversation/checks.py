@@ -80,6 +80,27 @@ def check_at(at: datetime | None, now: datetime, limits: Limits) -> datetime:
     return when
 
 
+def check_imported_at(at: datetime, now: datetime, limits: Limits, where: str) -> None:
+    """Refuse an imported message dated past ``now`` plus ``Limits.max_clock_skew_seconds`` (a
+    slice or an export from a store whose clock ran ahead, or a time stored before the bound).
+
+    Why refuse by default: the conversation would then refuse every live message until the clock
+    passes it (messages are appended in time order). The message says the two ways on: wait, or
+    import with ``allow_future`` (the times are kept; a purge of those messages releases the bound).
+    """
+    skew = limits.max_clock_skew_seconds
+    if at <= now + timedelta(seconds=skew):
+        return
+    raise InvalidInputError(
+        f"{where} is dated {at.isoformat()}, but the clock's now is {now.isoformat()} and a message may be "
+        f"dated at most {skew} s after it (Limits.max_clock_skew_seconds = {skew}): imported, it would make "
+        "the conversation refuse every live message until the clock passes it. Nothing was imported. If the "
+        "sender's clock ran ahead, import again once this clock passes "
+        f"{(at - timedelta(seconds=skew)).isoformat()}, or import with allow_future=True (CLI --allow-future) "
+        "to keep the messages as dated (purge them to take live messages before then)"
+    )
+
+
 def check_message_meta(meta: Mapping[str, Any] | None, limits: Limits) -> dict[str, Any]:
     checked = check_meta(meta, limits)
     clash = sorted(RESERVED_META & set(checked))

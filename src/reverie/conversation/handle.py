@@ -96,7 +96,7 @@ class Conversation:
         memory (its date, words and the previous turns of the session as context; ``author`` =
         ``speaker``; ``meta`` = your ``meta`` plus ``conversation``, ``message``, ``turn``,
         ``session``, ``role``, ``speaker``), in one transaction. ``at`` (default: now) may not be
-        before the previous message, nor more than ``Limits.max_clock_skew_seconds`` (5 minutes)
+        before the previous message, nor more than ``Limits.max_clock_skew_seconds`` (300 s by default)
         after the clock's now (``InvalidInputError``: a future time would hold the time order
         there; see ``purge`` for one stored before). A message arriving after an idle gap first releases the
         session (a recap is written) and opens the next one. ``visibility``: who may see the

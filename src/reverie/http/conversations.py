@@ -22,6 +22,7 @@ from reverie.http.api import ERRORS, Mem, ScopeName
 from reverie.http.jsonbody import StrictJSONRoute
 from reverie.http.schemas import IN_CONFIG, Time
 from reverie.http.scope_path import conversation_param, person_param
+from reverie.limits import CLOCK_SKEW_HELP
 
 router = APIRouter(
     prefix="/v1/scopes/{scope}", responses=ERRORS, tags=["conversations and people"], route_class=StrictJSONRoute
@@ -58,8 +59,8 @@ class MessageIn(_In):
     role: Literal["user", "assistant", "system", "tool"] = Field("user", description="Who is speaking.")
     at: Time | None = Field(
         None,
-        description="When it was said (ISO 8601 with offset; not before the last message, at most 5 minutes "
-        "after the server's clock).",
+        description="When it was said (ISO 8601 with offset; not before the last message, not later than the "
+        f"server's clock plus {CLOCK_SKEW_HELP}).",
     )
     meta: dict[str, Any] | None = Field(None, description="Free JSON data kept with the message.")
     visibility: list[str] | None = Field(

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from reverie.http.api import ERRORS, Mem, ScopeName
 from reverie.http.jsonbody import StrictJSONRoute
 from reverie.http.schemas import IN_CONFIG
+from reverie.limits import CLOCK_SKEW_HELP
 
 router = APIRouter(prefix="/v1/scopes/{scope}", responses=ERRORS, route_class=StrictJSONRoute)
 
@@ -48,6 +49,12 @@ class SliceImportIn(BaseModel):
         description="A claim held here in other words: report (refuse, 409, write nothing), skip (keep ours), "
         "reid (import theirs as a new claim).",
     )
+    allow_future: bool = Field(
+        False,
+        description="Import conversation messages dated later than the server's clock plus "
+        f"{CLOCK_SKEW_HELP} as they are dated (default: refused with invalid_input, nothing written; such a "
+        "conversation takes new messages once the clock passes them or they are purged).",
+    )
 
 
 @router.post("/slices/export", response_model=dict[str, Any], summary="Export a slice")
@@ -72,4 +79,5 @@ def export_slice(scope: ScopeName, body: SliceExportIn, mem: Mem) -> dict[str, A
 def import_slice(scope: ScopeName, body: SliceImportIn, mem: Mem) -> dict[str, Any]:
     """Replay a slice into the scope in one transaction (all or nothing): claims arrive as source
     ``imported``; the report lists what was created, corroborated, skipped and in conflict."""
-    return mem.import_slice(body.slice, scope=scope, on_conflict=body.on_conflict).to_dict()
+    report = mem.import_slice(body.slice, scope=scope, on_conflict=body.on_conflict, allow_future=body.allow_future)
+    return report.to_dict()

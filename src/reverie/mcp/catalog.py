@@ -11,6 +11,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
+from reverie.limits import CLOCK_SKEW_HELP
 from reverie.mcp.agenda_catalog import AGENDA_DESCRIPTIONS, AGENDA_SCHEMAS
 from reverie.mcp.conversation_catalog import CONVERSATION_DESCRIPTIONS, CONVERSATION_SCHEMAS
 from reverie.mcp.schema import scoped_object
@@ -167,6 +168,9 @@ DESCRIPTIONS: MappingProxyType[str, str] = MappingProxyType(
             "provenance, trust capped); claims already here are skipped, equivalent ones corroborated. "
             "on_conflict decides about a claim held here in other words: report (default: refuse with "
             "slice_conflict, write nothing), skip (keep ours) or reid (import theirs as a new claim). "
+            f"A conversation message dated later than the server's clock plus {CLOCK_SKEW_HELP} is refused "
+            "(invalid_input, nothing written) unless allow_future is true (kept as dated; its conversation "
+            "then takes new messages once the clock passes it or it is purged). "
             "Returns the report: created, corroborated, skipped, conflicts and the id map."
         ),
         **AGENDA_DESCRIPTIONS,  # intents and tasks (``agenda_catalog``)
@@ -322,6 +326,11 @@ SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType(
             ("slice",),
             slice={"type": "object", "description": "A slice, as slice_export returns it (its slice field)."},
             on_conflict={"type": "string", "enum": ["report", "skip", "reid"]},
+            allow_future={
+                "type": "boolean",
+                "description": "Import conversation messages dated past the server's clock plus the clock-skew "
+                "bound as they are dated (default false: refused, invalid_input).",
+            },
         ),
         **AGENDA_SCHEMAS,
         **CONVERSATION_SCHEMAS,

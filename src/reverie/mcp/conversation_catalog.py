@@ -9,6 +9,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
+from reverie.limits import CLOCK_SKEW_HELP
 from reverie.mcp.schema import scoped_object
 
 _SCOPE = {
@@ -30,7 +31,7 @@ CONVERSATION_DESCRIPTIONS: MappingProxyType[str, str] = MappingProxyType(
             "Append a message to a conversation of this scope (opened if new): kept word for word in the "
             "archive and remembered as a recallable memory. speaker is who said it, role user (default), "
             "assistant, system or tool; at (ISO-8601 with offset, default now) may not be before the "
-            "previous message nor more than 5 minutes after the server's clock. visibility (a list of "
+            f"previous message nor later than the server's clock plus {CLOCK_SKEW_HELP}. visibility (a list of "
             "principals) narrows who may see the message below the "
             "conversation's audience (never widens it); conversation_visibility sets who may see the conversation "
             "when this message opens it (leave both out for everyone). Returns the message with its id, turn and "

@@ -194,7 +194,7 @@ def slice_export(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
 
 
 def slice_import(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
-    report = mem.import_slice(a["slice"], scope=a["scope"], **_pick(a, "on_conflict"))
+    report = mem.import_slice(a["slice"], scope=a["scope"], **_pick(a, "on_conflict", "allow_future"))
     return report.to_dict()
 
 

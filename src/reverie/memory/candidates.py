@@ -79,7 +79,20 @@ def build_remember(
         valid_from=valid_from,
         valid_to=valid_to,
         visibility=check_visibility(data.get("visibility")),
+        count_once=_count_once(data.get("count_once", False), provenance),
     )
+
+
+def _count_once(given: object, provenance: Provenance) -> bool:
+    """``count_once`` needs a source to count: a provenance ``ref`` (what names the note or file)."""
+    if not isinstance(given, bool):
+        raise InvalidInputError("count_once must be True or False")
+    if given and provenance.ref is None:
+        raise InvalidInputError(
+            "count_once needs provenance with a ref naming the source (e.g. provenance={'origin': 'document', "
+            "'ref': 'notes/plan.md'}): that source counts at most once as evidence for a claim"
+        )
+    return given
 
 
 def _scores(data: Mapping[str, Any]) -> dict[str, float]:

@@ -28,7 +28,7 @@ checks (a conversation moved on, a message older than the last one, a widened au
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from reverie.conversation import checks
@@ -36,6 +36,7 @@ from reverie.conversation.host import ConversationHost, conversation_store
 from reverie.errors import InvalidInputError, NotFoundError, ReverieError
 from reverie.memory.slice_conversations import fresh_name
 from reverie.model import events as ev
+from reverie.model.clock import from_iso
 from reverie.model.conversation import (
     ENTRY_EVENTS,
     ENTRY_ORIGIN_META,
@@ -79,6 +80,24 @@ class ConversationReplay:
             self._visibility_set(event.payload)
         else:
             raise InvalidInputError(f"{event.type} is not a conversation event this import replays")
+
+    def check_times(self, events: Sequence[ev.Event]) -> None:
+        """Refuse, before anything is written, a message the file dates past this clock's skew bound
+        (``checks.check_imported_at``: an export from a store whose clock ran ahead), as a live
+        ``conv.add`` refuses it. A message the file also purges is let through: its purge, replayed
+        after it, releases the bound (the README's way out of a wrong future time)."""
+        purged = {str(e.payload.get("id")) for e in events if e.type == ev.MESSAGE_PURGED}
+        now, limits = self._host.clock.now(), self._host.limits
+        for event in events:
+            entry = event.payload.get("entry") if event.type in ENTRY_EVENTS else None
+            if not isinstance(entry, Mapping) or entry.get("kind") != "message" or entry.get("id") in purged:
+                continue
+            try:
+                at = from_iso(str(entry["at"]))
+            except (KeyError, ValueError):
+                continue  # malformed: the replay reports it as it does today
+            where = f"message {entry.get('id')} of conversation {entry.get('conversation')!r} (event {event.seq})"
+            checks.check_imported_at(at, now, limits, where)
 
     def item_refs(
         self, meta: Mapping[str, Any], provenance: Mapping[str, Any]

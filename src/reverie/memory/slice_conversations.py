@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from reverie.conversation import checks
@@ -183,8 +184,13 @@ def plan_conversations(
     new_id: Callable[[], str],
     on_conflict: str,
     report: SliceReport,
+    now: datetime | None,
 ) -> ConversationsPlan:
-    """Check and place every conversation of ``sl``; raises before anything is written."""
+    """Check and place every conversation of ``sl``; raises before anything is written.
+
+    ``now``: the clock's now, which a message to append may follow by the skew bound at most
+    (``checks.check_imported_at``); None lets any time through (``import_slice(allow_future=True)``).
+    """
     plan = ConversationsPlan()
     if not sl.conversations:
         return plan
@@ -221,6 +227,8 @@ def plan_conversations(
             report.conversations_skipped.append({"id": sc.id, "target": target, "reason": "already here"})
             continue
         held = (matched, local if state is not None else [])
+        if now is not None:
+            _check_times(sc, rest, now, limits)
         placed = _place(plan, report, sc, (scope, target), state, held, rest, limits, new_id)
         plan.conversations.append(placed)
     report.conflicts.extend(conflicts)
@@ -232,6 +240,16 @@ def plan_conversations(
             conflicts,
         )
     return plan
+
+
+def _check_times(sc: SliceConversation, rest: list[SliceEntry], now: datetime, limits: Limits) -> None:
+    """Each message to append dated within the skew bound after ``now``, as a live ``conv.add`` is
+    (the first one past it is named). Only messages: their times order the conversation; a tool
+    call, summary or recap never holds back a live message."""
+    for se in rest:
+        if se.kind == "message":
+            where = f"message {se.id} of the slice's conversation {sc.id!r}"
+            checks.check_imported_at(se.at, now, limits, where)
 
 
 def _origin(e: Entry) -> str:

@@ -1,4 +1,4 @@
-"""Which items of a slice would bring back the words of a message purged here (outside probe 2, #7).
+"""Which items of a slice would bring back the words of a message or claim purged here (outside probe 2, #7).
 
 A sandbox works on a copy of a conversation; meanwhile the message is purged at home. The
 sandbox's later work can still hold its words: the claims mined from it, a later turn's claim that
@@ -78,4 +78,37 @@ def _people(sl: Slice, talks: ConversationsPlan, gone: set[str], texts: list[str
     return out
 
 
-__all__ = ["purged_items"]
+def claim_copies(sl: Slice, erased: set[str]) -> set[str]:
+    """The slice ids of the system's copies of claims purged here, transitively (not ``erased`` itself).
+
+    ``erased``: the slice's items whose claim is purged here (found by origin). A sandbox's dream
+    pass may have made a gist of one (a parent) or a pattern of it (``derived_from``) quoting its
+    words, under an origin home never saw: a purge here erases exactly such copies
+    (``model.redact.purge_set``: source ``system``, made from a purged item, quoting it), so a merge
+    leaves them out by the same rule. The slice still holds the purged words (the sandbox kept
+    them), so the quote is tested against them. An item a caller wrote, or a system item in its own
+    words, is kept, as a purge here keeps it.
+    """
+    items = {it.id: it for it in sl.items}
+    made_from: dict[str, set[str]] = {}  # item id -> the slice items made from it
+    for it in sl.items:
+        for parent in it.parents:
+            made_from.setdefault(parent, set()).add(it.id)
+    for e in sl.edges:
+        if e.type == "derived_from":
+            made_from.setdefault(e.dst, set()).add(e.src)
+    texts = [items[i].text for i in erased if i in items]
+    out: set[str] = set()
+    frontier = sorted(erased)
+    while frontier:
+        found = sorted({c for f in frontier for c in made_from.get(f, ())} - erased - out)
+        frontier = []
+        for child in (items[c] for c in found if c in items):
+            if child.original_source == "system" and quotes(child.text, texts):
+                out.add(child.id)
+                texts.append(child.text)
+                frontier.append(child.id)
+    return out
+
+
+__all__ = ["claim_copies", "purged_items"]

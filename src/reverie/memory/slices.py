@@ -38,7 +38,7 @@ from reverie.memory.slice_conversations import (
     export_conversations,
     plan_conversations,
 )
-from reverie.memory.slice_purged import purged_items
+from reverie.memory.slice_purged import claim_copies, purged_items
 from reverie.memory.writes import Writes
 from reverie.model import commands as cmd
 from reverie.model import events as ev
@@ -201,6 +201,7 @@ class Slices:
         *,
         scope: str,
         on_conflict: str = "report",
+        allow_future: bool = False,
     ) -> SliceReport:
         """Replay ``slice`` into ``scope``, append-only and in one transaction; returns a ``SliceReport``.
 
@@ -219,11 +220,19 @@ class Slices:
 
         The ``intents`` / ``tasks`` sections replay in the same transaction, each record through
         its status machine, memory ids through ``report.ids`` (``reverie.memory.slice_agenda``).
+
+        A conversation message dated more than ``Limits.max_clock_skew_seconds`` after this clock's
+        now (a sender whose clock ran ahead) is refused as a live ``conv.add`` refuses it
+        (``InvalidInputError`` naming it; nothing written); ``allow_future=True`` imports it as
+        dated, and its conversation takes live messages once the clock passes it or it is purged.
+        Claims are not bound: one may be valid from a future time, as in any write.
         """
         core = self._core
         s = core.scope(scope)
         if on_conflict not in ON_CONFLICT:
             raise InvalidInputError(f"on_conflict must be one of {', '.join(ON_CONFLICT)}, got {on_conflict!r}")
+        if not isinstance(allow_future, bool):
+            raise InvalidInputError("allow_future must be True or False")
         sl = _parse(slice)
         if len(sl.items) > MAX_SLICE_ITEMS:
             raise LimitExceededError(f"{len(sl.items)} items in one slice; the limit is {MAX_SLICE_ITEMS}")
@@ -232,10 +241,10 @@ class Slices:
         # lock), then again inside one write transaction with the writes: the reads that decide
         # what is "already here" and the writes they decide are never split, so processes
         # importing one slice at once apply it once (outside probe 2, #17).
-        first = self._prepare(sl, s, on_conflict)
+        first = self._prepare(sl, s, on_conflict, allow_future)
         vectors, pending = self._vectors([c.text for c in first.commands.values()])
         with core.store.atomic(s):
-            prep = self._prepare(sl, s, on_conflict)
+            prep = self._prepare(sl, s, on_conflict, allow_future)
             missing = [c.text for c in prep.commands.values() if c.text not in vectors]
             if missing and not pending:  # another import changed the plan meanwhile (rare)
                 more, pending = self._vectors(missing)
@@ -255,15 +264,17 @@ class Slices:
         self._detect(s, results[0])
         return plan.report
 
-    def _prepare(self, sl: Slice, s: str, on_conflict: str) -> _Prepared:
+    def _prepare(self, sl: Slice, s: str, on_conflict: str, allow_future: bool) -> _Prepared:
         """Everything the import decides from what this scope holds, before it writes (raises on a
-        refusal: a conflict under ``report``, a malformed record)."""
+        refusal: a conflict under ``report``, a malformed record, a message dated past the skew bound)."""
         core = self._core
         report = SliceReport(s)
         unseen = _unseen_origins(core.store, s, sl)
         sl = _entries_of_own_origin(sl, unseen, core.new_id)
-        talks = plan_conversations(sl, core.store, s, core.limits, core.new_id, on_conflict, report)
+        now = None if allow_future else core.clock.now()
+        talks = plan_conversations(sl, core.store, s, core.limits, core.new_id, on_conflict, report, now)
         dropped = purged_items(sl, talks)  # what would bring a message purged here back
+        dropped |= claim_copies(sl, dropped)  # and the system's copies of those (a gist of a mined claim)
         if sl.conversations:  # the items name entries and conversations as they will be here
             sl = replace(sl, items=tuple(talks.rewrite(i) for i in sl.items))
         plan = _Plan(sl, s, report)
@@ -333,13 +344,17 @@ class Slices:
         """Find which slice items this scope already holds (by origin), and the conflicts."""
         here = self._by_origin(plan.scope, [i.origin_id for i in plan.slice.items])
         conflicts: list[dict[str, str]] = []
+        copies = claim_copies(plan.slice, _purged_here(plan.slice, here))
         for it in plan.slice.items:
             if it.id in plan.purged_out:
                 continue
             held = here.get(it.origin_id, [])
             same = next((h for h in held if _same_claim(h, it)), None)
             purged = next((h for h in held if h.text == REDACTED), None)
-            if same is not None:
+            if same is None and it.id in copies:  # a system copy of a claim purged here (another origin)
+                plan.kept.add(it.id)
+                plan.report.skipped.append({"id": it.id, "target": "", "reason": "purged here"})
+            elif same is not None:
                 plan.report.ids[it.id] = same.id
                 plan.report.skipped.append({"id": it.id, "target": same.id, "reason": "already here"})
             elif purged is not None:  # a purge here stays a purge: the slice's copy of the words stays out
@@ -681,6 +696,16 @@ def _valid_to(it: SliceItem) -> Any:
     if it.valid_from is not None and it.valid_to is not None and it.valid_to <= it.valid_from:
         return None
     return it.valid_to
+
+
+def _purged_here(sl: Slice, here: Mapping[str, builtins.list[Item]]) -> set[str]:
+    """The slice's items whose claim this scope purged (found by origin, none held in the same words)."""
+    out = set()
+    for it in sl.items:
+        held = here.get(it.origin_id, [])
+        if any(h.text == REDACTED for h in held) and not any(_same_claim(h, it) for h in held):
+            out.add(it.id)
+    return out
 
 
 def _record(report: SliceReport, created: dict[str, str], slice_id: str, out: Outcome) -> None:

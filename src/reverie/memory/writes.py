@@ -89,12 +89,18 @@ class Writes:
         valid_from: datetime | None = None,
         valid_to: datetime | None = None,
         visibility: Sequence[str] | None = None,
+        count_once: bool = False,
     ) -> Item:
         """Remember one claim; an equivalent current claim is corroborated instead of duplicated.
 
         ``visibility``: only these principals may see it (None: everyone in the scope; an empty list
         is refused; a principal writing a restricted claim is always among them). Only a claim with the same visibility
         is corroborated.
+
+        ``count_once=True``: ``provenance`` (its ``origin`` and ``ref``, which it then needs) names one
+        source, such as a note or a file, that counts at most once as evidence for a claim: if it
+        made the equivalent claim or already corroborated it, ``evidence_count`` is unchanged (a
+        ``memory.restated`` event records the statement) and the claim is returned.
 
         ``source`` may be ``user_stated``, ``observed`` or ``inferred`` (what an agent or
         extractor can propose). Raises ``DismissedValueError`` for a dismissed value and
@@ -126,6 +132,7 @@ class Writes:
         valid_from: datetime | None = None,
         valid_to: datetime | None = None,
         visibility: Sequence[str] | None = None,
+        count_once: bool = False,
     ) -> WriteResult:
         """``remember``, returning a ``WriteResult``: the item and the contradictions it created.
 

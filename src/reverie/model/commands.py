@@ -47,6 +47,9 @@ class Remember:
     #: the audience of the claim it came from: one whose claim this principal may not see does not
     #: refuse it (a refusal would confirm the hidden claim's words and name its id).
     principal: str | None = None
+    #: True: ``provenance`` (origin + ref) names one source, which counts at most once as evidence
+    #: for a claim (``model.evidence``); a restatement is ``memory.restated``, evidence unchanged.
+    count_once: bool = False
 
 
 @dataclass(frozen=True, slots=True)

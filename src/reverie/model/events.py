@@ -15,6 +15,10 @@ CORROBORATED = "memory.corroborated"
 #: correction's: recorded as evidence on the superseded version, never as current truth.
 #: ``{"id", "evidence_count", "by_source", "corrected_by", "reason"}``.
 ECHOED = "memory.echoed"
+#: A source that already counts as evidence for a claim (``Remember.count_once``: the provenance's
+#: origin and ref) stated it again: recorded, the evidence unchanged; no projection changes.
+#: ``{"id", "source_ref": {"origin", "ref"}}`` (``model.evidence``).
+RESTATED = "memory.restated"
 REVISED = "memory.revised"
 FORGOTTEN = "memory.forgotten"
 PURGED = "memory.purged"
@@ -50,6 +54,7 @@ EVENT_TYPES = (
     REMEMBERED,
     CORROBORATED,
     ECHOED,
+    RESTATED,
     REVISED,
     FORGOTTEN,
     PURGED,

@@ -283,6 +283,9 @@ class Candidate:
     valid_to: datetime | None = None
     #: Only these principals may see the claim (None: everyone in the scope; empty is refused).
     visibility: tuple[str, ...] | None = None
+    #: ``provenance`` (origin + ref) names one source, counted at most once as evidence for a
+    #: claim (``model.evidence``): a note read again restates its claims, it does not corroborate.
+    count_once: bool = False
 
     def __post_init__(self) -> None:
         from reverie.errors import InvalidInputError

@@ -22,6 +22,7 @@ from reverie.errors import (
     VersionConflictError,
 )
 from reverie.model import events as ev
+from reverie.model import evidence
 from reverie.model.agenda import Intent, Task
 from reverie.model.agenda_rules import HANDLERS as _AGENDA_HANDLERS
 from reverie.model.audience import copy_audiences
@@ -98,6 +99,15 @@ class StateView(Protocol):
         Why not ``edges_of``: the cycle check walks sources only, and a message's memory has one
         incoming ``derived_from`` edge per claim mined from it; reading them all on each new link
         made mining one long message quadratic (outside probe 2, finding 11)."""
+        ...
+
+    def evidence_sources(self, scope: str, item_id: str) -> frozenset[tuple[str, str]]:
+        """The sources (origin, ref) the log records as counted evidence for ``item_id``
+        (``model.evidence``: the ``source_ref`` of its corroborations, echoes and restatements).
+
+        Read only when a ``count_once`` statement meets an equal claim, so a backend may read the
+        item's events (``store.evidence.sources``) rather than keep a projection of them.
+        """
         ...
 
     def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
@@ -224,7 +234,10 @@ def _remember(cmd: Remember, view: StateView, ctx: Context) -> list[ev.Event]:
     if cmd.corroborate:
         existing = _live_match(view, cmd.scope, prints, cmd.valid_from, ctx.now, audience=cmd.visibility)
         if existing is not None:
-            return [_corroborated(ctx, cmd.scope, existing, cmd.source)]
+            source = _once_source(cmd)
+            if source is not None and _counted(view, cmd.scope, existing, source):
+                return [_restated(ctx, cmd.scope, existing, source)]
+            return [_corroborated(ctx, cmd.scope, existing, cmd.source, source)]
         echo = _echo(cmd, prints, view, ctx)
         if echo is not None:
             return [echo]
@@ -269,9 +282,29 @@ def _remember(cmd: Remember, view: StateView, ctx: Context) -> list[ev.Event]:
     ]
 
 
-def _corroborated(ctx: Context, scope: str, existing: Item, source: str) -> ev.Event:
-    payload = {"id": existing.id, "evidence_count": existing.evidence_count + 1, "by_source": source}
+def _corroborated(
+    ctx: Context, scope: str, existing: Item, source: str, once: evidence.Source | None = None
+) -> ev.Event:
+    payload: dict[str, Any] = {"id": existing.id, "evidence_count": existing.evidence_count + 1, "by_source": source}
+    if once is not None:  # only a ``count_once`` statement records its source: other payloads keep their shape
+        payload["source_ref"] = evidence.source_ref(once)
     return _event(ctx, ev.CORROBORATED, scope, payload)
+
+
+def _once_source(cmd: Remember) -> evidence.Source | None:
+    """The source a ``count_once`` statement names (None: every statement counts, as before)."""
+    return evidence.source_of(cmd.provenance) if cmd.count_once else None
+
+
+def _counted(view: StateView, scope: str, item: Item, source: evidence.Source) -> bool:
+    """Has ``source`` already counted as evidence for ``item`` (it made it, or corroborated it)?"""
+    if evidence.source_of(item.provenance) == source:
+        return True  # it made the claim: no log read (a note re-reading its own claim is the common case)
+    return source in view.evidence_sources(scope, item.id)
+
+
+def _restated(ctx: Context, scope: str, item: Item, source: evidence.Source) -> ev.Event:
+    return _event(ctx, ev.RESTATED, scope, {"id": item.id, "source_ref": evidence.source_ref(source)})
 
 
 def _live_match(
@@ -339,6 +372,9 @@ def _echo(cmd: Remember, prints: Sequence[str], view: StateView, ctx: Context) -
         corrector = _corrector(view, cmd.scope, old)
         if corrector is None:
             continue
+        once = _once_source(cmd)
+        if once is not None and _counted(view, cmd.scope, old, once):
+            return _restated(ctx, cmd.scope, old, once)  # this source's echo already counted
         correction = max((corrector.source, CORRECTION_FLOOR), key=_strength)
         if _strength(cmd.source) > _strength(correction):
             return None
@@ -355,6 +391,8 @@ def _echo(cmd: Remember, prints: Sequence[str], view: StateView, ctx: Context) -
             "corrected_by": corrector.id,
             "reason": reason,
         }
+        if once is not None:
+            payload["source_ref"] = evidence.source_ref(once)
         return _event(ctx, ev.ECHOED, cmd.scope, payload)
     return None
 

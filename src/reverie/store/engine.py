@@ -178,5 +178,8 @@ class _ItemCache:
     def edges_from(self, scope: str, item_id: str, type: str) -> list[Edge]:
         return self._backend.edges_from(scope, item_id, type)
 
+    def evidence_sources(self, scope: str, item_id: str) -> frozenset[tuple[str, str]]:
+        return self._backend.evidence_sources(scope, item_id)
+
     def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
         return self._backend.derived(scope, parent_ids)

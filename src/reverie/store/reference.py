@@ -65,7 +65,7 @@ from reverie.model.projection import (
 from reverie.model.query import Filter, Sort, sort_items
 from reverie.model.redact import REDACTED, plan_erasure, revision_chain
 from reverie.model.validate import fingerprints
-from reverie.store import idempotency
+from reverie.store import evidence, idempotency
 from reverie.store.engine import batch_runner, run_commands
 from reverie.store.idempotency import Claim, Recorded
 from reverie.store.protocol import (
@@ -179,6 +179,9 @@ class ReferenceStore:
 
     def edges_from(self, scope: str, item_id: str, type: str) -> list[Edge]:
         return [e for e in self.edges_of(scope, item_id) if e.src == item_id and e.type == type]
+
+    def evidence_sources(self, scope: str, item_id: str) -> frozenset[tuple[str, str]]:
+        return evidence.sources(self.events, scope, item_id)
 
     def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
         wanted = set(parent_ids)
@@ -701,10 +704,13 @@ class ReferenceStore:
 
 
 def _mentions(event: Event, item_id: str) -> bool:
+    """Is ``event`` about ``item_id``: the paths of ``sqlite.event_refs.ABOUT_PATHS`` and ``ABOUT_LISTS``,
+    as both databases test them. Not ``by`` (a superseder named by its loser's ``memory.superseded``):
+    the oracle matching it made ``events(item_id=...)`` disagree with the stores it checks."""
     p = event.payload
     if is_agenda_event(event.type):
         return agenda_record_id(p) == item_id
-    if item_id in (p.get("id"), p.get("old_id"), p.get("by")):
+    if item_id in (p.get("id"), p.get("old_id")):
         return True
     if isinstance(p.get("item"), dict) and p["item"].get("id") == item_id:
         return True

@@ -10,7 +10,10 @@ reasons and alerts as any other claim (``mem.contradictions``).
 A note is one source: reading it again, or a sentence it repeats, is not new evidence. A claim
 this note already stated (a current claim with its ``meta.note`` and the same words) is
 reported, not remembered again, and a sentence repeated in one note is remembered once, so
-``evidence_count`` grows only when *another* source states the same thing.
+``evidence_count`` grows only when *another* source states the same thing. A claim another
+note (or source) made and this note corroborated is remembered with ``count_once``: the core
+knows this note (provenance ``vault:<vault>:<path>``) already counted for it and records the
+re-read as ``memory.restated``, evidence unchanged (``reverie.model.evidence``).
 """
 
 from __future__ import annotations
@@ -96,6 +99,7 @@ def remember(mem: Memory, scope: str, vault: str, claims: list[ExtractedClaim]) 
             author="vault",
             meta={"vault": vault, "note": c.note, "line": c.line},
             provenance=Provenance(origin="vault", ref=f"{vault}:{c.note}", locator=f"line {c.line}"),
+            count_once=True,  # the note (vault:path) is one source, whichever note made the claim
         )
         seen[(c.note, c.text)] = result.item.id
         out.append(ExtractedClaim(c.note, c.line, c.text, result.item.id, result.conflicts))

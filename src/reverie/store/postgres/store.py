@@ -50,7 +50,7 @@ from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.projection import SUPERSEDED_PREFIX, Change, ProjectionView, project
 from reverie.model.query import Filter, Sort
-from reverie.store import idempotency
+from reverie.store import evidence, idempotency
 from reverie.store.engine import batch_runner, run_commands
 from reverie.store.idempotency import Claim, Recorded
 from reverie.store.postgres import agenda, ann, edgerun, health, lexical, prefetch, projections, purge, scopestats
@@ -508,6 +508,9 @@ class PostgresStore:
 
     def edges_from(self, scope: str, item_id: str, type: str) -> list[Edge]:
         return self._edges(scope, "src = %s AND type = %s AND closed_at IS NULL", (item_id, type))
+
+    def evidence_sources(self, scope: str, item_id: str) -> frozenset[tuple[str, str]]:
+        return evidence.sources(self.events, scope, item_id)
 
     def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
         with self._read([scope]):

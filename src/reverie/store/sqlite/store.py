@@ -51,7 +51,7 @@ from reverie.model.projection import (
 from reverie.model.query import Filter, Sort
 from reverie.model.validate import fingerprints
 from reverie.model.values import value_text
-from reverie.store import idempotency
+from reverie.store import evidence, idempotency
 from reverie.store.engine import batch_runner, run_commands
 from reverie.store.idempotency import Claim, Recorded
 from reverie.store.protocol import (
@@ -539,6 +539,9 @@ class SQLiteStore:
             (scope, item_id, type),
         )
         return [row_to_edge(r) for r in rows]
+
+    def evidence_sources(self, scope: str, item_id: str) -> frozenset[tuple[str, str]]:
+        return evidence.sources(self.events, scope, item_id)
 
     def derived(self, scope: str, parent_ids: Sequence[str]) -> list[Item]:
         return [row_to_item(r) for r in purge.derived_rows(self._conn, scope, parent_ids)]
