@@ -287,25 +287,40 @@ def _run(
         signals.annotate(h.why, h.item.id, shares, opts.leg_weights)
     scored.sort(key=lambda h: (-h.score, h.item.id))
     if opts.same_source:
-        scored = _fold_same_source(scored, opts.same_source, opts.about_items)
+        scored = _fold_same_source(scored, opts.same_source, opts.about_items, _revisions(store, scope, scored))
     if opts.contradictions == "surface":  # flags only, never reorders: look up edges for the answer alone
         return _contradictions(store, scope, _diversify(scored, opts)[: opts.k], opts)
     scored = _contradictions(store, scope, scored, opts)
     return _diversify(scored, opts)[: opts.k]
 
 
-def _fold_same_source(scored: list[Hit], keys: Sequence[str], about: frozenset[str]) -> list[Hit]:
+def _revisions(store: Store, scope: str, hits: Sequence[Hit]) -> frozenset[str]:
+    """Ids of the hits that supersede an earlier version (made by ``revise``). Only items past
+    version 1 can be: the edges of those few are read, not of every hit."""
+    return frozenset(
+        h.item.id
+        for h in hits
+        if h.item.version > 1
+        and any(e.type == "supersedes" and e.src == h.item.id for e in store.edges(scope, h.item.id))
+    )
+
+
+def _fold_same_source(
+    scored: list[Hit], keys: Sequence[str], about: frozenset[str], revisions: frozenset[str] = frozenset()
+) -> list[Hit]:
     """Best first: keep one hit per source (``RecallOptions.same_source``) and count the rest.
 
     The one kept is the best, except that a claim about the person the query names
     (``about_items``) stands for its source in the best one's place: a question about Dana is
-    answered by the claim about Dana rather than by the message it was mined from.
+    answered by the claim about Dana rather than by the message it was mined from. A revised
+    claim (``revisions``) is a source of its own: a correction no longer says what the message
+    said, and folding it into the message answered with the corrected-away words.
     """
     at: dict[str, int] = {}
     out: list[Hit] = []
     for h in scored:
         source = next((str(v) for k in keys if (v := h.item.meta.get(k)) is not None), None)
-        if source is None:
+        if source is None or h.item.id in revisions:
             out.append(h)
             continue
         if source not in at:
