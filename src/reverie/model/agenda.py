@@ -78,6 +78,16 @@ def _origin(origin: str | None) -> dict[str, str]:
     return {} if origin is None else {"origin": origin}
 
 
+def _unseen(unseen: tuple[str, ...]) -> dict[str, list[str]]:
+    """Written only when a principal quoted an id it may not see: every other payload is unchanged."""
+    return {"unseen": list(unseen)} if unseen else {}
+
+
+def unseen_union(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:
+    """A record's ``unseen`` after a move added ``new``: sorted, distinct (a record only gains them)."""
+    return tuple(sorted({*old, *new}))
+
+
 def _ids(value: object) -> tuple[str, ...]:
     return tuple(str(v) for v in (value or ()))  # type: ignore[attr-defined]
 
@@ -104,6 +114,9 @@ class Intent:
     version: int = 1
     #: The id this intent had where it was first recorded, when a slice brought it here (else None).
     origin: str | None = None
+    #: Ids a principal quoted in this record's words without being allowed to see them: its words,
+    #: shown as written to every reader (``model.conceal``); never shown to a principal itself.
+    unseen: tuple[str, ...] = ()
 
     @property
     def is_open(self) -> bool:
@@ -124,6 +137,7 @@ class Intent:
             "created_at": to_iso(self.created_at),
             "updated_at": to_iso(self.updated_at),
             **_origin(self.origin),
+            **_unseen(self.unseen),
         }
 
     @classmethod
@@ -142,6 +156,7 @@ class Intent:
             created_at=from_iso(str(d["created_at"])),
             updated_at=from_iso(str(d["updated_at"])),
             origin=d.get("origin"),
+            unseen=_ids(d.get("unseen")),
         )
 
 
@@ -186,6 +201,8 @@ class Task:
     version: int = 1
     #: The id this task had where it was first recorded, when a slice brought it here (else None).
     origin: str | None = None
+    #: As ``Intent.unseen``: ids its principal-written words quote that their writer may not see.
+    unseen: tuple[str, ...] = ()
 
     @property
     def is_open(self) -> bool:
@@ -209,6 +226,7 @@ class Task:
             "created_at": to_iso(self.created_at),
             "updated_at": to_iso(self.updated_at),
             **_origin(self.origin),
+            **_unseen(self.unseen),
         }
 
     @classmethod
@@ -230,6 +248,7 @@ class Task:
             created_at=from_iso(str(d["created_at"])),
             updated_at=from_iso(str(d["updated_at"])),
             origin=d.get("origin"),
+            unseen=_ids(d.get("unseen")),
         )
 
 
@@ -305,6 +324,8 @@ class CreateIntent:
     #: Who writes (set by ``VisibleStore``): a claim this principal may not see is named as one
     #: that does not exist, by the same check at the same point (no existence oracle).
     principal: str | None = None
+    #: Hidden ids the principal's words quote (set by ``VisibleStore``; kept in ``Intent.unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,6 +337,8 @@ class MoveIntent:
     move: str
     reason: str = ""
     expected_version: int | None = None
+    #: Hidden ids the principal's reason quotes (set by ``VisibleStore``; added to ``Intent.unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,6 +353,8 @@ class CreateTask:
     #: Who writes (set by ``VisibleStore``): a claim this principal may not see is named as one
     #: that does not exist, by the same check at the same point (no existence oracle).
     principal: str | None = None
+    #: Hidden ids the principal's words quote (set by ``VisibleStore``; kept in ``Task.unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +370,8 @@ class MoveTask:
     #: Who writes (set by ``VisibleStore``): a claim this principal may not see is named as one
     #: that does not exist, by the same check at the same point (no existence oracle).
     principal: str | None = None
+    #: Hidden ids the principal's reason quotes (set by ``VisibleStore``; added to ``Task.unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 AGENDA_COMMANDS = (CreateIntent, MoveIntent, CreateTask, MoveTask)

@@ -88,6 +88,7 @@ def _create_intent(cmd: ag.CreateIntent, view: StateView, ctx: Context) -> list[
         memory_ids=cmd.memory_ids,
         reason=cmd.reason,
         origin=cmd.origin,
+        unseen=ag.unseen_union((), cmd.unseen),
     )
     return [_event(ctx, ag.INTENT_CREATED, cmd.scope, {"intent": intent.to_dict()})]
 
@@ -100,7 +101,14 @@ def _move_intent(cmd: ag.MoveIntent, view: StateView, ctx: Context) -> list[ev.E
     starts, to, event_type = ag.INTENT_MOVES[cmd.move]
     if intent.status not in starts:
         raise _refuse("intent", intent.id, cmd.move, intent.status, ag.INTENT_MOVES)
-    moved = replace(intent, status=to, reason=cmd.reason, updated_at=ctx.now, version=intent.version + 1)
+    moved = replace(
+        intent,
+        status=to,
+        reason=cmd.reason,
+        updated_at=ctx.now,
+        version=intent.version + 1,
+        unseen=ag.unseen_union(intent.unseen, cmd.unseen),
+    )
     return [_event(ctx, event_type, cmd.scope, {"intent": moved.to_dict()})]
 
 
@@ -129,6 +137,7 @@ def _create_task(cmd: ag.CreateTask, view: StateView, ctx: Context) -> list[ev.E
         parent=cmd.parent,
         inputs=cmd.inputs,
         origin=cmd.origin,
+        unseen=ag.unseen_union((), cmd.unseen),
     )
     return [_event(ctx, ag.TASK_CREATED, cmd.scope, {"task": task.to_dict()})]
 
@@ -148,7 +157,14 @@ def _move_task(cmd: ag.MoveTask, view: StateView, ctx: Context) -> list[ev.Event
     if task.status not in starts:
         raise _refuse("task", task.id, cmd.move, task.status, ag.TASK_MOVES)
     _require_memories(view, cmd.scope, cmd.outputs, "the task's outputs", cmd.principal)
-    moved = replace(task, status=to, reason=cmd.reason, updated_at=ctx.now, version=task.version + 1)
+    moved = replace(
+        task,
+        status=to,
+        reason=cmd.reason,
+        updated_at=ctx.now,
+        version=task.version + 1,
+        unseen=ag.unseen_union(task.unseen, cmd.unseen),
+    )
     if cmd.move in ("start", "retry"):
         moved = replace(moved, attempts=task.attempts + 1)
     elif cmd.move == "fail":

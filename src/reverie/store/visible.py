@@ -72,6 +72,7 @@ from reverie.model.agenda import (
 from reverie.model.commands import Command
 from reverie.model.conceal import (
     agenda_query_names_hidden,
+    agenda_unseen,
     conceal_agenda_payload,
     conceal_edge,
     conceal_filter,
@@ -86,8 +87,10 @@ from reverie.model.conversation import (
     PurgeMessage,
     RecordEntry,
     SetMessageVisibility,
+    time_shown,
 )
 from reverie.model.events import ALERT_DISMISSED, Event
+from reverie.model.free_text import quoted_ids, references
 from reverie.model.item import Edge, Item
 from reverie.model.query import Filter, Sort
 from reverie.model.visibility import (
@@ -108,6 +111,11 @@ _BY_ID: Sort = (("id", False),)
 #: id does. Refused here first, it failed earlier and worded apart — an existence oracle.
 _AGENDA_REFS = ("id", "parent", "intent", "memory_ids", "inputs", "outputs")
 _PAGE = 10_000
+
+
+def _agenda_words(c: Any) -> tuple[str | None, ...]:
+    """An agenda command's free text (its label, action, reason, owner or agent)."""
+    return tuple(getattr(c, f, None) for f in ("label", "action", "reason", "owner", "agent"))
 
 
 class VisibleStore:
@@ -182,11 +190,13 @@ class VisibleStore:
             if scope and scope not in refs:  # once per scope per call (setdefault read it per command)
                 refs[scope] = self._hidden_refs(scope)
             hidden = refs.get(scope, set())
-            named = dataclasses.asdict(c)
-            named.pop("text", None)  # a claim's words are not references (an id-shaped text is no oracle)
+            # Free text names nothing: a hidden id quoted there is stored as an unknown one is
+            # (``model.free_text``); refusing it was an existence oracle.
+            named = references(c)
             if isinstance(c, AGENDA_COMMANDS):
                 for field in _AGENDA_REFS:
                     named.pop(field, None)
+                c = dataclasses.replace(c, unseen=tuple(sorted(quoted_ids(*_agenda_words(c)) & hidden)))
             if isinstance(c, CreateIntent | CreateTask | MoveTask):
                 c = dataclasses.replace(c, principal=self.principal)
             ref = first_mention(named, hidden)
@@ -320,8 +330,9 @@ class VisibleStore:
             batch = self.inner.events(scope, item_id=item_id, after_seq=after, limit=limit)
             # An intent's or task's event is concealed, not dropped (its record is shown to
             # everyone in the scope); one still naming something hidden after that is dropped.
-            shown = (self._event_shown(e, by_scope) for e in batch)
-            out += [e for e in shown if e.type not in withheld and not mentions(e.payload, refs)]
+            # A principal's blind quotes (``unseen``) are its words, not a mention of the claim.
+            shown = ((self._event_shown(e, by_scope), agenda_unseen(e.payload)) for e in batch)
+            out += [e for e, own in shown if e.type not in withheld and not mentions(e.payload, refs - own)]
             if len(batch) < limit:
                 break
             after = batch[-1].seq
@@ -457,8 +468,22 @@ class VisibleStore:
         return self._entries(scope, list(found))
 
     def conversations(self, scope: str) -> list[ConversationState]:
+        """The conversations of the principal's audience, their times as its messages show them."""
         found = self._conversations().conversations(scope)
-        return [s for s in found if may_see(s.visibility, self.principal)]
+        return [self.shown_state(s) for s in found if may_see(s.visibility, self.principal)]
+
+    def shown_state(self, state: ConversationState) -> ConversationState:
+        """``state`` as the principal is shown it: ``last_at`` / ``active_at`` over the messages and
+        tool calls it may see (``model.conversation.time_shown``); ``state`` itself if it sees them all.
+
+        ``conversation_state`` stays the whole conversation's: the writers read it to keep every
+        message in time order and to tell an idle session, for every reader alike.
+        """
+        inner = self._conversations()
+        timed = inner.conversation_entries(state.scope, state.id, kinds=("message", "tool_call"))
+        hidden = self._hidden_messages(state.scope) if timed else set()
+        seen = [e for e in timed if self._sees(e, hidden)]
+        return state if len(seen) == len(timed) else time_shown(state, seen)
 
     def conversation_speakers(self, scope: str) -> list[str]:
         """Passed through: recall only matches these names against the question's words, never
@@ -514,9 +539,14 @@ def principal_of(store: object) -> str | None:
     return store.principal if isinstance(store, VisibleStore) else None
 
 
+def shown_conversation_state(store: object, state: ConversationState) -> ConversationState:
+    """``state`` as the reader of ``store`` is shown it (the owner: as stored)."""
+    return store.shown_state(state) if isinstance(store, VisibleStore) else state
+
+
 def unwrapped(store: Store) -> Store:
     """The backend under any ``VisibleStore`` (a view of a view filters for the newest principal only)."""
     return store.inner if isinstance(store, VisibleStore) else store
 
 
-__all__ = ["VisibleStore", "principal_of", "unwrapped"]
+__all__ = ["VisibleStore", "principal_of", "shown_conversation_state", "unwrapped"]
