@@ -21,16 +21,24 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from mcp import Client
 
 from reverie import Memory, ReverieError
 from reverie.http import create_app
+from reverie.mcp import build_server
 
 from .kit import dump
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "mcp"))
+
+from mcp_support import call
 
 SCOPE = "team:ops"
 OPS, BOB, EVE = "agent:ops", "agent:bob", "agent:eve"
@@ -230,3 +238,23 @@ def test_http_free_text_quoting_a_hidden_id_answers_as_for_an_unknown_id(tmp_pat
                 got[quoted] = (gone.status_code, _masked(gone.json(), quoted))
             assert got[ids["hidden"]] == got[UNKNOWN]
             assert got[UNKNOWN][0] == 200
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_mcp_free_text_quoting_a_hidden_id_answers_as_for_an_unknown_id(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    with Memory(db, embedder="hash") as owner:
+        ids = _seed(owner)
+    with Memory(db, embedder="hash", principal=BOB) as bob:
+        async with Client(build_server(bob), mode="legacy", raise_exceptions=True) as client:
+            got = {}
+            for quoted in (ids["hidden"], UNKNOWN):
+                made = await call(client, "intent_create", label=f"look at {quoted}", scope=SCOPE, reason=quoted)
+                got[quoted] = _masked(made, quoted)
+            assert got[ids["hidden"]] == got[UNKNOWN]
+            assert "look at <Q>" in got[UNKNOWN]
