@@ -101,18 +101,24 @@ def _free_text_writes(bob: Memory, ids: dict[str, str]) -> dict[str, Callable[[s
         "task action": lambda i: bob.tasks.create(f"do {i}", scope=SCOPE),
         "task agent": lambda i: bob.tasks.create("a", scope=SCOPE, agent=i),
         "task failure reason": fail_task,
-        "forget reason": lambda i: bob.forget(bob.remember(f"fz {i[:8]}", scope=SCOPE).id, scope=SCOPE, reason=i),
+        "forget reason": lambda i: bob.forget(bob.remember(f"fz {i}", scope=SCOPE).id, scope=SCOPE, reason=i),
         "revise reason": lambda i: bob.revise(
-            bob.remember(f"rv {i[:8]}", scope=SCOPE).id, f"rv2 {i[:8]}", scope=SCOPE, reason=f"see {i}"
+            bob.remember(f"rv {i}", scope=SCOPE).id, f"rv2 {i}", scope=SCOPE, reason=f"see {i}"
         ),
         "claim text": lambda i: bob.remember(f"the ticket {i} is open", scope=SCOPE),
-        "claim meta sentence": lambda i: bob.remember("m1", scope=SCOPE, meta={"see": f"about {i}"}),
-        "claim tags": lambda i: bob.remember("m2", scope=SCOPE, tags=[i]),
-        "claim author": lambda i: bob.remember("m3", scope=SCOPE, author=i),
-        "link meta": lambda i: bob.link(ids["mine"], ids["other"], scope=SCOPE, type="supports", meta={"via": i}),
+        "claim meta sentence": lambda i: bob.remember(f"m1 {i}", scope=SCOPE, meta={"see": f"about {i}"}),
+        "claim tags": lambda i: bob.remember(f"m2 {i}", scope=SCOPE, tags=[i]),
+        "claim author": lambda i: bob.remember(f"m3 {i}", scope=SCOPE, author=i),
+        "link meta": lambda i: bob.link(
+            bob.remember(f"la {i}", scope=SCOPE).id,
+            bob.remember(f"lb {i}", scope=SCOPE).id,
+            type="supports",
+            scope=SCOPE,
+            meta={"via": f"via {i}"},
+        ),
         "learning pause reason": paused,
         "recall query": lambda i: bob.recall(f"what about {i}", scope=SCOPE),
-        "conversation message": lambda i: bob.conversation("c1", scope=SCOPE).add(f"hello {i}", speaker="bob"),
+        "conversation message": lambda i: bob.conversation(f"c-{i}", scope=SCOPE).add(f"hello {i}", speaker="bob"),
     }
 
 
@@ -123,6 +129,25 @@ def test_a_principals_free_text_quoting_a_hidden_id_is_stored_as_for_an_unknown_
         hidden, _ = _answer(lambda w=write: w(ids["hidden"]))  # type: ignore[misc]
         unknown, _ = _answer(lambda w=write: w(UNKNOWN))  # type: ignore[misc]
         assert hidden == unknown == "accepted", (name, hidden, unknown)
+
+
+def test_a_principals_own_events_quoting_a_hidden_id_read_back_as_for_an_unknown_id(any_mem: Memory) -> None:
+    """Its claims' history and the log: the events of its write, hidden id or unknown, read alike."""
+    ids = _seed(any_mem)
+    bob = any_mem.as_principal(BOB)
+    writes = {k: v for k, v in _free_text_writes(bob, ids).items() if not k.startswith(("intent", "task", "sugg"))}
+    for name, write in writes.items():
+        seen = {}
+        for quoted in (ids["hidden"], UNKNOWN):
+            mark = max(e.seq for e in any_mem.events(scope=SCOPE, limit=100_000))
+            write(quoted)
+            events = [e.to_dict() for e in bob.events(scope=SCOPE, after_seq=mark, limit=10_000)]
+            if name == "recall query":  # the hits' scores follow the query's words
+                events = [[e["type"], e["payload"].get("query")] for e in events]
+            seen[quoted] = _masked(events, quoted, keep=(ids["mine"], ids["other"]))
+        assert seen[ids["hidden"]] == seen[UNKNOWN], (name, seen[ids["hidden"]], seen[UNKNOWN])
+        assert "<Q>" in seen[UNKNOWN], name
+        assert "unseen" not in seen[UNKNOWN] + seen[ids["hidden"]], name
 
 
 def _agenda_as_read(bob: Memory, record: Any) -> list[Any]:
@@ -258,3 +283,20 @@ async def test_mcp_free_text_quoting_a_hidden_id_answers_as_for_an_unknown_id(tm
                 got[quoted] = _masked(made, quoted)
             assert got[ids["hidden"]] == got[UNKNOWN]
             assert "look at <Q>" in got[UNKNOWN]
+
+
+def test_an_events_item_words_read_as_the_item_does_and_the_owners_reasons_still_hide(any_mem: Memory) -> None:
+    """A claim (or message) whose words quote a hidden id is shown whole by its own read, so its events
+    are shown too, whoever wrote it; a reason the owner gave quoting a hidden id still leaves its event out."""
+    ids = _seed(any_mem)
+    quoting = any_mem.remember(f"the owner notes {ids['hidden']}", scope=SCOPE)
+    message = any_mem.conversation("talk", scope=SCOPE).add(f"owner says {ids['hidden']}", speaker="owner")
+    bob = any_mem.as_principal(BOB)
+    assert bob.get(quoting.id, scope=SCOPE).text == quoting.text
+    assert [e.type for e in bob.history(quoting.id, scope=SCOPE).events] == ["memory.remembered"]
+    assert [m.text for m in bob.conversation("talk", scope=SCOPE).messages()] == [message.text]
+    logged = [e for e in bob.events(scope=SCOPE, limit=10_000) if e.payload.get("entry", {}).get("id") == message.id]
+    assert len(logged) == 1
+    any_mem.forget(ids["other"], scope=SCOPE, reason=f"duplicate of {ids['hidden']}")
+    assert "memory.forgotten" not in [e.type for e in bob.history(ids["other"], scope=SCOPE).events]
+    assert "memory.forgotten" in [e.type for e in any_mem.history(ids["other"], scope=SCOPE).events]

@@ -71,6 +71,8 @@ class Revise:
     #: the audience of the claim it came from: one whose claim this principal may not see does not
     #: refuse it (a refusal would confirm the hidden claim's words and name its id).
     principal: str | None = None
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,8 @@ class Forget:
     id: str
     reason: str = ""
     expected_version: int | None = None
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +98,8 @@ class Purge:
     id: str
     reason: str = ""
     expected_version: int | None = None
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +110,8 @@ class Supersede:
     id: str
     by: str
     reason: str = ""
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +119,8 @@ class Dismiss:
     scope: str
     id: str
     reason: str = ""
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +131,8 @@ class Undismiss:
     #: Who lifts (set by ``VisibleStore``): a principal lifts only tombstones of claims it may see;
     #: any other reads as a value never dismissed (``not_found``).
     principal: str | None = None
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +151,8 @@ class Unlink:
     scope: str
     edge_id: str
     reason: str = ""
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +162,8 @@ class SetScores:
     scores: dict[str, float]
     reason: str = ""
     expected_version: int | None = None
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +173,8 @@ class SetTier:
     tier: str
     reason: str = ""
     expected_version: int | None = None
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +199,8 @@ class SetTiers:
 
     scope: str
     changes: tuple[TierChange, ...]
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +211,8 @@ class Promote:
     id: str
     to: str
     reason: str = ""
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +223,8 @@ class SetFlags:
     remove: tuple[str, ...] = ()
     reason: str = ""
     expected_version: int | None = None
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +236,8 @@ class SetVisibility:
     id: str
     visibility: tuple[str, ...]
     reason: str = ""
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +247,8 @@ class RecordUse:
     scope: str
     uses: tuple[tuple[str, float], ...]
     query: str
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,18 +260,24 @@ class DismissAlert:
     kind: str
     evidence: str
     reason: str = ""
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class PauseLearning:
     scope: str
     reason: str = ""
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class ResumeLearning:
     scope: str
     reason: str = ""
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 Command = (

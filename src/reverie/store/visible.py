@@ -23,8 +23,10 @@ of each read is proportional to the restricted items of the scope, not to the sc
 - ``vectors`` drops the hidden rows; ``edges`` drops an edge with a hidden end (a conflict with
   an invisible claim is not shown at all); ``tombstones`` drops a hidden item's dismissals.
 - ``events`` drops every event that names a hidden item or an edge with a hidden end anywhere
-  in its payload (``mentions``); ``summary_counts`` subtracts the hidden items; ``scopes`` names
-  only the scopes where the principal sees something (an item, an intent or task, a conversation).
+  in its payload (``mentions``) but for the words an item read shows as written and a principal's
+  blind quotes (``model.free_text.checked_view``), and never shows ``unseen``; ``summary_counts``
+  subtracts the hidden items; ``scopes`` names only the scopes where the principal sees something
+  (an item, an intent or task, a conversation).
 - conversations: a conversation whose audience omits the principal is absent; an entry (message,
   summary, recap, tool call) whose own audience omits it, or a message whose recallable memory is
   hidden, is left out of every conversation read (archive search included), and the log's events
@@ -36,7 +38,9 @@ of each read is proportional to the restricted items of the scope, not to the sc
   a hidden claim matches nothing. Their events (history, the log, a slice's moves) and the
   records a principal's own move returns are concealed the same way, not dropped.
 - writes naming a hidden item or edge are refused with the same ``NotFoundError`` an absent id
-  gets (no existence oracle); a restricted visibility the principal writes includes it.
+  gets (no existence oracle); a restricted visibility the principal writes includes it. Free
+  text names nothing (``model.free_text``): a hidden id quoted there is stored as an unknown one
+  is, and listed in the command's ``unseen`` (its event's, or its intent's or task's record).
 - a tombstone holds only within the audience of the claim it came from: ``Remember``, ``Revise``
   and ``Undismiss`` carry the principal, and the reducer treats a tombstone of a claim it may not
   see as absent (its write is stored as any new text; its ``undismiss`` is ``not_found``).
@@ -52,7 +56,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -90,7 +94,7 @@ from reverie.model.conversation import (
     time_shown,
 )
 from reverie.model.events import ALERT_DISMISSED, Event
-from reverie.model.free_text import quoted_ids, references
+from reverie.model.free_text import checked_view, free_strings, quoted_ids, references
 from reverie.model.item import Edge, Item
 from reverie.model.query import Filter, Sort
 from reverie.model.visibility import (
@@ -111,11 +115,6 @@ _BY_ID: Sort = (("id", False),)
 #: id does. Refused here first, it failed earlier and worded apart — an existence oracle.
 _AGENDA_REFS = ("id", "parent", "intent", "memory_ids", "inputs", "outputs")
 _PAGE = 10_000
-
-
-def _agenda_words(c: Any) -> tuple[str | None, ...]:
-    """An agenda command's free text (its label, action, reason, owner or agent)."""
-    return tuple(getattr(c, f, None) for f in ("label", "action", "reason", "owner", "agent"))
 
 
 class VisibleStore:
@@ -196,7 +195,9 @@ class VisibleStore:
             if isinstance(c, AGENDA_COMMANDS):
                 for field in _AGENDA_REFS:
                     named.pop(field, None)
-                c = dataclasses.replace(c, unseen=tuple(sorted(quoted_ids(*_agenda_words(c)) & hidden)))
+            blind = tuple(sorted(quoted_ids(*free_strings(c)) & hidden))
+            if blind and hasattr(c, "unseen"):  # its words' blind quotes: its readers take them as words
+                c = dataclasses.replace(cast(Any, c), unseen=blind)
             if isinstance(c, CreateIntent | CreateTask | MoveTask):
                 c = dataclasses.replace(c, principal=self.principal)
             ref = first_mention(named, hidden)
@@ -229,13 +230,16 @@ class VisibleStore:
     def _outcome_shown(self, outcome: Outcome) -> Outcome:
         """A move's outcome carries the record's whole state, which may name a hidden claim the
         owner linked: what the principal's ``mem.tasks.start(...)`` returns is concealed like a read."""
-        if not any(e.type in AGENDA_EVENT_TYPES for e in outcome.events):
+        if not any(e.type in AGENDA_EVENT_TYPES or "unseen" in e.payload for e in outcome.events):
             return outcome
         hidden: dict[str, set[str]] = {}
         return dataclasses.replace(outcome, events=tuple(self._event_shown(e, hidden) for e in outcome.events))
 
     def _event_shown(self, event: Event, refs: dict[str, set[str]]) -> Event:
-        """An agenda event with its record concealed (``refs``: hidden refs per scope, read once)."""
+        """An event as shown to the principal: without ``unseen`` (it lists hidden ids), and an
+        agenda event with its record concealed (``refs``: hidden refs per scope, read once)."""
+        if "unseen" in event.payload:
+            event = dataclasses.replace(event, payload={k: v for k, v in event.payload.items() if k != "unseen"})
         if event.type not in AGENDA_EVENT_TYPES:
             return event
         if event.scope not in refs:
@@ -330,13 +334,24 @@ class VisibleStore:
             batch = self.inner.events(scope, item_id=item_id, after_seq=after, limit=limit)
             # An intent's or task's event is concealed, not dropped (its record is shown to
             # everyone in the scope); one still naming something hidden after that is dropped.
-            # A principal's blind quotes (``unseen``) are its words, not a mention of the claim.
-            shown = ((self._event_shown(e, by_scope), agenda_unseen(e.payload)) for e in batch)
-            out += [e for e, own in shown if e.type not in withheld and not mentions(e.payload, refs - own)]
+            shown = ((e, self._event_shown(e, by_scope)) for e in batch)
+            out += [s for e, s in shown if e.type not in withheld and not self._names_hidden(e, s, refs)]
             if len(batch) < limit:
                 break
             after = batch[-1].seq
         return out[:limit]
+
+    @staticmethod
+    def _names_hidden(raw: Event, shown: Event, refs: set[str]) -> bool:
+        """Whether an event is left out of the principal's log: it names something hidden.
+
+        An agenda event is checked as concealed (its record is shown), less its principal-written
+        blind quotes; any other as ``model.free_text.checked_view`` says (an item's words and a
+        principal's blind quotes are words, not mentions).
+        """
+        if raw.type in AGENDA_EVENT_TYPES:
+            return mentions(shown.payload, refs - agenda_unseen(raw.payload))
+        return mentions(checked_view(raw.payload), refs)
 
     def paused(self, scope: str) -> bool:
         return self.inner.paused(scope)
