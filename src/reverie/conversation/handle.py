@@ -28,7 +28,7 @@ from reverie.conversation.writer import Message, Summariser, Writer, is_idle
 from reverie.errors import InvalidInputError
 from reverie.model.conversation import ConversationState, Entry
 from reverie.model.validate import check_id, check_reason
-from reverie.store.visible import principal_of
+from reverie.store.visible import principal_of, shown_conversation_state
 
 #: Sessions released by a call (the state released and its entries), to mine once the call's
 #: writes are done: the release commits first, the mining follows outside any lock.
@@ -78,7 +78,7 @@ class Conversation:
     def state(self) -> ConversationState:
         """Where the conversation stands (position, turn, session, released), releasing it first if idle
         (on a read-only store nothing is written: an idle one is shown released)."""
-        return self._current()
+        return shown_conversation_state(self._host.store, self._current())
 
     def add(
         self,
@@ -122,11 +122,7 @@ class Conversation:
             now = self._host.clock.now()
             when = now if given is None else given
             if state.last_at is not None and when < state.last_at:
-                raise InvalidInputError(
-                    f"message time {when.isoformat()} is before the previous message of conversation {self.id!r} "
-                    f"({state.last_at.isoformat()}); messages are appended in time order"
-                    f"{self._future_hint(state, now)}"
-                )
+                raise InvalidInputError(self._out_of_order(state, when, now))
             state = self._release_if_idle(state, now, released, when)
             return self._writer.add_message(
                 state, body, speaker=who, role=role_, at=when, meta=extra, visibility=audience
@@ -136,6 +132,29 @@ class Conversation:
             return serialised(self._host, self.scope, attempt)
         finally:
             self._learn(released)
+
+    def _out_of_order(self, state: ConversationState, when: datetime, now: datetime) -> str:
+        """Why a message at ``when`` is refused: it is before the conversation's latest message.
+
+        The bound is the whole conversation's, for every reader: a message a principal may not see
+        still orders the ones after it (a later message placed before it would put positions and
+        times at odds for everyone who sees both, and its recaps and idle gaps with them). But a
+        principal is told only the date of a message it may see: when the one in the way is not
+        among them, the refusal says so and names no date (its time is part of the message).
+        """
+        shown = shown_conversation_state(self._host.store, state)
+        hint = self._future_hint(state, now)
+        if shown.last_at is not None and when < shown.last_at:
+            return (
+                f"message time {when.isoformat()} is before the previous message of conversation {self.id!r} "
+                f"({shown.last_at.isoformat()}); messages are appended in time order{hint}"
+            )
+        return (
+            f"message time {when.isoformat()} is before a later message of conversation {self.id!r} that you "
+            f"may not see; messages are appended in time order for every reader{hint or self._ask_owner}"
+        )
+
+    _ask_owner = ": add it at a later time, or ask the store's owner"
 
     def _future_hint(self, state: ConversationState, now: datetime) -> str:
         """How to get unstuck when the previous message is dated beyond the clock (stored before

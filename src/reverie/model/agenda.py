@@ -31,7 +31,7 @@ failure reasons) is what the caller wrote; an accepted suggestion's label names 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -87,6 +87,16 @@ def _origin(origin: str | None) -> dict[str, str]:
     return {} if origin is None else {"origin": origin}
 
 
+def _unseen(unseen: tuple[str, ...]) -> dict[str, list[str]]:
+    """Written only when a principal quoted an id it may not see: every other payload is unchanged."""
+    return {"unseen": list(unseen)} if unseen else {}
+
+
+def unseen_union(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:
+    """A record's ``unseen`` after a move added ``new``: sorted, distinct (a record only gains them)."""
+    return tuple(sorted({*old, *new}))
+
+
 def _ids(value: object) -> tuple[str, ...]:
     return tuple(str(v) for v in (value or ()))  # type: ignore[attr-defined]
 
@@ -113,6 +123,9 @@ class Intent:
     version: int = 1
     #: The id this intent had where it was first recorded, when a slice brought it here (else None).
     origin: str | None = None
+    #: Ids a principal quoted in this record's words without being allowed to see them: its words,
+    #: shown as written to every reader (``model.conceal``); never shown to a principal itself.
+    unseen: tuple[str, ...] = ()
 
     @property
     def is_open(self) -> bool:
@@ -133,6 +146,7 @@ class Intent:
             "created_at": to_iso(self.created_at),
             "updated_at": to_iso(self.updated_at),
             **_origin(self.origin),
+            **_unseen(self.unseen),
         }
 
     @classmethod
@@ -151,6 +165,7 @@ class Intent:
             created_at=from_iso(str(d["created_at"])),
             updated_at=from_iso(str(d["updated_at"])),
             origin=d.get("origin"),
+            unseen=_ids(d.get("unseen")),
         )
 
 
@@ -195,6 +210,8 @@ class Task:
     version: int = 1
     #: The id this task had where it was first recorded, when a slice brought it here (else None).
     origin: str | None = None
+    #: As ``Intent.unseen``: ids its principal-written words quote that their writer may not see.
+    unseen: tuple[str, ...] = ()
 
     @property
     def is_open(self) -> bool:
@@ -218,6 +235,7 @@ class Task:
             "created_at": to_iso(self.created_at),
             "updated_at": to_iso(self.updated_at),
             **_origin(self.origin),
+            **_unseen(self.unseen),
         }
 
     @classmethod
@@ -239,6 +257,7 @@ class Task:
             created_at=from_iso(str(d["created_at"])),
             updated_at=from_iso(str(d["updated_at"])),
             origin=d.get("origin"),
+            unseen=_ids(d.get("unseen")),
         )
 
 
@@ -314,6 +333,8 @@ class CreateIntent:
     #: Who writes (set by ``VisibleStore``): a claim this principal may not see is named as one
     #: that does not exist, by the same check at the same point (no existence oracle).
     principal: str | None = None
+    #: Hidden ids the principal's words quote (set by ``VisibleStore``; kept in ``Intent.unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,6 +349,8 @@ class MoveIntent:
     #: The most moves the intent may make (``Limits.max_record_moves``, set by ``mem.intents``);
     #: None: unbounded (a caller building commands itself).
     max_moves: int | None = None
+    #: Hidden ids the principal's reason quotes (set by ``VisibleStore``; added to ``Intent.unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,6 +365,8 @@ class CreateTask:
     #: Who writes (set by ``VisibleStore``): a claim this principal may not see is named as one
     #: that does not exist, by the same check at the same point (no existence oracle).
     principal: str | None = None
+    #: Hidden ids the principal's words quote (set by ``VisibleStore``; kept in ``Task.unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,6 +385,8 @@ class MoveTask:
     #: The most moves the task may make (``Limits.max_record_moves``, set by ``mem.tasks``);
     #: None: unbounded (a caller building commands itself).
     max_moves: int | None = None
+    #: Hidden ids the principal's reason quotes (set by ``VisibleStore``; added to ``Task.unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 AGENDA_COMMANDS = (CreateIntent, MoveIntent, CreateTask, MoveTask)
@@ -396,7 +423,7 @@ def is_task_delta(payload: Mapping[str, Any]) -> bool:
     return payload.get("delta") is True
 
 
-def task_move_payload(before: Task, after: Task) -> dict[str, Any]:
+def task_move_payload(before: Task, after: Task, unseen: Sequence[str] = ()) -> dict[str, Any]:
     """The payload of the move that took ``before`` to ``after``: only what it changed.
 
     Its size does not depend on how many moves the task made before (see the module docstring).
@@ -410,6 +437,8 @@ def task_move_payload(before: Task, after: Task) -> dict[str, Any]:
     added = [o for o in after.outputs if o not in before.outputs]
     if added:
         delta["outputs"] = added
+    if unseen:  # the blind quotes of this move's reason (``Task.unseen`` gains them)
+        delta["unseen"] = sorted(set(unseen))
     return {"task": delta, "delta": True}
 
 
@@ -425,6 +454,7 @@ def apply_task_delta(before: Task, delta: Mapping[str, Any]) -> Task:
         attempts=int(delta.get("attempts", before.attempts)),
         failures=before.failures if failure is None else (*before.failures, Failure.from_dict(failure)),
         outputs=tuple(dict.fromkeys((*before.outputs, *_ids(delta.get("outputs"))))),
+        unseen=unseen_union(before.unseen, _ids(delta.get("unseen"))),
     )
 
 

@@ -108,6 +108,7 @@ def _create_intent(cmd: ag.CreateIntent, view: StateView, ctx: Context) -> list[
         memory_ids=cmd.memory_ids,
         reason=cmd.reason,
         origin=cmd.origin,
+        unseen=ag.unseen_union((), cmd.unseen),
     )
     return [_event(ctx, ag.INTENT_CREATED, cmd.scope, {"intent": intent.to_dict()})]
 
@@ -121,7 +122,14 @@ def _move_intent(cmd: ag.MoveIntent, view: StateView, ctx: Context) -> list[ev.E
     if intent.status not in starts:
         raise _refuse("intent", intent.id, cmd.move, intent.status, ag.INTENT_MOVES)
     _check_moves("intent", intent.id, intent.version, cmd.max_moves)
-    moved = replace(intent, status=to, reason=cmd.reason, updated_at=ctx.now, version=intent.version + 1)
+    moved = replace(
+        intent,
+        status=to,
+        reason=cmd.reason,
+        updated_at=ctx.now,
+        version=intent.version + 1,
+        unseen=ag.unseen_union(intent.unseen, cmd.unseen),
+    )
     return [_event(ctx, event_type, cmd.scope, {"intent": moved.to_dict()})]
 
 
@@ -150,6 +158,7 @@ def _create_task(cmd: ag.CreateTask, view: StateView, ctx: Context) -> list[ev.E
         parent=cmd.parent,
         inputs=cmd.inputs,
         origin=cmd.origin,
+        unseen=ag.unseen_union((), cmd.unseen),
     )
     return [_event(ctx, ag.TASK_CREATED, cmd.scope, {"task": task.to_dict()})]
 
@@ -170,7 +179,14 @@ def _move_task(cmd: ag.MoveTask, view: StateView, ctx: Context) -> list[ev.Event
         raise _refuse("task", task.id, cmd.move, task.status, ag.TASK_MOVES)
     _check_moves("task", task.id, task.version, cmd.max_moves)
     _require_memories(view, cmd.scope, cmd.outputs, "the task's outputs", cmd.principal)
-    moved = replace(task, status=to, reason=cmd.reason, updated_at=ctx.now, version=task.version + 1)
+    moved = replace(
+        task,
+        status=to,
+        reason=cmd.reason,
+        updated_at=ctx.now,
+        version=task.version + 1,
+        unseen=ag.unseen_union(task.unseen, cmd.unseen),
+    )
     if cmd.move in ("start", "retry"):
         moved = replace(moved, attempts=task.attempts + 1)
     elif cmd.move == "fail":
@@ -179,7 +195,7 @@ def _move_task(cmd: ag.MoveTask, view: StateView, ctx: Context) -> list[ev.Event
         moved = replace(moved, outputs=tuple(dict.fromkeys((*task.outputs, *cmd.outputs))))
     # Only what the move changed: a task keeps every failure, so the whole task grew each event
     # with the moves before it (``model/agenda.py``); the projection applies it to the row.
-    return [_event(ctx, event_type, cmd.scope, ag.task_move_payload(task, moved))]
+    return [_event(ctx, event_type, cmd.scope, ag.task_move_payload(task, moved, cmd.unseen))]
 
 
 HANDLERS: dict[type, Callable[[Any, StateView, Context], list[ev.Event]]] = {

@@ -74,6 +74,8 @@ class Revise:
     #: the audience of the claim it came from: one whose claim this principal may not see does not
     #: refuse it (a refusal would confirm the hidden claim's words and name its id).
     principal: str | None = None
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +84,8 @@ class Forget:
     id: str
     reason: str = ""
     expected_version: int | None = None
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +101,8 @@ class Purge:
     id: str
     reason: str = ""
     expected_version: int | None = None
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +113,8 @@ class Supersede:
     id: str
     by: str
     reason: str = ""
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +122,8 @@ class Dismiss:
     scope: str
     id: str
     reason: str = ""
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +134,8 @@ class Undismiss:
     #: Who lifts (set by ``VisibleStore``): a principal lifts only tombstones of claims it may see;
     #: any other reads as a value never dismissed (``not_found``).
     principal: str | None = None
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +154,8 @@ class Unlink:
     scope: str
     edge_id: str
     reason: str = ""
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +165,8 @@ class SetScores:
     scores: dict[str, float]
     reason: str = ""
     expected_version: int | None = None
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +176,8 @@ class SetTier:
     tier: str
     reason: str = ""
     expected_version: int | None = None
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +202,8 @@ class SetTiers:
 
     scope: str
     changes: tuple[TierChange, ...]
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +214,8 @@ class Promote:
     id: str
     to: str
     reason: str = ""
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +226,8 @@ class SetFlags:
     remove: tuple[str, ...] = ()
     reason: str = ""
     expected_version: int | None = None
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +239,8 @@ class SetVisibility:
     id: str
     visibility: tuple[str, ...]
     reason: str = ""
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +250,8 @@ class RecordUse:
     scope: str
     uses: tuple[tuple[str, float], ...]
     query: str
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,18 +263,24 @@ class DismissAlert:
     kind: str
     evidence: str
     reason: str = ""
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class PauseLearning:
     scope: str
     reason: str = ""
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class ResumeLearning:
     scope: str
     reason: str = ""
+    #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
+    unseen: tuple[str, ...] = ()
 
 
 Command = (

@@ -25,7 +25,7 @@ Pure: no I/O; ``hidden`` is the set of item ids the reading principal may not se
 from __future__ import annotations
 
 import re
-from collections.abc import Set
+from collections.abc import Sequence, Set
 from dataclasses import replace
 from typing import Any
 
@@ -94,10 +94,17 @@ def conceal_filter(where: Filter, hidden: Set[str]) -> Filter:
 # there itself: an accepted suggestion's label is "Confirm or correct the uncertain fact <id>",
 # and a task run that failed on a claim says so in its reason. Such a suggestion's label and
 # reason also carry the claim's kind and scores, so when its claim is hidden they are withheld
-# whole (``model.suggestion_text``). A principal cannot plant such a
-# quote itself (its write naming a hidden id is refused as ``not_found``), so cutting it out on
-# read is no new oracle. Records never copy a claim's words (``model.agenda``), so ids are all
-# there is to conceal.
+# whole (``model.suggestion_text``). Records never copy a claim's words (``model.agenda``), so
+# ids are all there is to conceal.
+#
+# A principal's own words are not cut: a principal may quote any id in its free text (a hidden
+# one is stored exactly as an unknown one, ``model.free_text``), and the ids it quoted without
+# being allowed to see them are kept in the record's ``unseen``. Those are its words, like an
+# unknown id, and are shown as written to every reader. Cutting them on read told the writer, by
+# reading its own label back, that the id it guessed exists (a wrong guess read back whole); and
+# cutting them only for other readers told a reader who knows the text the same. What is cut is
+# an id whoever wrote the text could see: reverie's own words, the owner's, a principal's quote
+# of a claim of its audience. ``unseen`` itself is never shown to a principal (it lists hidden ids).
 
 #: A reverie id (a canonical lower-case UUID), alone or inside a longer string.
 _ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -124,36 +131,41 @@ def conceal_intent(intent: Intent, hidden: Set[str]) -> Intent:
     """``intent`` without the hidden claims it names (``intent`` itself if it names none).
 
     An accepted suggestion about a hidden claim is shown ``WITHHELD_LABEL`` and no reason: cutting
-    only the id out of reverie's words left the claim's kind and scores in them.
+    only the id out of reverie's words left the claim's kind and scores in them. Ids in
+    ``intent.unseen`` (a principal's blind quotes) stay in its words; ``unseen`` is not shown.
     """
-    if not hidden:
+    if not hidden and not intent.unseen:
         return intent
+    words = frozenset(hidden) - set(intent.unseen)
     label, reason = intent.label, intent.reason
-    if suggested_about(label) in hidden:
+    if suggested_about(label) in words:
         label = WITHHELD_LABEL
         reason = "" if is_suggestion_reason(reason) else reason
     shown = replace(
         intent,
-        label=conceal_text(label, hidden),
-        reason=conceal_text(reason, hidden),
-        owner=_name(intent.owner, hidden),
+        label=conceal_text(label, words),
+        reason=conceal_text(reason, words),
+        owner=_name(intent.owner, words),
         memory_ids=_ids(intent.memory_ids, hidden),
+        unseen=(),
     )
     return intent if shown == intent else shown
 
 
 def conceal_task(task: Task, hidden: Set[str]) -> Task:
-    """``task`` without the hidden claims it names (``task`` itself if it names none)."""
-    if not hidden:
+    """``task`` without the hidden claims it names (``task`` itself if it names none); as ``conceal_intent``."""
+    if not hidden and not task.unseen:
         return task
+    words = frozenset(hidden) - set(task.unseen)
     shown = replace(
         task,
-        action=conceal_text(task.action, hidden),
-        reason=conceal_text(task.reason, hidden),
-        agent=_name(task.agent, hidden),
+        action=conceal_text(task.action, words),
+        reason=conceal_text(task.reason, words),
+        agent=_name(task.agent, words),
         inputs=_ids(task.inputs, hidden),
         outputs=_ids(task.outputs, hidden),
-        failures=tuple(replace(f, reason=conceal_text(f.reason, hidden)) for f in task.failures),
+        failures=tuple(replace(f, reason=conceal_text(f.reason, words)) for f in task.failures),
+        unseen=(),
     )
     return task if shown == task else shown
 
@@ -174,16 +186,31 @@ def conceal_agenda_payload(payload: dict[str, Any], hidden: Set[str]) -> dict[st
     return payload if out == payload else out  # a record left as stored is not re-serialised
 
 
-def conceal_task_delta(delta: dict[str, Any], hidden: Set[str]) -> dict[str, Any]:
+def conceal_task_delta(delta: dict[str, Any], hidden: Set[str], task_unseen: Sequence[str] = ()) -> dict[str, Any]:
     """A task move's delta (``model.agenda.task_move_payload``) concealed as ``conceal_task`` conceals
-    the same fields of the whole task: its reason, the failure's reason, the outputs it adds."""
-    out = dict(delta)
-    out["reason"] = conceal_text(str(delta.get("reason") or ""), hidden)
+    the same fields of the whole task: its reason, the failure's reason, the outputs it adds. Blind
+    quotes (``unseen``, the task's own so far and this move's) read as written, and the list itself
+    is never shown."""
+    blind = set(task_unseen) | {str(i) for i in delta.get("unseen") or ()}  # this move's own blind quotes
+    words = frozenset(hidden) - blind
+    out = {k: v for k, v in delta.items() if k != "unseen"}
+    out["reason"] = conceal_text(str(delta.get("reason") or ""), words)
     if isinstance(delta.get("failure"), dict):
-        out["failure"] = {**delta["failure"], "reason": conceal_text(str(delta["failure"].get("reason", "")), hidden)}
+        out["failure"] = {**delta["failure"], "reason": conceal_text(str(delta["failure"].get("reason", "")), words)}
     if isinstance(delta.get("outputs"), list):
         out["outputs"] = [o for o in delta["outputs"] if o not in hidden]
     return delta if out == delta else out
+
+
+def agenda_unseen(payload: dict[str, Any]) -> frozenset[str]:
+    """The blind quotes (``unseen``) of an ``intent.*`` / ``task.*`` event's record: its writer's
+    words, which do not make the event one that names a hidden claim."""
+    out: set[str] = set()
+    for key in ("intent", "task"):
+        record = payload.get(key)
+        if isinstance(record, dict) and isinstance(record.get("unseen"), list):
+            out.update(str(i) for i in record["unseen"])
+    return frozenset(out)
 
 
 def agenda_query_names_hidden(where: IntentQuery | TaskQuery, hidden: Set[str]) -> bool:
@@ -219,6 +246,7 @@ def _provenance(prov: Provenance, hidden: Set[str]) -> Provenance:
 __all__ = [
     "NOTHING",
     "agenda_query_names_hidden",
+    "agenda_unseen",
     "conceal_agenda_payload",
     "conceal_edge",
     "conceal_filter",

@@ -193,6 +193,23 @@ class ConversationState:
         return state
 
 
+def time_shown(state: ConversationState, seen: Iterable[Entry]) -> ConversationState:
+    """``state``'s ``last_at`` / ``active_at`` as the entries a reader may see (``seen``) tell them.
+
+    Why: both are times of single entries — the latest message's conversation time, the clock
+    time the last message or tool call was written — so a reader outside one message's audience
+    was shown that message's time through the state (a message dated 2099 read ``last_at``
+    2099). Computed as ``after`` and a purge set them: the latest unpurged message's ``at``
+    (message times never go down), the ``recorded_at`` of the last message or tool call.
+    Only what is *shown* changes: writes keep the whole conversation's bound, so messages stay
+    in time order for every reader.
+    """
+    entries = sorted(seen, key=lambda e: e.position)
+    times = [e.at for e in entries if e.kind == "message" and not e.meta.get("purged")]
+    active = [e.recorded_at for e in entries if e.kind in ("message", "tool_call")]
+    return replace(state, last_at=max(times, default=None), active_at=active[-1] if active else None)
+
+
 def releases(entry: Entry) -> bool:
     """Whether ``entry`` is the recap that released its session.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -157,7 +157,14 @@ def decide(cmd: Command, view: StateView, ctx: Context) -> list[ev.Event]:
     handler = _HANDLERS.get(type(cmd))
     if handler is None:  # pragma: no cover - a programming error, not user input
         raise TypeError(f"no handler for command {type(cmd).__name__}")
-    return handler(cmd, view, ctx)
+    events = handler(cmd, view, ctx)
+    unseen = getattr(cmd, "unseen", ())
+    if not unseen or type(cmd) in _AGENDA_HANDLERS:  # an intent or task keeps them in its record
+        return events
+    # A principal's words quoting ids it may not see: its own words, so a principal's read of the
+    # log does not take them for a mention of the hidden claim (``store.visible``), and never
+    # shows this list to a principal. The owner's log keeps it, a replay ignores it.
+    return [replace(e, payload={**e.payload, "unseen": list(unseen)}) for e in events]
 
 
 def _event(ctx: Context, type_: str, scope: str, payload: dict[str, Any]) -> ev.Event:

@@ -23,8 +23,10 @@ of each read is proportional to the restricted items of the scope, not to the sc
 - ``vectors`` drops the hidden rows; ``edges`` drops an edge with a hidden end (a conflict with
   an invisible claim is not shown at all); ``tombstones`` drops a hidden item's dismissals.
 - ``events`` drops every event that names a hidden item or an edge with a hidden end anywhere
-  in its payload (``mentions``); ``summary_counts`` subtracts the hidden items; ``scopes`` names
-  only the scopes where the principal sees something (an item, an intent or task, a conversation).
+  in its payload (``mentions``) but for the words an item read shows as written and a principal's
+  blind quotes (``model.free_text.checked_view``), and never shows ``unseen``; ``summary_counts``
+  subtracts the hidden items; ``scopes`` names only the scopes where the principal sees something
+  (an item, an intent or task, a conversation).
 - conversations: a conversation whose audience omits the principal is absent; an entry (message,
   summary, recap, tool call) whose own audience omits it, or a message whose recallable memory is
   hidden, is left out of every conversation read (archive search included), and the log's events
@@ -36,7 +38,9 @@ of each read is proportional to the restricted items of the scope, not to the sc
   a hidden claim matches nothing. Their events (history, the log, a slice's moves) and the
   records a principal's own move returns are concealed the same way, not dropped.
 - writes naming a hidden item or edge are refused with the same ``NotFoundError`` an absent id
-  gets (no existence oracle); a restricted visibility the principal writes includes it.
+  gets (no existence oracle); a restricted visibility the principal writes includes it. Free
+  text names nothing (``model.free_text``): a hidden id quoted there is stored as an unknown one
+  is, and listed in the command's ``unseen`` (its event's, or its intent's or task's record).
 - a tombstone holds only within the audience of the claim it came from: ``Remember``, ``Revise``
   and ``Undismiss`` carry the principal, and the reducer treats a tombstone of a claim it may not
   see as absent (its write is stored as any new text; its ``undismiss`` is ``not_found``).
@@ -52,7 +56,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -72,6 +76,7 @@ from reverie.model.agenda import (
 from reverie.model.commands import Command
 from reverie.model.conceal import (
     agenda_query_names_hidden,
+    agenda_unseen,
     conceal_agenda_payload,
     conceal_edge,
     conceal_filter,
@@ -86,8 +91,10 @@ from reverie.model.conversation import (
     PurgeMessage,
     RecordEntry,
     SetMessageVisibility,
+    time_shown,
 )
 from reverie.model.events import ALERT_DISMISSED, Event
+from reverie.model.free_text import checked_view, free_strings, quoted_ids, references
 from reverie.model.item import Edge, Item
 from reverie.model.query import Filter, Sort
 from reverie.model.visibility import (
@@ -182,11 +189,15 @@ class VisibleStore:
             if scope and scope not in refs:  # once per scope per call (setdefault read it per command)
                 refs[scope] = self._hidden_refs(scope)
             hidden = refs.get(scope, set())
-            named = dataclasses.asdict(c)
-            named.pop("text", None)  # a claim's words are not references (an id-shaped text is no oracle)
+            # Free text names nothing: a hidden id quoted there is stored as an unknown one is
+            # (``model.free_text``); refusing it was an existence oracle.
+            named = references(c)
             if isinstance(c, AGENDA_COMMANDS):
                 for field in _AGENDA_REFS:
                     named.pop(field, None)
+            blind = tuple(sorted(quoted_ids(*free_strings(c)) & hidden))
+            if blind and hasattr(c, "unseen"):  # its words' blind quotes: its readers take them as words
+                c = dataclasses.replace(cast(Any, c), unseen=blind)
             if isinstance(c, CreateIntent | CreateTask | MoveTask):
                 c = dataclasses.replace(c, principal=self.principal)
             ref = first_mention(named, hidden)
@@ -219,13 +230,16 @@ class VisibleStore:
     def _outcome_shown(self, outcome: Outcome) -> Outcome:
         """A move's outcome carries the record's whole state, which may name a hidden claim the
         owner linked: what the principal's ``mem.tasks.start(...)`` returns is concealed like a read."""
-        if not any(e.type in AGENDA_EVENT_TYPES for e in outcome.events):
+        if not any(e.type in AGENDA_EVENT_TYPES or "unseen" in e.payload for e in outcome.events):
             return outcome
         hidden: dict[str, set[str]] = {}
         return dataclasses.replace(outcome, events=tuple(self._event_shown(e, hidden) for e in outcome.events))
 
     def _event_shown(self, event: Event, refs: dict[str, set[str]]) -> Event:
-        """An agenda event with its record concealed (``refs``: hidden refs per scope, read once)."""
+        """An event as shown to the principal: without ``unseen`` (it lists hidden ids), and an
+        agenda event with its record concealed (``refs``: hidden refs per scope, read once)."""
+        if "unseen" in event.payload:
+            event = dataclasses.replace(event, payload={k: v for k, v in event.payload.items() if k != "unseen"})
         if event.type not in AGENDA_EVENT_TYPES:
             return event
         if event.scope not in refs:
@@ -320,12 +334,24 @@ class VisibleStore:
             batch = self.inner.events(scope, item_id=item_id, after_seq=after, limit=limit)
             # An intent's or task's event is concealed, not dropped (its record is shown to
             # everyone in the scope); one still naming something hidden after that is dropped.
-            shown = (self._event_shown(e, by_scope) for e in batch)
-            out += [e for e in shown if e.type not in withheld and not mentions(e.payload, refs)]
+            shown = ((e, self._event_shown(e, by_scope)) for e in batch)
+            out += [s for e, s in shown if e.type not in withheld and not self._names_hidden(e, s, refs)]
             if len(batch) < limit:
                 break
             after = batch[-1].seq
         return out[:limit]
+
+    @staticmethod
+    def _names_hidden(raw: Event, shown: Event, refs: set[str]) -> bool:
+        """Whether an event is left out of the principal's log: it names something hidden.
+
+        An agenda event is checked as concealed (its record is shown), less its principal-written
+        blind quotes; any other as ``model.free_text.checked_view`` says (an item's words and a
+        principal's blind quotes are words, not mentions).
+        """
+        if raw.type in AGENDA_EVENT_TYPES:
+            return mentions(shown.payload, refs - agenda_unseen(raw.payload))
+        return mentions(checked_view(raw.payload), refs)
 
     def paused(self, scope: str) -> bool:
         return self.inner.paused(scope)
@@ -457,8 +483,22 @@ class VisibleStore:
         return self._entries(scope, list(found))
 
     def conversations(self, scope: str) -> list[ConversationState]:
+        """The conversations of the principal's audience, their times as its messages show them."""
         found = self._conversations().conversations(scope)
-        return [s for s in found if may_see(s.visibility, self.principal)]
+        return [self.shown_state(s) for s in found if may_see(s.visibility, self.principal)]
+
+    def shown_state(self, state: ConversationState) -> ConversationState:
+        """``state`` as the principal is shown it: ``last_at`` / ``active_at`` over the messages and
+        tool calls it may see (``model.conversation.time_shown``); ``state`` itself if it sees them all.
+
+        ``conversation_state`` stays the whole conversation's: the writers read it to keep every
+        message in time order and to tell an idle session, for every reader alike.
+        """
+        inner = self._conversations()
+        timed = inner.conversation_entries(state.scope, state.id, kinds=("message", "tool_call"))
+        hidden = self._hidden_messages(state.scope) if timed else set()
+        seen = [e for e in timed if self._sees(e, hidden)]
+        return state if len(seen) == len(timed) else time_shown(state, seen)
 
     def conversation_speakers(self, scope: str) -> list[str]:
         """Passed through: recall only matches these names against the question's words, never
@@ -514,9 +554,14 @@ def principal_of(store: object) -> str | None:
     return store.principal if isinstance(store, VisibleStore) else None
 
 
+def shown_conversation_state(store: object, state: ConversationState) -> ConversationState:
+    """``state`` as the reader of ``store`` is shown it (the owner: as stored)."""
+    return store.shown_state(state) if isinstance(store, VisibleStore) else state
+
+
 def unwrapped(store: Store) -> Store:
     """The backend under any ``VisibleStore`` (a view of a view filters for the newest principal only)."""
     return store.inner if isinstance(store, VisibleStore) else store
 
 
-__all__ = ["VisibleStore", "principal_of", "unwrapped"]
+__all__ = ["VisibleStore", "principal_of", "shown_conversation_state", "unwrapped"]
