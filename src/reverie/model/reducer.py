@@ -7,7 +7,6 @@ check has passed does it build an event, so a refused command emits nothing.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -53,11 +52,9 @@ from reverie.model.conversation_rules import HANDLERS as _CONVERSATION_HANDLERS
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SYMMETRIC_EDGES, TIERS, Edge, Item, Scores
 from reverie.model.lineage import ACYCLIC_EDGES, path
 from reverie.model.redact import dismissal_keys, purge_set
-from reverie.model.validate import AMOUNT_PRINT, fingerprints, normalise_text
-from reverie.model.values import Value, value_text
+from reverie.model.validate import AMOUNT_PRINT, fingerprints
+from reverie.model.values import Value, states
 from reverie.model.visibility import may_see
-
-_WORDS = re.compile(r"\w+")
 
 
 class StateView(Protocol):
@@ -484,14 +481,7 @@ def _revised_value(cmd: Revise, old: Item) -> Value | None:
         return cmd.value
     if cmd.key is not None or old.value is None:
         return None
-    return old.value if _states(cmd.text, value_text(old.value)) else None
-
-
-def _states(text: str, value: str) -> bool:
-    words, want = _WORDS.findall(text.casefold()), _WORDS.findall(value.casefold())
-    if not want:
-        return normalise_text(value) in normalise_text(text)
-    return any(words[i : i + len(want)] == want for i in range(len(words) - len(want) + 1))
+    return old.value if states(cmd.text, old.value) else None
 
 
 def _revised_validity(cmd: Revise, old: Item) -> tuple[datetime | None, datetime | None]:
