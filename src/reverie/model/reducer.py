@@ -67,7 +67,10 @@ class StateView(Protocol):
         a bulk command checks thousands, and decoding each whole row would cost more than its write."""
         ...
 
-    def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None: ...
+    def live_holders(self, scope: str, fingerprint: str) -> list[Item]:
+        """Every current item holding ``fingerprint``, oldest first: one claim said of several
+        periods (Acme 2020-2021, Acme from today) is several current items with one fingerprint."""
+        ...
 
     def tombstone(self, scope: str, fingerprint: str) -> str | None: ...
 
@@ -317,7 +320,9 @@ def _live_match(
     """The current claim equal to one of ``prints`` that a new statement would corroborate.
 
     A claim whose validity ended before the statement says it starts is a past period, not the
-    same claim: "lives in Paris" from 2027 does not corroborate "lives in Paris" until 2026.
+    same claim: "lives in Paris" from 2027 does not corroborate "lives in Paris" until 2026, and
+    a statement without ``valid_from`` starts now: "works at Acme" said today must not vanish into
+    "works at Acme" 2020-2021, which current truth leaves out (outside probe, finding 2).
     Likewise a claim not valid yet is a later period to a statement that starts before it:
     "Carol is the CEO" said now (from now) must not vanish into "Carol is the CEO" from 2099,
     which current truth leaves out until then.
@@ -326,14 +331,14 @@ def _live_match(
     """
     start = valid_from if valid_from is not None else now
     for fp in prints:
-        existing = view.live_by_fingerprint(scope, fp)
-        if existing is None or existing.id == skip or existing.audience != audience:
-            continue
-        if valid_from is not None and existing.valid_to is not None and valid_from >= existing.valid_to:
-            continue
-        if existing.valid_from is not None and existing.valid_from > now and start < existing.valid_from:
-            continue
-        return existing
+        for existing in view.live_holders(scope, fp):
+            if existing.id == skip or existing.audience != audience:
+                continue
+            if existing.valid_to is not None and start >= existing.valid_to:
+                continue  # ended before the statement starts (a statement without valid_from starts now)
+            if existing.valid_from is not None and existing.valid_from > now and start < existing.valid_from:
+                continue
+            return existing
     return None
 
 
