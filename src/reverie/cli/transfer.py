@@ -522,8 +522,12 @@ class Replayer:
             raise NotFoundError("no dismissed item of the export carries these fingerprints")
 
     def _scores_set(self, event: Event) -> None:
+        """Scores alone (``stated=False``): a person's statement is the export's own ``flags_set``
+        event that followed it, and a dream pass's settling must stay free to settle again."""
         p = event.payload
-        self.mem.set_scores(self._item(p["id"]), scope=self.scope, reason=p.get("reason", ""), **p["scores"])
+        self.mem.set_scores(
+            self._item(p["id"]), scope=self.scope, reason=p.get("reason", ""), stated=False, **p["scores"]
+        )
 
     def _tier_set(self, event: Event) -> None:
         p = event.payload
