@@ -49,6 +49,7 @@ from reverie.model.commands import (
 )
 from reverie.model.conversation import ConversationState, Entry
 from reverie.model.conversation_rules import HANDLERS as _CONVERSATION_HANDLERS
+from reverie.model.gists import orphaned_gists, retracted_by
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SYMMETRIC_EDGES, TIERS, Edge, Item, Scores
 from reverie.model.lineage import ACYCLIC_EDGES, path
 from reverie.model.redact import dismissal_keys, purge_set
@@ -157,7 +158,22 @@ def decide(cmd: Command, view: StateView, ctx: Context) -> list[ev.Event]:
     handler = _HANDLERS.get(type(cmd))
     if handler is None:  # pragma: no cover - a programming error, not user input
         raise TypeError(f"no handler for command {type(cmd).__name__}")
-    return handler(cmd, view, ctx)
+    events = handler(cmd, view, ctx)
+    return [*events, *_close_orphaned_gists(events, view, ctx)]
+
+
+def _close_orphaned_gists(events: Sequence[ev.Event], view: StateView, ctx: Context) -> list[ev.Event]:
+    """Forget each gist whose last standing source these events retract (``model.gists``)."""
+    retracted = retracted_by(events)
+    if not retracted:
+        return []
+    scope = events[0].scope
+    out: list[ev.Event] = []
+    for gist in orphaned_gists(view, scope, retracted):
+        why = f"every claim this gist consolidated was corrected or dismissed (last: {', '.join(retracted)})"
+        out.append(_event(ctx, ev.FORGOTTEN, scope, {"id": gist.id, "reason": why}))
+        out.extend(_close_contradictions(view, ctx, scope, gist.id, why))
+    return out
 
 
 def _event(ctx: Context, type_: str, scope: str, payload: dict[str, Any]) -> ev.Event:
