@@ -13,6 +13,7 @@ a gist it finds with no standing source (one written before this rule, or import
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -123,3 +124,16 @@ def test_export_import_keeps_the_gist_closed(tmp_path: Path, clock: ManualClock)
         current = sorted(i.text for i in mem.list(scope=copy).items)
         assert current == before and COFFEE in current
         assert not [t for t in current if "(consolidated)" in t]
+
+
+def test_a_slice_with_the_corrections_and_the_gist_imports_it_closed(
+    mem: Memory, clock: ManualClock, open_db: Callable[..., Memory]
+) -> None:
+    ids, gist = _consolidated(mem, clock)
+    fixes = [mem.revise(i, COFFEE, scope=S).id for i in ids]
+    handed = mem.export_slice(scope=S, memory_ids=[gist, *ids, *fixes]).to_json()
+    other = open_db("other")
+    report = other.import_slice(handed, scope=S)
+    copy = report.ids[gist]
+    assert other.get(copy, scope=S).status == "forgotten"
+    assert [i.text for i in other.list(scope=S).items] == [COFFEE]
