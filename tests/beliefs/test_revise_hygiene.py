@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,6 +36,33 @@ def test_revise_without_value_keeps_a_value_the_new_text_still_states(any_mem: M
     assert any_mem.revise(a.id, "Alice lives in central Paris, France", scope=S).value == "Paris"
     b = any_mem.remember("Carol is 30", scope=S, key="carol.age", value="30")
     assert any_mem.revise(b.id, "Carol is 31", scope=S).value is None
+
+
+@pytest.mark.parametrize("text", ["The upload quota is 1024.5 MB", "The upload quota is -1024 MB"])
+def test_revise_drops_a_number_value_that_only_appears_inside_another_number(any_mem: Memory, text: str) -> None:
+    # Outside probe, finding 5: 1024 matched the "1024" in "1024.5" and "-1024", so the stale
+    # value stayed and a later remember of the old quota corroborated the correction.
+    a = any_mem.remember("The upload quota is 1024 MB", scope=S, key="quota", value=1024)
+    new = any_mem.revise(a.id, text, scope=S)
+    assert new.value is None
+    echo = any_mem.remember("The upload quota is 1024 MB", scope=S, source="inferred", key="quota", value=1024)
+    assert echo.id != new.id and any_mem.get(new.id, scope=S).evidence_count == 1
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (1024, "The quota is now 1024 MB."),
+        (1024, "The quota: 1024MB"),
+        (1024.0, "The quota is 1024 MB"),
+        (-3, "It is -3 degrees"),
+        ("3.10", "Running version 3.10 today"),
+        (10, "Between 5-10 people"),
+    ],
+)
+def test_revise_keeps_a_value_its_text_states_as_a_whole_number(any_mem: Memory, value: object, text: str) -> None:
+    a = any_mem.remember("The old wording", scope=S, key="k", value=value)  # type: ignore[arg-type]
+    assert any_mem.revise(a.id, text, scope=S).value == value
 
 
 def test_revise_closes_the_superseded_versions_contradictions(any_mem: Memory) -> None:

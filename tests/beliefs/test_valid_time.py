@@ -112,9 +112,14 @@ def test_remembering_a_past_period_again_corroborates_it_without_making_it_curre
     any_mem: Memory, clock: ManualClock
 ) -> None:
     old, new = _moved(any_mem, clock)
-    again = any_mem.remember("Alice works at Acme", scope=S)
+    # dated inside the past period (an extractor re-reading a 2025 message dates its claim then)
+    again = any_mem.remember("Alice works at Acme", scope=S, valid_from=datetime(2025, 5, 1, tzinfo=UTC))
     assert again.id == old and again.evidence_count == 2
     assert [i.id for i in any_mem.list(scope=S).items] == [new]
+    # said without a date it starts now: a new period, current (outside probe, finding 2)
+    now = any_mem.remember("Alice works at Acme", scope=S)
+    assert now.id not in (old, new) and now.id in {i.id for i in any_mem.list(scope=S).items}
+    any_mem.forget(now.id, scope=S)
     later = any_mem.remember("Alice works at Acme", scope=S, valid_from=datetime(2026, 5, 1, tzinfo=UTC))
     assert later.id not in (old, new)  # back at Acme after the change: a new period
 

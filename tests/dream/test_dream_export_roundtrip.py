@@ -64,3 +64,33 @@ def test_export_after_dream_passes_imports_losslessly(tmp_path: Path) -> None:
         assert gists and all(i.source == "imported" and i.provenance.source == "system" for i in gists)
         # the copy refuses what the source dismissed
         assert mem.summary(scope=COPY)["dismissed"] == 1
+
+
+def test_import_keeps_who_set_an_importance(tmp_path: Path) -> None:
+    # Outside probe, finding 11: the replay re-issued every memory.scores_set through set_scores,
+    # which states the importance, so items the dream pass had settled came in flagged
+    # importance_stated and never settled again. A person's set_scores still comes in stated.
+    path = tmp_path / "d.db"
+    clock = ManualClock(START)
+    with Memory(path, embedder="hash", clock=clock, seed=0) as mem:
+        conv = mem.conversation("c1", scope=S)
+        conv.add("My sister Dana lives in Porto.", speaker="Alice", role="user")
+        conv.close()
+        mine = mem.remember("The standup moved to ten", scope=S)
+        mem.set_scores(mine.id, scope=S, importance=0.9, reason="a person says it matters")
+        clock.advance(days=60)
+        mem.dream(scope=S)
+        by_text = {i.text: i for i in mem.list(scope=S, limit=1000).items}
+        dana = by_text["Dana"]  # a person item the pass settled (a system set_scores)
+        assert dana.scores.importance < 0.5 and "importance_stated" not in dana.flags
+        before = {t: (round(i.scores.importance, 6), "importance_stated" in i.flags) for t, i in by_text.items()}
+    dump = _cli(path, "--scope", S, "export")
+    report = json.loads(_cli(path, "--scope", COPY, "--json", "import", "-", input=dump))
+    assert report["failed"] == [], report["failed"]
+    with Memory(path, embedder="hash", clock=clock) as mem:
+        after = {
+            i.text: (round(i.scores.importance, 6), "importance_stated" in i.flags)
+            for i in mem.list(scope=COPY, limit=1000).items
+        }
+        assert after == before
+        assert after[mine.text] == (0.9, True)

@@ -487,7 +487,12 @@ class Replayer:
                     self.report.edges[p["edge_id"]] = edge.id
 
     def _forgotten(self, event: Event) -> None:
-        self.mem.forget(self._item(event.payload["id"]), scope=self.scope, reason=event.payload.get("reason", ""))
+        item_id = self._item(event.payload["id"])
+        if self.mem.get(item_id, scope=self.scope).status == "forgotten":
+            # A correction forgets a gist it leaves without a standing source in the same call
+            # (model.gists): the replayed revise / dismiss / resolve has already written this one.
+            return
+        self.mem.forget(item_id, scope=self.scope, reason=event.payload.get("reason", ""))
 
     def _purged(self, event: Event) -> None:
         """The export already holds the redacted events; purging the copy keeps it erased, not live."""
@@ -522,8 +527,12 @@ class Replayer:
             raise NotFoundError("no dismissed item of the export carries these fingerprints")
 
     def _scores_set(self, event: Event) -> None:
+        """Scores alone (``stated=False``): a person's statement is the export's own ``flags_set``
+        event that followed it, and a dream pass's settling must stay free to settle again."""
         p = event.payload
-        self.mem.set_scores(self._item(p["id"]), scope=self.scope, reason=p.get("reason", ""), **p["scores"])
+        self.mem.set_scores(
+            self._item(p["id"]), scope=self.scope, reason=p.get("reason", ""), stated=False, **p["scores"]
+        )
 
     def _tier_set(self, event: Event) -> None:
         p = event.payload
@@ -646,8 +655,9 @@ class Replayer:
         return n
 
     def _derived_upkeep(self, event: Event, sup: Event) -> bool:
-        """A flag / tier change ``resolve`` made on an item derived from the loser, in its transaction."""
-        if event.at != sup.at or event.type not in ("memory.flags_set", "memory.tier_set"):
+        """A flag / tier change ``resolve`` made on an item derived from the loser, in its transaction
+        (or the gist it forgot there: the loser was its last standing source, ``model.gists``)."""
+        if event.at != sup.at or event.type not in ("memory.flags_set", "memory.tier_set", "memory.forgotten"):
             return False
         return sup.payload["id"] in self._parents.get(event.payload.get("id", ""), ())
 

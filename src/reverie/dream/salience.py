@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from reverie.dream.config import DreamConfig
+from reverie.model.gists import made_by_dream
 from reverie.model.item import Item
 
 if TYPE_CHECKING:
@@ -70,18 +71,6 @@ def is_gist(item: Item) -> bool:
 def is_pattern(item: Item) -> bool:
     """Made by a dream pass's pattern step (``meta.dream == "pattern"``; see ``made_by_dream``)."""
     return made_by_dream(item, "pattern")
-
-
-def made_by_dream(item: Item, product: str) -> bool:
-    """``item`` is a dream pass's ``product``: source ``system``, or an imported copy of one.
-
-    ``reverie import`` stores every claim as source ``imported`` and keeps the file's source in
-    ``provenance.source``; read by ``source`` alone, an imported pattern was no pattern (recall
-    never surfaced it for a "when" question) and an imported gist counted as one more event.
-    """
-    if item.meta.get("dream") != product:
-        return False
-    return item.source == "system" or (item.source == "imported" and item.provenance.source == "system")
 
 
 def protection(

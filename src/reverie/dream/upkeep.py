@@ -15,6 +15,7 @@ from reverie.dream.hubs import find_hubs
 from reverie.dream.plan import Planner
 from reverie.dream.queue import attention
 from reverie.dream.salience import age_days, is_gist, keep_score, salience
+from reverie.model.gists import RETRACTED
 from reverie.model.item import Item
 from reverie.store.protocol import Store
 
@@ -23,6 +24,8 @@ STALE_DERIVED = "stale_derived"
 SUBCONSCIOUS = "subconscious"
 #: Flag ``Memory.set_scores`` puts on an item whose importance a person set: it never settles.
 IMPORTANCE_STATED = "importance_stated"
+#: Why a pass forgets a gist none of whose sources stands (``provenance``).
+ORPHANED_GIST = "every claim this gist consolidated was corrected or dismissed: nothing it restates stands"
 
 
 def hubs(p: Planner, store: Store | None) -> None:
@@ -79,6 +82,9 @@ def provenance(p: Planner) -> None:
     A gist's parents are evidence, not premises: pruning one (forget) leaves the gist standing,
     while a dismissed, superseded or contradicted parent makes it stale. Any other derived
     item goes stale when any parent is closed. Protected items are flagged but not demoted.
+    A gist none of whose sources stands (every one corrected or dismissed) is forgotten, as the
+    correction itself does now (``model.gists``): one written before that rule, or imported so,
+    would otherwise keep answering with the corrected-away value (outside probe, finding 4).
     """
     snap = p.snap
     contested: dict[str, str] = {}
@@ -86,9 +92,16 @@ def provenance(p: Planner) -> None:
         if e.type == "contradicts":
             contested.setdefault(e.src, e.dst)
             contested.setdefault(e.dst, e.src)
-    stale = 0
+    stale = orphaned = 0
     for item in snap.items:
-        if not item.parents or STALE_DERIVED in item.flags or item.id in p.untouched:
+        if not item.parents or item.id in p.untouched or item.id in p.closing:
+            continue
+        if is_gist(item) and not _source_stands(p, item):
+            orphaned += 1
+            p.closing.add(item.id)
+            p.add("provenance", "forget", (item,), ORPHANED_GIST)
+            continue
+        if STALE_DERIVED in item.flags:
             continue
         why = _stale_reason(p, item, contested)
         if why is None:
@@ -103,6 +116,18 @@ def provenance(p: Planner) -> None:
         else:
             p.spare("provenance", item, f"{guard}: flagged {STALE_DERIVED} ({why}) but not demoted")
     p.stats["stale_derived"] = stale
+    p.stats["orphaned_gists"] = orphaned
+
+
+def _source_stands(p: Planner, gist: Item) -> bool:
+    """Does any source of ``gist`` (parents, ``derived_from`` edges) still vouch for it? A source
+    the snapshot cannot place counts as standing: the pass never forgets on a guess."""
+    linked = (e.dst for e in p.snap.edges if e.type == "derived_from" and e.src == gist.id)
+    for source in dict.fromkeys((*gist.parents, *linked)):
+        closed = p.snap.closed_parents.get(source)
+        if p.snap.item(source) is not None or closed is None or closed.status not in RETRACTED:
+            return True
+    return False
 
 
 def _stale_reason(p: Planner, item: Item, contested: dict[str, str]) -> str | None:

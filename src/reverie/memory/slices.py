@@ -677,8 +677,12 @@ def _apply(
             if now is not None and now.scores.authority != want:
                 batch.run([cmd.SetScores(s, created[it.id], {"authority": want}, "authority as exported")])
     for it in closed:
-        if it.id not in superseded_by:
-            batch.run([cmd.Forget(s, created[it.id], f"{it.status} where it was exported")])
+        if it.id in superseded_by:
+            continue
+        here = batch.item(s, created[it.id])
+        if here is not None and not here.is_current:
+            continue  # a gist the supersedes above left without a standing source, forgotten with it (model.gists)
+        batch.run([cmd.Forget(s, created[it.id], f"{it.status} where it was exported")])
     # Supersedes edges last: the slice says each claim's status, so such an edge only records that
     # a claim it closed was replaced (a link to a current claim would replace it: ``_link`` skips it).
     for e, meta in links:

@@ -478,15 +478,28 @@ class Writes:
         core.run([cmd.Unlink(core.scope(scope), check_id(edge_id, "edge_id"), check_reason(reason))])
 
     def set_scores(
-        self, /, id: str, *, scope: str, reason: str = "", expected_version: int | None = None, **scores: float
+        self,
+        /,
+        id: str,
+        *,
+        scope: str,
+        reason: str = "",
+        expected_version: int | None = None,
+        stated: bool = True,
+        **scores: float,
     ) -> Item:
         """Set any of authority / confidence / importance / durability / value (each in [0, 1]).
 
         Setting ``importance`` states it: the item is flagged ``importance_stated`` in the same
         transaction (unless its source already states it), and the dream pass never settles it.
+        ``stated=False`` sets the scores alone: an import replays a dream pass's settling (a
+        system ``set_scores``) with it, and a person's statement through its own exported
+        ``memory.flags_set`` event, so who set a score survives the round trip.
         """
         core = self._core
         s = core.scope(scope)
+        if not isinstance(stated, bool):
+            raise InvalidInputError("stated must be True or False")
         if not scores:
             raise InvalidInputError(f"set_scores needs at least one of {', '.join(SCORE_NAMES)}")
         checked = {}
@@ -496,7 +509,7 @@ class Writes:
             checked[name] = check_score(name, v)
         item_id, why = check_id(id), check_reason(reason)
         commands: list[cmd.Command] = [cmd.SetScores(s, item_id, checked, why, check_version(expected_version))]
-        current = core.must_get(s, item_id) if "importance" in checked else None
+        current = core.must_get(s, item_id) if stated and "importance" in checked else None
         if current is not None and stated_importance(current) is None:
             # A person set it: the dream pass never settles it below this (dream.upkeep.settle).
             commands.append(cmd.SetFlags(s, item_id, add=(IMPORTANCE_STATED,), reason="importance set by set_scores"))

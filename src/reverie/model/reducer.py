@@ -7,7 +7,6 @@ check has passed does it build an event, so a refused command emits nothing.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -50,14 +49,13 @@ from reverie.model.commands import (
 )
 from reverie.model.conversation import ConversationState, Entry
 from reverie.model.conversation_rules import HANDLERS as _CONVERSATION_HANDLERS
+from reverie.model.gists import orphaned_gists, retracted_by
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SYMMETRIC_EDGES, TIERS, Edge, Item, Scores
 from reverie.model.lineage import ACYCLIC_EDGES, path
 from reverie.model.redact import dismissal_keys, purge_set
-from reverie.model.validate import AMOUNT_PRINT, fingerprints, normalise_text
-from reverie.model.values import Value, value_text
+from reverie.model.validate import AMOUNT_PRINT, fingerprints
+from reverie.model.values import Value, states
 from reverie.model.visibility import may_see
-
-_WORDS = re.compile(r"\w+")
 
 
 class StateView(Protocol):
@@ -70,7 +68,10 @@ class StateView(Protocol):
         a bulk command checks thousands, and decoding each whole row would cost more than its write."""
         ...
 
-    def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None: ...
+    def live_holders(self, scope: str, fingerprint: str) -> list[Item]:
+        """Every current item holding ``fingerprint``, oldest first: one claim said of several
+        periods (Acme 2020-2021, Acme from today) is several current items with one fingerprint."""
+        ...
 
     def tombstone(self, scope: str, fingerprint: str) -> str | None: ...
 
@@ -158,6 +159,7 @@ def decide(cmd: Command, view: StateView, ctx: Context) -> list[ev.Event]:
     if handler is None:  # pragma: no cover - a programming error, not user input
         raise TypeError(f"no handler for command {type(cmd).__name__}")
     events = handler(cmd, view, ctx)
+    events = [*events, *_close_orphaned_gists(events, view, ctx)]
     unseen = getattr(cmd, "unseen", ())
     if not unseen or type(cmd) in _AGENDA_HANDLERS:  # an intent or task keeps them in its record
         return events
@@ -165,6 +167,20 @@ def decide(cmd: Command, view: StateView, ctx: Context) -> list[ev.Event]:
     # log does not take them for a mention of the hidden claim (``store.visible``), and never
     # shows this list to a principal. The owner's log keeps it, a replay ignores it.
     return [replace(e, payload={**e.payload, "unseen": list(unseen)}) for e in events]
+
+
+def _close_orphaned_gists(events: Sequence[ev.Event], view: StateView, ctx: Context) -> list[ev.Event]:
+    """Forget each gist whose last standing source these events retract (``model.gists``)."""
+    retracted = retracted_by(events)
+    if not retracted:
+        return []
+    scope = events[0].scope
+    out: list[ev.Event] = []
+    for gist in orphaned_gists(view, scope, retracted):
+        why = f"every claim this gist consolidated was corrected or dismissed (last: {', '.join(retracted)})"
+        out.append(_event(ctx, ev.FORGOTTEN, scope, {"id": gist.id, "reason": why}))
+        out.extend(_close_contradictions(view, ctx, scope, gist.id, why))
+    return out
 
 
 def _event(ctx: Context, type_: str, scope: str, payload: dict[str, Any]) -> ev.Event:
@@ -327,7 +343,9 @@ def _live_match(
     """The current claim equal to one of ``prints`` that a new statement would corroborate.
 
     A claim whose validity ended before the statement says it starts is a past period, not the
-    same claim: "lives in Paris" from 2027 does not corroborate "lives in Paris" until 2026.
+    same claim: "lives in Paris" from 2027 does not corroborate "lives in Paris" until 2026, and
+    a statement without ``valid_from`` starts now: "works at Acme" said today must not vanish into
+    "works at Acme" 2020-2021, which current truth leaves out (outside probe, finding 2).
     Likewise a claim not valid yet is a later period to a statement that starts before it:
     "Carol is the CEO" said now (from now) must not vanish into "Carol is the CEO" from 2099,
     which current truth leaves out until then.
@@ -336,14 +354,14 @@ def _live_match(
     """
     start = valid_from if valid_from is not None else now
     for fp in prints:
-        existing = view.live_by_fingerprint(scope, fp)
-        if existing is None or existing.id == skip or existing.audience != audience:
-            continue
-        if valid_from is not None and existing.valid_to is not None and valid_from >= existing.valid_to:
-            continue
-        if existing.valid_from is not None and existing.valid_from > now and start < existing.valid_from:
-            continue
-        return existing
+        for existing in view.live_holders(scope, fp):
+            if existing.id == skip or existing.audience != audience:
+                continue
+            if existing.valid_to is not None and start >= existing.valid_to:
+                continue  # ended before the statement starts (a statement without valid_from starts now)
+            if existing.valid_from is not None and existing.valid_from > now and start < existing.valid_from:
+                continue
+            return existing
     return None
 
 
@@ -491,14 +509,7 @@ def _revised_value(cmd: Revise, old: Item) -> Value | None:
         return cmd.value
     if cmd.key is not None or old.value is None:
         return None
-    return old.value if _states(cmd.text, value_text(old.value)) else None
-
-
-def _states(text: str, value: str) -> bool:
-    words, want = _WORDS.findall(text.casefold()), _WORDS.findall(value.casefold())
-    if not want:
-        return normalise_text(value) in normalise_text(text)
-    return any(words[i : i + len(want)] == want for i in range(len(words) - len(want) + 1))
+    return old.value if states(cmd.text, old.value) else None
 
 
 def _revised_validity(cmd: Revise, old: Item) -> tuple[datetime | None, datetime | None]:

@@ -70,4 +70,40 @@ def _canonical(d: Decimal) -> str:
     return "-" + text if sign else text
 
 
-__all__ = ["Value", "amount", "value_text"]
+#: A text's tokens: a number whole (sign, fraction: "-1024", "1024.5"), else a run of word characters.
+#: A minus is a sign only where no word character precedes it ("5-10" is 5 and 10).
+_TOKEN = re.compile(r"(?<!\w)[-\u2212]?\d+(?:\.\d+)*|\w+")
+
+
+def _tokens(text: str) -> list[str]:
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return [t.replace("\u2212", "-") for t in _TOKEN.findall(folded)]
+
+
+def states(text: str, value: Value) -> bool:
+    """Whether ``text`` says ``value``: its tokens, in order, numbers compared whole and by amount.
+
+    Why whole numbers (outside probe, finding 5): matched as runs of word characters, ``1024`` was
+    found inside "1024.5" and "-1024", so a revise kept the stale value and the old quota later
+    corroborated the correction. By amount: "1024.0 MB" states ``1024``, as the value rules say.
+    """
+    want = _tokens(value_text(value))
+    if not want:
+        return _folded(value_text(value)) in _folded(text)
+    words = _tokens(text)
+    starts = range(len(words) - len(want) + 1)
+    return any(all(_same(w, v) for w, v in zip(words[i : i + len(want)], want, strict=True)) for i in starts)
+
+
+def _folded(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).rstrip(" .!?;,")
+
+
+def _same(word: str, want: str) -> bool:
+    if word == want:
+        return True
+    number = amount(want)
+    return number is not None and amount(word) == number
+
+
+__all__ = ["Value", "amount", "states", "value_text"]

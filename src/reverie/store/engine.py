@@ -131,8 +131,8 @@ class _ItemCache:
         elif not isinstance(change, PutEdge | PutTombstone | DropTombstone | SetPaused | PutIntent | PutTask):
             self._items.clear()
 
-    def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
-        return self._backend.live_by_fingerprint(scope, fingerprint)
+    def live_holders(self, scope: str, fingerprint: str) -> list[Item]:
+        return self._backend.live_holders(scope, fingerprint)
 
     def tombstone(self, scope: str, fingerprint: str) -> str | None:
         return self._backend.tombstone(scope, fingerprint)

@@ -130,9 +130,8 @@ class ReferenceStore:
     def versions(self, scope: str, item_ids: Sequence[str]) -> dict[str, int]:
         return {i: hit.version for i in item_ids if (hit := self._items.get((scope, i))) is not None}
 
-    def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
-        holders = self._fps.get((scope, fingerprint))
-        return self._items[(scope, min(holders))] if holders else None
+    def live_holders(self, scope: str, fingerprint: str) -> list[Item]:
+        return [self._items[(scope, i)] for i in sorted(self._fps.get((scope, fingerprint), ()))]
 
     def tombstone(self, scope: str, fingerprint: str) -> str | None:
         return self._tombs.get((scope, fingerprint))

@@ -451,15 +451,15 @@ class PostgresStore:
             rows = self.q("SELECT id, version FROM items WHERE scope = %s AND id = ANY (%s)", (scope, list(item_ids)))
         return {str(r[0]): int(r[1]) for r in rows}
 
-    def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
+    def live_holders(self, scope: str, fingerprint: str) -> list[Item]:
         if self._absent is not None and (scope, fingerprint) in self._absent.fingerprints:
-            return None
+            return []
         with self._read([scope]):
             rows = self.q(
-                "SELECT item_id FROM fingerprints WHERE scope = %s AND fp = %s ORDER BY item_id LIMIT 1",
+                "SELECT item_id FROM fingerprints WHERE scope = %s AND fp = %s ORDER BY item_id",
                 (scope, fingerprint),
             )
-            return self.item(scope, rows[0][0]) if rows else None
+            return [item for item in (self.item(scope, r[0]) for r in rows) if item is not None]
 
     def tombstone(self, scope: str, fingerprint: str) -> str | None:
         if self._absent is not None and (scope, fingerprint) in self._absent.tombstones:

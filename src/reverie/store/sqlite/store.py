@@ -479,13 +479,13 @@ class SQLiteStore:
             out.update(self._conn.execute(sql, (*chunk, scope)).fetchall())
         return out
 
-    def live_by_fingerprint(self, scope: str, fingerprint: str) -> Item | None:
-        row = self._conn.execute(
-            # the oldest current holder (uuid7 ids sort by creation time)
-            "SELECT item_id FROM fingerprints WHERE scope = ? AND fp = ? ORDER BY item_id LIMIT 1",
+    def live_holders(self, scope: str, fingerprint: str) -> list[Item]:
+        rows = self._conn.execute(
+            # oldest first (uuid7 ids sort by creation time)
+            "SELECT item_id FROM fingerprints WHERE scope = ? AND fp = ? ORDER BY item_id",
             (scope, fingerprint),
-        ).fetchone()
-        return self.item(scope, row[0]) if row else None
+        ).fetchall()
+        return [item for item in (self.item(scope, r[0]) for r in rows) if item is not None]
 
     def tombstone(self, scope: str, fingerprint: str) -> str | None:
         row = self._conn.execute(
