@@ -128,6 +128,7 @@ class Memory:
         self._conversations = Conversations(
             core, learner=Learner(core, self._writes.remember), recall=self._retrieval.recall
         )
+        self._writes.message_purge = self._conversations.purge_message_memory
         self._people = People(core)
         self._slices = Slices(core, self._writes)
         self._alerts = Alerts(core)

@@ -86,7 +86,7 @@ def _quoting(w: Writer, base: str, params: list[Any], needles: list[str]) -> lis
     others = sorted(set(needles) - set(uuids))
     rows: dict[int, tuple[Any, ...]] = {}
     if uuids:
-        sql = base + " AND EXISTS (SELECT 1 FROM regexp_matches(payload, %s, 'g') AS m WHERE m[1] = ANY (%s::text[]))"
+        sql = base + " AND EXISTS (SELECT 1 FROM regexp_matches(payload, %s, 'g') AS m WHERE m[1] = ANY (%s::text[]))"  # nosec B608 # constants
         rows.update((r[0], r) for r in w.q(sql, [*params, f"({UUID_PATTERN})", uuids]))
     if others:
         sql = base + " AND EXISTS (SELECT 1 FROM unnest(%s::text[]) AS k WHERE strpos(payload, k) > 0)"  # nosec B608 # constants
