@@ -1,6 +1,6 @@
 """Purging a claim with many versions: seconds, which should grow about linearly with the versions.
 
-    .venv/bin/python bench/purge_versions.py [--versions 400 800 1600] [--backend sqlite|postgres|reference]
+    .venv/bin/python bench/purge_versions.py [--versions 400 800 1600] [--backend sqlite|postgres]
         [--pg-url URL] [--json out]
 
 Outside probe 3, finding 17: ``forget(id, purge=True)`` of a status line revised 1,200 times took
@@ -29,12 +29,10 @@ S = "user:bench"
 
 
 def _open(backend: str, folder: Path, n: int, clock: ManualClock, pg_url: str | None) -> Memory:
-    if backend == "reference":
-        return Memory(None, embedder="hash", clock=clock)
     if backend == "postgres":
-        assert pg_url, "--pg-url is needed for the postgres backend"
-        mem = Memory(pg_url, embedder="hash", clock=clock)
-        return mem
+        if not pg_url:
+            raise SystemExit("--pg-url postgresql://… is needed for the postgres backend")
+        return Memory(pg_url, embedder="hash", clock=clock)
     return Memory(folder / f"v{n}.db", embedder="hash", clock=clock, durability="fast")
 
 
@@ -55,7 +53,7 @@ def run(n: int, backend: str, folder: Path, pg_url: str | None) -> dict[str, Any
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--versions", type=int, nargs="+", default=[400, 800, 1600])
-    ap.add_argument("--backend", choices=["sqlite", "postgres", "reference"], default="sqlite")
+    ap.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
     ap.add_argument("--pg-url", default=None)
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
