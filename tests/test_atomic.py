@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from reverie import DismissedValueError, Memory
-from reverie.errors import IdempotencyInProgressError
+from reverie.errors import ClosedError, ConflictError, IdempotencyInProgressError
 from reverie.model.query import Q
 
 S = "user:alice"
@@ -105,3 +105,40 @@ def test_a_purge_inside_the_block_is_scrubbed_from_the_file_after_it_commits(mem
     files = [p for p in db_path.parent.iterdir() if p.name.startswith(db_path.name) and p.is_file()]
     assert sum(p.read_bytes().count(canary.encode()) for p in files) == 0
     assert "Alice likes tea" in [i.text for i in mem.list(scope=S, limit=100).items]  # the block's other write
+
+
+@pytest.mark.timeout(60)
+def test_a_backup_inside_the_block_is_refused_at_once(mem: Memory, tmp_path: Path) -> None:
+    """Probe finding 18: SQLite's backup API waited forever for the block's own open write (holding
+    the file's write lock all the while). Refused at once; the block goes on and commits."""
+    with mem.atomic(scope=S):
+        mem.remember("Alice likes tea", scope=S)
+        with pytest.raises(ConflictError, match=r"atomic block.*after the block") as refused:
+            mem.backup(tmp_path / "copy.db")
+        assert refused.value.code == "conflict"
+        mem.remember("Alice owns a cat", scope=S)
+    assert not (tmp_path / "copy.db").exists()
+    assert _everything(mem)[0] == ["Alice likes tea", "Alice owns a cat"]
+    mem.backup(tmp_path / "copy.db")  # after the block: the ordinary backup
+    with Memory(tmp_path / "copy.db", embedder="hash") as copy:
+        assert sorted(i.text for i in copy.list(scope=S).items) == ["Alice likes tea", "Alice owns a cat"]
+
+
+def test_close_inside_the_block_is_refused_and_the_block_goes_on(any_mem: Memory) -> None:
+    """Probe finding 20: close() inside the block closed the connection under it, so the block's end
+    raised a raw ``sqlite3.ProgrammingError`` and its write was lost. Now close() is refused while
+    the block is open: caught, the block commits as usual; uncaught, the block rolls back."""
+    with any_mem.atomic(scope=S):
+        any_mem.remember("Alice likes tea", scope=S)
+        with pytest.raises(ConflictError, match=r"atomic block.*after the block"):
+            any_mem.close()
+        any_mem.remember("Alice owns a cat", scope=S)
+    assert _everything(any_mem)[0] == ["Alice likes tea", "Alice owns a cat"]
+    before = _everything(any_mem)
+    with pytest.raises(ConflictError), any_mem.atomic(scope=S):
+        any_mem.remember("Alice owns a dog", scope=S)
+        any_mem.close()
+    assert _everything(any_mem) == before  # the block rolled back whole; the memory is still open
+    any_mem.close()
+    with pytest.raises(ClosedError):
+        any_mem.remember("Alice owns a dog", scope=S)

@@ -70,7 +70,18 @@ EXPECTED_ALL = [
 ]
 
 #: Store methods that are not reads of one scope: writes, lifecycle, whole-store maintenance.
-LIFECYCLE = {"execute", "execute_steps", "embedder", "set_embedder", "reindex", "doctor", "rebuild", "scopes", "close"}
+LIFECYCLE = {
+    "execute",
+    "execute_steps",
+    "embedder",
+    "set_embedder",
+    "reindex",
+    "doctor",
+    "rebuild",
+    "scopes",
+    "close",
+    "in_atomic",
+}
 
 
 def test_all_is_pinned() -> None:

@@ -328,3 +328,26 @@ def test_purge_events_are_pinned_in_the_event_vocabulary() -> None:
     from reverie.model.events import EVENT_TYPES, PURGED
 
     assert PURGED == "memory.purged" and PURGED in EVENT_TYPES
+
+
+def test_purge_of_a_claim_with_hundreds_of_versions_erases_what_quotes_any_of_them(
+    any_mem: Memory, clock: ManualClock
+) -> None:
+    """Past 200 versions the search for events quoting a version takes one pass over the log
+    (``store/*/purge.py::_quoting``, probe 3 finding 17: it was quadratic in the versions); it must
+    still find every event about an early, a middle and the last version."""
+    first = any_mem.remember(f"Build status is 0 ({CANARY})", scope=SCOPE)
+    other = any_mem.remember("Bob likes green tea", scope=SCOPE)
+    any_mem.link(first.id, other.id, "about", scope=SCOPE, meta={"note": f"first quotes {CANARY}"})
+    current = first
+    for i in range(1, 251):
+        clock.advance(seconds=1)
+        current = any_mem.revise(current.id, f"Build status is {i} ({CANARY})", scope=SCOPE, reason=f"r{i} {CANARY}")
+        if i == 125:
+            any_mem.set_scores(current.id, scope=SCOPE, reason=f"middle {CANARY}", importance=0.9)
+    assert any_mem.recall(CANARY, scope=SCOPE, k=3)  # a used query naming the newest version
+    any_mem.forget(current.id, scope=SCOPE, purge=True, reason="gdpr")
+    events = any_mem.events(scope=SCOPE)
+    assert not [e.type for e in events if CANARY.lower() in _dump(e.payload)]
+    assert not [e.meta for e in any_mem.edges(scope=SCOPE, include_closed=True) if CANARY.lower() in _dump(e.meta)]
+    assert any_mem.get(other.id, scope=SCOPE).text == "Bob likes green tea"

@@ -15,13 +15,16 @@ then the files again after closing.
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
+import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from reverie import InvalidInputError, Memory
+from reverie.model.commands import Purge
 from reverie.model.conversation import PurgeMessage
 from reverie.model.redact import REDACTED
 from reverie.store.protocol import Batch
@@ -74,6 +77,19 @@ def _chat(mem: Memory, *, later_turns: int) -> Any:
     return conv, secret
 
 
+def _purge_memory_alone(mem: Memory, item_id: str) -> None:
+    """The memory's item purge alone, the message left in the archive: what ``forget(purge=True)``
+    of a message's memory wrote before it became the message's purge (a store may still hold it;
+    ``test_purge_message_memory.py``). Run as that ``forget`` ran it: one ``Purge`` command."""
+    ids = itertools.count()
+    mem.store.execute(
+        [Purge(SCOPE, item_id)],
+        now=mem.clock.now(),
+        new_id=lambda: str(uuid.UUID(int=next(ids) + 1)),
+        vectors={REDACTED: mem.embedder.embed([REDACTED])[0]},
+    )
+
+
 def _batches(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     """Record the command types of each batch the store executes (to show which path a case takes)."""
     seen: list[list[str]] = []
@@ -104,7 +120,7 @@ def test_a_message_purge_leaves_no_canary_in_the_file_wal_or_archive_index(
         conv.close()
         assert NAME in {p.name for p in mem.people(scope=SCOPE)}
     if memory_first:
-        mem.forget(secret.item_id, scope=SCOPE, purge=True)
+        _purge_memory_alone(mem, secret.item_id)
     assert any(k.startswith(db_path.name) and CANARY in k for k in _found(db_path))  # the scan can fail
     batches = _batches(monkeypatch)
     conv.purge(secret.id, reason="user asked")

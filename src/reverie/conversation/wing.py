@@ -149,6 +149,36 @@ class Conversations:
         faces' listings; nothing is released by listing)."""
         return conversation_store(self._host).conversations(self._host.scope(scope))
 
+    def purge_message_memory(self, scope: str, item_id: str, reason: str) -> bool:
+        """If ``item_id`` is a message's memory, purge that message (``Conversation.purge``): True.
+
+        Why: the memory's text is the message, with the turns before it as context. Purging only the
+        item (``forget(purge=True)`` on what ``recall`` returned for the message) left the words in
+        the archive, the log and the memories of the later turns quoting it (probe 3, finding 1).
+        A claim that merely names a message in its meta is not its memory: the conversation, the
+        turn and the speaker must be the archived message's too. A principal is refused as for
+        ``conv.purge`` (``not_permitted``); a message it may not see is not looked for.
+        """
+        host = self._host
+        item = host.store.get(scope, item_id)
+        meta = item.meta if item is not None else {}
+        message, cid = meta.get("message"), meta.get("conversation")
+        if not isinstance(message, str) or not isinstance(cid, str):
+            return False
+        entry = conversation_store(host).conversation_entry(scope, message)
+        if (
+            entry is None
+            or entry.kind != "message"
+            or (entry.conversation, entry.turn, entry.speaker) != (cid, meta.get("turn"), meta.get("speaker"))
+        ):
+            return False
+
+        def attempt() -> None:
+            self._writer.purge_message(self._writer.state(scope, cid), message, reason)
+
+        serialised(host, scope, attempt)
+        return True
+
     def archive_search(
         self, query: str, *, scope: str, conversation: str | None = None, k: int = 10
     ) -> builtins.list[ArchiveHit]:

@@ -36,6 +36,7 @@ from reverie.memory.usage import Usage
 from reverie.memory.wiring import delegate
 from reverie.memory.writes import Writes
 from reverie.model.clock import Clock, SystemClock
+from reverie.store.blocks import refused_in_block
 from reverie.store.protocol import Store
 from reverie.store.visible import VisibleStore, principal_of, unwrapped
 
@@ -127,6 +128,7 @@ class Memory:
         self._conversations = Conversations(
             core, learner=Learner(core, self._writes.remember), recall=self._retrieval.recall
         )
+        self._writes.message_purge = self._conversations.purge_message_memory
         self._people = People(core)
         self._slices = Slices(core, self._writes)
         self._alerts = Alerts(core)
@@ -143,7 +145,12 @@ class Memory:
         A dream pass running in another thread is asked to stop and given up to
         ``DREAM_STOP_WAIT`` seconds: it stops between two atomic batches, releases its lease and
         reports itself interrupted, so close() returns promptly and leaves nothing half-applied.
+
+        Inside an open ``atomic`` block of this thread it raises ``ConflictError`` and closes
+        nothing: the block still holds its writes on the connection (``store/blocks.py``).
         """
+        if not self._closed and self._core.store.in_atomic():
+            raise refused_in_block("close()")
         if not self._closed:
             self._closed = True
             self._dreaming.stop()

@@ -49,6 +49,9 @@ class Writes:
     def __init__(self, core: Core, conflicts: Contradictions) -> None:
         self._core = core
         self._conflicts = conflicts
+        #: Set by the facade to the conversation wing's ``purge_message_memory`` (built after this):
+        #: a purge of a message's memory is that message's purge (``forget``).
+        self.message_purge: Callable[[str, str, str], bool] | None = None
 
     @contextlib.contextmanager
     def atomic(self, *, scope: str) -> Iterator[None]:
@@ -379,7 +382,9 @@ class Writes:
         (a dream gist or other ``source="system"`` item that lists a purged version as a parent
         and quotes its text) are purged with it; items a caller derived from it keep their text
         and are listed in the ``memory.purged`` event's ``kept``: purge those ids too if they
-        quote it.
+        quote it. The memory of a conversation message (what ``recall`` returns for it) holds the
+        message's words, so its purge is the message's purge (``Conversation.purge``: archive,
+        log, summaries, later turns' contexts).
         Backups and exports made earlier are outside its reach. Returns the redacted item.
         """
         core = self._core
@@ -389,12 +394,27 @@ class Writes:
         if purge:
             from reverie.model.redact import REDACTED
 
-            command: cmd.Command = cmd.Purge(s, check_id(id), check_reason(reason), check_version(expected_version))
+            erase = cmd.Purge(s, check_id(id), check_reason(reason), check_version(expected_version))
+            if self._purged_as_message(erase):
+                return core.must_get(s, id)
+            command: cmd.Command = erase
             # The redacted versions keep a vector (of the marker) so the history index stays whole.
             core.run([command], [REDACTED])
         else:
             core.run([cmd.Forget(s, check_id(id), check_reason(reason), check_version(expected_version))])
         return core.must_get(s, id)
+
+    def _purged_as_message(self, purge: cmd.Purge) -> bool:
+        """Purge the message ``purge.id`` is the memory of, if it is one (its words are the message's;
+        see ``Conversations.purge_message_memory``). A stale ``expected_version`` is left to the
+        item's own purge, which refuses it."""
+        if self.message_purge is None:
+            return False
+        if purge.expected_version is not None:
+            item = self._core.store.get(purge.scope, purge.id)
+            if item is None or item.version != purge.expected_version:
+                return False
+        return self.message_purge(purge.scope, purge.id, purge.reason)
 
     def dismiss(self, id: str, *, scope: str, reason: str = "") -> Item:
         """Tombstone the claim's *value*: it leaves current truth and is refused if learned again."""

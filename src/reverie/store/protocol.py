@@ -259,7 +259,15 @@ class Store(Protocol):
         (counted by the store: a summary of a million items must not read a million rows)."""
         ...
 
-    def close(self) -> None: ...
+    def in_atomic(self) -> bool:
+        """Is the calling thread inside this store's ``atomic`` block? (Another thread's block is
+        waited for, so the answer is about this thread.) Why: ``close`` and ``backup`` inside the
+        block would pull the connection from under its open write (``blocks.py``)."""
+        ...
+
+    def close(self) -> None:
+        """Release the connection; ``ConflictError`` (nothing closed) inside this thread's ``atomic`` block."""
+        ...
 
 
 def dream_summary_json(summary: Mapping[str, Any]) -> str:

@@ -66,6 +66,7 @@ from reverie.model.query import Filter, Sort, sort_items
 from reverie.model.redact import REDACTED, plan_erasure, revision_chain
 from reverie.model.validate import fingerprints
 from reverie.store import evidence, idempotency
+from reverie.store.blocks import refused_in_block
 from reverie.store.engine import batch_runner, run_commands
 from reverie.store.idempotency import Claim, Recorded
 from reverie.store.protocol import (
@@ -104,6 +105,7 @@ class ReferenceStore:
         self._vecs: dict[tuple[str, str], np.ndarray] = {}
         self._embedder: tuple[str, int] | None = None
         self._lock = threading.RLock()
+        self._blocks = 0  # open ``atomic`` blocks (of the thread holding the lock)
         self._closed = False
         self._leases: dict[str, Lease] = {}  # coordination state, not derived from events
         # scope -> (at, summary JSON) oldest first: operational data, not derived from events either
@@ -424,12 +426,15 @@ class ReferenceStore:
                 idempotency.in_scope(scope, claim.claim)
             self._claim(claim)
             whole = self._snapshot()
+            self._blocks += 1
             try:
                 with idempotency.carried(claim):
                     yield
             except BaseException:
                 self._restore(whole)
                 raise
+            finally:
+                self._blocks -= 1
             self._keep_claim(claim)
 
     # -- idempotency keys (store/idempotency.py) -------------------------------------------
@@ -691,8 +696,15 @@ class ReferenceStore:
                     out[name][value] = out[name].get(value, 0) + 1
         return {name: dict(sorted(counts.items())) for name, counts in out.items()}
 
+    def in_atomic(self) -> bool:
+        with self._lock:  # another thread's block is waited for: True only for this thread's own
+            return self._blocks > 0
+
     def close(self) -> None:
-        self._closed = True
+        with self._lock:
+            if self._blocks:
+                raise refused_in_block("close()")
+            self._closed = True
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ReferenceStore:  # pragma: no cover - helper for tests
         clone = ReferenceStore()

@@ -544,6 +544,9 @@ class VisibleStore:
     def put_idempotency(self, scope: str, rows: Sequence[Recorded]) -> int:
         raise self._operator("copying the idempotency keys (migrate)")
 
+    def in_atomic(self) -> bool:
+        return self.inner.in_atomic()
+
     def close(self) -> None:
         if self._owns:
             self.inner.close()

@@ -12,6 +12,7 @@ weaker than the SQLite store's file scrub, and the README says so.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,12 +20,15 @@ from reverie.model.events import Event
 from reverie.model.projection import EraseContent
 from reverie.model.redact import REDACTED, plan_erasure, revision_chain, used_queries
 from reverie.store.postgres import prefetch
+from reverie.store.postgres.schema import UUID_PATTERN
 from reverie.store.sqlite.sql import SELECT_ITEM
 
 if TYPE_CHECKING:
     from reverie.store.postgres.projections import Writer
 
 _EVENT_COLUMNS = "seq, id, type, scope, at, cause, payload"
+_FEW = 200  # needles tested one by one in each payload (``_quoting``)
+_UUID = re.compile(UUID_PATTERN)
 Query = Any
 
 
@@ -60,17 +64,34 @@ def _candidates(w: Writer, change: EraseContent) -> list[Event]:
         "SELECT id FROM edges WHERE scope = %s AND (src = ANY (%s) OR dst = ANY (%s)) ORDER BY id",
         (change.scope, list(change.ids), list(change.ids)),
     )
-    needles = [*change.ids, *(str(e[0]) for e in edges)]
-    if needles:
-        sql = base + " AND EXISTS (SELECT 1 FROM unnest(%s::text[]) AS k WHERE strpos(payload, k) > 0)"  # nosec B608 # constants
-        for r in w.q(sql, [*params, needles]):
-            found[r[0]] = _event(r)
+    for r in _quoting(w, base, params, [*change.ids, *(str(e[0]) for e in edges)]):
+        found[r[0]] = _event(r)
     queries = sorted(used_queries(found.values(), frozenset(change.ids)))
     if queries:
         sql = base + " AND type = 'memory.used' AND (payload::jsonb ->> 'query') = ANY (%s)"
         for r in w.q(sql, [*params, queries]):
             found[r[0]] = _event(r)
     return [found[k] for k in sorted(found)]
+
+
+def _quoting(w: Writer, base: str, params: list[Any], needles: list[str]) -> list[tuple[Any, ...]]:
+    """Rows of ``base`` whose payload contains one of ``needles`` (ids), in one pass over the log.
+
+    Up to ``_FEW`` needles, ``strpos`` per needle. More (a claim revised a thousand times): that is
+    versions x events, quadratic in the versions under the scope's write lock (probe 3, finding 17;
+    ``bench/purge_versions.py``), so each payload's UUIDs are read once and matched against the
+    needles' array (hashed by PostgreSQL 14+); an id that is not a canonical UUID keeps its ``strpos``.
+    """
+    uuids = sorted(n for n in needles if len(needles) > _FEW and _UUID.fullmatch(n))
+    others = sorted(set(needles) - set(uuids))
+    rows: dict[int, tuple[Any, ...]] = {}
+    if uuids:
+        sql = base + " AND EXISTS (SELECT 1 FROM regexp_matches(payload, %s, 'g') AS m WHERE m[1] = ANY (%s::text[]))"  # nosec B608 # constants
+        rows.update((r[0], r) for r in w.q(sql, [*params, f"({UUID_PATTERN})", uuids]))
+    if others:
+        sql = base + " AND EXISTS (SELECT 1 FROM unnest(%s::text[]) AS k WHERE strpos(payload, k) > 0)"  # nosec B608 # constants
+        rows.update((r[0], r) for r in w.q(sql, [*params, others]))
+    return [rows[k] for k in sorted(rows)]
 
 
 def erase_log(w: Writer, change: EraseContent) -> None:

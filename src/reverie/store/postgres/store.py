@@ -51,6 +51,7 @@ from reverie.model.item import Edge, Item
 from reverie.model.projection import SUPERSEDED_PREFIX, Change, ProjectionView, project
 from reverie.model.query import Filter, Sort
 from reverie.store import evidence, idempotency
+from reverie.store.blocks import refused_in_block
 from reverie.store.engine import batch_runner, run_commands
 from reverie.store.idempotency import Claim, Recorded
 from reverie.store.postgres import agenda, ann, edgerun, health, lexical, prefetch, projections, purge, scopestats
@@ -1024,8 +1025,14 @@ class PostgresStore:
                 for change in project(stored, view):
                     self.apply_change(change, vectors(event))
 
+    def in_atomic(self) -> bool:
+        with self._lock:  # another thread's block is waited for: True only for this thread's own
+            return self._atomic
+
     def close(self) -> None:
         with self._lock:
+            if self._atomic:
+                raise refused_in_block("close()")
             if not self._closed:
                 self._closed = True
                 with contextlib.suppress(Exception):

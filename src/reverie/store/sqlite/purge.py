@@ -27,6 +27,7 @@ SSD wear-levelling remnants) and other processes' memory.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -44,6 +45,9 @@ from reverie.store.sqlite.sql import SELECT_ITEM, stored_value
 Exec = Callable[..., sqlite3.Cursor]
 _EVENT_COLUMNS = "seq, id, type, scope, at, cause, payload"
 _CHUNK = 200  # bound parameters per statement, well under SQLite's limit
+#: A canonical id (``model.ids``) wherever it stands in a payload.
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_QUOTES_FN = "reverie_quotes_purged"  # registered only for the one scan that uses it
 
 
 def revisions(c: sqlite3.Connection, scope: str, item_id: str) -> list[str]:
@@ -97,10 +101,8 @@ def _candidates(c: sqlite3.Connection, change: EraseContent) -> list[Event]:
     params: list[Any] = [change.scope, change.before_seq]
     for r in c.execute(base + " AND type IN ('memory.dismissed', 'memory.undismissed')", params):
         found[r[0]] = _event(r)
-    for chunk in _chunks([*change.ids, *_edges_touching(c, change)]):
-        cond = " OR ".join("instr(payload, ?) > 0" for _ in chunk)
-        for r in c.execute(f"{base} AND ({cond})", [*params, *chunk]):
-            found[r[0]] = _event(r)
+    for r in _quoting(c, base, params, [*change.ids, *_edges_touching(c, change)]):
+        found[r[0]] = _event(r)
     queries = sorted(used_queries(found.values(), frozenset(change.ids)))
     for chunk in _chunks(queries):
         marks = ", ".join("?" * len(chunk))
@@ -108,6 +110,38 @@ def _candidates(c: sqlite3.Connection, change: EraseContent) -> list[Event]:
         for r in c.execute(sql, [*params, *chunk]):
             found[r[0]] = _event(r)
     return [found[k] for k in sorted(found)]
+
+
+def _quoting(c: sqlite3.Connection, base: str, params: list[Any], needles: list[str]) -> list[tuple[Any, ...]]:
+    """Rows of ``base`` whose payload contains one of ``needles`` (ids), in one pass over the log.
+
+    Up to ``_CHUNK`` needles: one scan, each payload tested with ``instr`` per needle. More (a claim
+    revised a thousand times has a thousand versions): testing every needle in every payload, 200 at
+    a time, cost versions x events, quadratic in the versions and all under the write lock (probe 3,
+    finding 17; ``bench/purge_versions.py``). Then each payload's UUIDs are read once and looked up
+    in a set, so the scan stays one pass whatever the number of versions; an id that is not a
+    canonical UUID (written by hand or an old import) still gets its own ``instr``.
+    """
+    if len(needles) <= _CHUNK:
+        if not needles:
+            return []
+        cond = " OR ".join("instr(payload, ?) > 0" for _ in needles)
+        return c.execute(f"{base} AND ({cond})", [*params, *needles]).fetchall()
+    uuids = frozenset(n for n in needles if _UUID.fullmatch(n))
+    rows: dict[int, tuple[Any, ...]] = {}
+
+    def quotes(payload: object) -> bool:
+        return isinstance(payload, str) and not uuids.isdisjoint(_UUID.findall(payload))
+
+    c.create_function(_QUOTES_FN, 1, quotes, deterministic=True)
+    try:
+        rows.update((r[0], r) for r in c.execute(f"{base} AND {_QUOTES_FN}(payload)", params))
+    finally:
+        c.create_function(_QUOTES_FN, 1, None)
+    for chunk in _chunks([n for n in needles if n not in uuids]):
+        cond = " OR ".join("instr(payload, ?) > 0" for _ in chunk)
+        rows.update((r[0], r) for r in c.execute(f"{base} AND ({cond})", [*params, *chunk]))
+    return [rows[k] for k in sorted(rows)]
 
 
 def _edges_touching(c: sqlite3.Connection, change: EraseContent) -> list[str]:

@@ -52,6 +52,7 @@ from reverie.model.query import Filter, Sort
 from reverie.model.validate import fingerprints
 from reverie.model.values import value_text
 from reverie.store import evidence, idempotency
+from reverie.store.blocks import refused_in_block
 from reverie.store.engine import batch_runner, run_commands
 from reverie.store.idempotency import Claim, Recorded
 from reverie.store.protocol import (
@@ -1179,10 +1180,18 @@ class SQLiteStore:
         (``InvalidInputError``) before anything is written: see ``backup.py``.
         """
         with self._read() as c:
+            if self._atomic:
+                raise refused_in_block("backup()")
             write_backup(c, backup_target(target, main_file(c)))
+
+    def in_atomic(self) -> bool:
+        with self._lock:  # another thread's block is waited for: True only for this thread's own
+            return self._atomic
 
     def close(self) -> None:
         with self._lock:
+            if self._atomic:
+                raise refused_in_block("close()")
             if not self._closed:
                 with contextlib.suppress(ReverieError, sqlite3.Error):
                     self._ann.persist(self._conn)  # a cache: a reopen catches up or rebuilds without it
