@@ -1,0 +1,54 @@
+"""One comparison form for text, used wherever two spellings must count as the same words.
+
+Why: the same words reach reverie in several code-point spellings. macOS keyboards and file
+names give decomposed accents (NFD: ``e`` + U+0301) where others give ``é``; HTML and PDF
+extractors leave invisible format characters (category Cf: zero-width space U+200B, soft hyphen
+U+00AD, zero-width joiner U+200D, word joiner U+2060, byte-order mark U+FEFF...) inside words.
+On screen these are the same text, so a dismissal, a correction, a person's name, a tag filter
+or a quote search must treat them as one.
+
+The rule, applied at every comparison (never to what is stored and shown: a claim, a message
+and a name keep the code points the user gave): drop every Cf character, then compose (NFC).
+Claims' fingerprints go further (``validate.normalise_text``: NFKC, case, spacing), names and
+tags stay case-sensitive where they were.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+__all__ = ["canonical", "strip_format"]
+
+
+class _DropFormat(dict[int, str | None]):
+    """A ``str.translate`` table that deletes Cf characters, deciding each code point on first sight.
+
+    ``translate`` loops in C; the table remembers at most ``_CAP`` code points (past it, a new one
+    is decided again each time, never wrongly).
+    """
+
+    _CAP = 65_536
+
+    def __missing__(self, code_point: int) -> str | None:
+        char = chr(code_point)
+        kept = None if unicodedata.category(char) == "Cf" else char
+        if len(self) < self._CAP:
+            self[code_point] = kept
+        return kept
+
+
+_DROP_FORMAT = _DropFormat()
+
+
+def strip_format(text: str) -> str:
+    """``text`` without its invisible format characters (Unicode category Cf)."""
+    if text.isascii():
+        return text
+    return text.translate(_DROP_FORMAT)
+
+
+def canonical(text: str) -> str:
+    """The comparison form of ``text``: format characters dropped, then composed (NFC)."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFC", strip_format(text))
