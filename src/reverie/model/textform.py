@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["canonical", "strip_format"]
+__all__ = ["canonical", "spellings", "strip_format"]
 
 
 class _DropFormat(dict[int, str | None]):
@@ -52,3 +52,13 @@ def canonical(text: str) -> str:
     if text.isascii():
         return text
     return unicodedata.normalize("NFC", strip_format(text))
+
+
+def spellings(text: str) -> tuple[str, ...]:
+    """The stored spellings an equality filter on ``text`` must match: its canonical form, that
+    form decomposed (NFD: rows written before values were composed at the boundary), and ``text``
+    as given. One entry for ASCII, so such filters stay what they were."""
+    if text.isascii():
+        return (text,)
+    composed = canonical(text)
+    return tuple(dict.fromkeys((composed, unicodedata.normalize("NFD", composed), text)))

@@ -1,0 +1,55 @@
+"""Tag and author filters match every Unicode spelling of one word (outside probe 3, finding 14).
+
+Reproduced on main: a claim tagged "café" typed decomposed (NFD, as macOS gives it) and written
+by "José" (NFD) was missed by ``Q.tag("café")`` and ``Q.author("José")`` typed composed, although
+corroboration already treated the two spellings as one value. Tags and authors are now stored in
+the comparison form (``textform.canonical``: NFC, format characters off), and a filter matches
+that form and the decomposed one (rows written before this kept what the caller gave).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from reverie import Memory, Q
+
+S = "user:a"
+
+
+def _nfd(text: str) -> str:
+    return unicodedata.normalize("NFD", text)
+
+
+def _texts(mem: Memory, where: object) -> list[str]:
+    return sorted(i.text for i in mem.list(scope=S, where=where).items)  # type: ignore[arg-type]
+
+
+def test_tag_and_author_filters_match_nfc_and_nfd_spellings(any_mem: Memory) -> None:
+    any_mem.remember("Meeting at the café", scope=S, tags=["café"], author="José")
+    any_mem.remember(_nfd("Dinner at the bistro"), scope=S, tags=[_nfd("café")], author=_nfd("José"))
+    any_mem.remember("Lunch at home", scope=S, tags=["cafe"], author="Jose")
+    both = ["Dinner at the bistro", "Meeting at the café"]
+    for spelling in ("café", _nfd("café"), "caf\u00e9\u200b"):
+        assert _texts(any_mem, Q.tag(spelling)) == both
+        assert _texts(any_mem, Q.tags_any(spelling, "nothing")) == both
+    for spelling in ("José", _nfd("José")):
+        assert _texts(any_mem, Q.author(spelling)) == both
+    assert _texts(any_mem, Q.tag("cafe")) == ["Lunch at home"]  # an accent still matters
+    assert _texts(any_mem, Q.author("Jose")) == ["Lunch at home"]
+
+
+def test_tags_and_author_are_kept_in_composed_form(any_mem: Memory) -> None:
+    item = any_mem.remember("Dinner at the bistro", scope=S, tags=[_nfd("café"), "caf\u00e9"], author=_nfd("José"))
+    assert item.tags == ("café",) and item.author == "José"  # one tag, not two spellings of it
+
+
+def test_filters_also_match_rows_written_decomposed_before() -> None:
+    """Rows written before tags and authors were composed kept what the caller gave: a filter also
+    matches the decomposed spelling, on every store (the SQL compilers read the same values)."""
+    from reverie.model.query import Eq, HasTag, Or
+
+    tag = Q.tag("café")
+    assert isinstance(tag, Or) and {p.tag for p in tag.parts if isinstance(p, HasTag)} == {"café", _nfd("café")}
+    author = Q.author(_nfd("José"))
+    assert isinstance(author, Eq) and set(author.values) == {"José", _nfd("José")}
+    assert Q.tag("plain") == HasTag("plain") and Q.author("Ann") == Eq("author", ("Ann",))  # ASCII as before
