@@ -62,3 +62,54 @@ def spellings(text: str) -> tuple[str, ...]:
         return (text,)
     composed = canonical(text)
     return tuple(dict.fromkeys((composed, unicodedata.normalize("NFD", composed), text)))
+
+
+#: Scripts written without spaces between words: Han ideographs (with extensions and compatibility
+#: forms), Hiragana, Katakana (and its half-width forms), and Hangul syllables (Korean has spaces,
+#: but a particle is written onto its noun: 서울에서 is "in Seoul"). Search treats each of their
+#: characters as a word of its own (``fts_tokens.index_form``, ``quote_pattern``), since nothing
+#: marks where a word ends. As the inside of a regex character class.
+CJK_RANGES = (
+    "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+    "\U00020000-\U0003134f"
+)
+
+
+def canonical_with_offsets(text: str) -> tuple[str, list[int], list[int]]:
+    """``canonical(text)`` and, for each of its characters, where the characters it came from
+    start and end in ``text`` (so a match found in the canonical form points into ``text``).
+
+    A dropped format character belongs to no output character; a base and the marks NFC
+    composes onto it (``e`` + U+0301 → ``é``) all map to the one composed character.
+    """
+    if text.isascii() or (unicodedata.is_normalized("NFC", text) and strip_format(text) == text):
+        return text, list(range(len(text))), list(range(1, len(text) + 1))
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    cluster, first = "", 0
+
+    def flush(end: int) -> None:
+        if cluster:
+            composed = unicodedata.normalize("NFC", cluster)
+            out.append(composed)
+            starts.extend([first] * len(composed))
+            ends.extend([end] * len(composed))
+
+    last = 0
+    for at, char in enumerate(text):
+        if unicodedata.category(char) == "Cf":
+            continue
+        joins = bool(cluster) and (
+            unicodedata.combining(char) != 0
+            or unicodedata.normalize("NFC", cluster + char)
+            != unicodedata.normalize("NFC", cluster) + unicodedata.normalize("NFC", char)
+        )
+        if joins:
+            cluster += char
+        else:
+            flush(last)
+            cluster, first = char, at
+        last = at + 1
+    flush(last)
+    return "".join(out), starts, ends
