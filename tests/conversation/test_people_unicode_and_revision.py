@@ -72,4 +72,3 @@ def test_a_speaker_in_nfd_and_nfc_is_one_person(any_mem: Memory) -> None:
     conv.add("I work at Zentrix.", speaker=_nfd("José"), role="user")
     conv.close()
     assert [p.name for p in any_mem.people(scope=S)] == ["José"]
-

@@ -53,6 +53,7 @@ def test_a_schema_6_database_finds_cjk_and_hash_numbers_after_the_upgrade(own_db
             c.execute("UPDATE conv_entries SET tsv = %s::tsvector WHERE id = %s", (doc, entry_id))
         c.execute("UPDATE settings SET v = '6' WHERE k = 'schema_version'")
     with Memory(own_db, embedder="hash") as mem:
+
         def lexical(q: str) -> list[str]:
             return [h.item.text for h in mem.recall(q, scope=S, mode="lexical", record_use=False)]
 

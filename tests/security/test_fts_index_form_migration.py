@@ -26,7 +26,8 @@ def _as_schema_6(db: Path) -> None:
     c.execute("UPDATE fts SET text = (SELECT text FROM items WHERE items.n = fts.rowid)")
     c.execute("UPDATE fts_history SET text = (SELECT text FROM items WHERE items.n = fts_history.rowid)")
     c.execute(
-        "UPDATE conv_fts SET text = (SELECT json_extract(entry, '$.text') FROM conv_entries e WHERE e.n = conv_fts.rowid)"
+        "UPDATE conv_fts SET text = "
+        "(SELECT json_extract(entry, '$.text') FROM conv_entries e WHERE e.n = conv_fts.rowid)"
     )
     c.execute("DELETE FROM fts_terms")
     c.execute("UPDATE settings SET v = '6' WHERE k = 'schema_version'")
@@ -37,7 +38,9 @@ def _as_schema_6(db: Path) -> None:
 def _terms(c: sqlite3.Connection) -> tuple[Counter[tuple[str, int, str]], Counter[tuple[str, int, str]]]:
     counted: Counter[tuple[str, int, str]] = Counter()
     for table, tbl in (("fts", 0), ("fts_history", 1)):
-        for scope, text, extra in c.execute(f"SELECT i.scope, f.text, f.extra FROM {table} f JOIN items i ON i.n = f.rowid"):  # noqa: S608
+        for scope, text, extra in c.execute(
+            f"SELECT i.scope, f.text, f.extra FROM {table} f JOIN items i ON i.n = f.rowid"
+        ):
             for term in set(fts_budget.tokens(text or "")) | set(fts_budget.tokens(extra or "")):
                 counted[(scope, tbl, term)] += 1
     stored = Counter({(s, t, term): d for s, t, term, d in c.execute("SELECT scope, tbl, term, docs FROM fts_terms")})
@@ -55,6 +58,7 @@ def test_a_schema_6_file_finds_cjk_hash_numbers_and_decomposed_text_after_open(t
         mem.conversation("c", scope=S).add("会議は東京です", speaker="Ken", role="user")
     _as_schema_6(db)
     with Memory(db, embedder="hash") as mem:
+
         def lexical(q: str) -> list[str]:
             return [h.item.text for h in mem.recall(q, scope=S, mode="lexical", record_use=False)]
 

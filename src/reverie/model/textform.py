@@ -70,8 +70,7 @@ def spellings(text: str) -> tuple[str, ...]:
 #: characters as a word of its own (``fts_tokens.index_form``, ``quote_pattern``), since nothing
 #: marks where a word ends. As the inside of a regex character class.
 CJK_RANGES = (
-    "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
-    "\U00020000-\U0003134f"
+    "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f"
 )
 
 

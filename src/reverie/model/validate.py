@@ -213,7 +213,9 @@ def check_tags(tags: object, limits: Limits, field: str = "tags") -> tuple[str, 
         check_unicode(tag, one)
         tag = canonical(tag)  # one tag in every spelling: "café" composed or decomposed (textform)
         if not tag.strip():
-            raise InvalidInputError(f"each {one} must be a non-blank string, got {shown(tag)} (invisible characters only)")
+            raise InvalidInputError(
+                f"each {one} must be a non-blank string, got {shown(tag)} (invisible characters only)"
+            )
         if len(tag) > limits.max_tag_chars:
             raise LimitExceededError(
                 f"{one} {tag[:30]!r}… is {len(tag)} characters; the limit is Limits.max_tag_chars "

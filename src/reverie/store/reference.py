@@ -82,7 +82,6 @@ from reverie.store.protocol import (
 )
 
 
-
 def _in_scope(item_scope: str, scope: str, subscopes: bool) -> bool:
     return item_scope == scope or (subscopes and item_scope.startswith(scope + "/"))
 

@@ -35,7 +35,10 @@ def rewrite(q: Query, x: Callable[[str, Sequence[Any]], Any]) -> int:
             if _plain(item.text) and _plain(extra):
                 continue
             doc, ntok = lexical.document(item.text, extra)
-            x("UPDATE items SET tsv = %s::tsvector, ntok = %s WHERE scope = %s AND id = %s", (doc, ntok, item.scope, item.id))
+            x(
+                "UPDATE items SET tsv = %s::tsvector, ntok = %s WHERE scope = %s AND id = %s",
+                (doc, ntok, item.scope, item.id),
+            )
             changed += 1
         if len(rows) < _PAGE:
             break

@@ -676,7 +676,9 @@ class SQLiteStore:
             n = self._x(_INSERT_ITEM, item_to_row(item)).lastrowid
             assert n is not None
             extra = _extra(item)
-            self._x("INSERT INTO fts (rowid, text, extra) VALUES (?, ?, ?)", (n, index_form(item.text), index_form(extra)))
+            self._x(
+                "INSERT INTO fts (rowid, text, extra) VALUES (?, ?, ?)", (n, index_form(item.text), index_form(extra))
+            )
             terms = fts_scope.text_terms(item.text, extra)  # the row just written: no read back
             fts_scope.count(self._pending, self._conn, "fts", item.scope, n, 1, terms)
             vec = vectors.get(item.text)
@@ -738,7 +740,8 @@ class SQLiteStore:
         self._x("DELETE FROM fts WHERE rowid = ?", (n,))
         extra = _extra(item)
         self._x(
-            "INSERT INTO fts_history (rowid, text, extra) VALUES (?, ?, ?)", (n, index_form(item.text), index_form(extra))
+            "INSERT INTO fts_history (rowid, text, extra) VALUES (?, ?, ?)",
+            (n, index_form(item.text), index_form(extra)),
         )
         terms = fts_scope.text_terms(item.text, extra)
         fts_scope.count(self._pending, self._conn, "fts_history", item.scope, n, 1, terms)
