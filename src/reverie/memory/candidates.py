@@ -15,7 +15,6 @@ from reverie.limits import Limits
 from reverie.model import commands as cmd
 from reverie.model.clock import ensure_aware
 from reverie.model.item import SOURCES, Candidate, Provenance
-from reverie.model.textform import canonical
 from reverie.model.validate import (
     SCORE_NAMES,
     check_id,
@@ -63,11 +62,7 @@ def build_remember(
         raise InvalidInputError("valid_to must be after valid_from")
     author = data.get("author")
     if author is not None:
-        # composed, format characters off: "José" in any spelling is one author (``Q.author``)
         check_unicode(check_text(author, limits, "author"), "author")
-        author = canonical(author)
-        if not author.strip():
-            raise InvalidInputError("author is only invisible characters; give the author's name as text")
     return cmd.Remember(
         scope=scope,
         text=check_text(data.get("text"), limits),

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from reverie.errors import InvalidInputError, InvalidScopeError, LimitExceededError
 from reverie.limits import Limits
 from reverie.model.ids import is_id
-from reverie.model.textform import canonical, strip_format
+from reverie.model.textform import strip_format
 from reverie.model.values import Value, amount, value_text
 
 # Always used with ``fullmatch``: ``re.match`` with ``$`` also accepts a trailing "\n", which
@@ -211,11 +211,6 @@ def check_tags(tags: object, limits: Limits, field: str = "tags") -> tuple[str, 
         if not isinstance(tag, str) or not tag.strip():
             raise InvalidInputError(f"each {one} must be a non-blank string, got {shown(tag)}")
         check_unicode(tag, one)
-        tag = canonical(tag)  # one tag in every spelling: "café" composed or decomposed (textform)
-        if not tag.strip():
-            raise InvalidInputError(
-                f"each {one} must be a non-blank string, got {shown(tag)} (invisible characters only)"
-            )
         if len(tag) > limits.max_tag_chars:
             raise LimitExceededError(
                 f"{one} {tag[:30]!r}… is {len(tag)} characters; the limit is Limits.max_tag_chars "

@@ -164,8 +164,8 @@ def reindex_redacted(
     fts, vec_table = ("fts", "vectors") if item.is_current else ("fts_history", "vectors_history")
     x("DELETE FROM fts WHERE rowid = ?", (n,))
     x("DELETE FROM fts_history WHERE rowid = ?", (n,))
-    row = (n, index_form(item.text), index_form(extra(item)))  # nosec B610 # extra is ours, not Django's
-    x(f"INSERT INTO {fts} (rowid, text, extra) VALUES (?, ?, ?)", row)  # nosec B608 # fts: a constant name
+    indexed = (n, index_form(item.text), index_form(extra(item)))  # nosec B610 # extra is ours, not Django's
+    x(f"INSERT INTO {fts} (rowid, text, extra) VALUES (?, ?, ?)", indexed)  # nosec B608 # fts: a constant name
     old = c.execute("SELECT vec FROM vectors WHERE n = ? UNION ALL SELECT vec FROM vectors_history WHERE n = ?", (n, n))
     old_vec = old.fetchone()
     current_changed = x("DELETE FROM vectors WHERE n = ?", (n,)).rowcount > 0
