@@ -17,7 +17,7 @@ from reverie.recall.normalize import (
     fts_query,
     tokenize,
 )
-from reverie.store.fts_tokens import _SEPARATOR_RANGES, _parse_ranges
+from reverie.store.fts_tokens import _SEPARATOR_RANGES, _parse_ranges, fts5_tokens, index_form
 
 # --- a real FTS5 table -----------------------------------------------------------------------
 
@@ -37,7 +37,8 @@ class Fts:
         return [row[0] for row in self.conn.execute("SELECT term FROM vocab ORDER BY doc, offset")]
 
     def add(self, rowid: int, text: str) -> None:
-        self.conn.execute("INSERT INTO docs(rowid, text) VALUES (?, ?)", (rowid, text))
+        """Index ``text`` as the store does: its ``index_form``."""
+        self.conn.execute("INSERT INTO docs(rowid, text) VALUES (?, ?)", (rowid, index_form(text)))
 
     def search(self, expression: str) -> list[int]:
         """Row ids best-first, exactly as the store will run it."""
@@ -87,7 +88,25 @@ def fts() -> Iterator[Fts]:
 )
 def test_fts5_tokenizes_tricky_text_as_documented(fts: Fts, text: str, expected: list[str]) -> None:
     assert fts.tokens(text) == expected
+    assert fts5_tokens(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("C++ and C# and F#", ["c++", "and", "c#", "and", "f#"]),  # a "#" after a letter stays
+        ("#hashtag @user", ["hashtag", "user"]),  # a word-initial "#" is a separator in the index form
+        ("My order #1182", ["my", "order", "1182"]),
+        ("日本語", ["日", "本", "語"]),  # CJK: one character apiece
+        ("東京2020とiPhone用", ["東", "京", "2020", "と", "iphone", "用"]),
+        ("서울에서", ["서", "울", "에", "서"]),
+        ("zero\u200bwidth soft\u00adhyphen \ufeffbom", ["zerowidth", "softhyphen", "bom"]),  # Cf characters go
+        ("И\u0306ошкар", ["йошкар"]),  # a decomposed Cyrillic letter is composed first
+    ],
+)
+def test_tokenize_reads_the_index_form(fts: Fts, text: str, expected: list[str]) -> None:
     assert tokenize(text) == expected
+    assert fts.tokens(index_form(text)) == expected  # what SQLite indexes for the row the store writes
 
 
 def _codepoint_probe(code_points: range) -> str:
@@ -97,7 +116,8 @@ def _codepoint_probe(code_points: range) -> str:
 
 def test_tokenize_agrees_with_fts5_on_every_code_point_of_the_bmp_and_smp(fts: Fts) -> None:
     text = _codepoint_probe(range(0x20000))
-    assert tokenize(text) == fts.tokens(text)
+    assert fts5_tokens(text) == fts.tokens(text)
+    assert tokenize(text) == fts.tokens(index_form(text))
 
 
 def _derive_separators(fts_tokens: list[str], code_points: range) -> list[int]:
@@ -140,9 +160,11 @@ def test_tokenize_agrees_with_fts5_on_the_higher_planes(fts: Fts) -> None:
         text = _codepoint_probe(range(start, start + 0x10000, 37)) + _codepoint_probe(
             range(start + 0xFFF0, start + 0x10000)
         )
-        assert tokenize(text) == fts.tokens(text), f"plane {plane}"
+        assert fts5_tokens(text) == fts.tokens(text), f"plane {plane}"
+        assert tokenize(text) == fts.tokens(index_form(text)), f"plane {plane}"
     tags = _codepoint_probe(range(0xE0000, 0xE0200))
-    assert tokenize(tags) == fts.tokens(tags)
+    assert fts5_tokens(tags) == fts.tokens(tags)
+    assert tokenize(tags) == fts.tokens(index_form(tags))
 
 
 REALISTIC = [
@@ -171,7 +193,8 @@ REALISTIC = [
 
 @pytest.mark.parametrize("text", REALISTIC)
 def test_tokenize_agrees_with_fts5_on_realistic_text(fts: Fts, text: str) -> None:
-    assert tokenize(text) == fts.tokens(text)
+    assert fts5_tokens(text) == fts.tokens(text)
+    assert tokenize(text) == fts.tokens(index_form(text))
 
 
 no_surrogates = st.characters(codec="utf-8")
@@ -180,7 +203,9 @@ no_surrogates = st.characters(codec="utf-8")
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.text(no_surrogates, max_size=60))
 def test_tokenize_agrees_with_fts5_on_arbitrary_text(fts: Fts, text: str) -> None:
-    assert tokenize(text) == fts.tokens(text)
+    assert fts5_tokens(text) == fts.tokens(text)
+    assert tokenize(text) == fts.tokens(index_form(text))
+    assert tokenize(" ".join(tokenize(text))) == tokenize(text)  # a query of the tokens finds them
 
 
 def test_tokens_are_stable_when_tokenized_again(fts: Fts) -> None:
@@ -344,7 +369,7 @@ def _seed(fts: Fts) -> dict[str, int]:
         rowids[word] = rowid
     # distractors that share parts of the tricky tokens but not the tokens themselves
     for rowid, text in enumerate(
-        ["C is a language", "hashtag culture", "username reset", "mailroom", "gb ram", "js fatigue"],
+        ["C is a language", "hash tag culture", "username reset", "mailroom", "gb ram", "js fatigue"],
         start=100,
     ):
         fts.add(rowid, text)
@@ -377,12 +402,17 @@ def test_phrase_requires_the_parts_together(fts: Fts) -> None:
     assert fts.search(expression) == [1]
 
 
-def test_hashtag_does_not_match_the_bare_word(fts: Fts) -> None:
-    # A documented consequence of tokenchars '#': '#hashtag' and 'hashtag' are different tokens.
+def test_a_word_initial_hash_is_a_separator_and_a_trailing_one_is_not(fts: Fts) -> None:
+    # The index form blanks a "#" that starts a word (an order number "#1182" is found by "1182"),
+    # while "C#" keeps its "#" as "C++" keeps "++" (tokenchars '+#').
     fts.add(1, "posted with #hashtag")
-    expression = fts_query("hashtag")
-    assert expression is not None
-    assert fts.search(expression) == []
+    fts.add(2, "My order #1182 never arrived")
+    fts.add(3, "a C# service")
+    fts.add(4, "a C service")
+    for query, found in [("hashtag", [1]), ("#hashtag", [1]), ("1182", [2]), ("order #1182", [2]), ("C#", [3])]:
+        expression = fts_query(query)
+        assert expression is not None
+        assert fts.search(expression) == found, query
 
 
 query_chars = st.one_of(

@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 from reverie import InvalidInputError, LimitExceededError, Limits, Memory
 from reverie.limits import DEFAULT_LIMITS
 from reverie.recall.normalize import FTS_TOKENIZE, fts_query, tokenize
+from reverie.store.fts_tokens import index_form
 
 from .soak import seed
 from .soak_workers import remember_distinct_tags
@@ -352,8 +353,10 @@ _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 def _sqlite_safe(text: str) -> str:
-    """What the document itself would be once stored: NUL and lone surrogates cannot be."""
-    return _UNSTORABLE.sub(" ", text)
+    """What the document's full-text row would hold once stored: NUL and lone surrogates cannot
+    be, and the store indexes the text's ``index_form`` (CJK per character, a word-initial "#"
+    blanked, format characters off, composed)."""
+    return index_form(_UNSTORABLE.sub(" ", text))
 
 
 def check_query(con: sqlite3.Connection, query: str) -> bool:

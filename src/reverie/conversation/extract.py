@@ -53,6 +53,7 @@ from reverie.conversation.rewrite import mood as _mood
 from reverie.conversation.rewrite import pronoun_verb as _pronoun_verb
 from reverie.model.conversation import Entry
 from reverie.model.redact import REDACTED
+from reverie.model.textform import canonical
 
 #: What a claim is, by the words that carry it.
 CATEGORIES = ("fact", "preference", "plan", "decision", "relation")
@@ -194,23 +195,24 @@ class RuleExtractor:
 
     def propose(self, messages: Sequence[Entry]) -> list[tuple[Entry, list[Proposal]]]:
         ctx = Context(known=list(self._known))
-        ctx.speakers = list(dict.fromkeys(m.speaker for m in messages if m.speaker and m.role == "user"))
+        ctx.speakers = list(dict.fromkeys(canonical(m.speaker) for m in messages if m.speaker and m.role == "user"))
         ctx.known.extend(ctx.speakers)
         out: list[tuple[Entry, list[Proposal]]] = []
         previous: Entry | None = None
         for m in messages:
             if m.kind != "message" or m.text == REDACTED:
                 continue
-            speaker = m.speaker or "the user"
+            speaker = canonical(m.speaker) if m.speaker else "the user"
             ctx.start_message(speaker, _addressee(m, previous))
             ctx.asked = _asked(m, previous)
             previous = m
             if not minable(m):
-                for s in sentences(m.text):
+                for s in sentences(canonical(m.text)):
                     _listen(s, ctx)  # the assistant's words: who it names, nothing more
                 continue
             found: list[Proposal] = []
-            text = recase(m.text, lambda w: _typed_name(w, ctx)) if casual(m.text) else m.text
+            said = canonical(m.text)  # "José" typed decomposed is one name, not "Jose" and an accent
+            text = recase(said, lambda w: _typed_name(w, ctx)) if casual(said) else said
             for s in sentences(text):
                 for clause in clauses(s):
                     found.extend(_sentence(clause, speaker, ctx))

@@ -11,6 +11,7 @@ replay cannot drift from the live store.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -20,6 +21,7 @@ from typing import Any
 from reverie.model import events as ev
 from reverie.model.clock import from_iso, to_iso
 from reverie.model.redact import REDACTED
+from reverie.model.textform import CJK_RANGES, canonical, canonical_with_offsets
 
 #: What an entry is. Only messages are searchable (the archive) and recallable.
 ENTRY_KINDS = ("message", "tool_call", "summary", "recap")
@@ -374,17 +376,44 @@ CONVERSATION_COMMANDS = (OpenConversation, RecordEntry, PurgeMessage, SetMessage
 ConversationChange = PutConversation | PutEntry | EraseEntries | SetEntryVisibility
 
 
+_CJK = f"[{CJK_RANGES}]"
+_NOT_CJK_WORD = f"[^\\W{CJK_RANGES}]"  # a word character of a script that spaces its words
+_QUOTE_WORDS = re.compile(f"{_CJK}|{_NOT_CJK_WORD}+")
+
+
 def quote_pattern(query: str) -> re.Pattern[str] | None:
     """The exact-quote matcher of an archive search: the query's words in order, any run of
-    spaces or punctuation between them, case-insensitive. None when the query has no word."""
-    words = re.findall(r"\w+", query)
+    spaces or punctuation between them, case-insensitive. None when the query has no word.
+
+    It matches the comparison form of a message (``textform.canonical``: "café" composed or
+    decomposed is one word, an invisible format character is not there); ``quote_span`` maps
+    the match back. A CJK character is a word of its own, and CJK words may touch (Japanese and
+    Chinese are written without spaces), so "東京" is found inside "会議は東京です".
+    """
+    words = _QUOTE_WORDS.findall(canonical(query))
     if not words:
         return None
-    return re.compile(r"(?<!\w)" + r"\W+".join(re.escape(w) for w in words) + r"(?!\w)", re.IGNORECASE)
+    body = re.escape(words[0])
+    for before, word in itertools.pairwise(words):
+        cjk = _is_cjk(before) or _is_cjk(word)
+        body += (r"\W*" if cjk else r"\W+") + re.escape(word)
+    head = "" if _is_cjk(words[0]) else f"(?<!{_NOT_CJK_WORD})"
+    tail = "" if _is_cjk(words[-1]) else f"(?!{_NOT_CJK_WORD})"
+    return re.compile(head + body + tail, re.IGNORECASE)
+
+
+def _is_cjk(word: str) -> bool:
+    return len(word) == 1 and re.fullmatch(_CJK, word) is not None
 
 
 def quote_span(text: str, query: str) -> tuple[int, int] | None:
-    """Where ``query`` first occurs in ``text`` as a quote (``quote_pattern``), as [start, end) offsets."""
+    """Where ``query`` first occurs in ``text`` as a quote (``quote_pattern``), as [start, end)
+    offsets into ``text`` as it was written."""
     pattern = quote_pattern(query)
-    found = pattern.search(text) if pattern is not None else None
-    return (found.start(), found.end()) if found else None
+    if pattern is None:
+        return None
+    form, starts, ends = canonical_with_offsets(text)
+    found = pattern.search(form)
+    if found is None or found.end() == found.start():
+        return None
+    return (starts[found.start()], ends[found.end() - 1])

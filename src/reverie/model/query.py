@@ -22,6 +22,7 @@ from reverie.errors import InvalidQueryError
 from reverie.model.agenda import INTENT_META, TASK_META
 from reverie.model.clock import ensure_aware
 from reverie.model.item import SOURCES, STATUSES, TIERS, Item
+from reverie.model.textform import spellings
 from reverie.model.validate import shown
 
 SCORE_FIELDS = ("authority", "confidence", "importance", "durability", "value")
@@ -356,7 +357,8 @@ class Q:
 
     @staticmethod
     def author(*authors: str) -> Filter:
-        return Eq("author", _strings("author", authors))
+        """Written by any of ``authors``, in any Unicode spelling of the name (``textform.spellings``)."""
+        return Eq("author", tuple(dict.fromkeys(v for a in _strings("author", authors) for v in spellings(a))))
 
     @staticmethod
     def scope(*scopes: str) -> Filter:
@@ -364,11 +366,14 @@ class Q:
 
     @staticmethod
     def tag(tag: str) -> Filter:
-        return HasTag(_strings("tag", (tag,))[0])
+        """Tagged ``tag`` in any Unicode spelling: "café" composed or decomposed is one tag."""
+        found = spellings(_strings("tag", (tag,))[0])
+        return HasTag(found[0]) if len(found) == 1 else Or(tuple(HasTag(t) for t in found))
 
     @staticmethod
     def tags_any(*tags: str) -> Filter:
-        return Or(tuple(HasTag(t) for t in _strings("tag", tags))) if tags else Not(All())
+        found = [v for t in _strings("tag", tags) for v in spellings(t)]
+        return Or(tuple(HasTag(t) for t in found)) if tags else Not(All())
 
     @staticmethod
     def flag(flag: str) -> Filter:

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from reverie.errors import InvalidInputError, InvalidScopeError, LimitExceededError
 from reverie.limits import Limits
 from reverie.model.ids import is_id
+from reverie.model.textform import strip_format
 from reverie.model.values import Value, amount, value_text
 
 # Always used with ``fullmatch``: ``re.match`` with ``$`` also accepts a trailing "\n", which
@@ -403,10 +404,13 @@ def _finite(v: int | float) -> bool:
 def normalise_text(text: str) -> str:
     """The equivalence form of a claim: NFKC, case-folded, whitespace collapsed, end punctuation off.
 
+    Invisible format characters (``textform.strip_format``: zero-width space, soft hyphen, BOM...)
+    go first: "Bob likes\u200b red" is the dismissed "Bob likes red", not a new value.
+
     Two claims with the same normal form corroborate each other instead of duplicating, and a
     dismissed value is matched on this form so re-extraction cannot bring it back.
     """
-    folded = unicodedata.normalize("NFKC", text).casefold()
+    folded = unicodedata.normalize("NFKC", strip_format(text)).casefold()
     collapsed = " ".join(folded.split())
     return collapsed.rstrip(" .!?;,")
 

@@ -13,10 +13,12 @@ tokens SQLite indexes.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from typing import Literal
 
+from reverie.model.textform import CJK_RANGES
 from reverie.store.fts_tokens import FTS_TOKENIZE, tokenize
 
 __all__ = ["FTS_TOKENIZE", "MAX_PHRASE_TOKENS", "MAX_QUERY_TERMS", "STOPWORDS", "fts_query", "tokenize"]
@@ -47,6 +49,7 @@ STOPWORDS: frozenset[str] = frozenset(
 )
 
 _Mode = Literal["or", "and"]
+_CJK = re.compile(f"[{CJK_RANGES}]")
 _JOINERS: dict[str, str] = {"or": " OR ", "and": " AND "}
 
 
@@ -72,11 +75,38 @@ def fts_query(text: str, *, stopwords: frozenset[str] = STOPWORDS, mode: _Mode =
 
 
 def _word_terms(text: str) -> Iterator[tuple[str, ...]]:
-    """Yield each word's tokens, lazily, so a huge input stops costing once enough terms are found."""
+    """Yield each word's tokens, lazily, so a huge input stops costing once enough terms are found.
+
+    A word holding CJK characters (indexed one character apiece: ``fts_tokens.index_form``)
+    yields each pair of neighbouring CJK characters as a phrase, and its other tokens alone: a
+    Japanese or Chinese question is one "word" with no spaces, and as one phrase it would match
+    only itself word for word, while its pairs ("東京", "会議") rank what shares most of them.
+    """
     for match in re.finditer(r"\S+", text):
         tokens = tokenize(match.group())
-        if tokens:
+        if any(_is_cjk(t) for t in tokens):
+            yield from _cjk_terms(tokens)
+        elif tokens:
             yield tuple(tokens[:MAX_PHRASE_TOKENS])
+
+
+def _is_cjk(token: str) -> bool:
+    return len(token) == 1 and _CJK.match(token) is not None
+
+
+def _cjk_terms(tokens: list[str]) -> Iterator[tuple[str, ...]]:
+    """Neighbouring CJK characters as two-token phrases (a lone one alone), other tokens alone."""
+    run: list[str] = []
+    for token in [*tokens, ""]:
+        if token and _is_cjk(token):
+            run.append(token)
+            continue
+        if len(run) == 1:
+            yield (run[0],)
+        yield from itertools.pairwise(run)
+        run = []
+        if token:
+            yield (token,)
 
 
 def _select_terms(words: Iterator[tuple[str, ...]], stopwords: frozenset[str]) -> list[tuple[str, ...]]:

@@ -65,7 +65,7 @@ from reverie.model.projection import (
 from reverie.model.query import Filter, Sort, sort_items
 from reverie.model.redact import REDACTED, plan_erasure, revision_chain
 from reverie.model.validate import fingerprints
-from reverie.store import evidence, idempotency
+from reverie.store import evidence, fts_tokens, idempotency
 from reverie.store.blocks import refused_in_block
 from reverie.store.engine import batch_runner, run_commands
 from reverie.store.idempotency import Claim, Recorded
@@ -81,8 +81,6 @@ from reverie.store.protocol import (
     dream_run,
     dream_summary_json,
 )
-
-_WORD = re.compile(r"\w+", re.UNICODE)
 
 
 def _in_scope(item_scope: str, scope: str, subscopes: bool) -> bool:
@@ -600,16 +598,19 @@ class ReferenceStore:
         return sorted((fp, i) for (s, fp), i in self._tombs.items() if s == scope)
 
     def lexical(self, scope: str, match: str, *, limit: int, current_only: bool = True) -> list[tuple[str, float]]:
-        """A plain TF-IDF-ish scorer over word tokens: enough to be an oracle for *which* items match."""
+        """A plain TF-IDF-ish scorer over the tokens FTS5 indexes: enough to be an oracle for *which*
+        items match. Each quoted term of ``match`` is a phrase (its tokens side by side in the text),
+        as FTS5 reads it, so "東 京" does not match 京 ... 東 and "1182" matches "#1182"."""
         self._check_open()
-        terms = {t.strip('"').lower() for t in re.split(r"\s+OR\s+|\s+AND\s+", match) if t.strip('"')}
-        words = {w for t in terms for w in _WORD.findall(t)}
+        terms = {t.strip('"') for t in re.split(r"\s+OR\s+|\s+AND\s+", match) if t.strip('"')}
+        phrases = {p for p in (tuple(fts_tokens.tokenize(t)) for t in terms) if p}
         docs = [i for i in self._items.values() if i.scope == scope and (i.is_current or not current_only)]
-        df = Counter(w for d in docs for w in set(_WORD.findall(d.text.lower())))
+        counts = {d.id: _phrase_counts(fts_tokens.tokenize(d.text), phrases) for d in docs}
+        df = Counter(p for c in counts.values() for p in c)
         scored = []
         for d in docs:
-            tf = Counter(_WORD.findall(d.text.lower()))
-            s = sum(tf[w] * math.log(1 + len(docs) / df[w]) for w in words if w in tf)
+            tf = counts[d.id]
+            s = sum(tf[p] * math.log(1 + len(docs) / df[p]) for p in phrases if p in tf)
             if s > 0:
                 scored.append((d.id, s))
         scored.sort(key=lambda p: (-p[1], p[0]))
@@ -732,3 +733,14 @@ def _mentions(event: Event, item_id: str) -> bool:
     if event.type == ev.TIERS_SET:
         return any(c.get("id") == item_id for c in p.get("changes", []))
     return False
+
+
+def _phrase_counts(tokens: list[str], phrases: set[tuple[str, ...]]) -> Counter[tuple[str, ...]]:
+    """How often each of ``phrases`` stands in ``tokens`` (its tokens side by side)."""
+    out: Counter[tuple[str, ...]] = Counter()
+    for p in phrases:
+        n = len(p)
+        hits = sum(1 for at in range(len(tokens) - n + 1) if tuple(tokens[at : at + n]) == p)
+        if hits:
+            out[p] = hits
+    return out

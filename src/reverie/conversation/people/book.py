@@ -98,6 +98,7 @@ class Book:
     def __init__(self, store: Store, scope: str) -> None:
         self.store = store
         self.scope = scope
+        self._origin: dict[str, str] = {}  # a current correction -> the linked claim it replaced
         where = Q.kind(PERSON_KIND) & Q.status("live")
         names = store.query(scope, where, parse_sort(None), limit=MAX_NAMES)
         names.sort(key=lambda i: i.id)
@@ -227,10 +228,53 @@ class Book:
     def claims_about(self, group: Group, *, limit: int | None = MAX_CLAIMS) -> builtins.list[Item]:
         """The current claims about ``group``, newest first (``limit`` of them; None: every one)."""
         ids = list(dict.fromkeys(e.src for e in self.about_edges(group)))
-        found = self.store.get_many(self.scope, ids)
-        items = [found[i] for i in ids if i in found and found[i].is_current]
+        current = self.current_versions(ids)
+        items = list({c.id: c for i in ids for c in current.get(i, ())}.values())
         items.sort(key=lambda i: i.id, reverse=True)
         return items if limit is None else items[:limit]
+
+    def current_versions(self, ids: Sequence[str]) -> dict[str, builtins.list[Item]]:
+        """Each linked claim id -> its current versions: itself if current, and the corrections of it.
+
+        Why: ``about`` links a claim as it was mined; ``revise`` writes a new version (a new id)
+        that carries no link, so the person lost every claim corrected since (outside probe 3,
+        finding 8). Following ``supersedes`` at read time covers every way a claim is replaced
+        (revise, a correction into a claim that already existed, a manual link) and stores written
+        before this, with nothing to migrate. Only a claim that was replaced or given an end
+        (``valid_to``: a change in the world keeps the old version believed) is followed, so a
+        person whose claims were never corrected costs what it did.
+        """
+        found = self.store.get_many(self.scope, builtins.list(ids))
+        out: dict[str, builtins.list[Item]] = {}
+        follow: dict[str, str] = {}  # a replaced version -> the linked claim it stands for
+        for i in ids:
+            item = found.get(i)
+            if item is None:
+                continue
+            if item.is_current:
+                out.setdefault(i, []).append(item)
+            if item.status == "superseded" or item.valid_to is not None:
+                follow[i] = i
+        seen = set(follow)
+        while follow:
+            successors: dict[str, str] = {}
+            for old, origin in follow.items():
+                for e in self.store.edges(self.scope, old):
+                    if e.type == "supersedes" and e.dst == old and e.src not in seen:
+                        seen.add(e.src)
+                        successors[e.src] = origin
+            newer = self.store.get_many(self.scope, builtins.list(successors))
+            follow = {}
+            for new_id, origin in successors.items():
+                item = newer.get(new_id)
+                if item is None:
+                    continue
+                if item.is_current:
+                    out.setdefault(origin, []).append(item)
+                    self._origin[new_id] = origin
+                if item.status == "superseded" or item.valid_to is not None:
+                    follow[new_id] = origin
+        return out
 
     def relations(self, group: Group) -> builtins.list[Relation]:
         """The relations ``group`` takes part in, either side, from the claims about them."""
@@ -271,11 +315,12 @@ class Book:
         return self._displays[group.id]
 
     def _linked(self, claim_id: str) -> builtins.list[Group]:
-        """The persons ``claim_id`` is about, from its own edges."""
+        """The persons ``claim_id`` is about, from its own edges (a correction's: its first version's)."""
+        linked = self._origin.get(claim_id, claim_id)
         return [
             g
-            for e in self.store.edges(self.scope, claim_id)
-            if e.type == "about" and e.src == claim_id and (g := self.group(e.dst)) is not None
+            for e in self.store.edges(self.scope, linked)
+            if e.type == "about" and e.src == linked and (g := self.group(e.dst)) is not None
         ]
 
     def person(self, group: Group) -> Person:
@@ -302,13 +347,17 @@ class Book:
             g = self.group(e.dst)
             if g is not None and g not in (linked := about.setdefault(e.src, [])):
                 linked.append(g)
-        found = self.store.get_many(self.scope, builtins.list(about))
+        current = self.current_versions(builtins.list(about))
+        for claim_id in builtins.list(about):  # a correction is about whom its first version was
+            for item in current.get(claim_id, ()):
+                if item.id != claim_id:
+                    linked = about.setdefault(item.id, [])
+                    linked.extend(g for g in about[claim_id] if g not in linked)
+        versions = {c.id: c for cs in current.values() for c in cs}
         claims: dict[str, builtins.list[Item]] = {}
-        for claim_id in sorted(about, reverse=True):  # newest first, as ``person`` lists them
-            item = found.get(claim_id)
-            if item is not None and item.is_current:
-                for g in about[claim_id]:
-                    claims.setdefault(g.id, []).append(item)
+        for claim_id in sorted(versions, reverse=True):  # newest first, as ``person`` lists them
+            for g in about[claim_id]:
+                claims.setdefault(g.id, []).append(versions[claim_id])
         return [
             PersonSummary(
                 id=g.id,

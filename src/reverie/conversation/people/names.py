@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from reverie.conversation.people.lexicon import NICKNAMES, NOT_NAMES, TITLES
 from reverie.errors import InvalidInputError, LimitExceededError
+from reverie.model.textform import canonical
 from reverie.model.validate import check_unicode
 
 MAX_PERSON_NAME_CHARS = 120
@@ -25,7 +26,8 @@ def check_person_name(value: object, field: str = "person name") -> str:
     """A person's name as given by a caller: a non-blank string, bounded, no control characters.
 
     Why refuse control characters: a name is printed in claims ("Dana is Alice's sister") and in
-    every face; a newline in it would forge a line there.
+    every face; a newline in it would forge a line there. The name comes back composed (NFC), so
+    "José" typed decomposed (as macOS gives it) is the same name item, not a second person.
     """
     if not isinstance(value, str):
         raise InvalidInputError(f"{field} must be a string, got {type(value).__name__}")
@@ -40,7 +42,7 @@ def check_person_name(value: object, field: str = "person name") -> str:
         raise InvalidInputError(
             f"{field} {value[:40]!r} contains the control character U+{ord(bad):04X}; names are plain text"
         )
-    return name
+    return canonical(name)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -49,14 +51,15 @@ def tokens(name: str) -> tuple[str, ...]:
 
     Memoised (a pure function of one string): listing people compares every relation's names
     with every name of the persons its claim is about, the same few hundred names again and again.
+    Compared in ``textform.canonical`` form: a decomposed accent is not a word break.
     """
-    words = [w.casefold().strip(".'-") for w in _TOKEN.findall(name)]
+    words = [w.casefold().strip(".'-") for w in _TOKEN.findall(canonical(name))]
     kept = tuple(w for w in words if w and w not in TITLES and w.rstrip(".") not in TITLES)
     return kept or tuple(w for w in words if w)
 
 
 def has_title(name: str) -> bool:
-    words = [w.casefold() for w in _TOKEN.findall(name)]
+    words = [w.casefold() for w in _TOKEN.findall(canonical(name))]
     return bool(words) and (words[0] in TITLES or words[0].rstrip(".") in TITLES)
 
 

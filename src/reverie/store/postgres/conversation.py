@@ -7,7 +7,6 @@ event carried; messages get a ``tsvector`` of reverie's own tokens for the archi
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -134,8 +133,7 @@ def speakers(q: Query, scope: str) -> list[str]:
 
 def archive_search(q: Query, scope: str, query: str, conversation: str | None, limit: int) -> list[ConversationEntry]:
     """Messages whose tokens hold ``query``'s words as a phrase, newest first (as on SQLite)."""
-    words = re.findall(r"\w+", query)
-    phrase = lexical.tsquery([[t for w in words for t in fts_budget.tokens(w)]], " AND ")
+    phrase = lexical.tsquery([fts_budget.tokens(query)], " AND ")  # the tokens the rows hold (as on SQLite)
     if phrase is None:
         return []
     sql = "SELECT entry FROM conv_entries WHERE scope = %s AND tsv @@ %s::tsquery"

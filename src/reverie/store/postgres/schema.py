@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 T = 'TEXT COLLATE "C"'
 
@@ -252,8 +252,13 @@ _V6 = [
     "CREATE INDEX IF NOT EXISTS events_by_ref ON events USING gin (reverie_event_refs(payload))",
 ]
 
+#: Schema 7: no DDL. The ``tsv`` documents are tokens of ``fts_tokens.index_form`` (CJK one character
+#: apiece, a word-initial "#" a separator, format characters off, composed), as SQLite's schema 7;
+#: ``PostgresStore._migrate`` recomputes the rows that may differ (``postgres.fts_form``).
+_V7: list[str] = []
+
 #: ``STEPS[v]`` brings a database of schema ``v`` to ``v + 1``.
-STEPS: dict[int, list[str]] = {1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6}
+STEPS: dict[int, list[str]] = {1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6, 6: _V7}
 
 
 def upgrade_statements(version: int) -> list[str]:

@@ -220,6 +220,10 @@ class PostgresStore:
             found = self._schema_version()
             for stmt in upgrade_statements(found):
                 self.x(stmt)
+            if 1 <= found < 7:  # schema 7: documents of the new index form (no DDL)
+                from reverie.store.postgres import fts_form
+
+                fts_form.rewrite(self.q, self.x)
             self.x(
                 "INSERT INTO settings (k, v) VALUES ('schema_version', %s) "
                 "ON CONFLICT (k) DO UPDATE SET v = excluded.v",

@@ -24,6 +24,7 @@ from reverie.model.conversation import (
 )
 from reverie.model.conversation import Entry as ConversationEntry
 from reverie.model.events import Event
+from reverie.store.fts_tokens import index_form
 
 Exec = Callable[..., sqlite3.Cursor]
 _EVENT_COLUMNS = "seq, id, type, scope, at, cause, payload"
@@ -46,7 +47,7 @@ def put_entry(x: Exec, change: PutEntry) -> None:
         (e.id, e.scope, e.conversation, e.position, e.kind, _dump(e.to_dict())),
     )
     if e.kind == "message":
-        x("INSERT INTO conv_fts (rowid, text) VALUES (?, ?)", (cur.lastrowid, e.text))
+        x("INSERT INTO conv_fts (rowid, text) VALUES (?, ?)", (cur.lastrowid, index_form(e.text)))
         if e.speaker:
             x("INSERT OR IGNORE INTO conv_speakers VALUES (?, ?)", (e.scope, e.speaker))
 

@@ -155,7 +155,7 @@ def _tokens(text: str) -> list[str]:
     separates), other text by the exact mirror of FTS5's Unicode 6.1 tables (``store.fts_tokens``).
     An approximation here once counted terms FTS5 never indexed ("a⻳" as "a龟"), so a scope's
     lexical recall missed the very text it stored."""
-    if text.isascii():
+    if text.isascii() and "#" not in text:  # else ``index_form`` changes it (a word-initial "#")
         return _ASCII_TOKEN.findall(text.lower())
     return fts_tokens.tokenize(text)
 

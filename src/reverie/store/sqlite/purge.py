@@ -40,6 +40,7 @@ from reverie.model.item import Item
 from reverie.model.projection import EraseContent
 from reverie.model.redact import REDACTED, plan_erasure, revision_chain, used_queries
 from reverie.model.validate import fingerprints
+from reverie.store.fts_tokens import index_form
 from reverie.store.sqlite.sql import SELECT_ITEM, stored_value
 
 Exec = Callable[..., sqlite3.Cursor]
@@ -197,7 +198,8 @@ def reindex_redacted(
     fts, vec_table = ("fts", "vectors") if item.is_current else ("fts_history", "vectors_history")
     x("DELETE FROM fts WHERE rowid = ?", (n,))
     x("DELETE FROM fts_history WHERE rowid = ?", (n,))
-    x(f"INSERT INTO {fts} (rowid, text, extra) VALUES (?, ?, ?)", (n, item.text, extra(item)))  # nosec B608 B610 # fts: a constant name; extra is ours, not Django's
+    indexed = (n, index_form(item.text), index_form(extra(item)))  # nosec B610 # extra is ours, not Django's
+    x(f"INSERT INTO {fts} (rowid, text, extra) VALUES (?, ?, ?)", indexed)  # nosec B608 # fts: a constant name
     old = c.execute("SELECT vec FROM vectors WHERE n = ? UNION ALL SELECT vec FROM vectors_history WHERE n = ?", (n, n))
     old_vec = old.fetchone()
     current_changed = x("DELETE FROM vectors WHERE n = ?", (n,)).rowcount > 0

@@ -27,14 +27,16 @@ log already), pruned to the newest ``DREAM_RUNS_KEPT`` per scope, and left alone
   the same transaction as the rows, so lexical ranking can use the scope's own statistics
   (``fts_scope.py``) instead of the whole table's.
 
-5 adds who may see each item (``_v5``); 6 keeps a value's type (``_v6``).
+5 adds who may see each item (``_v5``); 6 keeps a value's type (``_v6``); 7 changes no table: the
+full-text rows hold ``fts_tokens.index_form`` of their text (CJK one character apiece, a
+word-initial "#" blanked, format characters off, composed), rewritten in place (``fts_form``).
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 FTS_TOKENIZE_DEFAULT = "unicode61 remove_diacritics 2 tokenchars '+#'"
 
@@ -385,6 +387,10 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
     if found < 6:  # a column, NULL (text) for every existing row
         for stmt in _v6(conn):
             conn.execute(stmt)
+    if 1 <= found < 7:  # no table changes: the full-text rows are rewritten to the index form, then recounted
+        from reverie.store.sqlite import fts_form
+
+        fts_form.rewrite(conn)
     _recount_terms(conn, found)
     conn.execute("INSERT OR REPLACE INTO settings VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
     # Not a schema version of its own: an index changes no row and every reader works without it

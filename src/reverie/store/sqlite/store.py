@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -54,6 +53,7 @@ from reverie.model.values import value_text
 from reverie.store import evidence, idempotency
 from reverie.store.blocks import refused_in_block
 from reverie.store.engine import batch_runner, run_commands
+from reverie.store.fts_tokens import index_form, tokenize
 from reverie.store.idempotency import Claim, Recorded
 from reverie.store.protocol import (
     DREAM_RUNS_KEPT,
@@ -596,11 +596,15 @@ class SQLiteStore:
     def archive_search(
         self, scope: str, query: str, *, conversation: str | None, limit: int
     ) -> list[ConversationEntry]:
-        """Messages whose words hold ``query``'s words as a phrase, newest first (spans: the caller)."""
-        words = re.findall(r"\w+", query)
-        if not words:
+        """Messages whose words hold ``query``'s words as a phrase, newest first (spans: the caller).
+
+        The phrase is the query's tokens as the archive's rows hold them (``fts_tokens.tokenize``:
+        "#1182" is "1182", "東京" is "東 京"), quoted: FTS5 tokenizes a string literal again, and
+        these tokens come out of it unchanged."""
+        tokens = tokenize(query)
+        if not tokens:
             return []
-        match = '"' + " ".join(words) + '"'
+        match = '"' + " ".join(tokens).replace('"', '""') + '"'
         with self._read() as c:
             return conv.archive_search(c, scope, match, conversation, limit)
 
@@ -676,7 +680,9 @@ class SQLiteStore:
             n = self._x(_INSERT_ITEM, item_to_row(item)).lastrowid
             assert n is not None
             extra = _extra(item)
-            self._x("INSERT INTO fts (rowid, text, extra) VALUES (?, ?, ?)", (n, item.text, extra))
+            self._x(
+                "INSERT INTO fts (rowid, text, extra) VALUES (?, ?, ?)", (n, index_form(item.text), index_form(extra))
+            )
             terms = fts_scope.text_terms(item.text, extra)  # the row just written: no read back
             fts_scope.count(self._pending, self._conn, "fts", item.scope, n, 1, terms)
             vec = vectors.get(item.text)
@@ -737,7 +743,10 @@ class SQLiteStore:
         fts_scope.count(self._pending, self._conn, "fts", item.scope, n, -1)
         self._x("DELETE FROM fts WHERE rowid = ?", (n,))
         extra = _extra(item)
-        self._x("INSERT INTO fts_history (rowid, text, extra) VALUES (?, ?, ?)", (n, item.text, extra))
+        self._x(
+            "INSERT INTO fts_history (rowid, text, extra) VALUES (?, ?, ?)",
+            (n, index_form(item.text), index_form(extra)),
+        )
         terms = fts_scope.text_terms(item.text, extra)
         fts_scope.count(self._pending, self._conn, "fts_history", item.scope, n, 1, terms)
         moved = self._x("INSERT INTO vectors_history SELECT * FROM vectors WHERE n = ?", (n,)).rowcount
