@@ -169,9 +169,9 @@ def _actions(item: Item, scope: str, csrf: str) -> r.Safe:
         v=shown["value"],
     )
     forms = [
-        r.action_form("revise", "revise", csrf, extra=revise, scope=scope, id=item.id, **_shown_fields(shown)),
+        r.action_form("revise", "revise", csrf, extra=r.join([_as_shown(shown), revise]), scope=scope, id=item.id),
         r.action_form(
-            "scores", "set scores", csrf, extra=score_inputs, scope=scope, id=item.id, **_shown_fields(shown_scores)
+            "scores", "set scores", csrf, extra=r.join([_as_shown(shown_scores), score_inputs]), scope=scope, id=item.id
         ),
         r.fmt(
             '<div class="row">{a}{b}</div><div class="row">{c}{d}</div>',
@@ -184,9 +184,9 @@ def _actions(item: Item, scope: str, csrf: str) -> r.Safe:
     return r.fmt('<section class="actions"><h3>Correct it</h3>{forms}</section>', forms=r.join(forms))
 
 
-def _shown_fields(values: dict[str, str]) -> dict[str, str]:
+def _as_shown(values: dict[str, str]) -> r.Safe:
     """The hidden ``shown_NAME`` fields that tell the action what each pre-filled field showed."""
-    return {f"shown_{name}": value for name, value in values.items()}
+    return r.join(r.fmt('<input type="hidden" name="shown_{n}" value="{v}">', n=n, v=v) for n, v in values.items())
 
 
 def _closing(version: Item, following: Item | None, events: Sequence[object]) -> tuple[str, str]:
