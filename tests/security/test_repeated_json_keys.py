@@ -31,7 +31,7 @@ def test_http_get_where_refuses_a_repeated_key_as_the_post_body_does(mem: Memory
         got = client.get(f"/v1/scopes/{SCOPE}/items", params={"where": TWICE})
         posted = client.post(
             f"/v1/scopes/{SCOPE}/recall",
-            content=('{"query": "deploys", "where": %s}' % TWICE).encode(),
+            content=('{"query": "deploys", "where": ' + TWICE + "}").encode(),
             headers={"content-type": "application/json"},
         )
     for sent in (got, posted):

@@ -17,8 +17,8 @@ import click
 
 from reverie import InvalidInputError
 from reverie.cli.ops import parse_every
-from reverie.model.validate import unique_keys
 from reverie.cli.state import State, state, store_options
+from reverie.model.validate import unique_keys
 
 
 def _create_option(f: click.decorators.FC) -> click.decorators.FC:

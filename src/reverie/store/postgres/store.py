@@ -446,6 +446,18 @@ class PostgresStore:
             rows = self.q(SELECT_ITEM + " WHERE scope = %s AND id = %s", (scope, item_id))
         return row_to_item(rows[0]) if rows else None
 
+    def last_recorded_at(self, scopes: Sequence[str]) -> datetime | None:
+        """The last event time in ``scopes``: exact under their write locks, taken before the
+        batch runs. Per scope, not per store: the one row ordering every writer (``event_seq``)
+        is locked only at the first append, after the batch's record time is chosen."""
+        with self._read(list(scopes)):
+            rows = self.q(
+                "SELECT max(e.at) FROM unnest(%s::text[]) AS s(scope) CROSS JOIN LATERAL "
+                "(SELECT at FROM events WHERE events.scope = s.scope ORDER BY seq DESC LIMIT 1) AS e",
+                (list(scopes),),
+            )
+        return from_iso(str(rows[0][0])) if rows and rows[0][0] is not None else None
+
     def versions(self, scope: str, item_ids: Sequence[str]) -> dict[str, int]:
         with self._read([scope]):
             rows = self.q("SELECT id, version FROM items WHERE scope = %s AND id = ANY (%s)", (scope, list(item_ids)))
