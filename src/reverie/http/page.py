@@ -582,7 +582,10 @@ def _scores(mem: Memory, f: dict[str, str], scope: str) -> str | None:
             except ValueError as exc:
                 raise InvalidInputError(f"{name} must be a number in [0, 1]") from exc
     if not values:
-        raise InvalidInputError("no score was changed: edit at least one score, then press set scores")
+        raise InvalidInputError(
+            "no score was changed: edit at least one of trust (authority), confidence, importance, durability "
+            "or usefulness (value), then press set scores"
+        )
     item_id, reason = _field(f, "id"), f.get("reason", "")
     return mem.set_scores(item_id, scope=scope, reason=reason, **values).id
 
