@@ -451,12 +451,9 @@ class PostgresStore:
         batch runs. Per scope, not per store: the one row ordering every writer (``event_seq``)
         is locked only at the first append, after the batch's record time is chosen."""
         with self._read(list(scopes)):
-            rows = self.q(
-                "SELECT max(e.at) FROM unnest(%s::text[]) AS s(scope) CROSS JOIN LATERAL "
-                "(SELECT at FROM events WHERE events.scope = s.scope ORDER BY seq DESC LIMIT 1) AS e",
-                (list(scopes),),
-            )
-        return from_iso(str(rows[0][0])) if rows and rows[0][0] is not None else None
+            times = [self.q("SELECT at FROM events WHERE scope = %s ORDER BY seq DESC LIMIT 1", (s,)) for s in scopes]
+        found = [from_iso(str(rows[0][0])) for rows in times if rows]
+        return max(found) if found else None  # a batch names one scope nearly always: one round trip
 
     def versions(self, scope: str, item_ids: Sequence[str]) -> dict[str, int]:
         with self._read([scope]):
