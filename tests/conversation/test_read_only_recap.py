@@ -12,7 +12,9 @@ import shutil
 from datetime import timedelta
 from pathlib import Path
 
-from reverie import ManualClock, Memory
+import pytest
+
+from reverie import ManualClock, Memory, ReadOnlyError
 
 SCOPE = "user:alice"
 
@@ -97,3 +99,28 @@ def test_a_history_summary_on_a_read_only_store_is_shown_unwritten(tmp_path: Pat
         again = rw.conversation("new", scope=SCOPE, create=False, history_chars=150).history()
     assert again[0].id and (again[0].text, again[0].meta) == (hist[0].text, hist[0].meta)
     assert [e.id for e in again[1:]] == [e.id for e in hist[1:]]
+
+
+def test_opening_an_existing_conversation_on_a_read_only_store_reads_it(tmp_path: Path) -> None:
+    """Regression (outside tester, finding 15): ``conversation(id)`` with its default ``create=True``
+    raised ``ReadOnlyError`` for a conversation that exists (it ran an "open", a write even when it
+    resumes), so Python could not read what ``reverie --read-only conversation history`` shows."""
+    db, clock = tmp_path / "m.db", ManualClock()
+    seed(db, clock)
+    before = fingerprint(db)
+    with Memory(db, embedder="hash", clock=ManualClock(clock.now()), read_only=True) as ro:
+        conv = ro.conversation("new", scope=SCOPE)
+        assert conv.messages()[0].text == "We chose the blue tiles for the kitchen."
+        assert not conv.state().released and conv.history()
+        assert ro.conversation("old", scope=SCOPE).state().released
+    assert fingerprint(db) == before
+
+
+def test_a_new_conversation_on_a_read_only_store_is_still_refused(tmp_path: Path) -> None:
+    db, clock = tmp_path / "m.db", ManualClock()
+    seed(db, clock)
+    before = fingerprint(db)
+    ro = Memory(db, embedder="hash", clock=ManualClock(clock.now()), read_only=True)
+    with ro, pytest.raises(ReadOnlyError):
+        ro.conversation("never-opened", scope=SCOPE)
+    assert fingerprint(db) == before

@@ -473,3 +473,15 @@ def test_the_tier_chart_reads_a_bounded_number_of_items_and_says_so(
     monkeypatch.setattr(charts, "TIMELINE_ITEMS", 2)
     html = client.get("/", params={"scope": SCOPE}).text
     assert "by tier (each in its tier today); the newest 2 only" in html
+
+
+def test_correct_it_refuses_an_emptied_key_and_writes_nothing(client: TestClient, mem: Memory) -> None:
+    """A correction keeps its key (``revise`` has no way to drop one): emptying the key field is
+    refused with what to do instead, not silently ignored."""
+    item = mem.remember("Alice lives in Paris", scope=SCOPE, key="alice.city", value="Paris")
+    page = client.get(f"/items/{item.id}", params={"scope": SCOPE}).text
+    assert 'name="shown_key" value="alice.city"' in page and 'name="shown_value" value="Paris"' in page
+    fields = {"id": item.id, "text": "Alice lives in Lyon", "key": "", "shown_key": "alice.city"}
+    r = post_form(client, "revise", page, **fields, value="Paris", shown_value="Paris")
+    assert "keeps its key" in assert_error(r, 400, "invalid_input")["error"]
+    assert mem.get(item.id, scope=SCOPE).is_current and len(mem.list(scope=SCOPE).items) == 1

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from reverie import Filter, InvalidInputError, InvalidQueryError, LimitExceededError, Q
+from reverie import Filter, InvalidInputError, InvalidQueryError, Q, ReverieError
 from reverie.model.validate import load_json
 
 #: Scores a ``list`` can bound with --min-NAME / --max-NAME (the API's score fields).
@@ -26,7 +26,7 @@ def meta_object(text: str | None) -> dict[str, Any] | None:
         return None
     try:
         value = load_json(text, "--meta")
-    except LimitExceededError:
+    except ReverieError:  # too deep, too long a number, a repeated key: already worded
         raise
     except ValueError as exc:
         raise InvalidInputError(f"--meta is not valid JSON ({exc}); pass an object such as '{{\"turn\": 3}}'") from None
@@ -58,8 +58,8 @@ def meta_condition(spec: str) -> tuple[str, Scalar]:
         raise InvalidQueryError(f"--meta {spec[:60]!r} must be PATH=VALUE, e.g. source.turn=3 or lang=en")
     try:
         value = load_json(raw, f"--meta {path}=…", InvalidQueryError)
-    except InvalidQueryError:
-        raise  # nested past the decoder's limit: no scalar, and no text anyone meant
+    except ReverieError:
+        raise  # nested past the decoder's limit, or a repeated key: no scalar, and no text anyone meant
     except ValueError:
         return path, raw
     if isinstance(value, dict | list):

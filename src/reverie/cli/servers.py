@@ -18,6 +18,7 @@ import click
 from reverie import InvalidInputError
 from reverie.cli.ops import parse_every
 from reverie.cli.state import State, state, store_options
+from reverie.model.validate import unique_keys
 
 
 def _create_option(f: click.decorators.FC) -> click.decorators.FC:
@@ -31,7 +32,9 @@ def _principal_tokens(path: str | None) -> dict[str, str] | None:
     if path is None:
         return None
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(Path(path).read_text(encoding="utf-8"), object_pairs_hook=unique_keys(f"--principals {path}"))
+    except InvalidInputError:  # a token given twice: which principal it names is ambiguous
+        raise
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise InvalidInputError(f"--principals {path}: not a readable JSON file ({exc})") from None
     if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):

@@ -67,7 +67,7 @@ from reverie.cli import replay_agenda
 from reverie.errors import IdempotencyInProgressError, IdempotencyKeyReusedError
 from reverie.memory.replay_conversations import REPLAYED as CONVERSATION_EVENTS
 from reverie.model.clock import to_iso
-from reverie.model.validate import fingerprints
+from reverie.model.validate import fingerprints, unique_keys
 
 _SCOPE_SETTINGS = ("scope.learning_paused", "scope.learning_resumed")
 #: Event types that changed no projection, and why: skipped (counted), never failed.
@@ -107,7 +107,7 @@ def read_events(lines: Iterable[str]) -> list[Event]:
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = json.loads(line, object_pairs_hook=unique_keys("the line"))  # the rule of every face
             if not isinstance(data, dict):
                 raise TypeError(f"a JSON {type(data).__name__}, not an object")
             if not all(isinstance(data.get(k), str) for k in ("id", "type", "scope", "cause")):

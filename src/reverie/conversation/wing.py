@@ -120,7 +120,9 @@ class Conversations:
             )
         if open_on_add:
             pass  # Conversation.add opens it once the message passed its checks
-        elif create:
+        elif create and existing is None:
+            # Only a new conversation is written: resuming one records nothing, so it must not need
+            # a writable store (finding 15: a read-only Memory could not read any conversation).
             self._writer.open(s, cid, audience)
         else:
             self._writer.state(s, cid)

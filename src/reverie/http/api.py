@@ -204,7 +204,7 @@ def _json_filter(text: str | None) -> dict[str, Any] | None:
         return None
     try:
         doc = load_json(text, "where", InvalidQueryError)
-    except InvalidQueryError:
+    except ReverieError:  # too deep, too long a number, a repeated key: already worded
         raise
     except ValueError:
         raise InvalidQueryError(f'where {text[:60]!r} is not JSON; send a filter such as {{"kind": "trait"}}') from None

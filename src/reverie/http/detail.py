@@ -145,26 +145,34 @@ def _actions(item: Item, scope: str, csrf: str) -> r.Safe:
             )
         return r.fmt('<section class="actions"><h3>Correct it</h3>{c}</section>', c=closed)
     sc = item.scores
+    # Each pre-filled field carries what it showed (``shown_NAME``): the server sends on only the
+    # fields the person changed, as a call to the API would (findings 6 and 10: the forms re-sent
+    # every field, so a text-only correction kept a stale value and a trust edit rewrote the
+    # other scores, rounded).
+    shown_scores = {name: f"{getattr(sc, name):.2f}" for name, _ in h.SCORE_LABELS}
     score_inputs = r.join(
         r.fmt(
             '<label>{label} <input name="{n}" type="number" min="0" max="1" step="0.01" value="{v}"></label> ',
             n=name,
             label=label,
-            v=f"{getattr(sc, name):.2f}",
+            v=shown_scores[name],
         )
         for name, label in h.SCORE_LABELS
     )
+    shown = {"key": item.key or "", "value": "" if item.value is None else str(item.value)}
     revise = r.fmt(
         '<label class="wide">what is true <textarea name="text" rows="2" required>{t}</textarea></label>'
         '<span class="kv"><label>key <input name="key" value="{k}" placeholder="e.g. alice.city"></label> '
         '<label>value <input name="value" value="{v}" placeholder="e.g. Lyon"></label></span>',
         t=item.text,
-        k=item.key or "",
-        v="" if item.value is None else item.value,
+        k=shown["key"],
+        v=shown["value"],
     )
     forms = [
-        r.action_form("revise", "revise", csrf, extra=revise, scope=scope, id=item.id),
-        r.action_form("scores", "set scores", csrf, extra=score_inputs, scope=scope, id=item.id),
+        r.action_form("revise", "revise", csrf, extra=r.join([_as_shown(shown), revise]), scope=scope, id=item.id),
+        r.action_form(
+            "scores", "set scores", csrf, extra=r.join([_as_shown(shown_scores), score_inputs]), scope=scope, id=item.id
+        ),
         r.fmt(
             '<div class="row">{a}{b}</div><div class="row">{c}{d}</div>',
             a=r.action_form("promote", "promote to manual", csrf, scope=scope, id=item.id, to="manual"),
@@ -174,6 +182,11 @@ def _actions(item: Item, scope: str, csrf: str) -> r.Safe:
         ),
     ]
     return r.fmt('<section class="actions"><h3>Correct it</h3>{forms}</section>', forms=r.join(forms))
+
+
+def _as_shown(values: dict[str, str]) -> r.Safe:
+    """The hidden ``shown_NAME`` fields that tell the action what each pre-filled field showed."""
+    return r.join(r.fmt('<input type="hidden" name="shown_{n}" value="{v}">', n=n, v=v) for n, v in values.items())
 
 
 def _closing(version: Item, following: Item | None, events: Sequence[object]) -> tuple[str, str]:

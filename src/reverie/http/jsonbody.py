@@ -21,25 +21,14 @@ from typing import Any
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
 
-from reverie.errors import InvalidInputError, LimitExceededError
+from reverie.errors import LimitExceededError
 from reverie.limits import DEFAULT_LIMITS, Limits
+from reverie.model.validate import unique_keys
 
 
 def loads(body: bytes | str, limits: Limits = DEFAULT_LIMITS) -> Any:
     """``json.loads`` that refuses a key repeated in one object and an integer over ``Limits.max_int_digits``."""
-    return json.loads(body, object_pairs_hook=_unique, parse_int=partial(_bounded_int, limits))
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise InvalidInputError(
-                f"the body has the key {key!r} twice in one object; JSON readers disagree on which one "
-                "counts, so send each key once"
-            )
-        out[key] = value
-    return out
+    return json.loads(body, object_pairs_hook=unique_keys("the body"), parse_int=partial(_bounded_int, limits))
 
 
 def _bounded_int(limits: Limits, text: str) -> int:

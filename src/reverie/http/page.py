@@ -522,18 +522,40 @@ def _undismiss(mem: Memory, f: dict[str, str], scope: str) -> str | None:
     return item.id
 
 
+def _edited(f: dict[str, str], name: str) -> str | None:
+    """The field ``name`` as the person left it, or None if it is what the page showed.
+
+    The item page sends ``shown_NAME`` beside each pre-filled field; a form without it (a script
+    posting only what it means) has every field it sends taken as meant.
+    """
+    now, shown = f.get(name, "").strip(), f.get(f"shown_{name}")
+    return None if shown is not None and now == shown.strip() else now
+
+
 @_action("revise")
 def _revise(mem: Memory, f: dict[str, str], scope: str) -> str | None:
-    """Correct the text and, when given, the structured key and value (empty fields keep the
-    default: the old value stays only if the new text still states it)."""
-    key, value = f.get("key", "").strip() or None, f.get("value", "").strip() or None
+    """Correct the text and, when the person changed them, the structured key and value.
+
+    Key and value left as shown are not sent, so the page does what ``revise(id, text)`` does:
+    the old value stays only if the new text still states it (finding 6: re-sending the shown
+    value kept "1024" on a correction to "2048"). A value the person emptied is dropped (the key
+    is sent without a value); a key cannot be emptied (a correction keeps its key).
+    """
     item_id, text, reason = _field(f, "id"), _field(f, "text"), f.get("reason", "")
-    typed: str | int | float | None = value
-    if value is not None:
+    key, value = _edited(f, "key"), _edited(f, "value")
+    if key == "" and f.get("shown_key", "").strip():
+        raise InvalidInputError(
+            "a correction keeps its key: leave the key as shown (or type a new one); to drop the key, "
+            "forget this memory and remember the text without one"
+        )
+    typed: str | int | float | None = value or None
+    if value == "" and f.get("shown_value", "").strip():  # emptied by the person: no value any more
+        key = key or mem.get(item_id, scope=scope).key  # a key without a value drops the old value
+    elif value:
         old = mem.get(item_id, scope=scope).value
         if old is not None and value == str(old):  # a form shows a number as text: left as it was, it stays a number
             typed = old
-    return mem.revise(item_id, text, scope=scope, reason=reason, key=key, value=typed).id
+    return mem.revise(item_id, text, scope=scope, reason=reason, key=key or None, value=typed).id
 
 
 @_action("dream")
@@ -549,13 +571,21 @@ def _promote(mem: Memory, f: dict[str, str], scope: str) -> str | None:
 
 @_action("scores")
 def _scores(mem: Memory, f: dict[str, str], scope: str) -> str | None:
+    """Set the scores the person changed, and only those (finding 10: re-sending every shown
+    score rewrote them rounded to two decimals, and set importance, which states it)."""
     values: dict[str, Any] = {}  # Any: mypy would otherwise match floats to expected_version
     for name in ("authority", "confidence", "importance", "durability", "value"):
-        if f.get(name, "").strip():
+        typed = _edited(f, name)
+        if typed:
             try:
-                values[name] = float(f[name])
+                values[name] = float(typed)
             except ValueError as exc:
                 raise InvalidInputError(f"{name} must be a number in [0, 1]") from exc
+    if not values:
+        raise InvalidInputError(
+            "no score was changed: edit at least one of trust (authority), confidence, importance, durability "
+            "or usefulness (value), then press set scores"
+        )
     item_id, reason = _field(f, "id"), f.get("reason", "")
     return mem.set_scores(item_id, scope=scope, reason=reason, **values).id
 

@@ -16,7 +16,7 @@ import math
 import re
 import sys
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from reverie.errors import InvalidInputError, InvalidScopeError, LimitExceededError
@@ -277,7 +277,8 @@ def check_reason(reason: object) -> str:
 
 
 def load_json(text: str, what: str, error: type[InvalidInputError] = LimitExceededError) -> Any:
-    """``json.loads`` that refuses nesting past the interpreter's recursion limit with ``error``.
+    """``json.loads`` that refuses nesting past the interpreter's recursion limit with ``error``,
+    and a key repeated in one object with ``InvalidInputError`` (``unique_keys``).
 
     ``json.loads("[" * 3000)`` raises ``RecursionError``, which is no ``ValueError``, so every
     caller's "not valid JSON" handler let it through as a crash (issue #14). Syntax errors stay
@@ -285,7 +286,7 @@ def load_json(text: str, what: str, error: type[InvalidInputError] = LimitExceed
     Python over every byte of every import line, for a case the decoder already detects.
     """
     try:
-        return json.loads(text, parse_int=_json_int)
+        return json.loads(text, parse_int=_json_int, object_pairs_hook=unique_keys(what))
     except RecursionError:
         raise error(
             f"{what} is JSON nested too deeply to read (thousands of levels); "
@@ -298,6 +299,32 @@ def load_json(text: str, what: str, error: type[InvalidInputError] = LimitExceed
             f"{what} holds an integer of {exc.digits} digits, longer than a number can be read "
             f"({sys.get_int_max_str_digits()} digits); no score, count or value is that long"
         ) from None
+
+
+def unique_keys(what: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """A ``json`` ``object_pairs_hook`` refusing a key repeated in one object, naming it and ``what``.
+
+    The one rule of every face that reads JSON (an HTTP body or ``?where=``, the CLI's ``--meta``,
+    an import): ``{"kind": "policy", "kind": "secret"}`` is refused, never read as its last key.
+    JSON readers disagree on which of two equal keys counts, so a proxy or a log that read the
+    first would have seen another request than the one run (outside tester, finding 19).
+    """
+
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(pairs)
+        if len(out) == len(pairs):  # the common case, at C speed
+            return out
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise InvalidInputError(
+                    f"{what} has the key {key!r} twice in one object; JSON readers disagree on which one "
+                    "counts, so send each key once"
+                )
+            seen.add(key)
+        raise AssertionError("unreachable: fewer keys than pairs means one repeats")
+
+    return hook
 
 
 class _LongInt(Exception):

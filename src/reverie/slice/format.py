@@ -57,7 +57,7 @@ from typing import Any
 from reverie.errors import InvalidInputError, InvalidSliceError
 from reverie.model.clock import to_iso
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SOURCES, STATUSES, TIERS
-from reverie.model.validate import SCORE_NAMES
+from reverie.model.validate import SCORE_NAMES, unique_keys
 from reverie.model.values import Value
 from reverie.model.visibility import check_visibility
 from reverie.slice.agenda import INTENTS, TASKS, SliceIntent, SliceTask, check_sections
@@ -252,7 +252,9 @@ class Slice:
     def from_json(cls, text: str | bytes) -> Slice:
         """Parse and check a whole slice; ``InvalidSliceError`` says what is wrong and where."""
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=unique_keys("the slice"))  # the rule of every face
+        except InvalidInputError as exc:  # a repeated key, named
+            raise InvalidSliceError(str(exc)) from None
         except (ValueError, RecursionError) as exc:  # RecursionError: JSON nested thousands deep
             raise InvalidSliceError(f"a slice is a JSON object; this is not JSON ({type(exc).__name__})") from None
         return cls.from_dict(data)

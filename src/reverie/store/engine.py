@@ -50,6 +50,10 @@ class Backend(StateView, Protocol):
 
     def item(self, scope: str, item_id: str) -> Item | None: ...
 
+    def last_recorded_at(self, scopes: Sequence[str]) -> datetime | None:
+        """The time of the last event recorded in the store (PostgreSQL: in ``scopes``), None if none."""
+        ...
+
 
 def run_commands(
     backend: Backend,
@@ -60,6 +64,7 @@ def run_commands(
     vectors: Mapping[str, np.ndarray],
 ) -> list[Outcome]:
     """Run inside the backend's open write transaction; raises (and the caller rolls back) on refusal."""
+    now = record_time(backend, commands, now)
     cached = _ItemCache(backend)
     view = ProjectionView(cached.item, backend.edge, backend.task)
     outcomes: list[Outcome] = []
@@ -74,6 +79,22 @@ def run_commands(
                 cached.changed(change)
         outcomes.append(Outcome(tuple(stored)))
     return outcomes
+
+
+def record_time(backend: Backend, commands: Sequence[Command], now: datetime) -> datetime:
+    """``now``, or the last recorded event's time if the clock reads earlier: record time never
+    goes backwards.
+
+    Why clamp rather than refuse: a clock stepping back (an NTP correction, a VM restored from a
+    snapshot, two hosts a few milliseconds apart on one PostgreSQL) would otherwise leave the store
+    unwritable until the clock caught up. Taken as is (outside tester, finding 16), a revise closed
+    the old version before it was recorded, and ``as_of`` then showed a correction believed before
+    the claim it corrects was heard. Read inside the write transaction, so no writer commits a
+    later time between this read and this batch's events.
+    """
+    scopes = sorted({str(getattr(c, "scope", "")) for c in commands})
+    last = backend.last_recorded_at(scopes)
+    return last if last is not None and last > now else now
 
 
 def batch_runner(

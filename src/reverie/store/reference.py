@@ -65,7 +65,7 @@ from reverie.model.projection import (
 from reverie.model.query import Filter, Sort, sort_items
 from reverie.model.redact import REDACTED, plan_erasure, revision_chain
 from reverie.model.validate import fingerprints
-from reverie.store import evidence, fts_tokens, idempotency
+from reverie.store import evidence, fts_tokens, idempotency, record_order
 from reverie.store.blocks import refused_in_block
 from reverie.store.engine import batch_runner, run_commands
 from reverie.store.idempotency import Claim, Recorded
@@ -660,6 +660,8 @@ class ReferenceStore:
         report.counts.update(intents=len(self._intents), tasks=len(self._tasks))
         agenda = ((e.type, e.payload) for e in self._events if is_agenda_event(e.type))
         report.problems += agenda_problems(agenda, self._intents, self._tasks)
+        early = sum(1 for i in self._items.values() if i.closed_at is not None and i.closed_at < i.recorded_at)
+        report.problems += record_order.problems(record_order.steps_back((e.scope, e.at) for e in self._events), early)
         return report
 
     def rebuild(self, embed: Embed) -> None:
@@ -678,6 +680,10 @@ class ReferenceStore:
             vecs = dict(zip(texts, embed(texts), strict=True)) if texts else {}
             for change in project(e, view):
                 self.apply_change(change, vecs)
+
+    def last_recorded_at(self, scopes: Sequence[str]) -> datetime | None:
+        """The log's last event time (``engine.record_time``)."""
+        return self._events[-1].at if self._events else None
 
     def scopes(self) -> list[str]:
         """Every scope with an event in its log (``Store.scopes``), sorted."""

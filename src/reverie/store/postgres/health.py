@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from reverie.store import record_order
 from reverie.store.protocol import VECTOR_PENDING, DoctorReport
 
 Query = Any
@@ -62,6 +63,14 @@ def _scope(q: Query, scope: str, embedder: str | None, counts: dict[str, int], p
         (scope,),
     )[0][0]
     _add(problems, "fingerprint rows point at missing or closed items", bad_fp)
+    stepped, early = q(
+        "SELECT (SELECT count(*) FROM (SELECT at, lag(at) OVER (ORDER BY seq) AS prev FROM events "
+        "WHERE scope = %s) AS t WHERE at < prev), "
+        "(SELECT count(*) FROM items WHERE scope = %s AND closed_at < recorded_at)",
+        (scope, scope),
+    )[0]
+    _add(problems, record_order.STEPPED_BACK, stepped)
+    _add(problems, record_order.CLOSED_BEFORE_RECORDED, early)
     bad_edges = q(
         "SELECT count(*) FROM edges e WHERE e.scope = %s AND (NOT EXISTS "
         "(SELECT 1 FROM items a WHERE a.scope = e.scope AND a.id = e.src) OR NOT EXISTS "

@@ -451,6 +451,15 @@ class PostgresStore:
             rows = self.q(SELECT_ITEM + " WHERE scope = %s AND id = %s", (scope, item_id))
         return row_to_item(rows[0]) if rows else None
 
+    def last_recorded_at(self, scopes: Sequence[str]) -> datetime | None:
+        """The last event time in ``scopes``: exact under their write locks, taken before the
+        batch runs. Per scope, not per store: the one row ordering every writer (``event_seq``)
+        is locked only at the first append, after the batch's record time is chosen."""
+        with self._read(list(scopes)):
+            times = [self.q("SELECT at FROM events WHERE scope = %s ORDER BY seq DESC LIMIT 1", (s,)) for s in scopes]
+        found = [from_iso(str(rows[0][0])) for rows in times if rows]
+        return max(found) if found else None  # a batch names one scope nearly always: one round trip
+
     def versions(self, scope: str, item_ids: Sequence[str]) -> dict[str, int]:
         with self._read([scope]):
             rows = self.q("SELECT id, version FROM items WHERE scope = %s AND id = ANY (%s)", (scope, list(item_ids)))

@@ -7,12 +7,20 @@ from __future__ import annotations
 
 import sqlite3
 
+from reverie.store import record_order
 from reverie.store.protocol import VECTOR_PENDING, DoctorReport
 
 # Items stored while the embedder was down (``VECTOR_PENDING``): no vector row yet, and not damage.
 _PENDING = (
     "SELECT n FROM items WHERE flags != '[]' AND EXISTS "
     "(SELECT 1 FROM json_each(items.flags) WHERE json_each.value = ?)"
+)
+
+# Events earlier than the one before them in their scope (``record_order``); the times are
+# fixed-width UTC text, so text order is time order.
+_STEPPED_BACK = (
+    "SELECT count(*) FROM (SELECT at, lag(at) OVER (PARTITION BY scope ORDER BY seq) AS prev FROM events) "
+    "WHERE at < prev"
 )
 
 
@@ -55,6 +63,10 @@ def check(c: sqlite3.Connection) -> DoctorReport:
     ).fetchone()[0]
     if bad_fp:
         report.problems.append(f"{bad_fp} fingerprint rows point at missing, closed or foreign-scope items")
+    report.problems += record_order.problems(
+        int(c.execute(_STEPPED_BACK).fetchone()[0]),
+        int(c.execute("SELECT count(*) FROM items WHERE closed_at < recorded_at").fetchone()[0]),
+    )
     bad_edges = c.execute(
         "SELECT count(*) FROM edges e LEFT JOIN items a ON a.id = e.src LEFT JOIN items b ON b.id = e.dst "
         "WHERE a.id IS NULL OR b.id IS NULL OR a.scope != e.scope OR b.scope != e.scope"

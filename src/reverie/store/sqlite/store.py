@@ -494,6 +494,11 @@ class SQLiteStore:
         ).fetchone()
         return str(row[0]) if row else None
 
+    def last_recorded_at(self, scopes: Sequence[str]) -> datetime | None:
+        """The store's last event time (one writer at a time: exact inside the write)."""
+        row = self._conn.execute("SELECT at FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        return from_iso(row[0]) if row else None
+
     def paused(self, scope: str) -> bool:
         with self._read(flush=False) as c:  # ``paused`` is written directly, never pending
             row = c.execute("SELECT paused FROM scope_state WHERE scope = ?", (scope,)).fetchone()
