@@ -148,3 +148,9 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Say loudly, at the end of the run, why the PostgreSQL tests did not run (if they did not)."""
     for reason in dict.fromkeys(pg_server.SKIPPED):
         terminalreporter.write_line(f"WARNING: {reason}", yellow=True, bold=True)
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """The MCP tests' async runner: asyncio only (the MCP SDK is written against it)."""
+    return "asyncio"

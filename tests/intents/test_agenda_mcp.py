@@ -15,11 +15,6 @@ from reverie.mcp import DATA_NOTE, build_server
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def _call(client: Client, name: str, ok: bool = True, **arguments: Any) -> dict[str, Any]:
     result = await client.call_tool(name, arguments)
     payload: dict[str, Any] = json.loads(result.content[0].text)

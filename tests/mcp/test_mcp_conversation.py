@@ -21,11 +21,6 @@ from reverie.mcp import DATA_NOTE, build_server
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @asynccontextmanager
 async def connected(mem: Memory) -> AsyncIterator[Client]:
     async with Client(build_server(mem), mode="legacy", raise_exceptions=True) as client:

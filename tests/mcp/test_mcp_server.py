@@ -66,11 +66,6 @@ EXPECTED_TOOLS = {
 }
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.fixture(params=["legacy", "auto"])
 def mode(request: pytest.FixtureRequest) -> str:
     mode: str = request.param

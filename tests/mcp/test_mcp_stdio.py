@@ -16,11 +16,6 @@ from reverie.mcp import DATA_NOTE, TOOL_NAMES
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def spawn(db: Path) -> Client:
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "reverie.mcp", "--db", str(db), "--create", "--embedder", "hash"]

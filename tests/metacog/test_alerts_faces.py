@@ -72,11 +72,6 @@ def test_http_routes_list_dismiss_and_answer_errors_in_the_one_shape(tmp_path: P
             assert client.get(base, params={"kind": "vibes"}).status_code in (400, 422)
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def _payload(result: Any) -> dict[str, Any]:
     assert len(result.content) == 1 and result.content[0].type == "text"
     data: dict[str, Any] = json.loads(result.content[0].text)

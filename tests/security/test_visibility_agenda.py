@@ -167,11 +167,6 @@ def test_http_api_and_review_page_answer_a_principal_with_its_agenda(tmp_path: P
     bob.close()
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_mcp_agenda_tools_answer_a_principal(tmp_path: Path) -> None:
     db = tmp_path / "m.db"

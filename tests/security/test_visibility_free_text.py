@@ -265,11 +265,6 @@ def test_http_free_text_quoting_a_hidden_id_answers_as_for_an_unknown_id(tmp_pat
             assert got[UNKNOWN][0] == 200
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_mcp_free_text_quoting_a_hidden_id_answers_as_for_an_unknown_id(tmp_path: Path) -> None:
     db = tmp_path / "m.db"

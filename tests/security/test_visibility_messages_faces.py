@@ -103,11 +103,6 @@ def test_http_message_visibility(tmp_path: Path) -> None:
     mem.close()
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def _call(client: Client, tool: str, args: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
     result = await client.call_tool(tool, args)
     return bool(result.is_error), json.loads(result.content[0].text)

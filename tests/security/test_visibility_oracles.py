@@ -124,11 +124,6 @@ def test_http_answers_a_hidden_claim_as_an_unknown_id(tmp_path: Path) -> None:
                 assert got[UNKNOWN][0] == 404, got[UNKNOWN]
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_mcp_answers_a_hidden_claim_as_an_unknown_id(tmp_path: Path) -> None:
     db = tmp_path / "m.db"

@@ -103,11 +103,6 @@ def test_http_api_and_review_page_name_no_hidden_parent(tmp_path: Path) -> None:
     bob.close()
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_mcp_tools_name_no_hidden_parent(tmp_path: Path) -> None:
     db = tmp_path / "m.db"

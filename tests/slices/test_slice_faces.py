@@ -88,11 +88,6 @@ def _payload(result: Any) -> dict[str, Any]:
     return data
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_mcp_slice_tools_export_and_import_through_a_real_client(mem: Memory) -> None:
     a = mem.remember("Alice works at Acme", scope=SCOPE, meta={"agent_id": "planner"})

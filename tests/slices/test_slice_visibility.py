@@ -256,11 +256,6 @@ def test_http_slice_export_as_a_principal_token_leaves_out_hidden_claims(tmp_pat
         assert _texts(mem.as_principal(DEV), T) == {"The office opens at nine"}
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_mcp_slice_tools_keep_visibility(mem: Memory) -> None:
     mem.remember("The ops pager PIN is 4471", scope=S, visibility=[OPS])

@@ -19,11 +19,6 @@ from reverie.vault import Vault
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def _call(client: Client, name: str, **args: Any) -> tuple[bool, dict[str, Any]]:
     result = await client.call_tool(name, {"scope": SCOPE, **args})
     return bool(result.is_error), json.loads(result.content[0].text)  # type: ignore[union-attr]
