@@ -80,7 +80,9 @@ def test_a_new_member_supersedes_the_pattern_instead_of_adding_a_second(mem: Mem
     clock = mem.clock
     assert isinstance(clock, ManualClock)
     weekday = old.meta["pattern"]["value"]
-    at = last + timedelta(days=1)
+    # The next pattern weekday after the pass just run: record time never goes backwards (a clock
+    # set before the last recorded event is clamped to it), so the new member is logged after it.
+    at = max(last, clock.now()) + timedelta(days=1)
     while at.strftime("%A").lower() != weekday:
         at += timedelta(days=1)
     clock.set(at)
