@@ -21,12 +21,14 @@ from functools import lru_cache
 # Nominal suffixes, longest first: the verb or adjective the noun was made from.
 # "-ment": retirement → retire; "-ure": closure → close; "-ion": completion → complete;
 # "-al": arrival → arrive; "-ance" / "-ence": acceptance → accept, existence → exist.
-# Before those: "-ature": signature → sign; "-sis": diagnosis → diagnos (the stem of "diagnosed").
+# Before those: "-ature": signature → sign; "-sis": diagnosis → diagnos (the stem of "diagnosed");
+# the agent "-tor" / "-sor": conductor → conduct, as "conducted" stems.
 _NOMINAL = ("ments", "ment", "ures", "ure", "ions", "ion", "als", "al", "ances", "ance", "ences", "ence")
 _MIN_LENGTH = 6
 _MIN_LY = 5  # "daily"
 _MIN_LY_BASE = 4  # "week" in "weekly"
 _MIN_BASE = 3
+_MIN_AGENT = 7  # "conductor", "inventor"; "doctor", "motor" stay
 
 
 @lru_cache(maxsize=8192)
@@ -47,6 +49,8 @@ def base_form(low: str) -> str:
     if low.endswith("ature") and len(low) - 5 >= _MIN_BASE + 1:  # signature → sign, not "nature"
         return low[:-5]
     if low.endswith("sis"):  # diagnosis → diagnos, as "diagnosed" stems
+        return low[:-2]
+    if len(low) >= _MIN_AGENT and low.endswith(("tor", "sor")):  # conductor → conduct, supervisor → supervis
         return low[:-2]
     for suffix in _NOMINAL:
         rest = low[: -len(suffix)]

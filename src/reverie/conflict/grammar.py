@@ -78,6 +78,23 @@ def ceased_at(lows: list[str]) -> frozenset[int]:
     return frozenset(out)
 
 
+def stopped_in_past(lows: list[str]) -> frozenset[int]:
+    """Where a claim tells in the simple past that an activity stopped: "stopped working night
+    shifts", "quit smoking", "gave up riding". On a timeline that is one event, but against a
+    claim that the activity *still* goes on it is a denial (see ``meaning``). Only before an
+    activity ("-ing", or "gave up"): "the bus stopped at the gate" stops nothing."""
+    out: set[int] = set()
+    for i, low in enumerate(lows):
+        if low not in _CEASE or low == "given" or (i > 0 and lows[i - 1] in {"has", "have", "had"}):
+            continue
+        nxt = lows[i + 1] if i + 1 < len(lows) else ""
+        if low == "gave" and nxt == "up":
+            out.update((i, i + 1))
+        elif low != "gave" and nxt.endswith("ing") and len(nxt) > 4:
+            out.add(i)
+    return frozenset(out)
+
+
 _PERFECT_ADVERBS = frozenset({"never", "ever", "always", "already", "not", "just", "also", "often", "once", "twice"})
 _PARTICIPLES = frozenset({"run", "done", "seen", "flown", "gone", "won", "met", "had", "lived"})
 

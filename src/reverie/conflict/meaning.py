@@ -32,7 +32,14 @@ from reverie.conflict.dates import DateValue, date_fields_in_conflict, time_in_c
 from reverie.conflict.derive import base_form
 from reverie.conflict.entity import Aliases, same_value
 from reverie.conflict.frame import Analysis, Unit, analyse
-from reverie.conflict.grammar import AXES, MEASURE_STEMS, ceased_at, experience_in_perfect, head_of
+from reverie.conflict.grammar import (
+    AXES,
+    MEASURE_STEMS,
+    ceased_at,
+    experience_in_perfect,
+    head_of,
+    stopped_in_past,
+)
 from reverie.conflict.numeric import Quantity, comparable, disagree, limits_disagree
 from reverie.conflict.temporal import reports_an_occasion, says_again
 from reverie.conflict.text import (
@@ -105,7 +112,10 @@ _LIGHT_BEFORE_DATE = frozenset({"came", "comes", "took", "takes", "happened", "h
 # Negative words that are not in the negation list the aligner uses.
 _NEGATIVE_WORDS = frozenset({"unable", "cannot", "without", "lacks", "lack"})
 # Roles and properties with one holder at a time ("landlord", "capital"), as the aligner knows them.
-_ROLE_NOUNS = frozenset(stem(w) for w in lexicon.FUNCTIONAL_NOUNS)
+_ROLE_NOUNS = frozenset(stem(w) for w in lexicon.FUNCTIONAL_NOUNS) | frozenset(
+    stem(base_form(w))
+    for w in lexicon.FUNCTIONAL_NOUNS  # "conductor" read as "conduct" (``derive``)
+)
 _NAME_LINKS = frozenset({"of", "and", "&", "de", "van", "von", "da", "del", "la", "le"})
 
 
@@ -135,6 +145,7 @@ class Frame:
     axes: frozenset[str]  # which extent a length measures: "long" / "wide" / "high" / "deep"
     predicate: int  # token index of the predicate (``frame.find_predicate``, or a fallback)
     past: bool
+    stopped: bool  # "stopped working …" told in the simple past (``grammar.stopped_in_past``)
 
 
 @dataclass(frozen=True)
@@ -182,20 +193,22 @@ def frame(side: Analysis) -> Frame:
     roots = [stem(base_form(low)) for low in lows]  # "retirement" meets "retired" (see ``derive``)
     in_subject: list[tuple[int, str]] = []
     ceased = ceased_at(lows)
+    stopped = stopped_in_past(lows)
     dated = any(u.kind == "date" or _year(u) for u in side.units)
     skip = -1
     for i, tok in enumerate(tokens):
         if i in labels:
             names.append((i, tok.low))
             continue
-        if i in in_value or tok.kind != "word" or i <= skip or i in ceased:
+        if i in in_value or tok.kind != "word" or i <= skip or i in ceased or i in stopped:
             continue
         pair = paraphrase.phrase_concept(stems[i], stems[i + 1]) if i + 1 < len(tokens) else None
-        if i == pred and dated and lows[i] in _LIGHT_BEFORE_DATE and pair in (None, "@happen"):
+        placed = pair == "@happen" and _place_follows(side, i + 2)
+        if i == pred and dated and lows[i] in _LIGHT_BEFORE_DATE and pair in (None, "@happen") and not placed:
             skip = i + (pair is not None)  # "the diagnosis came in 2016", "the signing took place on …":
             continue  # the noun is the event, the verb only dates it ("came down" is an event itself)
         if pair is not None:  # "married to": read as a relation even if "married" is a state too
-            concepts.add(pair)
+            concepts.add("@where" if placed else pair)
             skip = i + 1
             continue
         able = _able_base(lows[i])
@@ -236,7 +249,7 @@ def frame(side: Analysis) -> Frame:
         words=words,
         stems=frozenset(stems) | frozenset(roots),
         hedged=bool(spoken & _SOFT_HEDGES),
-        change=(bool(words & _CHANGE) and not words & _NOW) or ("used" in words and "to" in words),
+        change=(bool(_change_words(lows) & _CHANGE) and not words & _NOW) or ("used" in words and "to" in words),
         record=_record(side),
         sequenced=_sequenced(side) or bool(words & _CONDITION),
         possessives=lows.count("'s"),
@@ -247,7 +260,24 @@ def frame(side: Analysis) -> Frame:
         past=side.past if pred == side.predicate else _past_verb(tokens[pred].low) if pred < len(tokens) else False,
         additive=bool(words & _ADDITIVE) or ("as" in words and "well" in words),
         exclusive=bool(words & _EXCLUSIVE),
+        stopped=bool(stopped),
     )
+
+
+def _change_words(lows: list[str]) -> frozenset[str]:
+    """The words that may mark a change; "until" after "valid" is an end date, not a change."""
+    return frozenset(w for i, w in enumerate(lows) if not (w == "until" and i > 0 and lows[i - 1] in {"valid", "good"}))
+
+
+def _place_follows(side: Analysis, i: int) -> bool:
+    """ "took place in Riga": "in" / "at" and a name that is not a date or number. Where one
+    event happened is one place, as "was held in" / "was hosted in" say."""
+    tokens = side.tokens
+    if i + 1 >= len(tokens) or tokens[i].low not in {"in", "at"}:
+        return False
+    j = i + 1 + (tokens[i + 1].low in ARTICLES and i + 2 < len(tokens))
+    valued = {k for u in side.units if u.kind in ("qty", "date") for k in range(u.tok, _stop(side, u))}
+    return tokens[j].kind == "word" and tokens[j].cap and j not in valued
 
 
 def axes_differ(fa: Frame, fb: Frame) -> bool:
@@ -411,6 +441,9 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     never = _never_versus_event(x, y, fa, fb, only_a, only_b)
     if never is not None:
         return never
+    if _still_versus_stopped(fa, fb, only_a) or _still_versus_stopped(fb, fa, only_b):
+        reason = "One claim says it still goes on; the other says it stopped."
+        return Found("polarity", 0.65, reason, _still_spans(x), _still_spans(y))
     if _substituted(fa, fb):
         if only_a or only_b:
             return None
@@ -424,6 +457,8 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
         return None
     differences = len(moved_q) + len(moved_d)
     if differences > 1:
+        return None
+    if differences == 1 and _phases_differ(fa, fb):
         return None
     if differences == 1 and fa.past != fb.past and not (moved_d and shared & _ONE_LIFETIME):
         return None  # "was 100" / "is 500": a change; "closes at 6" / "closed at 3 on Friday": one day
@@ -455,6 +490,18 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     return _polarity(x, y, fa, fb)
 
 
+# Events that name a work as done: a start of the same work is another moment of it.
+_DONE = frozenset({"@made-build", "@finish", "@open", "@found"})
+
+
+def _phases_differ(fa: Frame, fb: Frame) -> bool:
+    """ "Construction started in 1866" / "was built in 1871": the start and the end of one work."""
+    for fs, fo in ((fa, fb), (fb, fa)):
+        if "@start" in fs.concepts and "@start" not in fo.concepts and fo.concepts & _DONE:
+            return True
+    return False
+
+
 def _perfect_or_passive(side: Analysis) -> bool:
     """ "has signed" / "has been paid": a present that reports a past event, so it may meet a
     simple past ("was signed") about the same event."""
@@ -478,6 +525,28 @@ def _never_versus_event(
     if _never_denies(fb, fa, only_b):
         return Found("polarity", 0.65, reason, _neg_spans(x), _neg_spans(y))
     return None
+
+
+# Words that make a stop temporary or undone: "stopped … but started again", "stopped for a month".
+_RESUMED = frozenset({"again", "resumed", "restarted", "returned", "back", "but", "temporarily", "briefly", "until"})
+
+
+def _still_versus_stopped(fs: Frame, ft: Frame, only_s: tuple[tuple[int, str], ...]) -> bool:
+    """ "Bogdan still works night shifts" / "Bogdan stopped working night shifts last year": the
+    activity ``fs`` says still goes on, ``ft`` says stopped. ``fs`` must say nothing ``ft`` does
+    not (``ft`` may add when it stopped); neither may name another occasion or amount."""
+    if "still" not in fs.words or fs.negated or fs.past or not ft.stopped or fs.stopped:
+        return False
+    if only_s or not fs.concepts or fs.change or fs.sequenced or ft.sequenced:
+        return False
+    if ft.words & _RESUMED or fs.quantities or ft.quantities or fs.dates or fs.years:
+        return False
+    return fs.concepts <= ft.concepts | ft.stems
+
+
+def _still_spans(side: Analysis) -> tuple[Span, ...]:
+    stopped = stopped_in_past([t.low for t in side.tokens])
+    return tuple(Span(t.start, t.end, t.text) for i, t in enumerate(side.tokens) if t.low == "still" or i in stopped)
 
 
 def _never_denies(fn: Frame, fe: Frame, only_n: tuple[tuple[int, str], ...]) -> bool:

@@ -47,7 +47,8 @@ _CLASSES: dict[str, tuple[bool, tuple[str, ...], tuple[str, ...]]] = {
     "@born": (False, ("born", "birth"), ()),
     "@doctorate": (False, ("phd", "doctorate", "dphil", "doctoral"), ()),
     "@timeout": (False, ("timeout", "timeouts"), ("time out", "times out", "timed out")),
-    "@expire": (False, ("ttl", "expire", "expires", "expiry", "expiration", "lifetime"), ()),
+    "@expire": (False, ("ttl", "expire", "expires", "expiry", "expiration", "lifetime"),
+                ("valid until", "valid through")),
     "@retry": (False, ("retry", "retries", "attempt", "attempts", "tries"), ()),
     "@cost": (False, ("cost", "costs", "price", "priced", "fare", "fee", "charge", "charges", "pay", "pays"), ()),
     "@capacity": (False, ("capacity", "seats", "holds", "accommodates"), ("room for", "has room")),
@@ -56,7 +57,7 @@ _CLASSES: dict[str, tuple[bool, tuple[str, ...], tuple[str, ...]]] = {
     "@tall": (False, ("tall", "height"), ()),
     "@employ": (False, ("employs", "employees", "headcount", "staff", "workforce"), ()),
     "@child": (False, ("child", "children", "kid", "kids"), ()),
-    "@doctor": (True, ("doctor", "physician", "gp"), ()),
+    "@doctor": (True, ("doctor", "physician", "gp"), ("family doctor", "general practitioner")),
     "@boss": (True, ("boss", "manager", "supervisor"), ("reports to",)),
     "@spouse": (True, ("wife", "husband", "spouse"), ("married to",)),
     "@owner": (True, ("owner", "owns", "belongs"), ("belongs to",)),
@@ -69,7 +70,7 @@ _CLASSES: dict[str, tuple[bool, tuple[str, ...], tuple[str, ...]]] = {
     "@made-develop": (True, ("developed", "developer"), ()),
     "@made-discover": (True, ("discovered", "discovery", "discoverer"), ()),
     "@made-invent": (True, ("invented", "invention", "inventor"), ()),
-    "@made-build": (True, ("built", "builder"), ()),
+    "@made-build": (True, ("built", "builder", "construction", "constructed"), ()),
     "@made-write": (True, ("wrote", "written", "authored", "author"), ()),
     "@made-compose": (True, ("composed", "composer"), ()),
     "@made-paint": (True, ("painted", "painter"), ()),
@@ -95,6 +96,16 @@ _CLASSES: dict[str, tuple[bool, tuple[str, ...], tuple[str, ...]]] = {
     "@heart": (False, ("pulse",), ("heart rate",)),
     "@storage": (False, ("storage", "disk"), ()),
     "@revenue": (False, ("revenue", "sales", "turnover"), ()),
+    # A clipped word is the word it clips.
+    "@repo": (False, ("repo", "repos", "repository", "repositories"), ()),
+    "@prod": (False, ("prod", "production"), ()),
+    "@app": (False, ("app", "apps", "application", "applications"), ()),
+    "@website": (False, ("website", "websites", "site", "sites"), ()),
+    # Plain synonyms of ordinary English.
+    "@produce": (False, ("produce", "produces", "produced", "generate", "generates", "generated", "generating"),
+                 ()),
+    "@keep": (False, ("store", "stores", "stored", "keep", "keeps", "kept"), ()),
+    "@eldest": (False, ("eldest", "oldest", "firstborn"), ()),
 }  # fmt: skip
 
 # Reviewed for fit to the data they were tuned on (README "## Contradictions"): kept the classes

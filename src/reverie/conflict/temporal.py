@@ -25,6 +25,9 @@ _FIELD_NAMES = {
 }
 
 
+_SCHEDULED_RETURN = frozenset({"return", "returns", "returning"})
+
+
 def pins_one_date(side: Analysis) -> bool:
     """The claim states *the* date of something, not one of many occasions."""
     if side.copula:
@@ -32,6 +35,8 @@ def pins_one_date(side: Analysis) -> bool:
     verb = _main_verb(side)
     if verb is not None and verb in lexicon.ONCE_VERBS:
         return True
+    if verb is not None and verb in _SCHEDULED_RETURN and not side.past:
+        return True  # "returns from leave on 1 March": a return ahead is one date; two past returns are two
     return any(u.low in lexicon.SCHEDULE_NOUN_FORMS for u in side.units)
 
 

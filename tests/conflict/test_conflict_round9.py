@@ -1,0 +1,89 @@
+"""Round 9 readings: clipped words, a place of one event, a return on a date, building phases.
+
+What must hold:
+- a clipped word is the word it clips ("repo" / "repository", "prod" / "production", "app" /
+  "application"), so the same attribute said with either still meets;
+- "took place in <Place>" says where one event was, as "was hosted in" / "was held in" do;
+- a return from somewhere on a calendar date pins one date, as "arrives on" does;
+- "construction" is building: "built in 1871" and "construction was completed in 1880" give one
+  event two dates; a start of construction is another moment of it, and stays silent.
+- "X still does Y" against "X stopped doing Y" (simple past): the activity cannot both go on and
+  have stopped;
+- plain synonyms meet: "valid until" / "expires", "generated" / "produced", "stores" / "keeps",
+  "family doctor" / "GP", "eldest" / "firstborn", "conducted by" / "conductor".
+Look-alikes stay silent: two events of the same name in different years, a habit on weekdays,
+two returns told in the past, another phase of the same work.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie.conflict import Claim, detect
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "axis"),
+    [
+        ("The billing repository has about 40 open pull requests.", "The billing repo has over 400 open pull requests.",
+         "numeric"),
+        ("The web app uses 2 GB of memory in production.", "In prod, the web application uses 6 GB of memory.",
+         "numeric"),
+        ("The Nordic Chess Open took place in Oslo last year.", "Last year's Nordic Chess Open was hosted in Bergen.",
+         "entity"),
+        ("The Alder Summit was held in Lyon in 2022.", "The Alder Summit took place in Nantes in 2022.", "entity"),
+        ("Marit returns from her sabbatical on 3 February.", "Marit returns from her sabbatical on 9 April.",
+         "temporal"),
+        ("The Osen viaduct was built in 1871.", "Construction of the Osen viaduct was completed in 1880.", "temporal"),
+        ("Ilse still teaches piano at the conservatory.", "Ilse stopped teaching piano at the conservatory in 2021.",
+         "polarity"),
+        ("Pavel still volunteers at the food bank.", "Pavel gave up volunteering at the food bank last winter.",
+         "polarity"),
+        ("The Quill Street lease expires in 2029.", "The Quill Street lease is valid until 2033.", "temporal"),
+        ("The weekly invoice batch is generated at 04:00.", "The weekly invoice batch is produced at 19:00.",
+         "temporal"),
+        ("The audit service stores its events in Kafka.", "The audit service keeps its events in RabbitMQ only.",
+         "entity"),
+        ("Tamsin's family doctor is Dr. Varga.", "Tamsin's GP is Dr. Holloway.", "entity"),
+        ("Odile's eldest daughter is named Clea.", "Odile's firstborn daughter is called Maren.", "entity"),
+        ("The Harwell choir is conducted by Mr. Ibsen.", "The Harwell choir's conductor is Ms. Laine.", "entity"),
+    ],
+)  # fmt: skip
+def test_round9_conflicts(a: str, b: str, axis: str) -> None:
+    for first, second in ((a, b), (b, a)):
+        found = detect(Claim(text=first), Claim(text=second))
+        assert found is not None and found.axis == axis, (first, second, found)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # Another phase of the same work: both may hold.
+        ("The Osen viaduct was built in 1871.", "Construction of the Osen viaduct started in 1866."),
+        ("The Osen viaduct was built in 1871.", "Work on the Osen viaduct began in 1866."),
+        # Two events of one name in two years: two places.
+        ("The Alder Summit took place in Lyon in 2022.", "The Alder Summit took place in Nantes in 2023."),
+        # A habit on weekdays, and returns told in the past: several occasions.
+        ("Marit returns from the gym on Mondays.", "Marit returns from the gym on Thursdays."),
+        ("Marit returned from Oslo on 3 February.", "Marit returned from Oslo on 9 April."),
+        # The same value said with the clipped word: no conflict.
+        ("The billing repo has about 40 open pull requests.",
+         "The billing repository has roughly 40 open pull requests."),
+        # Another thing that only shares a clipped word.
+        ("The billing repo has 40 open issues.", "The billing app has 400 open issues."),
+        # A stop that was undone or was brief; another activity stopped; a stop against "still" of another.
+        ("Ilse still teaches piano.", "Ilse stopped teaching piano in 2019 but started again in 2021."),
+        ("Ilse still teaches piano.", "Ilse stopped teaching violin in 2019."),
+        ("Ilse still teaches piano.", "Ilse stopped teaching piano for two months last year."),
+        ("Ilse still teaches piano.", "Ilse's sister stopped teaching piano in 2019."),
+        ("The bus still stops at Elm Road.", "The bus stopped at the depot at 9 pm."),
+        # A phrase of the same synonym, with another subject or occasion.
+        ("The weekly invoice batch is generated at 04:00.", "The monthly invoice batch is produced at 19:00."),
+        ("Odile's eldest daughter is named Clea.", "Odile's youngest daughter is called Maren."),
+        # Where something happened, and where someone lives: two relations.
+        ("The Alder Summit took place in Lyon.", "The Alder Summit's organiser lives in Nantes."),
+    ],
+)  # fmt: skip
+def test_round9_look_alikes_stay_silent(a: str, b: str) -> None:
+    for first, second in ((a, b), (b, a)):
+        assert detect(Claim(text=first), Claim(text=second)) is None, (first, second)
