@@ -194,13 +194,14 @@ def frame(side: Analysis) -> Frame:
     in_subject: list[tuple[int, str]] = []
     ceased = ceased_at(lows)
     stopped = stopped_in_past(lows)
+    age_cues, age_unit = _age(side, lows)
     dated = any(u.kind == "date" or _year(u) for u in side.units)
     skip = -1
     for i, tok in enumerate(tokens):
         if i in labels:
             names.append((i, tok.low))
             continue
-        if i in in_value or tok.kind != "word" or i <= skip or i in ceased or i in stopped:
+        if i in in_value or tok.kind != "word" or i <= skip or i in ceased or i in stopped or i in age_cues:
             continue
         pair = paraphrase.phrase_concept(stems[i], stems[i + 1]) if i + 1 < len(tokens) else None
         placed = pair == "@happen" and _place_follows(side, i + 2)
@@ -234,6 +235,14 @@ def frame(side: Analysis) -> Frame:
             subject.add(concept)
             in_subject.append((i, concept))
     concepts |= _implicit_location(side)
+    quantities = tuple(u for u in side.units if u.kind == "qty" and not _year(u))
+    past = side.past if pred == side.predicate else _past_verb(tokens[pred].low) if pred < len(tokens) else False
+    if age_unit is not None:
+        concepts.add("@age")
+        if age_unit not in quantities:
+            quantities = (*quantities, age_unit)
+        if any(lows[i] in _TURNED for i in age_cues) and not dated:
+            past = False  # "turned 41 this year": an age held now, as "is 41 years old" says
     words = frozenset(lows)
     # "May 10" is a date, not a hedge: hedges are read outside values, "may" only in lower case
     spoken = frozenset(t.low for i, t in enumerate(tokens) if i not in in_value and (t.low != "may" or t.text == "may"))
@@ -241,7 +250,7 @@ def frame(side: Analysis) -> Frame:
         names=tuple(names),
         concepts=frozenset(concepts),
         subject=frozenset(subject),
-        quantities=tuple(u for u in side.units if u.kind == "qty" and not _year(u)),
+        quantities=quantities,
         years=tuple(_as_date(u) for u in side.units if _year(u)),
         dates=tuple(u for u in side.units if u.kind == "date"),
         negated=(len(side.negations) + sum(w in _NEGATIVE_WORDS for w in lows) + bool(ceased)) % 2 == 1,
@@ -257,11 +266,38 @@ def frame(side: Analysis) -> Frame:
         axes=frozenset(AXES[w] for w in lows if w in AXES),
         compared=any(t.low == "than" and t.start >= u.end for u in side.units if u.kind == "qty" for t in tokens),
         predicate=pred,
-        past=side.past if pred == side.predicate else _past_verb(tokens[pred].low) if pred < len(tokens) else False,
+        past=past,
         additive=bool(words & _ADDITIVE) or ("as" in words and "well" in words),
         exclusive=bool(words & _EXCLUSIVE),
         stopped=bool(stopped),
     )
+
+
+_TURNED = frozenset({"turned", "turns"})
+_AGE_VERBS = _TURNED | {"aged"}
+
+
+def _age(side: Analysis, lows: list[str]) -> tuple[frozenset[int], Unit | None]:
+    """An age said as "is six years old", "turned 41", "turns two", "aged 40": the cue words and
+    the age as a bare quantity (a spelled number after "turned" is read here; the number reader
+    leaves a lone "two"). Both claims then measure one thing, the age, whatever verb says it."""
+    for unit in side.units:
+        q = unit.qty
+        if unit.kind == "qty" and q is not None and q.dim == "bare" and unit.low.endswith(("years old", "year old")):
+            return frozenset(), unit
+    for i, low in enumerate(lows[:-1]):
+        if low not in _AGE_VERBS:
+            continue
+        nxt = next((u for u in side.units if u.tok == i + 1), None)
+        if nxt is not None and nxt.kind == "qty" and nxt.qty is not None and nxt.qty.dim == "bare":
+            return frozenset({i}), nxt
+        value = units.NUMBER_WORDS.get(lows[i + 1])
+        if (nxt is None or nxt.kind == "word") and value is not None and value < 150:
+            token = side.tokens[i + 1]
+            q = Quantity(value, value, False, False, "bare", "", token.text, str(int(value)), False)
+            return frozenset({i}), Unit(token.low, "qty", token.low, False, i + 1, token.start, token.end,
+                                        token.text, qty=q)  # fmt: skip
+    return frozenset(), None
 
 
 def _change_words(lows: list[str]) -> frozenset[str]:
@@ -674,8 +710,9 @@ def _moved_quantities(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
     a, b = _as_count(a, fa, b), _as_count(b, fb, a)
     if "every" in fa.words | fb.words:
         return None  # "every 6 hours" is a frequency, and is said other ways too
-    if (a.dim == "bare" or b.dim == "bare") and not (a.dim == b.dim and fa.concepts == fb.concepts):
-        return None  # a bare number may count anything, unless all else is the same
+    ages = "@age" in fa.concepts & fb.concepts
+    if (a.dim == "bare" or b.dim == "bare") and not (a.dim == b.dim and (fa.concepts == fb.concepts or ages)):
+        return None  # a bare number may count anything, unless all else is the same, or both are ages
     if not comparable(a, b):
         return None
     ruled = bool(fa.words & _RULE_WORDS and fb.words & _RULE_WORDS)
