@@ -47,6 +47,11 @@ from reverie.conflict import Claim, detect
         ("Tamsin's family doctor is Dr. Varga.", "Tamsin's GP is Dr. Holloway.", "entity"),
         ("Odile's eldest daughter is named Clea.", "Odile's firstborn daughter is called Maren.", "entity"),
         ("The Harwell choir is conducted by Mr. Ibsen.", "The Harwell choir's conductor is Ms. Laine.", "entity"),
+        # A head count said as a count of people and as a bare number of the same relation.
+        ("The Brennan clinic employs about 90 people.", "The Brennan clinic has a headcount of 240.", "numeric"),
+        ("The Oriel theatre holds 600 people.", "The Oriel theatre's capacity is 1,100.", "numeric"),
+        # "every Sunday" restricts to the days "on Sundays" does.
+        ("The Gallan pool is open on Sundays.", "The Gallan pool is closed every Sunday.", "polarity"),
     ],
 )  # fmt: skip
 def test_round9_conflicts(a: str, b: str, axis: str) -> None:
@@ -80,6 +85,12 @@ def test_round9_conflicts(a: str, b: str, axis: str) -> None:
         # A phrase of the same synonym, with another subject or occasion.
         ("The weekly invoice batch is generated at 04:00.", "The monthly invoice batch is produced at 19:00."),
         ("Odile's eldest daughter is named Clea.", "Odile's youngest daughter is called Maren."),
+        # A capacity in things other than people may be another capacity (a car park).
+        ("The Oriel stadium holds 600 cars.", "The Oriel stadium's capacity is 1,100."),
+        ("The Oriel theatre holds 600 people.", "The Oriel theatre's capacity is 600."),
+        # Other days, or a restricted claim against a plain one.
+        ("The Gallan pool is open on Sundays.", "The Gallan pool is closed every Monday."),
+        ("The Gallan pool is open.", "The Gallan pool is closed every Sunday."),
         # Where something happened, and where someone lives: two relations.
         ("The Alder Summit took place in Lyon.", "The Alder Summit's organiser lives in Nantes."),
     ],

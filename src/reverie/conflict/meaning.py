@@ -322,10 +322,12 @@ def axes_differ(fa: Frame, fb: Frame) -> bool:
 
 
 def _year(unit: Unit) -> bool:
-    """A bare number that reads as a year: four digits, 1000-2199, no unit."""
+    """A bare number that reads as a year: four digits, 1000-2199, no unit, no thousands comma
+    ("1,100" is a count)."""
     q = unit.qty
     return (
         unit.kind == "qty"
+        and "," not in unit.text
         and q is not None
         and q.dim == "bare"
         and q.exact is not None
@@ -707,7 +709,8 @@ def _moved_quantities(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
     a, b = qa[0].qty, qb[0].qty
     assert a is not None and b is not None
     a, b = _as_rate(a, fa, b), _as_rate(b, fb, a)
-    a, b = _as_count(a, fa, b), _as_count(b, fb, a)
+    counting = bool(fa.concepts & fb.concepts & _COUNTING) and "person" in (a.key, b.key)
+    a, b = _as_count(a, fa, b, counting), _as_count(b, fb, a, counting)
     if "every" in fa.words | fb.words:
         return None  # "every 6 hours" is a frequency, and is said other ways too
     ages = "@age" in fa.concepts & fb.concepts
@@ -748,12 +751,18 @@ def _as_rate(plain: Quantity, side: Frame, rate: Quantity) -> Quantity:
     )
 
 
-def _as_count(bare: Quantity, side: Frame, counted: Quantity) -> Quantity:
+# Relations whose value is a head count: "employs 300 people" / "a headcount of 1,200", "holds
+# 2,000 people" / "its capacity is 800" (people only: "holds 2,000 cars" may be its car park).
+_COUNTING = frozenset({"@employ", "@capacity"})
+
+
+def _as_count(bare: Quantity, side: Frame, counted: Quantity, counting: bool = False) -> Quantity:
     """A bare number read as a count of the other claim's counted thing when its own claim names
-    that thing: "the partition count … is 12" against "48 partitions"."""
+    that thing ("the partition count … is 12" against "48 partitions"), or when both claims state
+    a relation whose value is a count (``counting``)."""
     if bare.dim != "bare" or not counted.dim.startswith("count:") or "/" in counted.dim:
         return bare
-    if stem(counted.key) not in side.stems:
+    if stem(counted.key) not in side.stems and not counting:
         return bare
     return replace(bare, dim=counted.dim, key=counted.key, exact=None)
 

@@ -47,6 +47,9 @@ _RESTRICTIONS = frozenset(
 # a restriction names.
 _ONE_OCCASION = frozenset({"last", "this", "next", "that", "past"})
 
+# "every Sunday" restricts as "on Sundays" does.
+_EVERY = frozenset({"every", "each"})
+
 _UNIVERSAL_WORDS = frozenset({"daily", "always", "year-round", "everyday"})
 _UNIVERSAL_PHRASES = frozenset(
     {("every", "day"), ("each", "day"), ("all", "week"), ("all", "year"), ("year", "round"), ("7", "days"),
@@ -88,7 +91,7 @@ def _restricted(side: Analysis) -> bool:
     """A restricting word outside any quantity ("5 nights" is a length, "works nights" a restriction)."""
     spans = [(u.start, u.end) for u in side.units if u.kind == "qty"]
     return any(
-        t.low in _RESTRICTIONS
+        (t.low in _RESTRICTIONS or (i and t.low + "s" in _RESTRICTIONS and side.tokens[i - 1].low in _EVERY))
         and not any(lo <= t.start < hi for lo, hi in spans)
         and not (i and side.tokens[i - 1].low in _ONE_OCCASION)
         for i, t in enumerate(side.tokens)
