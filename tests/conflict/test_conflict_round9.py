@@ -50,6 +50,8 @@ from reverie.conflict import Claim, detect
         # A head count said as a count of people and as a bare number of the same relation.
         ("The Brennan clinic employs about 90 people.", "The Brennan clinic has a headcount of 240.", "numeric"),
         ("The Oriel theatre holds 600 people.", "The Oriel theatre's capacity is 1,100.", "numeric"),
+        # A bare number of exactly the attribute the other claim measures, in its unit.
+        ("Ivo's resting heart rate is 52.", "Ivo has a resting pulse of 77 beats per minute.", "numeric"),
         # "every Sunday" restricts to the days "on Sundays" does.
         ("The Gallan pool is open on Sundays.", "The Gallan pool is closed every Sunday.", "polarity"),
     ],
@@ -88,6 +90,9 @@ def test_round9_conflicts(a: str, b: str, axis: str) -> None:
         # A capacity in things other than people may be another capacity (a car park).
         ("The Oriel stadium holds 600 cars.", "The Oriel stadium's capacity is 1,100."),
         ("The Oriel theatre holds 600 people.", "The Oriel theatre's capacity is 600."),
+        # The same number in the other's unit; a unit with an offset is not guessed.
+        ("Ivo's resting heart rate is 77.", "Ivo has a resting pulse of 77 beats per minute."),
+        ("The kiln temperature is 900.", "The kiln temperature is 1,200 °F."),
         # Other days, or a restricted claim against a plain one.
         ("The Gallan pool is open on Sundays.", "The Gallan pool is closed every Monday."),
         ("The Gallan pool is open.", "The Gallan pool is closed every Sunday."),

@@ -714,6 +714,7 @@ def _moved_quantities(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
     if "every" in fa.words | fb.words:
         return None  # "every 6 hours" is a frequency, and is said other ways too
     ages = "@age" in fa.concepts & fb.concepts
+    a, b = _in_unit_of(a, b, fa, fb), _in_unit_of(b, a, fb, fa)
     if (a.dim == "bare" or b.dim == "bare") and not (a.dim == b.dim and (fa.concepts == fb.concepts or ages)):
         return None  # a bare number may count anything, unless all else is the same, or both are ages
     if not comparable(a, b):
@@ -754,6 +755,39 @@ def _as_rate(plain: Quantity, side: Frame, rate: Quantity) -> Quantity:
 # Relations whose value is a head count: "employs 300 people" / "a headcount of 1,200", "holds
 # 2,000 people" / "its capacity is 800" (people only: "holds 2,000 cars" may be its car park).
 _COUNTING = frozenset({"@employ", "@capacity"})
+
+
+def _in_unit_of(bare: Quantity, measured: Quantity, fs: Frame, fo: Frame) -> Quantity:
+    """ "Her resting heart rate is 58" against "a resting pulse of 85 beats per minute": a bare
+    number said of exactly the attribute the other claim measures is in the other claim's unit.
+    Only with the same concepts on both sides (the attribute said fully both times), never a
+    plain count ("3" against "3 rooms" is left to ``_as_count``), and only for units whose
+    factor is known (no offsets: temperatures stay apart)."""
+    if bare.dim != "bare" or measured.dim == "bare" or (measured.dim.startswith("count:") and "/" not in measured.dim):
+        return bare
+    if not fs.concepts or fs.concepts != fo.concepts:
+        return bare
+    factor = _factor(measured)
+    if factor is None:
+        return bare
+    return replace(bare, dim=measured.dim, key=measured.key, exact=None, lo=bare.lo * factor, hi=bare.hi * factor)
+
+
+def _factor(q: Quantity) -> float | None:
+    """Base units per written unit of ``q`` ("beat/min": 1/60), or None when a part is unknown."""
+    numer, _, denom = q.key.partition("/")
+    top = 1.0 if q.dim.startswith("count:") else _unit_factor(numer)
+    bottom = _unit_factor(denom) if denom else 1.0
+    if top is None or bottom is None:
+        return None
+    return top / bottom
+
+
+def _unit_factor(key: str) -> float | None:
+    unit = units.lookup(key)
+    if unit is None or unit.offset:
+        return None
+    return unit.factor
 
 
 def _as_count(bare: Quantity, side: Frame, counted: Quantity, counting: bool = False) -> Quantity:
