@@ -52,6 +52,9 @@ from reverie.conflict import Claim, detect
         ("The Oriel theatre holds 600 people.", "The Oriel theatre's capacity is 1,100.", "numeric"),
         # A bare number of exactly the attribute the other claim measures, in its unit.
         ("Ivo's resting heart rate is 52.", "Ivo has a resting pulse of 77 beats per minute.", "numeric"),
+        # A value named a minimum is a lower bound, as "at least" is; a rule gives one bound.
+        ("Pins on the staff terminal must be at least 6 digits.",
+         "The minimum pin length on the staff terminal is 4 digits.", "numeric"),
         # "every Sunday" restricts to the days "on Sundays" does.
         ("The Gallan pool is open on Sundays.", "The Gallan pool is closed every Sunday.", "polarity"),
     ],
@@ -93,6 +96,12 @@ def test_round9_conflicts(a: str, b: str, axis: str) -> None:
         # The same number in the other's unit; a unit with an offset is not guessed.
         ("Ivo's resting heart rate is 77.", "Ivo has a resting pulse of 77 beats per minute."),
         ("The kiln temperature is 900.", "The kiln temperature is 1,200 °F."),
+        # The same minimum twice; a minimum against a maximum; a reading under the day's maximum.
+        ("Pins on the staff terminal must be at least 6 digits.",
+         "The minimum pin length on the staff terminal is 6 digits."),
+        ("The maximum temperature in Oslo on Monday was 21 °C.", "The temperature in Oslo on Monday was 17 °C."),
+        ("The minimum stay at the Ferro hostel is 2 nights.", "The maximum stay at the Ferro hostel is 14 nights."),
+        ("The maximum temperature in Tromsø on Monday was 12 °C.", "On Monday at noon Tromsø measured 9 °C."),
         # Other days, or a restricted claim against a plain one.
         ("The Gallan pool is open on Sundays.", "The Gallan pool is closed every Monday."),
         ("The Gallan pool is open.", "The Gallan pool is closed every Sunday."),

@@ -51,6 +51,7 @@ from reverie.conflict.meaning import (
     Found,
     Frame,
     axes_differ,
+    bounds_meet,
     frame_of,
     function_word,
     occasions_differ,
@@ -103,6 +104,8 @@ def judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     del aliases  # names must match exactly here: a quantity's holder is never an alias guess
     tx, ty = unhyphenated(x.text), unhyphenated(y.text)
     ax, ay = analyse(tx), analyse(ty)
+    if not bounds_meet(frame_of(tx), frame_of(ty)):
+        return None  # "the minimum stay" / "the maximum stay": two attributes
     found = _judge(ax, ay) or _dated(ax, ay)
     if found is None:
         return None

@@ -22,6 +22,7 @@ occasion or another holder blocks, because a wrong conflict costs more than a mi
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -146,6 +147,7 @@ class Frame:
     predicate: int  # token index of the predicate (``frame.find_predicate``, or a fallback)
     past: bool
     stopped: bool  # "stopped working …" told in the simple past (``grammar.stopped_in_past``)
+    bound: str | None  # "lower" / "upper": the claim names its one value a minimum / maximum
 
 
 @dataclass(frozen=True)
@@ -237,6 +239,10 @@ def frame(side: Analysis) -> Frame:
     concepts |= _implicit_location(side)
     quantities = tuple(u for u in side.units if u.kind == "qty" and not _year(u))
     past = side.past if pred == side.predicate else _past_verb(tokens[pred].low) if pred < len(tokens) else False
+    bound = next((_BOUNDS[low] for i, low in enumerate(lows) if low in _BOUNDS and i not in in_value), None)
+    if bound is not None and len(quantities) == 1:
+        concepts -= _BOUNDS.keys()
+        subject -= _BOUNDS.keys()
     if age_unit is not None:
         concepts.add("@age")
         if age_unit not in quantities:
@@ -270,6 +276,7 @@ def frame(side: Analysis) -> Frame:
         additive=bool(words & _ADDITIVE) or ("as" in words and "well" in words),
         exclusive=bool(words & _EXCLUSIVE),
         stopped=bool(stopped),
+        bound=bound if bound is not None and len(quantities) == 1 else None,
     )
 
 
@@ -298,6 +305,42 @@ def _age(side: Analysis, lows: list[str]) -> tuple[frozenset[int], Unit | None]:
             return frozenset({i}), Unit(token.low, "qty", token.low, False, i + 1, token.start, token.end,
                                         token.text, qty=q)  # fmt: skip
     return frozenset(), None
+
+
+# "The minimum password length is 8": the value is a lower bound, as "at least 8" says.
+_BOUNDS = {"minimum": "lower", "min": "lower", "maximum": "upper", "max": "upper"}
+
+
+def bounds_meet(fa: Frame, fb: Frame) -> bool:
+    """A claim that names its value a minimum (maximum) speaks of the same thing as another claim
+    only if that claim names the same bound, gives a bound in that direction ("at least 12"), or
+    states a rule ("limited to 2 GB"). Against a plain reading ("the temperature was 25 °C") the
+    maximum is another attribute."""
+    if fa.bound is None and fb.bound is None:
+        return True
+    if fa.bound is not None and fb.bound is not None:
+        return fa.bound == fb.bound
+    named, other = (fa, fb) if fa.bound is not None else (fb, fa)
+    if other.words & _RULE_WORDS:
+        return True
+    qty = [u.qty for u in other.quantities if u.qty is not None]
+    if len(qty) != 1:
+        return False
+    q = qty[0]
+    return (q.hi == math.inf) if named.bound == "lower" else (q.lo == -math.inf)
+
+
+def _as_bound(q: Quantity, side: Frame, other: Quantity) -> Quantity:
+    """A value its claim names a minimum (maximum) read as a lower (upper) bound, when the other
+    claim gives a bound in the same direction: "the minimum length is 8" / "at least 12". Against
+    a plain value it stays a value ("limited to 2 GB" / "the maximum size is 5 GB")."""
+    if side.bound is None or q.lo != q.hi or not math.isfinite(q.lo):
+        return q
+    if side.bound == "lower" and other.hi == math.inf and math.isfinite(other.lo):
+        return replace(q, hi=math.inf, exact=None)
+    if side.bound == "upper" and other.lo == -math.inf and math.isfinite(other.hi):
+        return replace(q, lo=-math.inf, exact=None)
+    return q
 
 
 def _change_words(lows: list[str]) -> frozenset[str]:
@@ -468,6 +511,8 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
         return None  # no verb found: subject and value cannot be told apart, so say nothing
     if fa.hedged or fb.hedged or fa.record or fb.record:
         return None
+    if not bounds_meet(fa, fb):
+        return None  # "the maximum stay" / "the minimum stay", "the maximum temperature" / "a reading"
     if sequence.reversed_order(x, y):
         reason = "The claims put the same two events in opposite orders (said in other words)."
         return Found("temporal", 0.65, reason, _cue_spans(x), _cue_spans(y))
@@ -709,6 +754,7 @@ def _moved_quantities(fa: Frame, fb: Frame) -> list[tuple[Unit, Unit]] | None:
     a, b = qa[0].qty, qb[0].qty
     assert a is not None and b is not None
     a, b = _as_rate(a, fa, b), _as_rate(b, fb, a)
+    a, b = _as_bound(a, fa, b), _as_bound(b, fb, a)
     counting = bool(fa.concepts & fb.concepts & _COUNTING) and "person" in (a.key, b.key)
     a, b = _as_count(a, fa, b, counting), _as_count(b, fb, a, counting)
     if "every" in fa.words | fb.words:
