@@ -1,0 +1,104 @@
+"""A repeated key in one JSON object, over MCP stdio: refused by name, as by every other face.
+
+HTTP (body and ``?where=``), the CLI's ``--meta`` and imports refuse ``{"a": 1, "a": 2}``
+(``reverie.model.validate.unique_keys``): JSON readers disagree on which of two equal keys
+counts, so a proxy or a log may have seen another request than the one run. The MCP SDK parses
+stdio lines itself and kept the last value, so ``remember`` with ``"text"`` twice stored one of
+them silently. These speak raw JSON-RPC lines to a real ``python -m reverie.mcp`` process.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp_support import SCOPE, RawStdio
+
+from reverie import Memory
+
+TWICE = "twice in one object"
+
+
+def tool_call(n: int, arguments: str, name: str = "remember") -> str:
+    """A ``tools/call`` line with ``arguments`` written as raw JSON text (repeats kept)."""
+    return f'{{"jsonrpc": "2.0", "id": {n}, "method": "tools/call", "params": {{"name": "{name}", "arguments": {arguments}}}}}'
+
+
+def refused(answer: dict[str, Any], n: int) -> str:
+    """The ``invalid_input`` tool error of answer ``n``; returns its message."""
+    assert answer["id"] == n, answer
+    result = answer["result"]
+    assert result["isError"] is True, result
+    payload = result["structuredContent"]
+    assert payload == json.loads(result["content"][0]["text"])
+    assert payload["code"] == "invalid_input", payload
+    message: str = payload["error"]
+    return message
+
+
+def stored(db: Path) -> tuple[list[str], int]:
+    """The texts in SCOPE and the number of events written there."""
+    with Memory(db, embedder="hash") as mem:
+        return [i.text for i in mem.list(scope=SCOPE).items], len(mem.events(scope=SCOPE))
+
+
+@pytest.mark.parametrize(
+    ("arguments", "key", "where"),
+    [
+        (f'{{"text": "Alice likes tea", "text": "Alice likes coffee", "scope": "{SCOPE}"}}', "text", "arguments"),
+        (f'{{"text": "x", "scope": "{SCOPE}", "meta": {{"team": "a", "team": "b"}}}}', "team", "meta"),
+        (f'{{"text": "x", "scope": "{SCOPE}", "meta": {{"tags": [1, {{"k": 1, "k": 2}}]}}}}', "k", "meta.tags.1"),
+    ],
+    ids=["top-level", "nested", "inside-a-list"],
+)
+def test_a_repeated_key_in_tool_arguments_is_refused_by_name_and_nothing_is_stored(
+    tmp_path: Path, arguments: str, key: str, where: str
+) -> None:
+    db = tmp_path / "k.db"
+    server = RawStdio(db)
+    try:
+        message = refused(server.ask(tool_call(1, arguments)), 1)
+    finally:
+        server.close()
+    assert message.startswith(f"{where} has the key {key!r} {TWICE}"), message
+    assert "send each key once" in message
+    assert stored(db) == ([], 0)
+
+
+def test_a_repeated_key_elsewhere_in_the_request_is_a_json_rpc_error_naming_it(tmp_path: Path) -> None:
+    db = tmp_path / "k.db"
+    server = RawStdio(db)
+    args = f'{{"text": "x", "scope": "{SCOPE}"}}'
+    try:
+        two_tools = server.ask(
+            f'{{"jsonrpc": "2.0", "id": 2, "method": "tools/call", '
+            f'"params": {{"name": "list", "name": "remember", "arguments": {args}}}}}'
+        )
+        two_ids = server.ask(
+            f'{{"jsonrpc": "2.0", "id": 3, "id": 4, "method": "tools/call", '
+            f'"params": {{"name": "remember", "arguments": {args}}}}}'
+        )
+        two_lists = server.ask('{"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {"cursor": "a", "cursor": "b"}}')
+    finally:
+        server.close()
+    assert two_tools["id"] == 2 and two_tools["error"]["message"].startswith(f"params has the key 'name' {TWICE}")
+    # Which id is meant cannot be told, so the answer carries none (JSON-RPC's null id).
+    assert two_ids["id"] is None and two_ids["error"]["message"].startswith(f"the request has the key 'id' {TWICE}")
+    assert two_lists["id"] == 5 and "'cursor'" in two_lists["error"]["message"]
+    assert stored(db) == ([], 0)
+
+
+def test_the_server_keeps_serving_and_equal_keys_in_different_objects_are_no_repeat(tmp_path: Path) -> None:
+    db = tmp_path / "k.db"
+    server = RawStdio(db)
+    try:
+        refused(server.ask(tool_call(1, f'{{"text": "a", "text": "b", "scope": "{SCOPE}"}}')), 1)
+        ok = server.ask(tool_call(2, f'{{"text": "Alice likes tea", "scope": "{SCOPE}", "meta": {{"text": "t"}}}}'))
+        listed = server.ask(tool_call(3, f'{{"scope": "{SCOPE}"}}', name="list"))
+    finally:
+        server.close()
+    assert ok["id"] == 2 and ok["result"].get("isError") is not True, ok
+    assert [i["text"] for i in listed["result"]["structuredContent"]["items"]] == ["Alice likes tea"]
+    assert stored(db) == (["Alice likes tea"], 1)
