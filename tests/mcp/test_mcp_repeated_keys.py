@@ -10,6 +10,8 @@ them silently. These speak raw JSON-RPC lines to a real ``python -m reverie.mcp`
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,8 @@ TWICE = "twice in one object"
 
 def tool_call(n: int, arguments: str, name: str = "remember") -> str:
     """A ``tools/call`` line with ``arguments`` written as raw JSON text (repeats kept)."""
-    return f'{{"jsonrpc": "2.0", "id": {n}, "method": "tools/call", "params": {{"name": "{name}", "arguments": {arguments}}}}}'
+    params = f'{{"name": "{name}", "arguments": {arguments}}}'
+    return f'{{"jsonrpc": "2.0", "id": {n}, "method": "tools/call", "params": {params}}}'
 
 
 def refused(answer: dict[str, Any], n: int) -> str:
@@ -80,7 +83,9 @@ def test_a_repeated_key_elsewhere_in_the_request_is_a_json_rpc_error_naming_it(t
             f'{{"jsonrpc": "2.0", "id": 3, "id": 4, "method": "tools/call", '
             f'"params": {{"name": "remember", "arguments": {args}}}}}'
         )
-        two_lists = server.ask('{"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {"cursor": "a", "cursor": "b"}}')
+        two_lists = server.ask(
+            '{"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {"cursor": "a", "cursor": "b"}}'
+        )
     finally:
         server.close()
     assert two_tools["id"] == 2 and two_tools["error"]["message"].startswith(f"params has the key 'name' {TWICE}")
@@ -102,3 +107,26 @@ def test_the_server_keeps_serving_and_equal_keys_in_different_objects_are_no_rep
     assert ok["id"] == 2 and ok["result"].get("isError") is not True, ok
     assert [i["text"] for i in listed["result"]["structuredContent"]["items"]] == ["Alice likes tea"]
     assert stored(db) == (["Alice likes tea"], 1)
+
+
+def test_while_serving_fd_0_is_the_null_device_and_the_client_lines_come_through_a_private_copy() -> None:
+    """What the SDK does when it opens stdin itself, kept now that reverie hands it a checked stdin:
+    a child process (a git hook run by a vault tool) or a handler reading stdin gets EOF, never
+    the client's requests; fd 0 is the wire again afterwards."""
+    script = (
+        "import os, subprocess, sys\n"
+        "from reverie.mcp.stdio_lines import wire_stdin\n"
+        "pipe, null = os.fstat(0).st_ino, os.stat(os.devnull).st_ino\n"
+        "with wire_stdin() as wire:\n"
+        "    child = subprocess.run([sys.executable, '-c', 'import sys; print(repr(sys.stdin.read()))'],"
+        " capture_output=True, text=True, check=True).stdout.strip()\n"
+        "    mine = os.read(0, 100)\n"
+        "    during = os.fstat(0).st_ino == null\n"
+        "    first = wire.readline()\n"
+        "after = os.fstat(0).st_ino == pipe\n"
+        "print(child, repr(mine), during, repr(first), after)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], input="one\n", capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.split() == ["''", "b''", "True", repr("one\n"), "True"], done
