@@ -15,10 +15,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from mcp_support import SCOPE, RawStdio
+from mcp import Client
+from mcp_support import SCOPE, RawStdio, call
+from test_mcp_http import serving
 
 from reverie import Memory
+from reverie.mcp.repeated import refusal
 
 TWICE = "twice in one object"
 
@@ -130,3 +134,48 @@ def test_while_serving_fd_0_is_the_null_device_and_the_client_lines_come_through
         [sys.executable, "-c", script], input="one\n", capture_output=True, text=True, check=True, timeout=60
     )
     assert done.stdout.split() == ["''", "b''", "True", repr("one\n"), "True"], done
+
+
+@pytest.mark.anyio
+async def test_the_http_transport_refuses_a_repeated_key_too_and_keeps_serving(tmp_path: Path) -> None:
+    """Streamable HTTP: the SDK reads the body with pydantic, which keeps the last key as well."""
+    db = tmp_path / "h.db"
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    with serving(db) as url:
+        async with httpx.AsyncClient(timeout=20) as http:
+            hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}
+            opened = await http.post(
+                url, json={"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}, headers=headers
+            )
+            session = {**headers, "mcp-session-id": opened.headers["mcp-session-id"]}
+            await http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+            args = f'{{"text": "a", "scope": "{SCOPE}", "meta": {{"team": "x", "team": "y"}}}}'
+            in_arguments = await http.post(url, content=tool_call(1, args), headers=session)
+            in_params = await http.post(
+                url,
+                content='{"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"cursor": "a", "cursor": "b"}}',
+                headers=session,
+            )
+        async with Client(url, mode="legacy") as client:
+            ok = await call(client, "remember", text="Alice likes tea", scope=SCOPE)
+    assert in_arguments.status_code == 200, in_arguments.text
+    assert refused(in_arguments.json(), 1).startswith(f"meta has the key 'team' {TWICE}")
+    assert in_params.status_code == 400 and in_params.json()["id"] == 2
+    assert in_params.json()["error"]["message"].startswith(f"params has the key 'cursor' {TWICE}")
+    assert ok["item"]["text"] == "Alice likes tea"
+    assert stored(db) == (["Alice likes tea"], 1)
+
+
+def test_the_rule_on_a_raw_line() -> None:
+    """``refusal`` itself: no repeat, no refusal; a notification is refused with nothing to answer;
+    text the SDK must refuse anyway (not JSON, too deep) is left to it."""
+    assert refusal(tool_call(1, f'{{"text": "a", "scope": "{SCOPE}", "meta": {{"text": "a"}}}}')) is None
+    note = refusal(
+        '{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "requestId": 2}}'
+    )
+    assert note is not None and note.reply is None and "'requestId'" in note.message
+    assert refusal("not json") is None
+    assert refusal("[" * 100_000 + "]" * 100_000) is None
+    deep = '{"a": ' * 500 + '{"k": 1, "k": 2}' + "}" * 500  # as deep as the decoder reads: walked without recursion
+    found = refusal(tool_call(7, f'{{"text": "a", "scope": "{SCOPE}", "meta": {deep}}}'))
+    assert found is not None and found.message.startswith("meta" + ".a" * 500 + " has the key 'k'")

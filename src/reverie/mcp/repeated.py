@@ -11,7 +11,6 @@ as on every face and names where the key sits: ``meta.tags.1 has the key 'k' twi
 from __future__ import annotations
 
 import json
-import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,8 +19,6 @@ import mcp.types as types
 from reverie.errors import InvalidInputError
 from reverie.mcp.replies import rpc_error, tool_refusal
 from reverie.model.validate import unique_keys
-
-logger = logging.getLogger(__name__)
 
 
 class _Pairs(list[tuple[str, Any]]):
@@ -73,7 +70,7 @@ def refusal(line: str) -> Refusal | None:
     A ``tools/call`` whose ``arguments`` repeat a key gets the tool error ``invalid_input`` (as a
     bad argument does); a repeat elsewhere a JSON-RPC error, ``invalid params`` under ``params``,
     ``invalid request`` at the top (with a null id when ``id`` itself is the repeated key: which
-    one was meant cannot be told). A notification or response is not answered, only logged.
+    one was meant cannot be told). A notification or response gets no reply: nothing was asked.
     """
     try:
         doc = json.loads(line, object_pairs_hook=_Pairs, parse_int=_number)
@@ -95,7 +92,6 @@ def refusal(line: str) -> Refusal | None:
         return None
     path, message = found
     if not isinstance(top.get("method"), str) or not ids:
-        logger.warning("dropped a JSON-RPC notification or response: %s", message)
         return Refusal(message, None)
     code = types.INVALID_PARAMS if path.startswith("params") else types.INVALID_REQUEST
     return Refusal(message, rpc_error(request_id, code, message))

@@ -32,6 +32,7 @@ from reverie.mcp.catalog import DESCRIPTIONS, INSTRUCTIONS, SCHEMAS, TOOL_NAMES
 from reverie.mcp.conversation_catalog import ADDITIVE as CONVERSATION_ADDITIVE
 from reverie.mcp.conversation_catalog import READ_ONLY as CONVERSATION_READ_ONLY
 from reverie.mcp.handlers import HANDLERS, ToolError
+from reverie.mcp.http_repeats import RefuseRepeatedKeys
 from reverie.mcp.schema import check_arguments
 from reverie.mcp.stdio_lines import CheckedLines, wire_stdin
 from reverie.mcp.unreadable import Answering
@@ -232,7 +233,8 @@ def run_http(
         ) as mem,
     ):
         # The SDK turns on DNS-rebinding protection (Host / Origin checks) for loopback hosts.
-        app = build_server(mem, vault).streamable_http_app(host=host)
+        # A body repeating a JSON key is refused by name before the SDK reads it (and keeps the last).
+        app = RefuseRepeatedKeys(build_server(mem, vault).streamable_http_app(host=host))
         uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()
 
 

@@ -15,6 +15,7 @@ EOF, never the client's requests.
 from __future__ import annotations
 
 import io
+import logging
 import os
 from collections.abc import AsyncIterable, Iterator
 from contextlib import contextmanager
@@ -24,6 +25,8 @@ import anyio
 from mcp.shared.message import SessionMessage
 
 from reverie.mcp.repeated import refusal
+
+logger = logging.getLogger(__name__)
 
 
 @contextmanager
@@ -77,10 +80,11 @@ class CheckedLines:
             found = refusal(line)
             if found is None:
                 return line
-            if found.reply is None:
-                continue  # a notification or response: nothing to answer (logged by ``refusal``)
+            if found.reply is None:  # a notification or response: nothing to answer, so not run either
+                logger.warning("dropped a JSON-RPC message without a request id: %s", found.message)
+                continue
             await self._ready.wait()
-            assert self._write is not None  # nosec B101 # set with the event just awaited
+            assert self._write is not None  # set with the event just awaited
             try:
                 await self._write.send(SessionMessage(message=found.reply))
             except (anyio.ClosedResourceError, anyio.BrokenResourceError):
