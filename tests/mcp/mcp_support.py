@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import select
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -77,3 +80,38 @@ def assert_only_in_data(payload: dict[str, Any], needle: str, fields: tuple[str,
         assert path[-1] in fields, path
         assert owner(payload, path).get("note") == DATA_NOTE, path
     return len(found)
+
+
+class RawStdio:
+    """``python -m reverie.mcp`` spoken to line by line, as a client on the wire does: for
+    requests no SDK client would write (a repeated key), and to read the answer as sent."""
+
+    def __init__(self, db: Path) -> None:
+        args = [sys.executable, "-m", "reverie.mcp", "--db", str(db), "--create", "--embedder", "hash"]
+        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}
+        self.ask(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}))
+        self.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def ask(self, line: str) -> dict[str, Any]:
+        """Send a request line and read its answer; fail (not hang) if none comes within 20 s."""
+        assert self.proc.stdout is not None
+        self.send(line)
+        ready, _, _ = select.select([self.proc.stdout], [], [], 20)
+        assert ready, f"no answer to {line[:80]}"
+        answer: dict[str, Any] = json.loads(self.proc.stdout.readline())
+        return answer
+
+    def close(self) -> None:
+        """Hang up and wait for the server to exit cleanly."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.close()
+        try:
+            assert self.proc.wait(timeout=20) == 0
+        finally:
+            self.proc.stdout.close()

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import anyio.to_thread
@@ -32,7 +32,9 @@ from reverie.mcp.catalog import DESCRIPTIONS, INSTRUCTIONS, SCHEMAS, TOOL_NAMES
 from reverie.mcp.conversation_catalog import ADDITIVE as CONVERSATION_ADDITIVE
 from reverie.mcp.conversation_catalog import READ_ONLY as CONVERSATION_READ_ONLY
 from reverie.mcp.handlers import HANDLERS, ToolError
+from reverie.mcp.http_repeats import RefuseRepeatedKeys
 from reverie.mcp.schema import check_arguments
+from reverie.mcp.stdio_lines import CheckedLines, wire_stdin
 from reverie.mcp.unreadable import Answering
 from reverie.mcp.vault_tools import READ_ONLY as VAULT_READ_ONLY
 from reverie.mcp.vault_tools import VAULT_DESCRIPTIONS, VAULT_HANDLERS, VAULT_SCHEMAS, run_vault_tool
@@ -159,10 +161,15 @@ def open_memory(
 async def serve_stdio(mem: Memory, vault: str | Path | None = None) -> None:
     """Serve ``mem`` over this process's stdin / stdout until the client hangs up."""
     server = build_server(mem, vault)
-    async with stdio_server() as (read_stream, write_stream):
-        # A line the SDK cannot read (a 5000-digit number) gets an answer, not silence.
-        answering = Answering(read_stream, write_stream)
-        await server.run(answering, write_stream, server.create_initialization_options())
+    with wire_stdin() as stdin:
+        # A line repeating a key is refused by name before the SDK reads it (and keeps the last).
+        lines = CheckedLines(anyio.wrap_file(stdin))
+        # The transport only iterates its stdin's lines, which is all CheckedLines offers.
+        async with stdio_server(stdin=cast("anyio.AsyncFile[str]", lines)) as (read_stream, write_stream):
+            lines.answer_through(write_stream)
+            # A line the SDK cannot read (a 5000-digit number) gets an answer, not silence.
+            answering = Answering(read_stream, write_stream)
+            await server.run(answering, write_stream, server.create_initialization_options())
 
 
 def run_stdio(
@@ -226,7 +233,8 @@ def run_http(
         ) as mem,
     ):
         # The SDK turns on DNS-rebinding protection (Host / Origin checks) for loopback hosts.
-        app = build_server(mem, vault).streamable_http_app(host=host)
+        # A body repeating a JSON key is refused by name before the SDK reads it (and keeps the last).
+        app = RefuseRepeatedKeys(build_server(mem, vault).streamable_http_app(host=host))
         uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()
 
 

@@ -26,6 +26,8 @@ import anyio
 import mcp.types as types
 from mcp.shared.message import SessionMessage
 
+from reverie.mcp.replies import rpc_error, tool_refusal
+
 #: Digits past which Python refuses ``int(str)`` (0: no limit).
 _MAX_DIGITS = sys.get_int_max_str_digits() or 10**9
 
@@ -75,15 +77,8 @@ def reply_to(line: str) -> types.JSONRPCResponse | types.JSONRPCError | None:
             "digits); no score, count or value is that long: send a number in range, or a value as a string"
         )
     if doc.get("method") == "tools/call" and found is not None:
-        payload = {"code": "invalid_input", "error": message}
-        result = types.CallToolResult(
-            content=[types.TextContent(text=json.dumps(payload))], structured_content=payload, is_error=True
-        )
-        return types.JSONRPCResponse(
-            jsonrpc="2.0", id=request_id, result=result.model_dump(by_alias=True, mode="json", exclude_none=True)
-        )
-    error = types.ErrorData(code=types.INVALID_PARAMS, message=message)
-    return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
+        return tool_refusal(request_id, message)
+    return rpc_error(request_id, types.INVALID_PARAMS, message)
 
 
 class Answering:
