@@ -32,6 +32,8 @@ from reverie.conflict import Claim, detect
         ("The Nordic Chess Open took place in Oslo last year.", "Last year's Nordic Chess Open was hosted in Bergen.",
          "entity"),
         ("The Alder Summit was held in Lyon in 2022.", "The Alder Summit took place in Nantes in 2022.", "entity"),
+        ("The Corran charter was signed in Lisbon.", "The signing of the Corran charter took place in Porto.",
+         "entity"),
         ("Marit returns from her sabbatical on 3 February.", "Marit returns from her sabbatical on 9 April.",
          "temporal"),
         ("The Osen viaduct was built in 1871.", "Construction of the Osen viaduct was completed in 1880.", "temporal"),
@@ -105,6 +107,10 @@ def test_round9_conflicts(a: str, b: str, axis: str) -> None:
         # Other days, or a restricted claim against a plain one.
         ("The Gallan pool is open on Sundays.", "The Gallan pool is closed every Monday."),
         ("The Gallan pool is open.", "The Gallan pool is closed every Sunday."),
+        # Another event of the same thing, a place inside the other, and two dated signings.
+        ("The Corran charter was signed in Lisbon.", "The Corran charter was drafted in Porto."),
+        ("The Corran charter was signed in Lisbon.", "The Corran charter was signed in Portugal."),
+        ("The Corran charter was signed in Lisbon in 1990.", "The Corran charter was signed in Porto in 1992."),
         # Where something happened, and where someone lives: two relations.
         ("The Alder Summit took place in Lyon.", "The Alder Summit's organiser lives in Nantes."),
     ],

@@ -477,13 +477,22 @@ def _record(side: Analysis) -> bool:
 
 
 def _implicit_location(side: Analysis) -> set[str]:
-    """ "X is in Paris" says where X is, as "X is located in Paris" does."""
+    """ "X is in Paris" says where X is, as "X is located in Paris" does; "the accord was signed
+    in Vienna" says where its one signing was, as "the signing took place in Geneva" does."""
     tokens = side.tokens
     p = side.predicate
+    if side.copula and p + 2 < len(tokens) and tokens[p + 1].low in _ONCE_PLACED:
+        p += 1
     place = p + 2 < len(tokens) and tokens[p + 2].kind == "word" and tokens[p + 2].cap
     if side.copula and place and tokens[p + 1].low in {"in", "at"}:
         return {"@where"}
     return set()
+
+
+# Events that happen once to what they are said of, so "in <Place>" after them is its one place.
+_ONCE_PLACED = frozenset(
+    {"signed", "born", "founded", "buried", "crowned", "baptised", "baptized", "ratified", "held", "hosted"}
+)
 
 
 # ---- judging a pair ------------------------------------------------------------------------
