@@ -128,7 +128,11 @@ class Intents:
             expected_version=chk.check_version(expected_version),
             max_moves=core.limits.max_record_moves,
         )
-        return self._written(core.run([command]))
+        # A move's event carries only what it changed (``model/agenda.py``): the intent after it is
+        # read back in the same transaction, so it is this move's result, not a later one's.
+        with core.store.atomic(command.scope):
+            core.run([command])
+            return self.get(command.id, scope=command.scope)
 
     def pause(
         self, intent: ag.Intent | str, *, scope: str, reason: str = "", expected_version: int | None = None

@@ -4,25 +4,30 @@ Pure, like the rest of ``model/``. The reducer rules live in ``model/agenda_rule
 
 Why on the memory's own log: an intent and the tasks serving it are part of what an agent knows
 ("we set out to find Alice's allergy; the first lookup failed"), so they must replay, rebuild,
-stay inside their scope and show in ``history`` exactly like a claim. An intent's events and a
-task's creation carry the record's *whole* state after them (``intent`` / ``task``), so
-projecting them needs no reads. A task's moves carry only what the move changed (a *delta*),
-applied to the task as it stood: a task keeps every failure, so a move carrying the whole task
-grew with the failures before it, and 1,000 fail/retry pairs of one task wrote ~110 MB of log
-(the sum grows with the square of the moves; ``bench/task_move_bytes.py``). Logs written before
-(task moves carrying the whole task) replay as they did: a payload without ``"delta"`` is a
-whole record.
+stay inside their scope and show in ``history`` exactly like a claim. A record's creation
+carries its *whole* state (``intent`` / ``task``), so projecting it needs no reads. Its moves
+carry only what the move changed (a *delta*), applied to the record as it stood: a task keeps
+every failure, so a move carrying the whole task grew with the failures before it, and 1,000
+fail/retry pairs of one task wrote ~110 MB of log (the sum grows with the square of the moves;
+``bench/task_move_bytes.py``); an intent's move carrying the whole intent copied its label and
+claim ids into every event, so its log grew with moves times the record's size
+(``bench/intent_move_bytes.py``). Logs written before (moves carrying the whole record) replay
+as they did: a payload without ``"delta"`` is a whole record.
 
 Event types and payloads (stable; a slice export copies these events as they are):
 
-- ``intent.created`` / ``intent.paused`` / ``intent.resumed`` / ``intent.completed`` /
-  ``intent.cancelled``: ``{"intent": Intent.to_dict()}``
+- ``intent.created``: ``{"intent": Intent.to_dict()}``
+- ``intent.paused`` / ``intent.resumed`` / ``intent.completed`` / ``intent.cancelled``:
+  ``{"intent": {"id", "scope", "status", "reason", "version", "updated_at"}, "delta": true}``.
+  Older logs hold ``{"intent": Intent.to_dict()}`` for these too.
 - ``task.created``: ``{"task": Task.to_dict()}``
 - ``task.started`` / ``task.completed`` / ``task.failed`` / ``task.retried``:
   ``{"task": {"id", "scope", "status", "reason", "version", "updated_at", ...}, "delta": true}``
   with, by move, ``"attempts"`` (start, retry: the attempt it begins), ``"failure"`` (fail: the
   ``Failure`` it adds) or ``"outputs"`` (complete: the claims it adds to the task's outputs).
   Older logs hold ``{"task": Task.to_dict()}`` for these too.
+- Any move's delta may hold ``"unseen"``: the ids its reason quotes that its principal may not
+  see (the record's ``unseen`` gains them; ``model.conceal`` never shows the list).
 
 Payloads name memories by id only (``memory_ids``, ``inputs``, ``outputs``): a purged claim's
 text is never copied into them. The free text they hold (``label``, ``action``, ``reason``,
@@ -34,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from reverie.model.clock import from_iso, to_iso
 
@@ -406,21 +411,73 @@ class PutTask:
 
 
 AgendaChange = PutIntent | PutTask
+#: An intent or a task: what a move's shared steps take and give back (``moved``, ``_applied``).
+RecordT = TypeVar("RecordT", Intent, Task)
 
 
 def is_agenda_event(event_type: str) -> bool:
     return event_type.startswith(("intent.", "task."))
 
 
-#: Reads a task as it stands before an event is applied: ``(scope, task id) -> Task | None``.
+#: Reads a record as it stands before an event is applied: ``(scope, id) -> record | None``.
 TaskReader = Callable[[str, str], "Task | None"]
-#: The fields every task move's delta sets (besides the move's own: attempts, failure, outputs).
+IntentReader = Callable[[str, str], "Intent | None"]
+#: The fields every move's delta sets (a task's moves add their own: attempts, failure, outputs).
 _DELTA_SET = ("status", "reason", "version", "updated_at")
 
 
-def is_task_delta(payload: Mapping[str, Any]) -> bool:
-    """Whether a ``task.*`` payload carries a move's delta (else the whole task, as older logs do)."""
+def is_move_delta(payload: Mapping[str, Any]) -> bool:
+    """Whether an ``intent.*`` / ``task.*`` payload carries a move's delta (else the whole record, as
+    creations and older logs' moves do)."""
     return payload.get("delta") is True
+
+
+def _delta(after: Intent | Task) -> dict[str, Any]:
+    """What every move changes: status, reason, version, time (with the record's id and scope)."""
+    whole = after.to_dict()
+    return {"id": after.id, "scope": after.scope, **{k: whole[k] for k in _DELTA_SET}}
+
+
+def _payload(key: str, delta: dict[str, Any], unseen: Sequence[str]) -> dict[str, Any]:
+    if unseen:  # the blind quotes of this move's reason (the record's ``unseen`` gains them)
+        delta["unseen"] = sorted(set(unseen))
+    return {key: delta, "delta": True}
+
+
+def _applied(before: RecordT, delta: Mapping[str, Any]) -> RecordT:
+    """``before`` with the fields every move's delta sets (``_delta``) applied."""
+    return replace(
+        before,
+        status=str(delta["status"]),
+        reason=str(delta.get("reason") or ""),
+        version=int(delta["version"]),
+        updated_at=from_iso(str(delta["updated_at"])),
+        unseen=unseen_union(before.unseen, _ids(delta.get("unseen"))),
+    )
+
+
+def moved(record: RecordT, status: str, reason: str, at: datetime, unseen: Sequence[str]) -> RecordT:
+    """``record`` after a move to ``status``: what every intent or task move changes (a task's move
+    then adds its own: an attempt, a failure, outputs). The delta ``_delta`` writes is exactly this."""
+    return replace(
+        record,
+        status=status,
+        reason=reason,
+        updated_at=at,
+        version=record.version + 1,
+        unseen=unseen_union(record.unseen, tuple(unseen)),
+    )
+
+
+def intent_move_payload(after: Intent, unseen: Sequence[str] = ()) -> dict[str, Any]:
+    """The payload of an intent's move that led to ``after``: only what it changed (no label,
+    owner, priority or claim ids, which no move changes), so its size does not grow with them."""
+    return _payload("intent", _delta(after), unseen)
+
+
+def apply_intent_delta(before: Intent, delta: Mapping[str, Any]) -> Intent:
+    """``before`` with a move's ``delta`` (``intent_move_payload``'s ``"intent"``) applied."""
+    return _applied(before, delta)
 
 
 def task_move_payload(before: Task, after: Task, unseen: Sequence[str] = ()) -> dict[str, Any]:
@@ -428,8 +485,7 @@ def task_move_payload(before: Task, after: Task, unseen: Sequence[str] = ()) -> 
 
     Its size does not depend on how many moves the task made before (see the module docstring).
     """
-    whole = after.to_dict()
-    delta: dict[str, Any] = {"id": after.id, "scope": after.scope, **{k: whole[k] for k in _DELTA_SET}}
+    delta = _delta(after)
     if after.attempts != before.attempts:
         delta["attempts"] = after.attempts
     if len(after.failures) > len(before.failures):
@@ -437,43 +493,48 @@ def task_move_payload(before: Task, after: Task, unseen: Sequence[str] = ()) -> 
     added = [o for o in after.outputs if o not in before.outputs]
     if added:
         delta["outputs"] = added
-    if unseen:  # the blind quotes of this move's reason (``Task.unseen`` gains them)
-        delta["unseen"] = sorted(set(unseen))
-    return {"task": delta, "delta": True}
+    return _payload("task", delta, unseen)
 
 
 def apply_task_delta(before: Task, delta: Mapping[str, Any]) -> Task:
     """``before`` with a move's ``delta`` (``task_move_payload``'s ``"task"``) applied."""
     failure = delta.get("failure")
     return replace(
-        before,
-        status=str(delta["status"]),
-        reason=str(delta.get("reason") or ""),
-        version=int(delta["version"]),
-        updated_at=from_iso(str(delta["updated_at"])),
+        _applied(before, delta),
         attempts=int(delta.get("attempts", before.attempts)),
         failures=before.failures if failure is None else (*before.failures, Failure.from_dict(failure)),
         outputs=tuple(dict.fromkeys((*before.outputs, *_ids(delta.get("outputs"))))),
-        unseen=unseen_union(before.unseen, _ids(delta.get("unseen"))),
     )
 
 
-def project_agenda(event_type: str, payload: Mapping[str, Any], task: TaskReader | None = None) -> list[AgendaChange]:
+def _before(event_type: str, delta: Mapping[str, Any], read: Callable[[str, str], RecordT | None] | None) -> RecordT:
+    before = None if read is None else read(str(delta["scope"]), str(delta["id"]))
+    if before is None:  # pragma: no cover - the reducer moves only a record that exists
+        raise LookupError(f"a {event_type} event moves {delta['id']}, which is not recorded before it")
+    return before
+
+
+def project_agenda(
+    event_type: str,
+    payload: Mapping[str, Any],
+    task: TaskReader | None = None,
+    intent: IntentReader | None = None,
+) -> list[AgendaChange]:
     """The change an intent or task event makes: its record, whole.
 
-    A whole-record event needs no reads; a task move's delta is applied to the task as ``task``
-    reads it (the row as the store holds it, inside the write or the rebuild).
+    A whole-record event needs no reads; a move's delta is applied to the record as ``intent`` /
+    ``task`` reads it (the row as the store holds it, inside the write or the rebuild).
     """
     if event_type in INTENT_EVENTS:
-        return [PutIntent(Intent.from_dict(payload["intent"]))]
+        if not is_move_delta(payload):
+            return [PutIntent(Intent.from_dict(payload["intent"]))]
+        delta = payload["intent"]
+        return [PutIntent(apply_intent_delta(_before(event_type, delta, intent), delta))]
     if event_type in TASK_EVENTS:
-        if not is_task_delta(payload):
+        if not is_move_delta(payload):
             return [PutTask(Task.from_dict(payload["task"]))]
         delta = payload["task"]
-        before = None if task is None else task(str(delta["scope"]), str(delta["id"]))
-        if before is None:  # pragma: no cover - the reducer moves only a task that exists
-            raise LookupError(f"a {event_type} event moves task {delta['id']}, which is not recorded before it")
-        return [PutTask(apply_task_delta(before, delta))]
+        return [PutTask(apply_task_delta(_before(event_type, delta, task), delta))]
     return []  # a future agenda event type: skipped, never fatal for replay
 
 
@@ -502,8 +563,11 @@ def agenda_problems(
     def task(scope: str, task_id: str) -> Task | None:
         return want_t.get((scope, task_id))
 
+    def intent(scope: str, intent_id: str) -> Intent | None:
+        return want_i.get((scope, intent_id))
+
     for event_type, payload in events:
-        for change in project_agenda(event_type, payload, task):
+        for change in project_agenda(event_type, payload, task, intent):
             if isinstance(change, PutIntent):
                 want_i[(change.intent.scope, change.intent.id)] = change.intent
             else:

@@ -87,6 +87,19 @@ def _refuse(kind: str, record_id: str, move: str, status: str, moves: dict[str, 
     return InvalidTransitionError(f"cannot {move} {kind} {record_id}: it is {status}; from {status} {can}")
 
 
+def _move_target(
+    kind: str, record: ag.Intent | ag.Task, cmd: ag.MoveIntent | ag.MoveTask, moves: dict[str, Any]
+) -> tuple[str, str]:
+    """The status ``cmd`` leads ``record`` to and the event it records, after the checks every move
+    makes in this order: the caller's version, the status machine, ``Limits.max_record_moves``."""
+    _check_version(kind, record.id, record.version, cmd.expected_version)
+    starts, to, event_type = moves[cmd.move]
+    if record.status not in starts:
+        raise _refuse(kind, record.id, cmd.move, record.status, moves)
+    _check_moves(kind, record.id, record.version, cmd.max_moves)
+    return to, event_type
+
+
 def _create_intent(cmd: ag.CreateIntent, view: StateView, ctx: Context) -> list[ev.Event]:
     if cmd.parent is not None:
         parent = require_intent(view, cmd.scope, cmd.parent)
@@ -117,20 +130,11 @@ def _move_intent(cmd: ag.MoveIntent, view: StateView, ctx: Context) -> list[ev.E
     if cmd.move not in ag.INTENT_MOVES:
         raise InvalidInputError(f"intent move {cmd.move!r} is unknown; use one of {', '.join(ag.INTENT_MOVES)}")
     intent = require_intent(view, cmd.scope, cmd.id)
-    _check_version("intent", intent.id, intent.version, cmd.expected_version)
-    starts, to, event_type = ag.INTENT_MOVES[cmd.move]
-    if intent.status not in starts:
-        raise _refuse("intent", intent.id, cmd.move, intent.status, ag.INTENT_MOVES)
-    _check_moves("intent", intent.id, intent.version, cmd.max_moves)
-    moved = replace(
-        intent,
-        status=to,
-        reason=cmd.reason,
-        updated_at=ctx.now,
-        version=intent.version + 1,
-        unseen=ag.unseen_union(intent.unseen, cmd.unseen),
-    )
-    return [_event(ctx, event_type, cmd.scope, {"intent": moved.to_dict()})]
+    to, event_type = _move_target("intent", intent, cmd, ag.INTENT_MOVES)
+    moved = ag.moved(intent, to, cmd.reason, ctx.now, cmd.unseen)
+    # Only what the move changed (``model/agenda.py``): no move changes the label or claim ids,
+    # which an event carrying the whole intent copied each time; the projection applies it.
+    return [_event(ctx, event_type, cmd.scope, ag.intent_move_payload(moved, cmd.unseen))]
 
 
 def _create_task(cmd: ag.CreateTask, view: StateView, ctx: Context) -> list[ev.Event]:
@@ -173,20 +177,9 @@ def _move_task(cmd: ag.MoveTask, view: StateView, ctx: Context) -> list[ev.Event
             "a failed task needs a reason (what went wrong), so the next agent does not retry blindly"
         )
     task = require_task(view, cmd.scope, cmd.id)
-    _check_version("task", task.id, task.version, cmd.expected_version)
-    starts, to, event_type = ag.TASK_MOVES[cmd.move]
-    if task.status not in starts:
-        raise _refuse("task", task.id, cmd.move, task.status, ag.TASK_MOVES)
-    _check_moves("task", task.id, task.version, cmd.max_moves)
+    to, event_type = _move_target("task", task, cmd, ag.TASK_MOVES)
     _require_memories(view, cmd.scope, cmd.outputs, "the task's outputs", cmd.principal)
-    moved = replace(
-        task,
-        status=to,
-        reason=cmd.reason,
-        updated_at=ctx.now,
-        version=task.version + 1,
-        unseen=ag.unseen_union(task.unseen, cmd.unseen),
-    )
+    moved = ag.moved(task, to, cmd.reason, ctx.now, cmd.unseen)
     if cmd.move in ("start", "retry"):
         moved = replace(moved, attempts=task.attempts + 1)
     elif cmd.move == "fail":

@@ -29,7 +29,7 @@ from collections.abc import Sequence, Set
 from dataclasses import replace
 from typing import Any
 
-from reverie.model.agenda import Intent, IntentQuery, Task, TaskQuery, is_task_delta
+from reverie.model.agenda import Intent, IntentQuery, Task, TaskQuery, is_move_delta
 from reverie.model.item import Edge, Item, Provenance
 from reverie.model.query import And, Filter, MetaEq, MetaHas, Not, Or, ParentIncludes, ParentsCount
 from reverie.model.suggestion_text import WITHHELD_LABEL, is_suggestion_reason, suggested_about
@@ -171,27 +171,35 @@ def conceal_task(task: Task, hidden: Set[str]) -> Task:
 
 
 def conceal_agenda_payload(payload: dict[str, Any], hidden: Set[str]) -> dict[str, Any]:
-    """An ``intent.*`` / ``task.*`` event's payload with its record concealed (the same dict if unchanged)."""
+    """An ``intent.*`` / ``task.*`` event's payload with its record, or its move's delta, concealed
+    (the same dict if unchanged)."""
     out = dict(payload)
-    if isinstance(payload.get("intent"), dict):
-        intent = Intent.from_dict(payload["intent"])
-        if (shown_i := conceal_intent(intent, hidden)) is not intent:
-            out["intent"] = shown_i.to_dict()
-    if isinstance(payload.get("task"), dict) and is_task_delta(payload):
-        out["task"] = conceal_task_delta(payload["task"], hidden)
-    elif isinstance(payload.get("task"), dict):
-        task = Task.from_dict(payload["task"])
-        if (shown_t := conceal_task(task, hidden)) is not task:
-            out["task"] = shown_t.to_dict()
+    for key in ("intent", "task"):
+        if isinstance(payload.get(key), dict):
+            out[key] = _conceal_record(key, payload[key], hidden, is_move_delta(payload))
     return payload if out == payload else out  # a record left as stored is not re-serialised
 
 
-def conceal_task_delta(delta: dict[str, Any], hidden: Set[str], task_unseen: Sequence[str] = ()) -> dict[str, Any]:
-    """A task move's delta (``model.agenda.task_move_payload``) concealed as ``conceal_task`` conceals
-    the same fields of the whole task: its reason, the failure's reason, the outputs it adds. Blind
-    quotes (``unseen``, the task's own so far and this move's) read as written, and the list itself
-    is never shown."""
-    blind = set(task_unseen) | {str(i) for i in delta.get("unseen") or ()}  # this move's own blind quotes
+def _conceal_record(key: str, record: dict[str, Any], hidden: Set[str], delta: bool) -> dict[str, Any]:
+    """One payload's ``intent`` / ``task``: a move's delta, or a whole record (``record`` if unchanged)."""
+    if delta:
+        return conceal_move_delta(record, hidden)
+    if key == "intent":
+        intent = Intent.from_dict(record)
+        shown_i = conceal_intent(intent, hidden)
+        return record if shown_i is intent else shown_i.to_dict()
+    task = Task.from_dict(record)
+    shown_t = conceal_task(task, hidden)
+    return record if shown_t is task else shown_t.to_dict()
+
+
+def conceal_move_delta(delta: dict[str, Any], hidden: Set[str], record_unseen: Sequence[str] = ()) -> dict[str, Any]:
+    """An intent's or task's move delta (``model.agenda.intent_move_payload`` /
+    ``task_move_payload``) concealed as ``conceal_intent`` / ``conceal_task`` conceal the same fields
+    of the whole record: its reason; a task's failure reason and the outputs it adds. Blind quotes
+    (``unseen``, the record's own so far and this move's) read as written, and the list itself is
+    never shown."""
+    blind = set(record_unseen) | {str(i) for i in delta.get("unseen") or ()}  # this move's own blind quotes
     words = frozenset(hidden) - blind
     out = {k: v for k, v in delta.items() if k != "unseen"}
     out["reason"] = conceal_text(str(delta.get("reason") or ""), words)
@@ -253,7 +261,7 @@ __all__ = [
     "conceal_intent",
     "conceal_item",
     "conceal_meta",
+    "conceal_move_delta",
     "conceal_task",
-    "conceal_task_delta",
     "conceal_text",
 ]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from reverie.model import events as ev
-from reverie.model.agenda import AgendaChange, TaskReader, is_agenda_event, project_agenda
+from reverie.model.agenda import AgendaChange, IntentReader, TaskReader, is_agenda_event, project_agenda
 from reverie.model.clock import from_iso
 from reverie.model.conversation import ConversationChange, project_conversation
 from reverie.model.item import Edge, Item, Scores
@@ -128,10 +128,10 @@ def superseded_prints(item: Item) -> tuple[str, ...]:
 
 
 class ProjectionView:
-    """What projecting needs to read: the current item, edge and task rows.
+    """What projecting needs to read: the current item, edge, task and intent rows.
 
-    ``task`` is read by a task move's event, which carries only what the move changed
-    (``model/agenda.py``); a view without it cannot project one (``LookupError``).
+    ``task`` / ``intent`` are read by a task's or intent's move event, which carries only what the
+    move changed (``model/agenda.py``); a view without them cannot project one (``LookupError``).
     """
 
     def __init__(
@@ -139,10 +139,12 @@ class ProjectionView:
         item: Callable[[str, str], Item | None],
         edge: Callable[[str, str], Edge | None],
         task: TaskReader | None = None,
+        intent: IntentReader | None = None,
     ):
         self.item = item
         self.edge = edge
         self.task = task
+        self.intent = intent
 
 
 def project(event: ev.Event, view: ProjectionView) -> list[Change]:
@@ -150,7 +152,7 @@ def project(event: ev.Event, view: ProjectionView) -> list[Change]:
     if event.type.startswith("conversation."):
         return project_conversation(event)
     if is_agenda_event(event.type):
-        return list(project_agenda(event.type, event.payload, view.task))
+        return list(project_agenda(event.type, event.payload, view.task, view.intent))
     handler = _HANDLERS.get(event.type)
     if handler is None:
         return []  # unknown (future) event types are skipped, never fatal for replay

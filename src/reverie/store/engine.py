@@ -66,7 +66,7 @@ def run_commands(
     """Run inside the backend's open write transaction; raises (and the caller rolls back) on refusal."""
     now = record_time(backend, commands, now)
     cached = _ItemCache(backend)
-    view = ProjectionView(cached.item, backend.edge, backend.task)
+    view = ProjectionView(cached.item, backend.edge, backend.task, backend.intent)
     outcomes: list[Outcome] = []
     for cmd in commands:
         ctx = Context(now=now, new_id=new_id, cause=new_id())

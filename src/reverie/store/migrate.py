@@ -102,7 +102,7 @@ def copy_store(source: Store, dest: Store, *, now: datetime | None = None) -> Mi
     # ``atomic``: one write transaction, and a write inside it (the keys) is a savepoint of it, not
     # a transaction of its own. Its scope is only the first lock taken: each event locks its own.
     with dest.atomic(scopes[0]) if scopes else contextlib.nullcontext():
-        view = ProjectionView(backend.item, backend.edge, backend.task)
+        view = ProjectionView(backend.item, backend.edge, backend.task, backend.intent)
         for event in events:
             stored = backend.append_event(event)
             for change in project(stored, view):

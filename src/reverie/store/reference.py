@@ -673,7 +673,7 @@ class ReferenceStore:
         self._embedder, self._leases, self._dream_runs, self._keys = embedder, leases, runs, keys
         from reverie.model.projection import ProjectionView, project
 
-        view = ProjectionView(self.item, self.edge, self.task)
+        view = ProjectionView(self.item, self.edge, self.task, self.intent)
         for e in events:
             self._events.append(e)
             texts = [e.payload["item"]["text"]] if "item" in e.payload else []

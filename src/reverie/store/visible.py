@@ -228,8 +228,9 @@ class VisibleStore:
         return [self._outcome_shown(o) for o in outcomes]
 
     def _outcome_shown(self, outcome: Outcome) -> Outcome:
-        """A move's outcome carries the record's whole state, which may name a hidden claim the
-        owner linked: what the principal's ``mem.tasks.start(...)`` returns is concealed like a read."""
+        """A creation's outcome carries the record's whole state, which may name a hidden claim the
+        owner linked, and a move's its delta, whose reason may quote one: what the principal's
+        ``mem.intents.create(...)`` returns, and any agenda event it is handed, is concealed like a read."""
         if not any(e.type in AGENDA_EVENT_TYPES or "unseen" in e.payload for e in outcome.events):
             return outcome
         hidden: dict[str, set[str]] = {}

@@ -1020,7 +1020,7 @@ class PostgresStore:
             self._bump_vectors_epoch()
             for table in PROJECTION_TABLES:
                 self.x(f"DELETE FROM {table} WHERE scope = ANY (%s)", (scopes,))  # nosec B608 # constant table
-            view = ProjectionView(self.item, self.edge, self.task)
+            view = ProjectionView(self.item, self.edge, self.task, self.intent)
             for r in self.q(_EVENTS + " WHERE scope = ANY (%s) ORDER BY seq", (scopes,)):
                 event = _event(r)
                 texts = [event.payload["item"]["text"]] if "item" in event.payload else []
@@ -1032,7 +1032,7 @@ class PostgresStore:
         """Append ``events`` (another store's log, in its order) and project them, in one transaction
         (``reverie migrate``): the copy gets new ``seq`` numbers in the same order."""
         with self._txn([], write=True):
-            view = ProjectionView(self.item, self.edge, self.task)
+            view = ProjectionView(self.item, self.edge, self.task, self.intent)
             for event in events:
                 stored = self.append_event(event)
                 for change in project(stored, view):

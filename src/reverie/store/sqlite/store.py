@@ -1162,7 +1162,7 @@ class SQLiteStore:
         with self._write() as c:
             for table in PROJECTION_TABLES:
                 c.execute(f"DELETE FROM {table}")  # nosec B608 # table from PROJECTION_TABLES
-            view = ProjectionView(self.item, self.edge, self.task)
+            view = ProjectionView(self.item, self.edge, self.task, self.intent)
             cur = c.execute("SELECT seq, id, type, scope, at, cause, payload FROM events ORDER BY seq")
             for r in cur.fetchall():
                 event = Event.from_dict(
