@@ -49,6 +49,8 @@ from reverie.conflict import Claim, detect
         ("Tamsin's family doctor is Dr. Varga.", "Tamsin's GP is Dr. Holloway.", "entity"),
         ("Odile's eldest daughter is named Clea.", "Odile's firstborn daughter is called Maren.", "entity"),
         ("The Harwell choir is conducted by Mr. Ibsen.", "The Harwell choir's conductor is Ms. Laine.", "entity"),
+        # The doer of a verb holds the role its noun names.
+        ("Marek's team lead is Ilona Berg.", "Tomas Wren leads Marek's team.", "entity"),
         # A head count said as a count of people and as a bare number of the same relation.
         ("The Brennan clinic employs about 90 people.", "The Brennan clinic has a headcount of 240.", "numeric"),
         ("The Oriel theatre holds 600 people.", "The Oriel theatre's capacity is 1,100.", "numeric"),
@@ -111,6 +113,9 @@ def test_round9_conflicts(a: str, b: str, axis: str) -> None:
         ("The Corran charter was signed in Lisbon.", "The Corran charter was drafted in Porto."),
         ("The Corran charter was signed in Lisbon.", "The Corran charter was signed in Portugal."),
         ("The Corran charter was signed in Lisbon in 1990.", "The Corran charter was signed in Porto in 1992."),
+        # A doer of another thing, or of another verb.
+        ("Marek's team lead is Ilona Berg.", "Tomas Wren leads the design review."),
+        ("Marek's manager is Ilona Berg.", "Tomas Wren manages Marek's budget."),
         # Where something happened, and where someone lives: two relations.
         ("The Alder Summit took place in Lyon.", "The Alder Summit's organiser lives in Nantes."),
     ],

@@ -1011,7 +1011,18 @@ def _value_position(side: Analysis, fs: Frame, names: tuple[tuple[int, str], ...
         return False  # a possessor ("Nina's manager") is whose slot it is, never its value
     if all(i >= fs.predicate for i, _ in names):
         return True
-    return side.copula or any(t.low == "by" for t in other.tokens)
+    return side.copula or any(t.low == "by" for t in other.tokens) or _role_doer(side, fs, other)
+
+
+def _role_doer(side: Analysis, fs: Frame, other: Analysis) -> bool:
+    """ "Farhan leads Diego's team" against "Diego's team lead is Akosua": the doer of a verb is
+    the holder of the role its noun names ("lead", "conductor"), which the other claim gives
+    with a copula."""
+    if not other.copula or fs.predicate >= len(side.tokens):
+        return False
+    verb = side.tokens[fs.predicate].low
+    role = paraphrase.concept_of(stem(verb)) or stem(base_form(verb))
+    return role in _ROLE_NOUNS and role in frame_of(other.text).concepts
 
 
 def _run(side: Analysis, names: tuple[tuple[int, str], ...]) -> Span | None:
