@@ -51,6 +51,10 @@ from reverie.conflict import Claim, detect
         ("The Harwell choir is conducted by Mr. Ibsen.", "The Harwell choir's conductor is Ms. Laine.", "entity"),
         # The doer of a verb holds the role its noun names.
         ("Marek's team lead is Ilona Berg.", "Tomas Wren leads Marek's team.", "entity"),
+        # Units spelled out: "megabytes", "tonnes".
+        ("The nightly audit export is about 4 MB.", "The nightly audit export weighs in at roughly 300 megabytes.",
+         "numeric"),
+        ("The Vesta crane lifts 12 tonnes.", "The Vesta crane lifts 40,000 kg.", "numeric"),
         # A head count said as a count of people and as a bare number of the same relation.
         ("The Brennan clinic employs about 90 people.", "The Brennan clinic has a headcount of 240.", "numeric"),
         ("The Oriel theatre holds 600 people.", "The Oriel theatre's capacity is 1,100.", "numeric"),
@@ -116,6 +120,9 @@ def test_round9_conflicts(a: str, b: str, axis: str) -> None:
         # A doer of another thing, or of another verb.
         ("Marek's team lead is Ilona Berg.", "Tomas Wren leads the design review."),
         ("Marek's manager is Ilona Berg.", "Tomas Wren manages Marek's budget."),
+        # The same amount in two spellings.
+        ("The nightly audit export is about 2 GB.", "The nightly audit export is roughly 2,000 megabytes."),
+        ("The Vesta crane lifts 12 tonnes.", "The Vesta crane lifts 12,000 kg."),
         # Where something happened, and where someone lives: two relations.
         ("The Alder Summit took place in Lyon.", "The Alder Summit's organiser lives in Nantes."),
     ],
