@@ -12,10 +12,13 @@ new person with no claims and lost Dana's claims and relations, because the ``ab
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from reverie import Memory
 from reverie.errors import NotFoundError
+from reverie.testing import ManualClock
 
 S = "user:alice"
 
@@ -143,3 +146,20 @@ def test_a_forgotten_name_is_no_longer_found(mem: Memory) -> None:
     with pytest.raises(NotFoundError):
         mem.person("Dana", scope=S)
     assert _rels(mem, "Alice") == set()
+
+
+def test_a_relation_changed_in_the_world_is_the_one_valid_now(mem: Memory, clock: ManualClock) -> None:
+    _talk(mem, "Dana is Alice's girlfriend.", "Dana lives in Porto.")
+    [rel] = mem.person("Dana", scope=S).relations
+    wedding = clock.now() + timedelta(days=1)
+    mem.revise(rel.claim, "Dana is Alice's wife.", scope=S, valid_from=wedding)
+    assert {r.type for r in mem.person("Alice", scope=S).relations} == {"girlfriend"}  # not married yet
+    clock.advance(days=2)
+    assert {r.type for r in mem.person("Alice", scope=S).relations} == {"wife"}
+    assert {r.type for p in mem.people(scope=S) for r in p.relations} == {"wife"}
+    # both claims are still believed (a change in the world keeps the old one, valid until then)
+    assert len(mem.person("Dana", scope=S).claims) == 3
+    assert any(h.why.get("about_person") for h in mem.recall("where does Alice's wife live?", scope=S))
+    assert not any(h.why.get("about_person") for h in mem.recall("where does Alice's girlfriend live?", scope=S))
+    then = mem.recall("where does Alice's girlfriend live?", scope=S, valid_at=wedding - timedelta(hours=1))
+    assert any(h.why.get("about_person") for h in then)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from reverie.conversation.people.names import best_display, fits, fits_person, given_forms, tokens
@@ -101,11 +102,17 @@ class Group:
 
 
 class Book:
-    """The persons of ``scope`` at the moment it was built."""
+    """The persons of ``scope`` at the moment it was built.
 
-    def __init__(self, store: Store, scope: str) -> None:
+    ``now`` (the Memory's clock): a relation holds only while its claim is valid then — "Dana is
+    Alice's girlfriend" revised with ``valid_from`` (a change in the world) to "… wife" stays
+    believed until then, but is no longer a relation. None: every believed claim's relation.
+    """
+
+    def __init__(self, store: Store, scope: str, *, now: datetime | None = None) -> None:
         self.store = store
         self.scope = scope
+        self._valid_now = Q.valid_at(now) if now is not None else None
         self._origin: dict[str, set[str]] = {}  # a current correction -> the linked claims it replaced
         where = Q.kind(PERSON_KIND) & Q.status("live")
         names = store.query(scope, where, parse_sort(None), limit=MAX_NAMES)
@@ -133,9 +140,9 @@ class Book:
             groups.setdefault(root(n.id), Group(root(n.id), [])).names.append(n)
         self._sorted: builtins.list[Group] | None = None
         self._group_of = {n.id: root(n.id) for n in names}
-        for old, now in current_of.items():
-            self._group_of[old] = root(now)
-            groups[root(now)].former.append(old)
+        for old, cur in current_of.items():
+            self._group_of[old] = root(cur)
+            groups[root(cur)].former.append(old)
         self._groups = groups
         self._displays: dict[str, str] = {}
         # Name item ids by their words (``exact``) and by every given form of a word (``fitting``):
@@ -324,6 +331,8 @@ class Book:
         none: it is about whom its first version was, and may now state a relation of others)."""
         out: builtins.list[Relation] = []
         for claim in claims:
+            if self._valid_now is not None and not self._valid_now.matches(claim):
+                continue
             found = self._stated(claim, about)
             if found is None:
                 continue
