@@ -12,7 +12,7 @@ of the memory:
 Everything is read from the *current* version: a claim revised since it was linked is followed
 to its correction (``current_versions``), whose relation is read from its words
 (``relation_text``: ``revise`` carries the old ``meta`` over); a name item revised since is
-followed back to the edges its first version holds (``_earlier_names``).
+followed back to the edges its first version holds (``earlier_names``).
 
 ``Book`` is a snapshot: build it, resolve mentions against it, write, and build a new one.
 """
@@ -118,7 +118,7 @@ class Book:
         names = store.query(scope, where, parse_sort(None), limit=MAX_NAMES)
         names.sort(key=lambda i: i.id)
         self._by_item = {n.id: n for n in names}
-        current_of = self._earlier_names(names)
+        current_of = earlier_names(store, scope, names)
         parent = {n.id: n.id for n in names}
 
         def root(x: str) -> str:
@@ -152,29 +152,6 @@ class Book:
         self._by_form: dict[str, set[str]] = {}
         for n in names:
             self._index(n)
-
-    def _earlier_names(self, names: Sequence[Item]) -> dict[str, str]:
-        """Each earlier version of a current name item -> that name item.
-
-        Why: ``about`` and ``alias`` edges point at the name item extraction wrote; ``revise``
-        ("Dana" → "Dana Smith") writes a new version with a new id and no edges, so the person
-        lost every claim, alias and relation, and the new name stood alone (session 31). Only a
-        name that was revised (version > 1) or took another's place (a correction into an existing
-        name corroborates it) is followed back, so a scope whose names never changed costs what it did.
-        """
-        live = {n.id for n in names}
-        out: dict[str, str] = {}
-        for n in names:
-            if n.version < 2 and n.evidence_count < 2:
-                continue
-            todo = [n.id]
-            while todo:
-                x = todo.pop()
-                for e in self.store.edges(self.scope, x):
-                    if e.type == "supersedes" and e.src == x and e.dst not in live and e.dst not in out:
-                        out[e.dst] = n.id
-                        todo.append(e.dst)
-        return out
 
     @property
     def groups(self) -> builtins.list[Group]:
@@ -439,6 +416,30 @@ class Book:
             )
             for g in self.groups
         ]
+
+
+def earlier_names(store: Store, scope: str, names: Sequence[Item]) -> dict[str, str]:
+    """Each earlier version of a current name item of ``names`` -> that name item.
+
+    Why: ``about`` and ``alias`` edges point at the name item extraction wrote; ``revise``
+    ("Dana" → "Dana Smith") writes a new version with a new id and no edges, so the person lost
+    every claim, alias and relation, and the new name stood alone (session 31). Only a name that
+    was revised (version > 1) or took another's place (a correction into an existing name
+    corroborates it) is followed back, so a scope whose names never changed costs what it did.
+    """
+    live = {n.id for n in names}
+    out: dict[str, str] = {}
+    for n in names:
+        if n.version < 2 and n.evidence_count < 2:
+            continue
+        todo = [n.id]
+        while todo:
+            x = todo.pop()
+            for e in store.edges(scope, x):
+                if e.type == "supersedes" and e.src == x and e.dst not in live and e.dst not in out:
+                    out[e.dst] = n.id
+                    todo.append(e.dst)
+    return out
 
 
 def _side(linked: Sequence[Group], name: str) -> Group | None:
