@@ -185,3 +185,18 @@ def test_a_conversation_id_with_a_slash_round_trips(run: Cli) -> None:
     run.ok("conversation", "tool-call", "support/2026-12", "lookup")
     assert "support/2026-12" in [c["id"] for c in run.json("conversation", "list")["conversations"]]
     assert run.json("conversation", "close", "support/2026-12")["recap"]["conversation"] == "support/2026-12"
+
+
+def test_regression_person_and_people_show_a_revised_relation_by_its_current_words(run: Cli) -> None:
+    """Session 31: after ``revise`` of "Dana is Alice's sister." to "… cousin." the faces still said sister."""
+    _talk(run)
+    run.json("conversation", "close", "c1")
+    [rel] = [r for r in run.json("person", "Dana")["person"]["relations"] if r["type"] == "sister"]
+    run.json("revise", rel["claim"], "Dana is Alice's cousin.")
+    alice = run.json("person", "Alice")["person"]
+    assert ("Dana", "cousin", "Alice") in {(r["person_name"], r["type"], r["of_name"]) for r in alice["relations"]}
+    assert "sister" not in {r["type"] for r in alice["relations"]}
+    listed = {p["name"]: p for p in run.json("people")["people"]}
+    assert [r["type"] for r in listed["Dana"]["relations"]] == ["cousin"]
+    shown = run.ok("person", "Dana").stdout
+    assert "Dana is Alice's cousin" in shown and "Dana is Alice's sister" not in shown

@@ -26,3 +26,31 @@ def test_keep_budget_never_forgets_a_person_that_current_claims_are_about(mem: M
     assert all(e.dst in current for e in about)
     known = {n for p in mem.people(scope=SCOPE) for n in (p.name, *p.aliases)}
     assert {current[e.dst].text for e in about} <= known
+
+
+def test_regression_keep_budget_keeps_a_person_whose_claims_were_all_revised(mem: Memory) -> None:
+    """Session 31: ``about`` edges stay on the version extraction linked; once every claim about
+    Dana (and Alice) was revised, no current claim pointed at their records, so a tight
+    keep-budget forgot both and ``mem.person("Dana")`` was not found while claims about her stood."""
+    conv = mem.conversation("c", scope=SCOPE)
+    conv.add("My sister Dana lives in Lisbon.", speaker="Alice")
+    for i in range(12):
+        conv.add(f"Dana ran race number {i} this year.", speaker="Alice")
+    conv.close()
+    for claim in mem.person("Dana", scope=SCOPE).claims:
+        mem.revise(claim.id, claim.text.rstrip(".") + " indeed.", scope=SCOPE)
+    mem.dream(scope=SCOPE, config=DreamConfig(keep_budget=8))
+    dana = mem.person("Dana", scope=SCOPE)
+    assert dana.claims, "no claim about Dana survived: the test no longer tests anything"
+    assert {p.name for p in mem.people(scope=SCOPE)} == {"Alice", "Dana"}
+
+
+def test_keep_budget_keeps_a_revised_name_while_claims_are_about_it(mem: Memory) -> None:
+    conv = mem.conversation("c", scope=SCOPE)
+    conv.add("My sister Dana lives in Lisbon.", speaker="Alice")
+    for i in range(12):
+        conv.add(f"Dana ran race number {i} this year.", speaker="Alice")
+    conv.close()
+    mem.revise(mem.person("Dana", scope=SCOPE).id, "Dana Smith", scope=SCOPE)
+    mem.dream(scope=SCOPE, config=DreamConfig(keep_budget=8))
+    assert mem.person("Dana Smith", scope=SCOPE).claims

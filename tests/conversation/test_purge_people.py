@@ -135,3 +135,15 @@ def test_the_people_only_a_message_named_go_with_it_on_every_backend(any_mem: Me
     conv.purge(secret.id)
     assert {p.name for p in any_mem.people(scope=SCOPE)} == {"Alice", "Dana"}
     assert CANARY not in _everything(any_mem)
+
+
+def test_regression_a_revised_name_only_the_purged_message_named_goes_with_every_version(mem: Memory) -> None:
+    """Session 31: the name's ``about`` edges stay on its first version; after ``revise`` of the
+    name ("Quillonby" → "Quillonby Hart") the purge looked only at current names those edges
+    point to, found none, and kept both versions — the canary stayed in the records and log."""
+    conv, secret = _chat(mem)
+    mem.revise(mem.person(CANARY, scope=SCOPE).id, f"{CANARY} Hart", scope=SCOPE)
+    assert f"{CANARY} Hart" in {p.name for p in mem.people(scope=SCOPE)}
+    conv.purge(secret.id, reason="user asked")
+    assert CANARY not in _everything(mem) and CANARY.lower() not in _everything(mem).lower()
+    assert {p.name for p in mem.people(scope=SCOPE)} == {"Alice", "Dana"}

@@ -149,3 +149,22 @@ def test_a_refused_first_message_does_not_open_the_conversation(client: TestClie
     """Regression: POST …/messages opened the conversation before the message was checked."""
     assert_error(client.post(f"{C1}/messages", json={"text": "x" * 40_000}), 400, "limit_exceeded")
     assert mem.conversations(scope=SCOPE) == []
+
+
+def test_regression_people_routes_and_pages_show_a_revised_relation_by_its_current_words(client: TestClient) -> None:
+    """Session 31: after ``revise`` of "Dana is Alice's sister." to "… cousin." the faces still said sister."""
+    _talk(client)
+    client.post(f"{C1}/close")
+    [rel] = [r for r in client.get(f"{V1}/people/Dana").json()["person"]["relations"] if r["type"] == "sister"]
+    revised = client.post(f"{V1}/items/{rel['claim']}/revise", json={"text": "Dana is Alice's cousin."})
+    assert revised.status_code == 200, revised.text
+    alice = client.get(f"{V1}/people/Alice").json()["person"]
+    assert {(r["person_name"], r["type"]) for r in alice["relations"]} >= {("Dana", "cousin")}
+    assert "sister" not in {r["type"] for r in alice["relations"]}
+    listed = {p["name"]: p for p in client.get(f"{V1}/people").json()["people"]}
+    assert [r["type"] for r in listed["Dana"]["relations"]] == ["cousin"]
+    html = {"accept": "text/html"}
+    page = client.get("/person", params={"scope": SCOPE, "name": "Dana"}, headers=html).text
+    listing = client.get("/people", params={"scope": SCOPE}, headers=html).text
+    for shown in (page, listing):
+        assert "Dana is Alice&#x27;s cousin" in shown and "Dana is Alice&#x27;s sister" not in shown

@@ -99,6 +99,21 @@ async def test_regression_people_lists_relations_and_claim_counts_not_empty_clai
     assert listed["Dana"]["relations"] == dana["relations"] != []
 
 
+async def test_regression_people_tools_show_a_revised_relation_by_its_current_words(mem: Memory) -> None:
+    """Session 31: after ``revise`` of "Dana is Alice's sister." to "… cousin." the tools still said sister."""
+    async with connected(mem) as client:
+        await _talk(client)
+        mem.conversation("c1", scope=SCOPE, create=False).close()
+        dana = (await call_with(client, "person", {"name": "Dana", "scope": SCOPE}))["person"]
+        [rel] = [r for r in dana["relations"] if r["type"] == "sister"]
+        await call(client, "revise", id=rel["claim"], new_text="Dana is Alice's cousin.", scope=SCOPE)
+        alice = (await call_with(client, "person", {"name": "Alice", "scope": SCOPE}))["person"]
+        listed = {p["name"]: p for p in (await call(client, "people", scope=SCOPE))["people"]}
+    assert {(r["person_name"], r["type"]) for r in alice["relations"]} >= {("Dana", "cousin")}
+    assert "sister" not in {r["type"] for r in alice["relations"]}
+    assert [r["type"] for r in listed["Dana"]["relations"]] == ["cousin"]
+
+
 async def test_an_unknown_conversation_is_not_found_and_names_the_tool_to_open_one(mem: Memory) -> None:
     async with connected(mem) as client:
         await _talk(client)

@@ -18,13 +18,18 @@ edge at all, yet came from this message). A name with no evidence that the messa
 mentions is erased with it: nothing points at such a record, and the next mention enrolls the
 name again. The current ``alias`` edges of an erased name are unlinked in the same transaction,
 so no relation points at an erased record.
+
+A name revised since ("Quillonby" → "Quillonby Hart") is looked at as its current version: the
+``about`` and ``alias`` edges stay on the version extraction wrote, and ``Purge`` of the current
+one erases every version (session 31: the purge saw no current name those edges point to and
+kept both versions, the message's name in them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from reverie.conversation.people.book import PERSON_KIND
+from reverie.conversation.people.book import PERSON_KIND, earlier_names
 from reverie.model import commands as cmd
 from reverie.model.conversation import Entry, quote_span
 from reverie.model.item import Item
@@ -45,13 +50,13 @@ def people_commands(
     ``entries``: the conversation's entries (for the speakers of the messages that stay).
     """
     gone = set(purged)
-    names = _candidates(store, scope, message, gone)
+    names, versions = _candidates(store, scope, message, gone)
     speakers = {e.speaker for e in entries if e.kind == "message" and e.id != message.id and e.text != REDACTED}
-    doomed = [n for n in names if n.text not in speakers and not _evidence(store, scope, n.id, gone)]
+    doomed = [n for n in names if n.text not in speakers and not _evidence(store, scope, versions[n.id], gone)]
     out: list[cmd.Command] = []
     unlinked: set[str] = set()
     for n in doomed:
-        for e in store.edges(scope, n.id):
+        for e in (e for v in versions[n.id] for e in store.edges(scope, v)):
             if e.type == "alias" and e.id not in unlinked:
                 unlinked.add(e.id)
                 out.append(cmd.Unlink(scope, e.id, reason))
@@ -59,17 +64,31 @@ def people_commands(
     return out
 
 
-def _candidates(store: Store, scope: str, message: Entry, gone: set[str]) -> list[Item]:
-    """The live name items the purged claims were about, and those the message names word for word."""
-    about = {e.dst for i in sorted(gone) for e in store.edges(scope, i) if e.type == "about" and e.src == i}
+def _candidates(store: Store, scope: str, message: Entry, gone: set[str]) -> tuple[list[Item], dict[str, list[str]]]:
+    """The live name items the purged claims were about (a revised name: its current version), and
+    those the message names word for word; with each name item's id and earlier versions' ids."""
     where = Q.kind(PERSON_KIND) & Q.status("live")
     names = store.query(scope, where, parse_sort(None), limit=_MAX_NAMES)
-    picked = [n for n in names if n.id in about or quote_span(message.text, n.text) is not None]
-    return sorted(picked, key=lambda n: n.id)
+    current_of = earlier_names(store, scope, names)
+    about = {
+        current_of.get(e.dst, e.dst)
+        for i in sorted(gone)
+        for e in store.edges(scope, i)
+        if e.type == "about" and e.src == i
+    }
+    picked = sorted(
+        (n for n in names if n.id in about or quote_span(message.text, n.text) is not None), key=lambda n: n.id
+    )
+    versions = {n.id: [n.id] for n in picked}
+    for old, now in current_of.items():
+        if now in versions:
+            versions[now].append(old)
+    return picked, versions
 
 
-def _evidence(store: Store, scope: str, name_id: str, gone: set[str]) -> bool:
-    """Does a claim the purge keeps point ``about`` at ``name_id``?"""
-    sources = sorted({e.src for e in store.edges(scope, name_id) if e.type == "about" and e.dst == name_id} - gone)
+def _evidence(store: Store, scope: str, name_ids: Sequence[str], gone: set[str]) -> bool:
+    """Does a claim the purge keeps point ``about`` at one of ``name_ids`` (a name and its earlier versions)?"""
+    linked = {e.src for i in name_ids for e in store.edges(scope, i) if e.type == "about" and e.dst == i}
+    sources = sorted(linked - gone)
     held = store.get_many(scope, sources) if sources else {}
     return any(item.text != REDACTED for item in held.values())

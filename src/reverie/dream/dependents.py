@@ -18,6 +18,12 @@ What counts as a dependent of ``x`` (each current item counted once, scope-local
 - the target of a current ``supports`` edge from ``x`` (``x`` supports it: ``link(src, dst,
   "supports")`` reads "src supports dst", so the target rests on ``x``).
 
+A ``derived_from`` or ``about`` edge stays on the versions it was written between; ``revise``
+writes a new version with no edges. So either end that was replaced counts as its current
+version, followed along ``supersedes``: a claim about Dana that was revised still rests on
+her record, and a renamed record still bears the claims about its first name (session 31:
+with every claim about Dana revised, a tight keep-budget forgot her record).
+
 Not counted: a dream gist or pattern item (its parents and ``derived_from`` edges are evidence,
 not premises — pruning one leaves the gist standing, see ``upkeep.provenance``, and the next pass
 re-reads a pattern's support; counting them would pin every consolidated near-duplicate and
@@ -72,9 +78,12 @@ def count_dependents(snap: Snapshot) -> dict[str, Dependents]:
             if parent != it.id and parent in snap.index:
                 derive.add((parent, it.id))
     support: set[tuple[str, str]] = set()
+    newer = {e.dst: e.src for e in snap.edges if e.type == "supersedes"}  # a replaced version -> its successor
     for e in snap.edges:
-        if e.type in ("derived_from", "about") and e.src in live and e.dst != e.src and e.dst in snap.index:
-            derive.add((e.dst, e.src))
+        if e.type in ("derived_from", "about"):
+            src, dst = _current(e.src, newer, snap), _current(e.dst, newer, snap)
+            if src in live and dst != src and dst in snap.index:
+                derive.add((dst, src))
         elif e.type == "supports" and e.dst in live and e.dst != e.src and e.src in snap.index:
             support.add((e.src, e.dst))
     support -= derive
@@ -84,6 +93,16 @@ def count_dependents(snap: Snapshot) -> dict[str, Dependents]:
     for base, _ in support:
         counts.setdefault(base, [0, 0])[1] += 1
     return {k: Dependents(v[0], v[1]) for k, v in counts.items()}
+
+
+def _current(item_id: str, newer: dict[str, str], snap: Snapshot) -> str:
+    """``item_id``, or the current version that replaced it (``item_id`` when none is current)."""
+    seen = {item_id}
+    at = item_id
+    while at not in snap.index and at in newer and newer[at] not in seen:
+        at = newer[at]
+        seen.add(at)
+    return at if at in snap.index else item_id
 
 
 __all__ = ["Dependents", "count_dependents"]

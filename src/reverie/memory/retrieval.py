@@ -98,7 +98,7 @@ class Retrieval:
             opts = replace(opts, valid_at=ensure_aware(valid_at, "valid_at"))
         search = query
         if options is None:  # people hook (h-people): "Alice's sister" → the person; person records left out
-            search, opts = people_default(core.store, s, search, opts)
+            search, opts = people_default(core.store, s, search, opts, core.clock.now())
         if options is None:  # conversation-aware default (h-conv): only on a scope that holds conversations
             search, opts = conversation_default(core.store, s, search, opts)
         qvec, opts, down = self._query_vector(search, opts)

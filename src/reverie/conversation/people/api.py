@@ -20,7 +20,7 @@ class People:
         """Every person of ``scope``, oldest first: name, aliases, attributes, relations and how
         many current claims are about them (``claim_count``); ``person(id)`` gives the claims."""
         s = self._host.scope(scope)
-        return Book(self._host.store, s).summaries()
+        return Book(self._host.store, s, now=self._host.clock.now()).summaries()
 
     def person(self, name_or_id: str, *, scope: str) -> Person:
         """One person, found by id or by any of their names ("Bob", "Robert" and "Bob Smith" are
@@ -32,7 +32,7 @@ class People:
         """
         s = self._host.scope(scope)
         wanted = check_person_name(name_or_id, "name_or_id")
-        book = Book(self._host.store, s)
+        book = Book(self._host.store, s, now=self._host.clock.now())
         group = book.group(wanted) or book.resolve(wanted)
         if group is None:
             several = [g.display for g in book.fitting(wanted)]

@@ -9,6 +9,11 @@ of the memory:
 - a *relation* is such a claim carrying ``meta["relation"] = {"type", "person", "of"}`` (names
   as said) — "Dana is Alice's sister" has ``type="sister"``, ``person`` Dana, ``of`` Alice.
 
+Everything is read from the *current* version: a claim revised since it was linked is followed
+to its correction (``current_versions``), whose relation is read from its words
+(``relation_text``: ``revise`` carries the old ``meta`` over); a name item revised since is
+followed back to the edges its first version holds (``earlier_names``).
+
 ``Book`` is a snapshot: build it, resolve mentions against it, write, and build a new one.
 """
 
@@ -17,9 +22,11 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from reverie.conversation.people.names import best_display, fits, fits_person, given_forms, tokens
+from reverie.conversation.people.relation_text import stated_relation
 from reverie.model.item import Edge, Item
 from reverie.model.query import Q, parse_sort
 from reverie.store.protocol import Store
@@ -82,6 +89,8 @@ class Group:
 
     id: str
     names: list[Item]
+    #: Earlier versions of its name items (a revised name): the edges mined before point at them.
+    former: list[str] = field(default_factory=list)
 
     @property
     def display(self) -> str:
@@ -93,16 +102,23 @@ class Group:
 
 
 class Book:
-    """The persons of ``scope`` at the moment it was built."""
+    """The persons of ``scope`` at the moment it was built.
 
-    def __init__(self, store: Store, scope: str) -> None:
+    ``now`` (the Memory's clock): a relation holds only while its claim is valid then — "Dana is
+    Alice's girlfriend" revised with ``valid_from`` (a change in the world) to "… wife" stays
+    believed until then, but is no longer a relation. None: every believed claim's relation.
+    """
+
+    def __init__(self, store: Store, scope: str, *, now: datetime | None = None) -> None:
         self.store = store
         self.scope = scope
-        self._origin: dict[str, str] = {}  # a current correction -> the linked claim it replaced
+        self._valid_now = Q.valid_at(now) if now is not None else None
+        self._origin: dict[str, set[str]] = {}  # a current correction -> the linked claims it replaced
         where = Q.kind(PERSON_KIND) & Q.status("live")
         names = store.query(scope, where, parse_sort(None), limit=MAX_NAMES)
         names.sort(key=lambda i: i.id)
         self._by_item = {n.id: n for n in names}
+        current_of = earlier_names(store, scope, names)
         parent = {n.id: n.id for n in names}
 
         def root(x: str) -> str:
@@ -114,8 +130,9 @@ class Book:
         # The scope's alias edges alone: reading each name's edges read every ``about`` edge into
         # it too, and a book is rebuilt on each new name extraction enrolls.
         for e in store.edges_by_type(scope, "alias"):
-            if e.src in parent and e.dst in parent:
-                a, b = root(e.src), root(e.dst)
+            src, dst = current_of.get(e.src, e.src), current_of.get(e.dst, e.dst)
+            if src in parent and dst in parent:
+                a, b = root(src), root(dst)
                 if a != b:
                     parent[max(a, b)] = min(a, b)
         groups: dict[str, Group] = {}
@@ -123,6 +140,9 @@ class Book:
             groups.setdefault(root(n.id), Group(root(n.id), [])).names.append(n)
         self._sorted: builtins.list[Group] | None = None
         self._group_of = {n.id: root(n.id) for n in names}
+        for old, cur in current_of.items():
+            self._group_of[old] = root(cur)
+            groups[root(cur)].former.append(old)
         self._groups = groups
         self._displays: dict[str, str] = {}
         # Name item ids by their words (``exact``) and by every given form of a word (``fitting``):
@@ -164,8 +184,8 @@ class Book:
         group.names.sort(key=lambda n: n.id)
         group.id = min(group.id, name.id)  # a group's id is its oldest name's (the union's root)
         self._groups[group.id] = group
-        for n in group.names:
-            self._group_of[n.id] = group.id
+        for x in (*group.item_ids, *group.former):
+            self._group_of[x] = group.id
         self._sorted = None
         self._index(name)
 
@@ -219,9 +239,9 @@ class Book:
         return any(n.meta.get("speaker") and tokens(n.text) == tokens(mention) for n in group.names)
 
     def about_edges(self, group: Group) -> builtins.list[Edge]:
-        """Current ``about`` edges into any of the person's names."""
+        """Current ``about`` edges into any of the person's names (an earlier version's included)."""
         out: builtins.list[Edge] = []
-        for item_id in group.item_ids:
+        for item_id in (*group.item_ids, *group.former):
             out.extend(e for e in self.store.edges(self.scope, item_id) if e.type == "about" and e.dst == item_id)
         return out
 
@@ -271,28 +291,32 @@ class Book:
                     continue
                 if item.is_current:
                     out.setdefault(origin, []).append(item)
-                    self._origin[new_id] = origin
+                    self._origin.setdefault(new_id, set()).add(origin)
                 if item.status == "superseded" or item.valid_to is not None:
                     follow[new_id] = origin
         return out
 
     def relations(self, group: Group) -> builtins.list[Relation]:
         """The relations ``group`` takes part in, either side, from the claims about them."""
-        return self._relations(self.claims_about(group, limit=None), self._linked)
+        return self._relations(group, self.claims_about(group, limit=None), self._about)
 
     def _relations(
-        self, claims: Sequence[Item], linked: Callable[[str], builtins.list[Group]]
+        self, group: Group, claims: Sequence[Item], about: Callable[[str], builtins.list[Group]]
     ) -> builtins.list[Relation]:
-        """The relations ``claims`` state; ``linked(claim id)`` is the persons that claim is about."""
+        """The relations ``group`` is a side of that ``claims`` (current versions) state;
+        ``about(claim id)`` is the persons a claim's own ``about`` edges name (a correction has
+        none: it is about whom its first version was, and may now state a relation of others)."""
         out: builtins.list[Relation] = []
         for claim in claims:
-            rel = claim.meta.get("relation")
-            if not isinstance(rel, dict):
+            if self._valid_now is not None and not self._valid_now.matches(claim):
                 continue
-            about = linked(claim.id)
-            person = _side(about, str(rel.get("person", "")))
-            of = _side(about, str(rel.get("of", "")))
-            if person is None or of is None:
+            found = self._stated(claim, about)
+            if found is None:
+                continue
+            rel, linked = found
+            person = _side(linked, str(rel.get("person", "")))
+            of = _side(linked, str(rel.get("of", "")))
+            if person is None or of is None or group.id not in (person.id, of.id):
                 continue
             out.append(
                 Relation(
@@ -314,13 +338,35 @@ class Book:
             self._displays[group.id] = group.display
         return self._displays[group.id]
 
-    def _linked(self, claim_id: str) -> builtins.list[Group]:
-        """The persons ``claim_id`` is about, from its own edges (a correction's: its first version's)."""
-        linked = self._origin.get(claim_id, claim_id)
+    def _stated(
+        self, claim: Item, about: Callable[[str], builtins.list[Group]]
+    ) -> tuple[dict[str, Any], builtins.list[Group]] | None:
+        """The relation ``claim`` states and the persons it is about, or None if it states none.
+
+        A claim extraction linked (it has ``about`` edges of its own) states the relation it was
+        written with. A correction of one states what its words say (``relation_text``): ``revise``
+        carries ``meta`` over, so "Dana is Alice's cousin." still said ``type="sister"`` (session 31).
+        """
+        carried = claim.meta.get("relation")
+        carried = carried if isinstance(carried, dict) else None
+        origins = self._origin.get(claim.id)
+        if origins is None:  # linked as it is: never replaced one
+            return (carried, about(claim.id)) if carried is not None else None
+        own = about(claim.id)
+        rel = carried if own else stated_relation(claim.text, carried)
+        if rel is None:
+            return None
+        linked = list(own)
+        for origin in sorted(origins):
+            linked.extend(g for g in about(origin) if g not in linked)
+        return dict(rel), linked
+
+    def _about(self, claim_id: str) -> builtins.list[Group]:
+        """The persons ``claim_id``'s own ``about`` edges name."""
         return [
             g
-            for e in self.store.edges(self.scope, linked)
-            if e.type == "about" and e.src == linked and (g := self.group(e.dst)) is not None
+            for e in self.store.edges(self.scope, claim_id)
+            if e.type == "about" and e.src == claim_id and (g := self.group(e.dst)) is not None
         ]
 
     def person(self, group: Group) -> Person:
@@ -331,7 +377,7 @@ class Book:
             name=group.display,
             aliases=_aliases(group),
             attributes=_attributes(group),
-            relations=tuple(self._relations(claims, self._linked)),
+            relations=tuple(self._relations(group, claims, self._about)),
             claims=tuple(claims[:MAX_CLAIMS]),
         )
 
@@ -348,6 +394,7 @@ class Book:
             if g is not None and g not in (linked := about.setdefault(e.src, [])):
                 linked.append(g)
         current = self.current_versions(builtins.list(about))
+        own = {claim_id: builtins.list(groups) for claim_id, groups in about.items()}
         for claim_id in builtins.list(about):  # a correction is about whom its first version was
             for item in current.get(claim_id, ()):
                 if item.id != claim_id:
@@ -364,11 +411,35 @@ class Book:
                 name=g.display,
                 aliases=_aliases(g),
                 attributes=_attributes(g),
-                relations=tuple(self._relations(claims.get(g.id, []), lambda c: about.get(c, []))),
+                relations=tuple(self._relations(g, claims.get(g.id, []), lambda c: own.get(c, []))),
                 claim_count=len(claims.get(g.id, [])),
             )
             for g in self.groups
         ]
+
+
+def earlier_names(store: Store, scope: str, names: Sequence[Item]) -> dict[str, str]:
+    """Each earlier version of a current name item of ``names`` -> that name item.
+
+    Why: ``about`` and ``alias`` edges point at the name item extraction wrote; ``revise``
+    ("Dana" → "Dana Smith") writes a new version with a new id and no edges, so the person lost
+    every claim, alias and relation, and the new name stood alone (session 31). Only a name that
+    was revised (version > 1) or took another's place (a correction into an existing name
+    corroborates it) is followed back, so a scope whose names never changed costs what it did.
+    """
+    live = {n.id for n in names}
+    out: dict[str, str] = {}
+    for n in names:
+        if n.version < 2 and n.evidence_count < 2:
+            continue
+        todo = [n.id]
+        while todo:
+            x = todo.pop()
+            for e in store.edges(scope, x):
+                if e.type == "supersedes" and e.src == x and e.dst not in live and e.dst not in out:
+                    out[e.dst] = n.id
+                    todo.append(e.dst)
+    return out
 
 
 def _side(linked: Sequence[Group], name: str) -> Group | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from datetime import datetime
 
 from reverie.conversation.people.book import PERSON_KIND, Book
 from reverie.conversation.people.lexicon import RELATION_ADJECTIVES, RELATIONS
@@ -33,8 +34,14 @@ def _has_conversations(store: Store, scope: str) -> bool:
     return isinstance(store, SpeakerSource) and bool(store.conversation_speakers(scope))
 
 
-def people_default(store: Store, scope: str, query: str, opts: RecallOptions) -> tuple[str, RecallOptions]:
-    """``(query, opts)`` with relation phrases resolved and person records left out (see the module doc)."""
+def people_default(
+    store: Store, scope: str, query: str, opts: RecallOptions, now: datetime | None = None
+) -> tuple[str, RecallOptions]:
+    """``(query, opts)`` with relation phrases resolved and person records left out (see the module doc).
+
+    ``now``: the relations are those valid then (the question's ``valid_at``, else the Memory's
+    now), as ``mem.person`` shows them: "Alice's girlfriend" is not the wife she became.
+    """
     if not _has_conversations(store, scope):
         return query, opts  # person records are written only by conversation extraction
     if opts.where is None:
@@ -42,7 +49,7 @@ def people_default(store: Store, scope: str, query: str, opts: RecallOptions) ->
     phrases = list(_PHRASE.finditer(query))
     if not phrases:
         return query, opts
-    book = Book(store, scope)
+    book = Book(store, scope, now=opts.valid_at or now)
     if not len(book):
         return query, opts
     boosted: set[str] = set()
