@@ -55,6 +55,9 @@ from reverie.conflict import Claim, detect
         ("The nightly audit export is about 4 MB.", "The nightly audit export weighs in at roughly 300 megabytes.",
          "numeric"),
         ("The Vesta crane lifts 12 tonnes.", "The Vesta crane lifts 40,000 kg.", "numeric"),
+        # "blocks" denies what "allowed" permits.
+        ("Anonymous uploads to the media bucket are allowed.", "The media bucket blocks all anonymous uploads.",
+         "polarity"),
         # A head count said as a count of people and as a bare number of the same relation.
         ("The Brennan clinic employs about 90 people.", "The Brennan clinic has a headcount of 240.", "numeric"),
         ("The Oriel theatre holds 600 people.", "The Oriel theatre's capacity is 1,100.", "numeric"),
@@ -120,6 +123,9 @@ def test_round9_conflicts(a: str, b: str, axis: str) -> None:
         # A doer of another thing, or of another verb.
         ("Marek's team lead is Ilona Berg.", "Tomas Wren leads the design review."),
         ("Marek's manager is Ilona Berg.", "Tomas Wren manages Marek's budget."),
+        # "blocks" as a noun of distance; a block of another thing.
+        ("The clinic is two blocks from the station.", "The clinic is allowed near the station."),
+        ("Anonymous uploads to the media bucket are allowed.", "The media bucket blocks all anonymous downloads."),
         # The same amount in two spellings.
         ("The nightly audit export is about 2 GB.", "The nightly audit export is roughly 2,000 megabytes."),
         ("The Vesta crane lifts 12 tonnes.", "The Vesta crane lifts 12,000 kg."),

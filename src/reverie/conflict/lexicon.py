@@ -142,7 +142,7 @@ ANTONYMS: tuple[Antonym, ...] = (
     Antonym("liking", "polarity", all_forms("like", "love", "enjoy", "adore"),
             all_forms("dislike", "hate", "detest", "loathe")),
     Antonym("permission", "polarity", all_forms("allow", "permit", "accept", "approve") | {"allowed", "permitted"},
-            all_forms("forbid", "prohibit", "ban", "disallow", "deny", "reject", "refuse", "decline")
+            all_forms("forbid", "prohibit", "ban", "disallow", "deny", "reject", "refuse", "decline", "block")
             | {"forbidden", "prohibited", "banned"}),
     Antonym("obligation", "polarity", ["required", "mandatory", "compulsory", "obligatory"], ["optional"]),
     Antonym("openness", "polarity", all_forms("open"), all_forms("close") | {"shut", "shuts"}),
