@@ -12,8 +12,6 @@ than Python reads (``sys.get_int_max_str_digits()``, 4300).
 from __future__ import annotations
 
 import json
-import select
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +22,10 @@ import pytest
 from reverie import Memory
 
 from .input_faces import SCOPE, api_refuses, cli_refuses, http, http_refuses, run_cli
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "mcp"))
+
+from mcp_support import RawStdio
 
 DIGITS = 5001
 BIG = "1" + "0" * (DIGITS - 1)
@@ -112,29 +114,8 @@ def test_cli_names_a_huge_integer_and_refuses_huge_or_non_finite_scores(tmp_path
         assert len(mem.events(scope=SCOPE)) == 1
 
 
-class _Stdio:
-    """``python -m reverie.mcp`` spoken to line by line, as a client on the wire does."""
-
-    def __init__(self, db: Path) -> None:
-        args = [sys.executable, "-m", "reverie.mcp", "--db", str(db), "--create", "--embedder", "hash"]
-        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}
-        self.ask(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}))
-        self.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-
-    def send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def ask(self, line: str) -> dict[str, Any]:
-        """Send a request and read its answer; fail (not hang) if none comes within 20 s."""
-        assert self.proc.stdout is not None
-        self.send(line)
-        ready, _, _ = select.select([self.proc.stdout], [], [], 20)
-        assert ready, f"no answer to {line[:80]}…"
-        answer: dict[str, Any] = json.loads(self.proc.stdout.readline())
-        return answer
+class _Stdio(RawStdio):
+    """The raw stdio client of ``mcp_support``, with ``remember`` calls whose numbers are written raw."""
 
     def call(self, n: int, arguments: dict[str, Any], literal: str = "0") -> dict[str, Any]:
         """``remember`` with ``arguments`` (``NUM`` standing for the number ``literal``)."""
@@ -148,14 +129,6 @@ class _Stdio:
         assert answer["id"] == n
         result: dict[str, Any] = answer["result"]
         return result
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.close()
-        try:
-            assert self.proc.wait(timeout=20) == 0
-        finally:
-            self.proc.stdout.close()
 
 
 def test_mcp_stdio_answers_a_huge_integer_instead_of_leaving_the_client_waiting(tmp_path: Path) -> None:
