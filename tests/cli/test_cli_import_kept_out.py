@@ -18,6 +18,7 @@ from cli_support import SCOPE, Cli
 from reverie import Memory
 
 CANARY = "Alice's door code is 4417"
+MESSAGE_CANARY = "Zq7Mcanary4417"
 
 
 def _texts(run: Cli, *, closed: bool = False) -> list[str]:
@@ -129,3 +130,38 @@ def test_links_dismissals_and_undismissals_of_a_claim_left_out_are_skipped_with_
     left = {why.split(" ")[0] for why in report["skipped"] if "about a claim left out: purged" in why}
     assert left == {"edge.linked", "edge.unlinked", "memory.dismissed", "memory.undismissed"}, report["skipped"]
     assert _texts(run) == ["Alice likes tea"]
+
+
+def test_a_message_purged_here_does_not_come_back_through_an_older_export(run: Cli) -> None:
+    """The file's copy of the message (an entry of the archive, not a claim) is purged again once the
+    replay is done, with what quotes it: its words are in no read, no export, and no summary."""
+    mem = Memory(run.db, embedder="hash")
+    try:
+        talk = mem.conversation("c", scope=SCOPE)
+        said = talk.add(f"my door code, {MESSAGE_CANARY}", speaker="Ann", role="user")
+        talk.add("noted", speaker="bot", role="assistant")
+    finally:
+        mem.close()
+    old_export = run.ok("export").stdout
+    mem = Memory(run.db, embedder="hash")
+    try:
+        mem.conversation("c", scope=SCOPE).purge(said.id, reason="leaked")
+    finally:
+        mem.close()
+    result = run("--json", "import", "-", input=old_export)
+    assert result.exit_code == 0, (result.stdout, result.stderr)
+    report = json.loads(result.stdout)
+    assert report["failed"] == []
+    assert report["notes"].get("conversation messages purged in this scope: their copies are purged again") == 1
+    mem = Memory(run.db, embedder="hash")
+    try:
+        assert mem.archive_search("door code", scope=SCOPE) == []
+        assert not [i.text for i in mem.list(scope=SCOPE, include_closed=True).items if MESSAGE_CANARY in i.text]
+        assert len(mem.conversation("c~2", scope=SCOPE).history()) == 2  # the other turn stays, with its memory
+    finally:
+        mem.close()
+    assert MESSAGE_CANARY not in run.ok("export").stdout
+    on_disk = [
+        p.name for p in Path(run.db).parent.iterdir() if p.is_file() and MESSAGE_CANARY.encode() in p.read_bytes()
+    ]
+    assert on_disk == []

@@ -13,7 +13,10 @@ it remembers a claim of the file:
   nothing of the words, so a copy under another id (another store's export of an import of it)
   cannot be recognised: dismiss a value before purging it when it must never come back, since
   the sealed tombstone refuses it whatever the file (``dismissed``, below). ``restore_purged``
-  turns this check off: the file is the backup the person wants restored;
+  turns this check off: the file is the backup the person wants restored. A conversation
+  message's memory is let in: the message's copy is purged again after the replay
+  (``ConversationReplay.purged_again``), which erases its memory and re-writes the later turns'
+  memories whose context quoted it, as a purge here did;
 - **dismissed** is the reducer's own check (a tombstone, sealed or not, matched on the
   comparison form, so an invisible-character variant is refused too): the replay catches its
   ``DismissedValueError`` and counts it here.
@@ -54,7 +57,7 @@ class KeptOut:
 
     def why(self, item: dict[str, Any]) -> Why | None:
         """Why the file's ``item`` (an exported item dict) stays out of this scope, or None."""
-        if not self.restore_purged and self._names_purged(item):
+        if not self.restore_purged and not _message_memory(item) and self._names_purged(item):
             return "purged"
         if self._forgotten_prints() & set(fingerprints(item["text"], item.get("key"), item.get("value"))):
             return "forgotten"
@@ -82,3 +85,9 @@ class KeptOut:
             cursor = page.next_cursor
             if cursor is None:
                 return out
+
+
+def _message_memory(item: dict[str, Any]) -> bool:
+    """Is the file's ``item`` a conversation message's memory (its ``meta`` names the message)?"""
+    meta = item.get("meta")
+    return isinstance(meta, dict) and "message" in meta

@@ -240,6 +240,7 @@ class Replayer:
         self._parents: dict[str, tuple[str, ...]] = {}  # old item id -> old parent ids
         self._edge_ends: dict[str, tuple[str, str, str]] = {}  # old edge id -> (type, old src, old dst)
         self._conversations = mem.conversation_replay(scope=scope)
+        self._conversations.restore_purged = restore_purged
         self._agenda = replay_agenda.AgendaReplay(mem, scope, self.report.ids, self.report.notes)
         # The report shows the replays' maps as they fill (the same dicts).
         self.report.conversations = self._conversations.names
@@ -341,6 +342,14 @@ class Replayer:
                 n = 1
             i += n
             progress(i, len(events))
+        self._purge_again()
+
+    def _purge_again(self) -> None:
+        """Purge the copies of the file's messages this scope had purged (``ConversationReplay``), with
+        the live purge: the summaries, recaps and later turns quoting them are erased or re-written too."""
+        for name, entry_id in self._conversations.purged_again:
+            self.mem.conversation(name, scope=self.scope).purge(entry_id, reason="purged in this scope before")
+            self.report.notes["conversation messages purged in this scope: their copies are purged again"] += 1
 
     def _one(self, event: Event) -> None:
         if event.type in _SCOPE_SETTINGS:

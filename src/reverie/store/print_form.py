@@ -12,8 +12,9 @@ once, on the first writable open of a store below schema 8, inside the migration
 - **tombstones** hold the normalised text itself, so a plain one is normalised again
   (``validate.current_print``), as the projection does when a rebuild replays a dismiss event of
   that time. A sealed one (``sealed:``, a purge's digest of the old print) keeps only the hash:
-  it cannot be recomputed and is left as it is. It still refuses the old print; the same words
-  with the format character dropped do not meet it.
+  it cannot be recomputed and is left as it is. For a value that held a format character it no
+  longer matches any spelling (every print today is made without it): README says to dismiss
+  such a value again.
 """
 
 from __future__ import annotations
