@@ -13,12 +13,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from cli_support import SCOPE, Cli
 
 from reverie import Memory
 
 CANARY = "Alice's door code is 4417"
 MESSAGE_CANARY = "Zq7Mcanary4417"
+
+
+@pytest.fixture
+def run(store_url: str) -> Cli:
+    """Each test on a SQLite file, then on a fresh PostgreSQL database (``store_url``)."""
+    return Cli(store_url)
 
 
 def _texts(run: Cli, *, closed: bool = False) -> list[str]:
@@ -161,7 +168,6 @@ def test_a_message_purged_here_does_not_come_back_through_an_older_export(run: C
     finally:
         mem.close()
     assert MESSAGE_CANARY not in run.ok("export").stdout
-    on_disk = [
-        p.name for p in Path(run.db).parent.iterdir() if p.is_file() and MESSAGE_CANARY.encode() in p.read_bytes()
-    ]
-    assert on_disk == []
+    if not str(run.db).startswith("postgresql"):  # PostgreSQL's pages need scrub_purged (README), tested apart
+        here = Path(run.db).parent
+        assert [p.name for p in here.iterdir() if p.is_file() and MESSAGE_CANARY.encode() in p.read_bytes()] == []
