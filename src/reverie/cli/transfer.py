@@ -22,6 +22,11 @@ it, in file order, against the target scope:
   ``reverie.cli.replay_agenda``): their ids are re-assigned too, and every claim that names an
   entry, a conversation, an intent or a task names the copy's.
 
+What this scope forgot, purged or dismissed since the file was written stays so (``cli.kept_out``):
+such a claim is skipped and counted by why (``ImportReport.kept_out``), every later event about it
+is skipped with it, and a message purged here is purged again in the copy; ``restore_purged``
+(``--restore-purged``) lets purged claims and messages back.
+
 A refused event (e.g. its item failed earlier) is reported and the replay goes on: a partial
 import says exactly what it left out rather than dying half-way. An event no call can replay —
 a type this build does not know, a bias alert's dismissal (it names the source's alerts, which
