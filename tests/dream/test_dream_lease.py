@@ -35,9 +35,9 @@ def test_a_v1_file_made_by_the_v1_ddl_upgrades_in_place(tmp_path: Path, open_db:
     conn.commit()
     conn.close()
     mem = open_db("old")
-    # v1 -> v7 in one step: leases, dream runs, vector tags, full-text counters, visibility + term stats, value types,
-    # the full-text index form
-    assert SCHEMA_VERSION == 7
+    # v1 -> v8 in one step: leases, dream runs, vector tags, full-text counters, visibility + term stats, value types,
+    # the full-text index form, prints in the comparison form
+    assert SCHEMA_VERSION == 8
     raw = sqlite3.connect(path)
     try:
         assert raw.execute("SELECT v FROM settings WHERE k = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)

@@ -241,7 +241,7 @@ def test_a_schema_2_file_upgrades_in_place_with_its_data_intact(
         raw.execute("UPDATE settings SET v = '2' WHERE k = 'schema_version'")
     raw.close()
     mem = open_db("v2")
-    assert SCHEMA_VERSION == 7
+    assert SCHEMA_VERSION == 8
     raw = sqlite3.connect(tmp_path / "v2.db")
     try:
         assert raw.execute("SELECT v FROM settings WHERE k = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)

@@ -103,9 +103,10 @@ def _import_text(report: ImportReport) -> str:
         f"{ok} applied, {sum(report.skipped.values())} skipped, {len(report.failed)} failed",
         f"ids re-assigned: {len(report.ids)} items, {len(report.edges)} edges, {len(report.entries)} conversation "
         f"entries, {len(report.intents)} intents, {len(report.tasks)} tasks (--json prints the old -> new maps)",
-        "claims: {created} created, {corroborated} corroborated, {skipped} skipped, {echoed} echoed "
+        "claims: {created} created, {corroborated} corroborated, {skipped} skipped{why}, {echoed} echoed "
         "(stored as source 'imported'; the file's source is kept in provenance)".format(
-            **{k: report.items.get(k, 0) for k in ("created", "corroborated", "skipped", "echoed")}
+            **{k: report.items.get(k, 0) for k in ("created", "corroborated", "skipped", "echoed")},
+            why=_kept_out_text(report),
         ),
     ]
     rows: list[list[object]] = [["applied", t, n] for t, n in sorted(report.applied.items())]
@@ -113,6 +114,12 @@ def _import_text(report: ImportReport) -> str:
     rows += [["note", t, n] for t, n in sorted(report.notes.items())]
     rows += [["failed", f"seq {f['seq']} {f['type']}", f"error[{f['code']}]: {f['error']}"] for f in report.failed]
     return "\n".join(lines) + ("\n" + table(["", "EVENT", "COUNT"], rows) if rows else "")
+
+
+def _kept_out_text(report: ImportReport) -> str:
+    """Why claims were skipped: " (1 purged here, 2 dismissed here)", or nothing when none was."""
+    parts = [f"{n} {why} here" for why, n in report.to_dict()["kept_out"].items() if n]
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 def _already_text(report: ImportReport) -> str:
@@ -138,14 +145,21 @@ def _already_text(report: ImportReport) -> str:
     "(default: the import is refused, nothing written; such a conversation takes new messages once the "
     "clock passes them or they are purged).",
 )
+@click.option(
+    "--restore-purged",
+    is_flag=True,
+    help="Bring back the file's claims this scope purged (default: they stay purged, counted in kept_out; "
+    "use it when the file is the backup you want restored).",
+)
 @scoped
 @json_option
-def import_(file: str, allow_future: bool) -> None:
+def import_(file: str, allow_future: bool, restore_purged: bool) -> None:
     """Replay an export FILE into the scope, whole or not at all, and once (see README). Exit 1 if an event failed."""
     st = state()
     scope = st.require_scope()
     events = read_events(_read_text(file).splitlines())
-    replayer = Replayer(st.memory(create=True, replay=True), scope, allow_future=allow_future)
+    mem = st.memory(create=True, replay=True)
+    replayer = Replayer(mem, scope, allow_future=allow_future, restore_purged=restore_purged)
     bar = Progress.for_state(st, "importing")
     try:
         report = replayer.run(events, bar.update)

@@ -22,6 +22,11 @@ it, in file order, against the target scope:
   ``reverie.cli.replay_agenda``): their ids are re-assigned too, and every claim that names an
   entry, a conversation, an intent or a task names the copy's.
 
+What this scope forgot, purged or dismissed since the file was written stays so (``cli.kept_out``):
+such a claim is skipped and counted by why (``ImportReport.kept_out``), every later event about it
+is skipped with it, and a message purged here is purged again in the copy; ``restore_purged``
+(``--restore-purged``) lets purged claims and messages back.
+
 A refused event (e.g. its item failed earlier) is reported and the replay goes on: a partial
 import says exactly what it left out rather than dying half-way. An event no call can replay —
 a type this build does not know, a bias alert's dismissal (it names the source's alerts, which
@@ -59,15 +64,15 @@ from reverie import (
     Item,
     Memory,
     NotFoundError,
-    Q,
     ReverieError,
     StorageError,
 )
 from reverie.cli import replay_agenda
-from reverie.errors import IdempotencyInProgressError, IdempotencyKeyReusedError
+from reverie.cli.kept_out import REASONS, SAYS, KeptOut, Why
+from reverie.errors import DismissedValueError, IdempotencyInProgressError, IdempotencyKeyReusedError
 from reverie.memory.replay_conversations import REPLAYED as CONVERSATION_EVENTS
 from reverie.model.clock import to_iso
-from reverie.model.validate import fingerprints, unique_keys
+from reverie.model.validate import unique_keys
 
 _SCOPE_SETTINGS = ("scope.learning_paused", "scope.learning_resumed")
 #: Event types that changed no projection, and why: skipped (counted), never failed.
@@ -159,9 +164,12 @@ class ImportReport:
     intents: dict[str, str] = field(default_factory=dict)
     tasks: dict[str, str] = field(default_factory=dict)
     #: Claims read from the file: ``created`` (new items), ``corroborated`` (an equivalent current
-    #: claim gained evidence), ``skipped`` (forgotten in this scope before the import), ``echoed``
-    #: (a corrected claim said again: evidence on its superseded version, as in the source).
+    #: claim gained evidence), ``skipped`` (left out: see ``kept_out``), ``echoed`` (a corrected
+    #: claim said again: evidence on its superseded version, as in the source).
     items: Counter[str] = field(default_factory=Counter)
+    #: The skipped claims by why (``cli.kept_out``): ``forgotten``, ``purged`` or ``dismissed`` in
+    #: this scope before the import. Every later event about one is skipped too (``skipped``).
+    kept_out: Counter[str] = field(default_factory=Counter)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -180,6 +188,7 @@ class ImportReport:
             "intents": self.intents,
             "tasks": self.tasks,
             "items": {k: self.items.get(k, 0) for k in ("created", "corroborated", "skipped", "echoed")},
+            "kept_out": {k: self.kept_out.get(k, 0) for k in REASONS},
         }
 
 
@@ -221,17 +230,22 @@ def _counted(event: Event) -> dict[str, Any]:
 class Replayer:
     """Re-issues an export's events as API calls against ``scope`` (see the module docstring)."""
 
-    def __init__(self, mem: Memory, scope: str, *, allow_future: bool = False) -> None:
+    def __init__(self, mem: Memory, scope: str, *, allow_future: bool = False, restore_purged: bool = False) -> None:
         self.mem = mem
         self.scope = scope
         #: False: a message dated past the clock's skew bound refuses the whole import (``run``).
         self.allow_future = allow_future
         self.report = ImportReport(scope)
+        #: What this scope keeps out; ``restore_purged``: a claim purged here comes back (``cli.kept_out``).
+        self._kept = KeptOut(mem, scope, restore_purged=restore_purged)
+        self._left_out: dict[str, Why] = {}  # old item id -> why it was left out
+        self._left_edges: dict[str, Why] = {}  # old edge id -> why (an end was left out)
+        self._left_prints: dict[str, Why] = {}  # fingerprints of dismissals skipped with their claim
         self._dismissed: list[tuple[str, list[str]]] = []  # (new item id, its tombstoned fingerprints)
         self._parents: dict[str, tuple[str, ...]] = {}  # old item id -> old parent ids
         self._edge_ends: dict[str, tuple[str, str, str]] = {}  # old edge id -> (type, old src, old dst)
-        self._forgotten_prints: set[str] | None = None  # fingerprints the target had forgotten (read once, lazily)
         self._conversations = mem.conversation_replay(scope=scope)
+        self._conversations.restore_purged = restore_purged
         self._agenda = replay_agenda.AgendaReplay(mem, scope, self.report.ids, self.report.notes)
         # The report shows the replays' maps as they fill (the same dicts).
         self.report.conversations = self._conversations.names
@@ -333,6 +347,14 @@ class Replayer:
                 n = 1
             i += n
             progress(i, len(events))
+        self._purge_again()
+
+    def _purge_again(self) -> None:
+        """Purge the copies of the file's messages this scope had purged (``ConversationReplay``), with
+        the live purge: the summaries, recaps and later turns quoting them are erased or re-written too."""
+        for name, entry_id in self._conversations.purged_again:
+            self.mem.conversation(name, scope=self.scope).purge(entry_id, reason="purged in this scope before")
+            self.report.notes["conversation messages purged in this scope: their copies are purged again"] += 1
 
     def _one(self, event: Event) -> None:
         if event.type in _SCOPE_SETTINGS:
@@ -356,6 +378,12 @@ class Replayer:
             apply()
         except (StorageError, ClosedError):
             raise  # the store failed, not the event: the whole import rolls back
+        except _LeftOut as left:  # about a claim this scope keeps out: skipped with it, never failed
+            self._leave_out_made(event, left.why)
+            self.report.skipped[f"{event.type} (about a claim left out: {left.why} in this scope)"] += 1
+        except DismissedValueError:  # a revision into a value dismissed here (a claim: ``_remembered``)
+            self._leave_out_made(event, "dismissed")
+            self._count_kept_out(event.type, "dismissed")
         except ReverieError as err:
             self.report.failed.append({"seq": event.seq, "type": event.type, "code": err.code, "error": err.message})
         except (KeyError, TypeError, ValueError, AttributeError) as exc:  # hand-edited: a field missing or mistyped
@@ -366,12 +394,16 @@ class Replayer:
 
     def _item(self, old: str) -> str:
         new = self.report.ids.get(old)
+        if new is None and old in self._left_out:
+            raise _LeftOut(self._left_out[old])
         if new is None:
             raise NotFoundError(f"item {old} of the export was not imported (its own event was skipped or failed)")
         return new
 
     def _edge(self, old: str) -> str:
         new = self.report.edges.get(old)
+        if new is None and old in self._left_edges:
+            raise _LeftOut(self._left_edges[old])
         if new is None:
             raise NotFoundError(f"edge {old} of the export was not imported")
         return new
@@ -386,25 +418,30 @@ class Replayer:
         self.report.items[_landed(new)] += 1
         return new
 
-    def _forgotten_here(self, text: str, key: str | None, value: Any) -> bool:
-        """True when the target scope had forgotten this claim before the import began."""
-        if self._forgotten_prints is None:
-            self._forgotten_prints = set()
-            cursor = None
-            while True:
-                page = self.mem.list(scope=self.scope, where=Q.status("forgotten"), include_closed=True, cursor=cursor)
-                for it in page.items:
-                    self._forgotten_prints.update(fingerprints(it.text, it.key, it.value))
-                cursor = page.next_cursor
-                if cursor is None:
-                    break
-        return bool(self._forgotten_prints & set(fingerprints(text, key, value)))
+    def _count_kept_out(self, event_type: str, why: Why) -> None:
+        self.report.items["skipped"] += 1
+        self.report.kept_out[why] += 1
+        self.report.skipped[f"{event_type} ({SAYS[why]})"] += 1
+
+    def _leave_out_made(self, event: Event, why: Why) -> None:
+        """Remember that what ``event`` would have made (a version, an edge) was left out, so every
+        later event about it is skipped with it instead of failing as "not imported"."""
+        p = event.payload
+        if isinstance(p.get("item"), dict) and isinstance(p["item"].get("id"), str):
+            self._left_out[p["item"]["id"]] = why
+        if isinstance(p.get("edge"), dict) and isinstance(p["edge"].get("id"), str):
+            self._left_edges[p["edge"]["id"]] = why
+        if isinstance(p.get("edge_id"), str) and event.type != "edge.unlinked":
+            self._left_edges[p["edge_id"]] = why
+        if event.type == "memory.dismissed":  # its undismiss is about the claim left out too
+            self._left_prints.update(dict.fromkeys(map(str, p.get("fingerprints") or ()), why))
 
     def _remembered(self, event: Event) -> None:
         it = event.payload["item"]
-        if self._forgotten_here(it["text"], it.get("key"), it.get("value")):
-            self.report.items["skipped"] += 1
-            self.report.skipped["memory.remembered (forgotten in this scope: it stays forgotten)"] += 1
+        why = self._kept.why(it)
+        if why is not None:
+            self._left_out[it["id"]] = why
+            self._count_kept_out(event.type, why)
             return
         scores = it.get("scores") or {}
         # What names a conversation entry, a conversation, a task or an intent names the copy's.
@@ -431,7 +468,14 @@ class Replayer:
         # new item, not a corroboration of that member, so it is one here too; and a message's memory
         # is never merged into another (the live wing writes it with ``corroborate=False``).
         corroborate = it["source"] != "system" and "message" not in meta
-        new = self._remember_as(provenance.get("source") or it["source"], it["text"], fields, corroborate=corroborate)
+        try:
+            new = self._remember_as(
+                provenance.get("source") or it["source"], it["text"], fields, corroborate=corroborate
+            )
+        except DismissedValueError:  # the reducer refuses before it writes: nothing to undo
+            self._left_out[it["id"]] = "dismissed"
+            self._count_kept_out(event.type, "dismissed")
+            return
         self.report.ids[it["id"]] = new.id
         self._parents[it["id"]] = tuple(it.get("parents") or ())
         tier = it.get("tier", "active")
@@ -523,6 +567,8 @@ class Replayer:
             )
             lifted -= set(prints)  # one tombstone per fingerprint: lifted once
             matched = True
+        if not matched and lifted & set(self._left_prints):
+            raise _LeftOut(self._left_prints[min(lifted & set(self._left_prints))])
         if not matched:
             raise NotFoundError("no dismissed item of the export carries these fingerprints")
 
@@ -668,3 +714,11 @@ class Replayer:
             scope=self.scope,
             reason=superseded.payload.get("reason", ""),
         )
+
+
+class _LeftOut(Exception):
+    """An event names a claim (or an edge to one) the replay left out: the event is skipped with it."""
+
+    def __init__(self, why: Why) -> None:
+        super().__init__(why)
+        self.why: Why = why

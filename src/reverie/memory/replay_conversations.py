@@ -23,7 +23,10 @@ checks (a conversation moved on, a message older than the last one, a widened au
   ``meta.slice_origin`` (the mark a slice import sets), so ``conversation.learn`` never mines an
   imported message: the claims its words gave arrive as the file's own claims.
 - **Purges stay purges.** A purged message arrives redacted (the export holds the redacted
-  events); its ``conversation.message_purged`` is replayed as the purge of the copy.
+  events); its ``conversation.message_purged`` is replayed as the purge of the copy. A message
+  *this scope* purged (found by origin: the entry keeps its id when purged) that an older file
+  still holds is replayed, then its copy is purged again (``purged_again``: the caller runs the
+  live purge, which erases what quotes it too), unless ``restore_purged`` is set.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from reverie.model.conversation import (
     SetMessageVisibility,
 )
 from reverie.model.ids import is_id
+from reverie.model.redact import REDACTED
 from reverie.model.validate import check_meta, check_text
 from reverie.model.visibility import check_visibility
 
@@ -67,6 +71,11 @@ class ConversationReplay:
         #: The file's entry id -> the entry's id here.
         self.entries: dict[str, str] = {}
         self._positions: dict[str, dict[int, int]] = {}  # name here -> the file's position -> position here
+        #: True: a message this scope purged comes back with the file (``reverie import --restore-purged``).
+        self.restore_purged = False
+        #: (name here, copy's entry id) of the file's messages this scope had purged, to purge again.
+        self.purged_again: list[tuple[str, str]] = []
+        self._purged_here: set[str] | None = None  # ids and origins of the messages purged here
 
     def replay(self, event: ev.Event) -> None:
         """Replay one conversation event (a type of ``REPLAYED``); raises as the live write would."""
@@ -155,6 +164,19 @@ class ConversationReplay:
         stored = Entry.from_dict(out[0].events[0].payload["entry"])
         self.entries[old.id] = stored.id
         positions[old.position] = stored.position
+        if old.kind == "message" and not self.restore_purged and {old.id, _origin(old)} & self._purged_messages():
+            self.purged_again.append((target, stored.id))
+
+    def _purged_messages(self) -> set[str]:
+        """The ids (and origins) of this scope's purged messages, read once, before the replay wrote any."""
+        if self._purged_here is None:
+            store = conversation_store(self._host)
+            self._purged_here = set()
+            for state in store.conversations(self.scope):
+                for e in store.conversation_entries(self.scope, state.id):
+                    if e.kind == "message" and e.text == REDACTED:
+                        self._purged_here |= {e.id, _origin(e)}
+        return self._purged_here
 
     def _purged(self, payload: Mapping[str, Any]) -> None:
         name = str(payload["conversation"])
@@ -164,6 +186,7 @@ class ConversationReplay:
             raise NotFoundError(f"message {payload['id']} of conversation {name!r} of the export was not imported")
         covering = tuple(self.entries[c] for c in payload.get("covering") or () if c in self.entries)
         self._host.run([PurgeMessage(self.scope, target, message, covering, str(payload.get("reason") or ""))])
+        self.purged_again = [p for p in self.purged_again if p[1] != message]  # the file purges it itself
 
     def _visibility_set(self, payload: Mapping[str, Any]) -> None:
         """A message's audience changed, with the summaries and recaps narrowed with it (the same pairs)."""

@@ -16,7 +16,7 @@ from reverie.model.clock import from_iso
 from reverie.model.conversation import ConversationChange, project_conversation
 from reverie.model.item import Edge, Item, Scores
 from reverie.model.redact import PURGED_FLAG, REDACTED, created_edge_meta, redact_item
-from reverie.model.validate import fingerprints
+from reverie.model.validate import current_print, fingerprints
 
 #: Recall reinforcement: value moves this fraction of the way to 1 for a rank-1 hit.
 REINFORCE_RATE = 0.1
@@ -269,13 +269,15 @@ def _dismissed(event: ev.Event, view: ProjectionView) -> list[Change]:
     changes: list[Change] = []
     if item.is_current:
         changes.append(PutItem(_touch(item, event, status="dismissed", closed_at=event.at), before=item))
-    for fp in event.payload["fingerprints"]:
+    # A print the log wrote before format characters were dropped is stored in today's form
+    # (``current_print``), as schema 8 rewrote the tombstones of such a file.
+    for fp in dict.fromkeys(map(current_print, event.payload["fingerprints"])):
         changes.append(PutTombstone(event.scope, fp, item.id))
     return changes
 
 
 def _undismissed(event: ev.Event, view: ProjectionView) -> list[Change]:
-    return [DropTombstone(event.scope, fp) for fp in event.payload["fingerprints"]]
+    return [DropTombstone(event.scope, fp) for fp in dict.fromkeys(map(current_print, event.payload["fingerprints"]))]
 
 
 def _scores_set(event: ev.Event, view: ProjectionView) -> list[Change]:

@@ -39,6 +39,7 @@ from typing import Any
 
 from reverie.model import events as ev
 from reverie.model.item import Item
+from reverie.model.validate import current_print
 
 #: What replaces erased text. Searchable as "purged" in history, and obviously not a claim.
 REDACTED = "[purged]"
@@ -68,11 +69,17 @@ def dismissal_keys(fingerprint: str) -> tuple[str, str]:
     return fingerprint, seal(fingerprint)
 
 
+def _purged_print(fp: object, fps: frozenset[str]) -> bool:
+    """Is ``fp`` one of the purged prints, also as the log wrote it before format characters were
+    dropped (``current_print``: that spelling quotes the claim's words too)?"""
+    return isinstance(fp, str) and (fp in fps or current_print(fp) in fps)
+
+
 def _sealed(prints: Iterable[object], fps: frozenset[str]) -> list[object]:
     """``prints`` with each purged fingerprint replaced by its seal, duplicates dropped, order kept."""
     out: list[object] = []
     for fp in prints:
-        key = seal(fp) if isinstance(fp, str) and fp in fps else fp
+        key = seal(current_print(fp)) if isinstance(fp, str) and _purged_print(fp, fps) else fp
         if key not in out:
             out.append(key)
     return out
@@ -153,7 +160,7 @@ def _redact_payload(
     if event.type == ev.UNDISMISSED:  # about a value: about the purged claim if it lifts its value
         prints = list(p.get("fingerprints", []))
         p["fingerprints"] = _sealed(prints, fps)
-        if any(fp in fps for fp in prints):
+        if any(_purged_print(fp, fps) for fp in prints):
             p["reason"] = _reason(p.get("reason"))
         return p
     if event.type == ev.DISMISSED:  # sealed even if another claim's: the key must be the same everywhere

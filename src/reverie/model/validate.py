@@ -461,3 +461,23 @@ def fingerprints(text: str, key: str | None, value: Value | None) -> tuple[str, 
 
 #: Prefix of the fingerprint a numeric value has under its canonical amount (``fingerprints``).
 AMOUNT_PRINT = "kn:"
+
+
+def current_print(fp: str) -> str:
+    """``fp``, a fingerprint as an earlier version stored it, in today's form.
+
+    Before format characters were dropped (``strip_format`` in ``normalise_text``), a text with a
+    zero-width space or soft hyphen inside kept it in its print: ``t:bob likes\u200b red``. Such a
+    print is normalised again (``t:`` text, the value of ``kv:``), so a tombstone or a log's
+    dismiss event of that time meets the claim's print today. A print without a format character
+    is returned as it is (today's prints never hold one), and so is a seal (``sealed:``: a digest
+    of the old print, which cannot be recomputed) and an amount (``kn:``).
+    """
+    if fp.isascii() or strip_format(fp) == fp:
+        return fp
+    if fp.startswith("t:"):
+        return "t:" + normalise_text(fp[2:])
+    if fp.startswith("kv:") and "=" in fp:
+        key, _, value = fp[3:].partition("=")
+        return f"kv:{key}={normalise_text(value)}"
+    return fp

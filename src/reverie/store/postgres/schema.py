@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 T = 'TEXT COLLATE "C"'
 
@@ -257,8 +257,13 @@ _V6 = [
 #: ``PostgresStore._migrate`` recomputes the rows that may differ (``postgres.fts_form``).
 _V7: list[str] = []
 
+#: Schema 8: no DDL. Fingerprints recomputed from the items' text, plain tombstones normalised again:
+#: prints written before format characters left the comparison form meet today's, as SQLite's
+#: schema 8 (``PostgresStore._migrate`` runs ``postgres.print_form``).
+_V8: list[str] = []
+
 #: ``STEPS[v]`` brings a database of schema ``v`` to ``v + 1``.
-STEPS: dict[int, list[str]] = {1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6, 6: _V7}
+STEPS: dict[int, list[str]] = {1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6, 6: _V7, 7: _V8}
 
 
 def upgrade_statements(version: int) -> list[str]:

@@ -224,6 +224,10 @@ class PostgresStore:
                 from reverie.store.postgres import fts_form
 
                 fts_form.rewrite(self.q, self.x)
+            if 1 <= found < 8:  # schema 8: fingerprints and tombstones in today's comparison form (no DDL)
+                from reverie.store.postgres import print_form
+
+                print_form.rewrite(self.q, self.x)
             self.x(
                 "INSERT INTO settings (k, v) VALUES ('schema_version', %s) "
                 "ON CONFLICT (k) DO UPDATE SET v = excluded.v",

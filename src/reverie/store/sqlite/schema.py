@@ -30,13 +30,16 @@ log already), pruned to the newest ``DREAM_RUNS_KEPT`` per scope, and left alone
 5 adds who may see each item (``_v5``); 6 keeps a value's type (``_v6``); 7 changes no table: the
 full-text rows hold ``fts_tokens.index_form`` of their text (CJK one character apiece, a
 word-initial "#" blanked, format characters off, composed), rewritten in place (``fts_form``).
+8 changes no table either: each item's fingerprints are recomputed from its text and each plain
+tombstone normalised again, so prints written before format characters were dropped from the
+comparison form meet today's (``store.print_form``).
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 FTS_TOKENIZE_DEFAULT = "unicode61 remove_diacritics 2 tokenchars '+#'"
 
@@ -391,6 +394,10 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
         from reverie.store.sqlite import fts_form
 
         fts_form.rewrite(conn)
+    if 1 <= found < 8:  # no table changes: fingerprints and tombstones in today's comparison form
+        from reverie.store.sqlite import print_form
+
+        print_form.rewrite(conn)
     _recount_terms(conn, found)
     conn.execute("INSERT OR REPLACE INTO settings VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
     # Not a schema version of its own: an index changes no row and every reader works without it
