@@ -17,3 +17,18 @@ def state_of(mem: Memory, scope: str = SCOPE) -> tuple[Any, ...]:
     intents = [i.to_dict() for i in mem.intents.list(scope=scope, limit=1000)]
     tasks = [t.to_dict() for t in mem.tasks.list(scope=scope, limit=1000)]
     return events, items, intents, tasks
+
+
+def migrated(memories: Any, source: Any, store_url: str) -> Memory:
+    """A Memory over ``store_url`` after a migration from ``source`` (a store): the migration
+    projects each old event as it copies it, which is what an old log meets in the field."""
+    from reverie.store.migrate import copy_store
+    from reverie.store.opening import open_store
+
+    dest = open_store(store_url)
+    try:
+        copy_store(source, dest)
+    finally:
+        dest.close()
+    mem: Memory = memories.open(store_url, seed=1)
+    return mem

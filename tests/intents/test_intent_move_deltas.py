@@ -23,7 +23,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from agenda_kit import SCOPE
+from agenda_kit import SCOPE, migrated
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,8 +31,6 @@ from reverie import ManualClock, Memory, ReverieError
 from reverie.model import agenda as ag
 from reverie.model.conceal import conceal_text
 from reverie.model.events import Event
-from reverie.store.migrate import copy_store
-from reverie.store.opening import open_store
 from reverie.store.reference import ReferenceStore
 
 DATA = Path(__file__).parent / "data"
@@ -92,12 +90,7 @@ def test_an_old_log_of_whole_intent_events_replays_identically(memories: Any, st
     assert _intents(old) == OLD_LOG["intents"]
     assert old.doctor().ok
 
-    dest = open_store(store_url)  # a migration projects each old event as it copies it
-    try:
-        copy_store(ref, dest)
-    finally:
-        dest.close()
-    mem = memories.open(store_url, seed=1)
+    mem = migrated(memories, ref, store_url)
     assert _intents(mem) == OLD_LOG["intents"]
     mem.rebuild()
     assert _intents(mem) == OLD_LOG["intents"]

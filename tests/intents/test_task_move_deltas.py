@@ -16,12 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agenda_kit import SCOPE
+from agenda_kit import SCOPE, migrated
 
 from reverie import InvalidTransitionError, LimitExceededError, Limits, Memory
 from reverie.model.events import Event
-from reverie.store.migrate import copy_store
-from reverie.store.opening import open_store
 from reverie.store.reference import ReferenceStore
 
 OLD_LOG = json.loads((Path(__file__).parent / "data" / "old_task_log.json").read_text(encoding="utf-8"))
@@ -80,12 +78,7 @@ def test_an_old_log_of_whole_task_events_replays_identically(memories: Any, stor
     assert _tasks(old) == OLD_LOG["tasks"]
     assert old.doctor().ok
 
-    dest = open_store(store_url)  # a migration projects each old event as it copies it
-    try:
-        copy_store(ref, dest)
-    finally:
-        dest.close()
-    mem = memories.open(store_url, seed=1)
+    mem = migrated(memories, ref, store_url)
     assert _tasks(mem) == OLD_LOG["tasks"]
     mem.rebuild()
     assert _tasks(mem) == OLD_LOG["tasks"]
