@@ -55,6 +55,10 @@ from reverie.conflict import Claim, detect
         ("The nightly audit export is about 4 MB.", "The nightly audit export weighs in at roughly 300 megabytes.",
          "numeric"),
         ("The Vesta crane lifts 12 tonnes.", "The Vesta crane lifts 40,000 kg.", "numeric"),
+        # One first event said as a verb and as a noun; "nightly" is "every night".
+        ("Ines first moved to Leeds in 2011.", "Ines's first move to Leeds was in 2014.", "temporal"),
+        ("The nightly billing export is generated at 22:00.", "The billing export is produced every night at 05:00.",
+         "temporal"),
         # "blocks" denies what "allowed" permits.
         ("Anonymous uploads to the media bucket are allowed.", "The media bucket blocks all anonymous uploads.",
          "polarity"),
@@ -126,6 +130,9 @@ def test_round9_conflicts(a: str, b: str, axis: str) -> None:
         # "blocks" as a noun of distance; a block of another thing.
         ("The clinic is two blocks from the station.", "The clinic is allowed near the station."),
         ("Anonymous uploads to the media bucket are allowed.", "The media bucket blocks all anonymous downloads."),
+        # Moves without "first" may be two moves; another report of the day.
+        ("Ines moved to Leeds in 2011.", "Ines moved to Leeds in 2014."),
+        ("The nightly billing export is generated at 22:00.", "The morning billing export is produced at 05:00."),
         # The same amount in two spellings.
         ("The nightly audit export is about 2 GB.", "The nightly audit export is roughly 2,000 megabytes."),
         ("The Vesta crane lifts 12 tonnes.", "The Vesta crane lifts 12,000 kg."),

@@ -557,7 +557,7 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     if differences == 1:
         if _flips(fa, fb) or fa.negated != fb.negated or fa.sequenced or fb.sequenced:
             return None
-        if only_a or only_b or fa.change or fb.change or not _same_topic(fa, fb, 0.5):
+        if only_a or only_b or _changed(fa, fb) or not _same_topic(fa, fb, 0.5):
             return None
         if occasions_differ(fa, fb):
             return None
@@ -584,6 +584,18 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
 
 # Events that name a work as done: a start of the same work is another moment of it.
 _DONE = frozenset({"@made-build", "@finish", "@open", "@found"})
+
+
+def _changed(fa: Frame, fb: Frame) -> bool:
+    """A claim placed next to another state ("moved", "until", "became"): a change, not a
+    conflict. Except one first event said both times: "first moved to Toronto in 2016" and "his
+    first move to Toronto was in 2019" date the same move."""
+    if not (fa.change or fb.change):
+        return False
+    if "first" in fa.words and "first" in fb.words:
+        moves = {stem(w) for w in (fa.words | fb.words) & _CHANGE}
+        return not moves <= (fa.concepts & fb.concepts)
+    return True
 
 
 def _phases_differ(fa: Frame, fb: Frame) -> bool:
@@ -738,11 +750,19 @@ def _same_topic(fa: Frame, fb: Frame, floor: float) -> bool:
     return not extra
 
 
+# Adverbs of a part of the day: "the nightly report" is the report of every night.
+_PART_OF_DAY_ADVERBS = {"nightly": "night"}
+
+
+def _occasions(words: frozenset[str]) -> frozenset[str]:
+    return (words & _OCCASION) | frozenset(v for k, v in _PART_OF_DAY_ADVERBS.items() if k in words)
+
+
 def occasions_differ(fa: Frame, fb: Frame) -> bool:
     """ "the morning round" / "the evening round", "first" / "second language": two occasions
     or members, each with its own value. "first" said on one side only ("first opened") is
     emphasis, not another occasion."""
-    oa, ob = fa.words & _OCCASION, fb.words & _OCCASION
+    oa, ob = _occasions(fa.words), _occasions(fb.words)
     if oa == ob:
         return False
     return bool(oa and ob) or bool((oa | ob) - {"first"})

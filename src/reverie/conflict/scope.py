@@ -47,8 +47,9 @@ _RESTRICTIONS = frozenset(
 # a restriction names.
 _ONE_OCCASION = frozenset({"last", "this", "next", "that", "past"})
 
-# "every Sunday" restricts as "on Sundays" does.
+# "every Sunday" restricts as "on Sundays" does ("every night" is every day, not "works nights").
 _EVERY = frozenset({"every", "each"})
+_EVERY_RESTRICTS = frozenset(_DAY_NAMES) | {"weekend", "weekday", "summer", "winter", "spring", "autumn"}
 
 _UNIVERSAL_WORDS = frozenset({"daily", "always", "year-round", "everyday"})
 _UNIVERSAL_PHRASES = frozenset(
@@ -91,7 +92,7 @@ def _restricted(side: Analysis) -> bool:
     """A restricting word outside any quantity ("5 nights" is a length, "works nights" a restriction)."""
     spans = [(u.start, u.end) for u in side.units if u.kind == "qty"]
     return any(
-        (t.low in _RESTRICTIONS or (i and t.low + "s" in _RESTRICTIONS and side.tokens[i - 1].low in _EVERY))
+        (t.low in _RESTRICTIONS or (i and t.low in _EVERY_RESTRICTS and side.tokens[i - 1].low in _EVERY))
         and not any(lo <= t.start < hi for lo, hi in spans)
         and not (i and side.tokens[i - 1].low in _ONE_OCCASION)
         for i, t in enumerate(side.tokens)
