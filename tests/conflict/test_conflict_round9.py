@@ -59,6 +59,8 @@ from reverie.conflict import Claim, detect
         ("Ines first moved to Leeds in 2011.", "Ines's first move to Leeds was in 2014.", "temporal"),
         ("The nightly billing export is generated at 22:00.", "The billing export is produced every night at 05:00.",
          "temporal"),
+        # One wedding, said as "got married" and as "the wedding".
+        ("Lior and Ana got married on 2 May 2020.", "Lior and Ana's wedding took place in August 2020.", "temporal"),
         # "blocks" denies what "allowed" permits.
         ("Anonymous uploads to the media bucket are allowed.", "The media bucket blocks all anonymous uploads.",
          "polarity"),
@@ -133,6 +135,9 @@ def test_round9_conflicts(a: str, b: str, axis: str) -> None:
         # Moves without "first" may be two moves; another report of the day.
         ("Ines moved to Leeds in 2011.", "Ines moved to Leeds in 2014."),
         ("The nightly billing export is generated at 22:00.", "The morning billing export is produced at 05:00."),
+        # A wedding's anniversary, and a marriage without a date.
+        ("Lior and Ana got married in 2020.", "Lior and Ana's wedding anniversary is in August."),
+        ("Lior is married to Ana.", "Lior's wedding was in 2020."),
         # The same amount in two spellings.
         ("The nightly audit export is about 2 GB.", "The nightly audit export is roughly 2,000 megabytes."),
         ("The Vesta crane lifts 12 tonnes.", "The Vesta crane lifts 12,000 kg."),

@@ -100,12 +100,12 @@ _CLASSES: dict[str, tuple[bool, tuple[str, ...], tuple[str, ...]]] = {
     "@repo": (False, ("repo", "repos", "repository", "repositories"), ()),
     "@prod": (False, ("prod", "production"), ()),
     "@app": (False, ("app", "apps", "application", "applications"), ()),
-    "@website": (False, ("website", "websites", "site", "sites"), ()),
     # Plain synonyms of ordinary English.
     "@produce": (False, ("produce", "produces", "produced", "generate", "generates", "generated", "generating"),
                  ()),
     "@keep": (False, ("store", "stores", "stored", "keep", "keeps", "kept"), ()),
     "@eldest": (False, ("eldest", "oldest", "firstborn"), ()),
+    "@wedding": (False, ("wedding", "weddings", "married", "marry", "marries"), ()),
 }  # fmt: skip
 
 # Reviewed for fit to the data they were tuned on (README "## Contradictions"): kept the classes
