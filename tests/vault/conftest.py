@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from vault_support import NOW, SAMPLE, SCOPE
+from vault_support import NOW, SAMPLE, SCOPE, commit_as_people
 
 from reverie import ManualClock, Memory
 from reverie.vault import Vault
@@ -25,6 +25,9 @@ def vault(tmp_path: Path, mem: Memory) -> Vault:
 
 @pytest.fixture
 def sample(tmp_path: Path, mem: Memory) -> Vault:
-    """The sample vault copied to a temporary folder (the repository's copy is never a git repo)."""
+    """The sample vault copied to a temporary folder (the repository's copy is never a git repo),
+    committed as its people keep it: the agent never commits a note nobody committed."""
     shutil.copytree(SAMPLE, tmp_path / "sample-vault")
-    return Vault(tmp_path / "sample-vault", memory=mem, scope=SCOPE)
+    v = Vault(tmp_path / "sample-vault", memory=mem, scope=SCOPE)
+    commit_as_people(v)
+    return v

@@ -3,8 +3,10 @@ apply_suggestions is dry-run by default, additive, idempotent, and one commit.""
 
 from __future__ import annotations
 
-from vault_support import MANIFEST, git, snapshot, write
+import pytest
+from vault_support import MANIFEST, commit_as_people, git, snapshot, write
 
+from reverie import StorageError
 from reverie.vault import Vault
 
 
@@ -41,8 +43,6 @@ def test_apply_suggestions_is_a_dry_run_by_default(sample: Vault) -> None:
 
 
 def test_applied_suggestions_are_additive_one_commit_and_raise_health(sample: Vault) -> None:
-    git(sample, "add", "-A")
-    git(sample, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "people's vault")
     before = snapshot(sample)
     health = sample.maintenance_report().health
     done = sample.apply_suggestions(dry_run=False)
@@ -69,11 +69,14 @@ def test_a_second_run_replaces_its_own_block_and_changes_nothing(sample: Vault) 
 def test_an_edited_suggestion_block_is_replaced_not_duplicated(vault: Vault) -> None:
     write(vault, "a.md", "# Sleep notes\nsleep memory nap\n")
     write(vault, "b.md", "# Sleep\nsleep memory nap\n")
+    commit_as_people(vault)
     vault.apply_suggestions(dry_run=False)
     text = (vault.root / "a.md").read_text()
     head, _, block = text.partition("<!--")
     assert "[[b|Sleep]]" in block
     (vault.root / "a.md").write_text(head + "<!--" + block.replace("[[b|Sleep]]", "[[zzz]]"))
+    assert "a.md" in vault.apply_suggestions(dry_run=False).skipped  # a person's edit: theirs until committed
+    commit_as_people(vault, "a.md")
     vault.apply_suggestions(dry_run=False)
     assert (vault.root / "a.md").read_text() == text and text.count("Related (suggested)") == 1
 
@@ -81,8 +84,22 @@ def test_an_edited_suggestion_block_is_replaced_not_duplicated(vault: Vault) -> 
 def test_curated_notes_are_never_edited_by_suggestions(vault: Vault) -> None:
     write(vault, "curated/rules.md", "# Rules\nsleep memory rules\n")  # an orphan, but people write curated/
     write(vault, "topics/sleep.md", "# Sleep\nsleep memory\n")
+    commit_as_people(vault)
     before = (vault.root / "curated/rules.md").read_bytes()
     done = vault.apply_suggestions(dry_run=False)
     assert list(done.skipped) == ["curated/rules.md"] and "curated/rules.md" not in done.changes
     assert list(done.changes) == ["topics/sleep.md"]
     assert (vault.root / "curated/rules.md").read_bytes() == before
+
+
+def test_suggestions_whose_commit_fails_leave_no_block_behind(sample: Vault) -> None:
+    """A block left on disk uncommitted would pass for a person's edit (and block later runs): undone."""
+    before, log = snapshot(sample), sample.log()
+    (sample.root / ".git" / "index.lock").write_text("")  # another git process holds the index
+    try:
+        with pytest.raises(StorageError):
+            sample.apply_suggestions(dry_run=False)
+    finally:
+        (sample.root / ".git" / "index.lock").unlink()
+    assert snapshot(sample) == before and sample.log() == log
+    assert git(sample, "status", "--porcelain") == ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -71,11 +72,30 @@ def test_vault_write_then_promote_with_the_token(run, tmp_path: Path) -> None:  
 
 
 def test_vault_suggest_is_a_dry_run_unless_apply(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    uncommitted = run("vault", "suggest", "--apply")  # nobody committed the copy: every note is left alone
+    assert uncommitted.exit_code == 0 and "linked" not in uncommitted.output
+    assert "skipped ops/log-retention.md: ops/log-retention.md is a new note not committed yet" in uncommitted.output
+    _commit(tmp_path / "v")
     before = (tmp_path / "v" / "ops" / "log-retention.md").read_text()
     assert "would link ops/log-retention.md" in run("vault", "suggest").output
     assert (tmp_path / "v" / "ops" / "log-retention.md").read_text() == before
     assert "linked ops/log-retention.md" in run("vault", "suggest", "--apply").output
     assert "Related (suggested)" in (tmp_path / "v" / "ops" / "log-retention.md").read_text()
+
+
+def _commit(root: Path) -> None:
+    """Commit the vault copy the way its people would, under their own name."""
+    for args in (["add", "-A"], ["-c", "user.name=P", "-c", "user.email=p@example.com", "commit", "-qm", "notes"]):
+        subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+
+def test_vault_write_over_a_persons_uncommitted_edit_is_a_conflict(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    _commit(tmp_path / "v")
+    note = tmp_path / "v" / "people" / "alice" / "ideas.md"
+    note.write_text(note.read_text() + "Alice's own line.\n")
+    r = run("vault", "write", "people/alice/ideas.md", "--person", "alice", "--why", "x", stdin="# Agent\n")
+    assert r.exit_code == 1 and "error[vault_conflict]" in r.output and "people/alice/ideas.md" in r.output
+    assert note.read_text().endswith("Alice's own line.\n")
 
 
 @pytest.mark.parametrize(

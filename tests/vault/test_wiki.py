@@ -111,7 +111,18 @@ def test_promoting_a_note_a_person_wrote_by_hand_and_never_committed(vault: Vaul
     write(vault, "people/alice/by-hand.md", "# By hand\n")
     token = vault.request_promotion("people/alice/by-hand.md", "alice")
     assert vault.promote("people/alice/by-hand.md", token) == "curated/by-hand.md"
-    assert git(vault, "show", "--name-status", "--format=", "HEAD").split() == ["A", "curated/by-hand.md"]
+    # Two commits, each with its true author: Alice's text (she confirmed it with her token), then the move.
+    assert git(vault, "log", "--format=%an", "--", "people/alice/by-hand.md").splitlines() == ["reverie agent", "alice"]
+    assert git(vault, "show", "--name-status", "--no-renames", "--format=", "HEAD~1").split() == [
+        "A",
+        "people/alice/by-hand.md",
+    ]
+    assert git(vault, "show", "--name-status", "--no-renames", "--format=", "HEAD").split() == [
+        "A",
+        "curated/by-hand.md",
+        "D",
+        "people/alice/by-hand.md",
+    ]
     assert git(vault, "status", "--porcelain") == ""
 
 

@@ -30,6 +30,13 @@ def git(v: Vault, *args: str) -> str:
     return done.stdout
 
 
+def commit_as_people(v: Vault, *paths: str, message: str = "people's notes") -> None:
+    """Commit ``paths`` (default: everything) the way a person does, under their own name."""
+    where = list(paths) or ["."]
+    git(v, "add", "-A", "--", *where)
+    git(v, "-c", "user.name=Alice Human", "-c", "user.email=alice@example.com", "commit", "-qm", message, "--", *where)
+
+
 def snapshot(v: Vault) -> dict[str, bytes]:
     """Every file of the working tree (not .git) by path: to prove a refused call changed nothing."""
     return {

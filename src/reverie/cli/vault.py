@@ -199,7 +199,18 @@ def suggest_cmd(apply_: bool) -> None:
     """Append a marked "Related (suggested)" link block to each orphan (dry run unless --apply)."""
     r = _vault().apply_suggestions(dry_run=not apply_)
     verb = "would link" if r.dry_run else "linked"
-    _emit(r, lambda: "\n".join(f"{verb} {p} -> [[{t}]]" for p, t in r.changes.items()) or "nothing to suggest")
+    _emit(
+        r,
+        lambda: (
+            "\n".join(
+                [
+                    *(f"{verb} {p} -> [[{t}]]" for p, t in r.changes.items()),
+                    *(f"skipped {p}: {why}" for p, why in r.skipped.items()),
+                ]
+            )
+            or "nothing to suggest"
+        ),
+    )
 
 
 @vault.command("write")

@@ -60,11 +60,14 @@ VAULT_DESCRIPTIONS: MappingProxyType[str, str] = MappingProxyType(
         ),
         "vault_apply_suggestions": (
             "Append a marked 'Related (suggested)' block of links to each orphan note. Dry run unless "
-            "dry_run=false; additive only (never edits other text, moves or deletes); one commit."
+            "dry_run=false; additive only (never edits other text, moves or deletes); one commit. A note with "
+            "changes nobody committed is skipped (the result's 'skipped' says why)."
         ),
         "vault_write_note": (
             "Write a Markdown note in a person's area (people/<person>/...) of the vault, as one git commit "
-            "whose message says why. curated/ is written by people only and is refused."
+            "whose message says why. curated/ is written by people only and is refused. A note with changes "
+            "not committed yet (a person's edit) is refused with vault_conflict and left as it is: ask them to "
+            "commit or discard it, then read the note again and write on top."
         ),
         "vault_promote": (
             "Move a note from people/<person>/ into curated/ with the confirmation token the person gave you. "

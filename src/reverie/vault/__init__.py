@@ -8,7 +8,7 @@ indexes its notes into the memory as items of kind ``note``, and offers the thin
 """
 
 from reverie.vault.claims import ExtractedClaim
-from reverie.vault.errors import PromotionTokenError, VaultAreaError, VaultPathError
+from reverie.vault.errors import PromotionTokenError, VaultAreaError, VaultConflictError, VaultPathError
 from reverie.vault.files import DEFAULT_MAX_NOTE_BYTES, Skip
 from reverie.vault.graph import DeadLink
 from reverie.vault.ideas import IdeaMethod
@@ -36,6 +36,7 @@ __all__ = [
     "SuggestionResult",
     "Vault",
     "VaultAreaError",
+    "VaultConflictError",
     "VaultPathError",
     "as_dict",
     "notes_filter",

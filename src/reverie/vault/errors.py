@@ -8,6 +8,7 @@ able to tell "that path leaves the vault" from "that token is spent" without par
         VaultAreaError        vault_area        a write into ``curated/`` or another person's area
     ConflictError
         PromotionTokenError   promotion_token   a wrong, reused, expired or mismatched token
+        VaultConflictError    vault_conflict    a write onto a note with changes not committed yet
 """
 
 from __future__ import annotations
@@ -31,3 +32,10 @@ class PromotionTokenError(ConflictError):
     """A promotion token that does not confirm exactly this move (nothing was moved)."""
 
     code = "promotion_token"
+
+
+class VaultConflictError(ConflictError):
+    """A write onto a note whose text on disk (or staged) differs from its last commit: most
+    likely a person's edit in progress, which the agent must neither destroy nor commit as its own."""
+
+    code = "vault_conflict"

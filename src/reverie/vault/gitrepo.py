@@ -53,7 +53,38 @@ class GitRepo:
             fcntl.flock(fd, fcntl.LOCK_UN)
             os.close(fd)
 
-    def commit(self, paths: Sequence[str], message: str, at: datetime, *, author: str = AGENT_NAME) -> str | None:
+    def pending(self, paths: Sequence[str]) -> dict[str, str]:
+        """Which of ``paths`` differ from the last commit, on disk or in git's index: path → what
+        kind of change (``new``, ``deleted``, ``edited``). Nothing listed: every path is as committed.
+
+        Why: a note that differs from its last commit holds someone's work the agent did not make
+        (a person's edit in progress, most likely); committing it under the agent's name, or
+        renaming over it, would misattribute or destroy it. ``--no-optional-locks``: a read that
+        never rewrites git's index, so it is safe over a vault served read-only.
+        """
+        if not paths:
+            return {}
+        if not (self.root / ".git").exists():  # never made a repository (read-only): nothing is committed
+            return {p: "new" for p in paths if (self.root / p).exists()}
+        status = ["--no-optional-locks", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"]
+        out = self._git([*status, "--", *paths])
+        found: dict[str, str] = {}
+        for entry in filter(None, out.split("\0")):
+            code, path = entry[:2], entry[3:]
+            kind = "new" if code in ("??", "A ", "AM") else "deleted" if "D" in code else "edited"
+            if found.get(path) != "deleted":  # "D " plus "??": removed from git, left on disk — a deletion
+                found[path] = kind
+        return found
+
+    def commit(
+        self,
+        paths: Sequence[str],
+        message: str,
+        at: datetime,
+        *,
+        author: str = AGENT_NAME,
+        email: str = AGENT_EMAIL,
+    ) -> str | None:
         """Stage ``paths`` (additions, edits, removals) and commit them; the new commit id, or
         None when nothing changed (a re-run that rewrote identical bytes makes no empty commit)."""
         present = [p for p in paths if (self.root / p).exists()]
@@ -68,9 +99,28 @@ class GitRepo:
             return None
         stamp = at.isoformat()
         env = {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
-        who = ["-c", f"user.name={author}", "-c", f"user.email={AGENT_EMAIL}"]
+        who = ["-c", f"user.name={author}", "-c", f"user.email={email}"]
         self._git([*who, "commit", "-q", "--no-verify", "-m", message, "--", *staged], env=env)
         return self._git(["rev-parse", "HEAD"]).strip()
+
+    def head(self) -> str | None:
+        """The last commit's id; None before the first commit."""
+        try:
+            return self._git(["rev-parse", "--verify", "-q", "HEAD"]).strip() or None
+        except StorageError:
+            return None
+
+    def undo_commit(self, made: str, before: str | None) -> None:
+        """Take back commit ``made`` (HEAD goes back to ``before``) only if HEAD is still ``made``.
+
+        For a write of two commits whose second failed: the first must not stay behind. The
+        compare-and-swap leaves a commit someone made since alone. The working tree is not touched;
+        the caller puts the index back with ``unstage``.
+        """
+        if before is None:
+            self._git(["update-ref", "-d", "HEAD", made])
+        else:
+            self._git(["update-ref", "-m", "reverie: undo a write that failed", "HEAD", before, made])
 
     def unstage(self, paths: Sequence[str]) -> None:
         """Put git's index for ``paths`` back as the last commit has them (after a failed write).

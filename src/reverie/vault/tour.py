@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reverie.vault.vault import Vault
+from reverie.vault.wiki import PERSON_EMAIL_DOMAIN
 
 if TYPE_CHECKING:
     from reverie.memory import Memory
@@ -27,6 +28,10 @@ def tour(mem: Memory, sample: Path, into: Path, say: Callable[[str], None]) -> V
         raise FileExistsError(f"{into} is not empty; give a new folder")
     shutil.copytree(sample, into, dirs_exist_ok=True)
     v = Vault(into, memory=mem, scope=TOUR_SCOPE)
+    # The copy stands for a vault its people keep in git: committed under their name, not the agent's
+    # (the agent never commits a note nobody committed, so suggestions would skip every note).
+    people = ("sample vault people", f"people@{PERSON_EMAIL_DOMAIN}")
+    v.repo.commit(["."], "the sample vault, as its people wrote it", mem.clock.now(), author=people[0], email=people[1])
     r = v.index()
     say(f"== index: {len(r.added)} notes indexed into scope {TOUR_SCOPE}; a second run touches {v.index().touched}")
     for path, problems in r.problems.items():

@@ -18,13 +18,14 @@ from reverie.vault import claims as claims_mod
 from reverie.vault import maintain, tools
 from reverie.vault.claims import ExtractedClaim
 from reverie.vault.corpus import Cache, Corpus, read_cached, read_corpus
-from reverie.vault.errors import VaultPathError
+from reverie.vault.errors import VaultConflictError, VaultPathError
 from reverie.vault.files import DEFAULT_MAX_NOTE_BYTES, Skip, note_path, through_symlink
 from reverie.vault.gitrepo import GitRepo
 from reverie.vault.ideas import IDEA_METHODS, IdeaMethod
 from reverie.vault.index import IndexReport, indexed, notes_filter, render, sync
 from reverie.vault.maintain import MaintenanceReport
 from reverie.vault.parse import Note
+from reverie.vault.pending import conflict_message, hold_back
 from reverie.vault.tokens import DEFAULT_TTL
 from reverie.vault.wiki import Promotions, atomic_write, check_person, check_text, check_why, check_writable
 
@@ -113,6 +114,10 @@ class Vault:
         Every argument is checked before anything is written; the write is atomic (a temporary
         file renamed over the note), and if the commit then fails the old text is put back and
         git's index restored, so a refused or failed call leaves the vault as it was.
+
+        A note that differs from its last commit (edited, created or deleted and not committed,
+        on disk or staged) is refused with ``VaultConflictError``: that change is someone's work
+        in progress, and writing would destroy it or commit it under the agent's name.
         """
         self._writable()
         who = check_person(person)
@@ -122,6 +127,9 @@ class Vault:
         reason = check_why(why)
         with self.repo.lock():
             self._no_symlink(rel)
+            busy = self.repo.pending([rel])
+            if busy:
+                raise VaultConflictError(conflict_message(rel, busy[rel], self.root))
             full = self.root / rel
             old = full.read_bytes() if full.is_file() else None
             made = _missing_dirs(self.root, full.parent)
@@ -225,16 +233,25 @@ class Vault:
             corpus = self.read()
             plan = maintain.plan_suggestions(corpus)
             skipped = {p: "in curated/, which only people write" for p in plan if p.startswith("curated/")}
+            held = hold_back({p: t for p, t in plan.items() if p not in skipped}, _block_path, self.repo.pending)
+            skipped.update(held)
             todo = {p: t for p, t in sorted(plan.items()) if p not in skipped}
             links = {p: _block_target(t) for p, t in todo.items()}
             if dry_run or not todo:
                 return SuggestionResult(dry_run, links, skipped, None)
-            for p, text in todo.items():
-                atomic_write(self.root / p, text)
             msg = f"maintenance: suggested links for {len(todo)} orphan note(s)\n\nAdditive only: " + (
                 "a marked 'Related (suggested)' block per orphan."
             )
-            return SuggestionResult(False, links, skipped, self.repo.commit(sorted(todo), msg, self._now()))
+            old = {p: (self.root / p).read_bytes() for p in todo}
+            try:
+                for p, text in todo.items():
+                    atomic_write(self.root / p, text)
+                return SuggestionResult(False, links, skipped, self.repo.commit(sorted(todo), msg, self._now()))
+            except BaseException:  # no block left behind uncommitted, where it would pass for a person's edit
+                for p, before in old.items():
+                    _undo_write(self.root / p, before, [])
+                self.repo.unstage(sorted(todo))
+                raise
 
     # -- helpers ---------------------------------------------------------------------------
     def _writable(self) -> None:
@@ -296,6 +313,11 @@ def _undo_write(full: Path, old: bytes | None, made: builtins.list[Path]) -> Non
             folder.rmdir()
         except OSError:
             break
+
+
+def _block_path(text: str) -> str:
+    """The note path a planned block links to."""
+    return _block_target(text) + ".md"
 
 
 def _block_target(text: str) -> str:

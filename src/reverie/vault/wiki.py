@@ -24,6 +24,8 @@ PEOPLE = "people"
 _PERSON = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 #: ``why`` goes into the commit message, an argument of ``git commit``: a page, not a book.
 MAX_WHY_CHARS = 2000
+#: A person's commits (their pending edit, kept before a promotion) are authored ``<person>@`` this.
+PERSON_EMAIL_DOMAIN = "people.reverie.invalid"
 
 
 def check_person(person: object) -> str:
@@ -114,6 +116,8 @@ class Promotions:
             dst = f"{CURATED}/{rel.split('/', 2)[2]}"
             if (self.repo.root / dst).exists():
                 raise VaultAreaError(f"{dst!r} already exists in curated/; a person must merge them by hand")
+            before = self.repo.head()
+            theirs = self._commit_pending(rel, grant.person, now)
             (self.repo.root / dst).parent.mkdir(parents=True, exist_ok=True)
             # A plain rename, not ``git mv``: the note may be one a person wrote and never committed.
             os.replace(self.repo.root / rel, self.repo.root / dst)
@@ -122,10 +126,28 @@ class Promotions:
                 self.repo.commit([rel, dst], msg, now)
             except Exception:
                 os.replace(self.repo.root / dst, self.repo.root / rel)  # undone: a failed promotion changes nothing
+                if theirs is not None:
+                    self.repo.undo_commit(theirs, before)
                 self.repo.unstage([rel, dst])
                 raise
             self.book.spend(grant, now)
             return dst
+
+    def _commit_pending(self, rel: str, person: str, now: datetime) -> str | None:
+        """Commit the note's uncommitted change (a person's hand edit) under ``person``'s name.
+
+        Why a commit of its own: the move is the agent's, the text is not. ``person`` confirmed
+        exactly this text with their token, so the history says they wrote it, and the agent's
+        commit holds only the move. None when the note is as committed.
+        """
+        if not self.repo.pending([rel]):
+            return None
+        msg = (
+            f"{person}'s uncommitted edit of {rel}, kept before its promotion\n\n"
+            f"Committed by reverie under {person}'s name: {person} confirmed this exact text with a "
+            "promotion token, and the agent did not write these changes."
+        )
+        return self.repo.commit([rel], msg, now, author=person, email=f"{person}@{PERSON_EMAIL_DOMAIN}")
 
     def _bytes(self, rel: str) -> bytes:
         full = self.repo.root / rel
