@@ -36,7 +36,7 @@ def about_dana(mem: Memory, hits: list) -> list[str]:  # type: ignore[type-arg]
 def test_where_does_alices_sister_live_finds_the_claim_about_dana(mem: Memory) -> None:
     chat(mem)
     hits = mem.recall("where does Alice's sister live?", scope=SCOPE, k=3)
-    assert "Alice's sister Dana lives in Lisbon." in about_dana(mem, hits)
+    assert "Dana lives in Lisbon." in about_dana(mem, hits)
     assert any(h.why.get("about_person") for h in hits)
 
 
@@ -44,7 +44,7 @@ def test_in_alices_conversation_my_sister_is_alices_sister(mem: Memory) -> None:
     chat(mem)
     conv = mem.conversation("alice-chat", scope=SCOPE)
     hits = conv.recall("where does my sister live?", k=3)
-    assert "Alice's sister Dana lives in Lisbon." in about_dana(mem, hits)
+    assert "Dana lives in Lisbon." in about_dana(mem, hits)
 
 
 def test_an_explicit_asker_overrides_the_last_speaker(mem: Memory) -> None:

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reverie.conversation.people.chat import answer, casual, clauses, fragment, recase
+from reverie.conversation.people.framing import denials, unlabel
 from reverie.conversation.people.lexicon import (
     PLACES_AND_COMPANIES,
     POSSESSIVE_PRONOUNS,
@@ -32,6 +33,7 @@ from reverie.conversation.people.lexicon import (
     SPEECH_VERBS,
     SUBJECT_PRONOUNS,
 )
+from reverie.conversation.people.names import tokens
 from reverie.conversation.people.recognise import (
     IMPERATIVES,
     IMPLICIT_I,
@@ -213,13 +215,40 @@ class RuleExtractor:
             found: list[Proposal] = []
             said = canonical(m.text)  # "José" typed decomposed is one name, not "Jose" and an accent
             text = recase(said, lambda w: _typed_name(w, ctx)) if casual(said) else said
+            last: list[Proposal] = []  # what the last clause said: a denial opening the next takes it back
             for s in sentences(text):
                 for clause in clauses(s):
-                    found.extend(_sentence(clause, speaker, ctx))
+                    back, parts = _framed(clause, speaker, ctx)
+                    if back:
+                        found = [p for p in found if not any(p is q for q in last)]
+                    for part, denied in parts:
+                        if denied:
+                            _listen(part, ctx)  # who it names is still who a "he" after it means
+                            continue
+                        last = _sentence(part, speaker, ctx)
+                        found.extend(last)
             # a whole sentence's claim about a person first; a fragment's or one about no person after
             found.sort(key=lambda p: (p.subject is None, p.confidence < FRAGMENT_CONFIDENCE + 0.01))
             out.append((m, _dedupe(found)))
         return out
+
+
+def _framed(clause: str, speaker: str, ctx: Context) -> tuple[bool, list[tuple[str, bool]]]:
+    """``framing`` applied to a clause: its labels off, then cut at its denials (see there). A
+    clause labelled with another person's name ("Dana: I live in Berlin") is all denied: whose
+    "I" it is cannot be told."""
+    bare = _LEAD.sub("", clause).strip() or clause
+
+    def person(words: list[str]) -> str | None:
+        found = ctx.person_at(words, 0)
+        if found is None and core(words[0]).casefold() not in KINSHIP_NAMES:
+            return None
+        return "speaker" if found is not None and tokens(found[0]) == tokens(speaker) else "other"
+
+    unlabelled = unlabel(bare, person)
+    if unlabelled is None:
+        return False, [(clause, True)]
+    return denials(unlabelled)
 
 
 def _typed_name(word: str, ctx: Context) -> bool:
@@ -541,14 +570,18 @@ def _about_speaker(s: str, stated: str, speaker: str, ctx: Context, relations: l
         subject = _trim_name(chain.group(4))
         ctx.mention(subject, relation_gender(chain.group(3)))
     lead = _APPOSITIVE.match(stated) or _PLURAL.match(stated)
+    own = None
     if lead and lead.start() == 0 and relations:  # "My sister Dana lives in Lisbon": about Dana
         subject = relations[0].subject or speaker
         if len(stated[lead.end() :].split()) < 2:
             return None  # only the relation was said
-    text = _first_person(stated, speaker)
+        own = _in_own_name(stated[lead.start(3) :], subject, relations)
+    text = _first_person(own or stated, speaker)
     if text is None:
         return None
     mentions = _others(s, subject, speaker, ctx, relations)
+    if own is not None:
+        mentions = _named_in(own, mentions)
     return Proposal(_finish(text), subject, _category(stated), first_person=subject == speaker, mentions=mentions)
 
 
@@ -566,13 +599,19 @@ def _pronoun_lead(
     if first in SUBJECT_PRONOUNS and _done_to_speaker(words, 1):
         text = _first_person(f"{who}{_pronoun_verb(words[0], words[1])} {rest}", speaker) or rest
         return Proposal(_finish(text), speaker, _category(stated), first_person=True, mentions=(who,))
+    own = None
     if first in POSSESSIVE_PRONOUNS:
         text = f"{who}'s {rest}"
-        subject = (relations[0].subject if relations and _APPOSITIVE.match(stated) else None) or who
+        lead = _APPOSITIVE.match(stated)
+        subject = (relations[0].subject if relations and lead else None) or who
+        if lead is not None and subject != who:  # "His girlfriend Ana got a job there": Ana's own fact
+            own = _in_own_name(stated[lead.start(3) :], subject, relations)
     else:
         text = f"{who}{_pronoun_verb(words[0], words[1])} {rest}"
         subject = who
     mentions = _others(stated, subject, speaker, ctx, relations)
+    if own is not None:
+        text, mentions = own, _named_in(own, mentions)
     text = _first_person(text, speaker) or text
     return Proposal(_finish(text), subject, _category(stated), first_person=False, mentions=mentions)
 
@@ -630,17 +669,44 @@ def _named(
     if relations and (_IS_MY.match(s) or _POSSESSED_IS.match(s)):
         return None
     subject = name
-    lead_rel = _POSSESSED_LEAD.match(s) or _COMMA_MY.match(s)
-    if lead_rel and relations:  # "Omar's wife Lena grew up in Berlin", "Dana, my sister, got engaged"
+    own = None
+    possessed, comma = _POSSESSED_LEAD.match(s), _COMMA_MY.match(s)
+    if (possessed or comma) and relations:  # "Omar's wife Lena grew up in Berlin", "Dana, my sister, got engaged"
         subject = relations[0].subject or name
+        if possessed is not None:
+            own = _in_own_name(stated[possessed.start(3) :], subject, relations)
+        elif comma is not None:
+            own = _in_own_name(f"{comma.group(1)} {stated[comma.end() :].lstrip(' ,')}", subject, relations)
     if len(rest_words) < 2:
         return None
-    text = _first_person(stated, speaker)
+    text = _first_person(own or stated, speaker)
     if text is None:
         return None
     mentions = _others(s, subject, speaker, ctx, relations, start=used)
+    if own is not None:
+        mentions = _named_in(own, mentions)
     first_person = subject == speaker
     return Proposal(_finish(text), subject, _category(stated), first_person=first_person, mentions=mentions)
+
+
+def _in_own_name(said: str, subject: str, relations: list[Proposal]) -> str | None:
+    """The fact a relation's person was said with, in their own name: "my sister Dana lives in
+    Lisbon" → "Dana lives in Lisbon" (``said`` starts at the name), the relation being a claim
+    of its own ("Dana is Alice's sister."). Why: written "Alice's sister Dana lives in Lisbon.",
+    the possessive made Alice a second holder, and Dana's later "Dana lives in Madrid." never met
+    it (outside probe 4, finding 11). None — the words kept — when no relation claim says who the
+    person is ("my wife's brother Sam": Sam's is the only place that is said)."""
+    if not any(p.relation is not None and p.relation[0] == subject for p in relations):
+        return None
+    if not said.casefold().startswith(subject.casefold()) or len(said.split()) < 2:
+        return None
+    return subject + said[len(subject) :]
+
+
+def _named_in(text: str, mentions: tuple[str, ...]) -> tuple[str, ...]:
+    """The persons of ``mentions`` that ``text`` still names (the relation's owner went with its words)."""
+    said = {core(w).casefold() for w in text.split()}
+    return tuple(n for n in mentions if n.split()[-1].casefold() in said or n.split()[0].casefold() in said)
 
 
 def _unnamed_lead(stated: str, words: list[str], speaker: str, ctx: Context) -> Proposal | None:

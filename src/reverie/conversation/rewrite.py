@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from reverie.conversation.people.lexicon import ADVERBS, FEELINGS, IRREGULAR_VERBS, MODALS, UNCHANGED_VERBS
+from reverie.conversation.people.lexicon import ADVERBS, FEELINGS, IRREGULAR_PASTS, IRREGULAR_VERBS, MODALS
 
 _PREFERENCE = re.compile(r"\b(love|loves|like|likes|hate|hates|prefer|prefers|favou?rite|enjoy|enjoys|dislike)\b", re.I)
 _DECISION = re.compile(r"\b(decided|decide|chose|chosen|agreed|settled on|going with|go with)\b", re.I)
@@ -16,6 +16,8 @@ _PLAN = re.compile(
     r"on (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|starting|visiting)\b",
     re.I,
 )
+
+_GUESS = re.compile(r"i\s+bet\s+(?:that|he|she|it|they|you|we|there|someone|everyone|nobody)\b")
 
 
 def gender_of_pronoun(word: str) -> str:
@@ -63,6 +65,8 @@ def mood(stated: str) -> bool:
     ]
     if len(rest) <= 1 and (not rest or rest[0] in FEELINGS):
         return True
+    if _GUESS.match(low):
+        return True  # "I bet he'll come": a guess, not a bet placed ("I bet 50 euros on it" is a fact)
     return low.startswith(("i'm thinking about", "i'll miss", "i miss", "i'll think", "i'm not sure", "i don't know"))
 
 
@@ -162,7 +166,7 @@ def conjugate(words: list[str], i: int, out: list[str]) -> int:
         out.append(IRREGULAR_VERBS[core] + tail)
     elif (
         core in MODALS
-        or core in UNCHANGED_VERBS
+        or core in IRREGULAR_PASTS
         or (core.endswith("ed") and not core.endswith("eed"))
         or "'" in core
         or not core.isalpha()

@@ -157,29 +157,45 @@ class Conversations:
         Why: the memory's text is the message, with the turns before it as context. Purging only the
         item (``forget(purge=True)`` on what ``recall`` returned for the message) left the words in
         the archive, the log and the memories of the later turns quoting it (probe 3, finding 1).
+        A principal is refused as for ``conv.purge`` (``not_permitted``).
+        """
+        entry = self.message_of(scope, item_id)
+        if entry is None:
+            return False
+        cid, message = entry.conversation, entry.id
+
+        def attempt() -> None:
+            self._writer.purge_message(self._writer.state(scope, cid), message, reason)
+
+        serialised(self._host, scope, attempt)
+        return True
+
+    def message_id_of(self, scope: str, item_id: str) -> str | None:
+        """The id of the archived message ``item_id`` is the memory of, or None (``message_of``)."""
+        entry = self.message_of(scope, item_id)
+        return entry.id if entry is not None else None
+
+    def message_of(self, scope: str, item_id: str) -> Entry | None:
+        """The archived message ``item_id`` is the memory of, or None (see ``purge_message_memory``).
+
         A claim that merely names a message in its meta is not its memory: the conversation, the
-        turn and the speaker must be the archived message's too. A principal is refused as for
-        ``conv.purge`` (``not_permitted``); a message it may not see is not looked for.
+        turn and the speaker must be the archived message's too. A message the caller (a principal)
+        may not see is not looked for: None, as for an item that is no message's memory.
         """
         host = self._host
         item = host.store.get(scope, item_id)
         meta = item.meta if item is not None else {}
         message, cid = meta.get("message"), meta.get("conversation")
         if not isinstance(message, str) or not isinstance(cid, str):
-            return False
+            return None
         entry = conversation_store(host).conversation_entry(scope, message)
         if (
             entry is None
             or entry.kind != "message"
             or (entry.conversation, entry.turn, entry.speaker) != (cid, meta.get("turn"), meta.get("speaker"))
         ):
-            return False
-
-        def attempt() -> None:
-            self._writer.purge_message(self._writer.state(scope, cid), message, reason)
-
-        serialised(host, scope, attempt)
-        return True
+            return None
+        return entry
 
     def archive_search(
         self, query: str, *, scope: str, conversation: str | None = None, k: int = 10

@@ -129,6 +129,7 @@ class Memory:
             core, learner=Learner(core, self._writes.remember), recall=self._retrieval.recall
         )
         self._writes.message_purge = self._conversations.purge_message_memory
+        self._writes.message_of = self._conversations.message_id_of
         self._people = People(core)
         self._slices = Slices(core, self._writes)
         self._alerts = Alerts(core)

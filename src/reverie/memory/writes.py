@@ -52,6 +52,9 @@ class Writes:
         #: Set by the facade to the conversation wing's ``purge_message_memory`` (built after this):
         #: a purge of a message's memory is that message's purge (``forget``).
         self.message_purge: Callable[[str, str, str], bool] | None = None
+        #: Set by the facade to the conversation wing's ``message_of``: the archived message an item
+        #: is the memory of (its id), which ``revise`` refuses to rewrite.
+        self.message_of: Callable[[str, str], str | None] | None = None
 
     @contextlib.contextmanager
     def atomic(self, *, scope: str) -> Iterator[None]:
@@ -301,7 +304,9 @@ class Writes:
         corroborates that claim and returns it, instead of making a twin. Without ``value`` the
         old structured value is kept only if the new text still states it. Returns the new
         version. With ``expected_version`` the revise succeeds only if the item is still at that
-        version (optimistic concurrency), else ``VersionConflictError``.
+        version (optimistic concurrency), else ``VersionConflictError``. The memory of a
+        conversation message is the record of what was said and is not revised (``invalid_input``):
+        remember the correction instead, or purge the message.
         """
         return self.revise_checked(
             id,
@@ -335,6 +340,7 @@ class Writes:
         core = self._core
         s = core.scope(scope)
         text = check_text(new_text, core.limits)
+        self._refuse_message_memory(s, check_id(id))
         command = cmd.Revise(
             scope=s,
             id=check_id(id),
@@ -403,6 +409,23 @@ class Writes:
         else:
             core.run([cmd.Forget(s, check_id(id), check_reason(reason), check_version(expected_version))])
         return core.must_get(s, id)
+
+    def _refuse_message_memory(self, scope: str, item_id: str) -> None:
+        """Refuse to revise the memory of a conversation message (outside probe 4, finding 14).
+
+        Why: its text is the message's words (``meta.speaker``, ``meta.message`` name who said it
+        and where), and recall quotes it; a revision made recall quote words never said, while the
+        archive kept what was. Its purge is the message's purge; a correction is a claim of its own.
+        """
+        message = self.message_of(scope, item_id) if self.message_of is not None else None
+        if message is not None:
+            raise InvalidInputError(
+                f"item {item_id} is the memory of conversation message {message}: the record of what was "
+                "said, kept word for word, so it is not revised (recall would quote words never said). To "
+                "correct what it says, remember the correction as a claim of its own (remember(...), which "
+                "meets the old claim); to erase the message, purge it (conv.purge(message_id), or "
+                "forget(id, purge=True) on this item)"
+            )
 
     def _purged_as_message(self, purge: cmd.Purge) -> bool:
         """Purge the message ``purge.id`` is the memory of, if it is one (its words are the message's;

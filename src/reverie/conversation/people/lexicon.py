@@ -11,6 +11,10 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+def _words_per_line(text: str) -> frozenset[str]:
+    return frozenset(line.strip() for line in text.splitlines() if line.strip())
+
+
 #: Nouns that name how one person stands to another ("my sister Dana", "Omar is my manager").
 #: Singular only: "Melanie's kids" names several people, and rewriting it to one of them would
 #: be wrong more often than right.
@@ -208,12 +212,53 @@ ADVERBS = _words(
 )
 
 MODALS = _words("can could will would should must may might shall")
-#: Verbs whose first-person form is also their past tense (or that do not take -s after "I").
-UNCHANGED_VERBS = _words(
+#: Past tenses that do not end in -ed (and verbs whose past is their present: "bet", "cut", "put"):
+#: after "I" they keep their form ("I slept" → "Alice slept"). Why a table: a past tense cannot be
+#: told by its ending ("slept", "meant" end as "want", "eat" do), and the -s a present verb takes
+#: made "Alice slepts" and turned "I bet 50 euros" into the present (outside probe 4, finding 17).
+#: A word here that is also another verb's present ("found", "saw", "lay") keeps the speaker's
+#: form either way, which is never a change of tense.
+IRREGULAR_PASTS = _words(
     """
-    began bought broke brought built came caught cut drove felt flew fought found gave got grew had hurt kept
-    knew left let lost made met moved paid put quit ran read said saw sent set sold spent taught thought told
-    took was went won wrote
+    arose ate awoke bade beat became befell began begot beheld bent besought bet bid bit bled blew bore
+    bound bred broadcast broke brought built burnt burst bought cast caught chose clung came cost crept cut
+    dealt did dove drank drew dreamt drove dug dwelt fed fell felt fled flew flung forbade forecast foresaw
+    forgave forgot fought found froze gave got grew ground had heard held hid hit hung hurt kept knelt knew
+    laid lay leant leapt learnt led left lent let lit lost made meant met misheard mislaid misled mistook
+    misunderstood outdid outgrew outran overate overcame overdid overheard overran oversaw overslept overtook
+    overthrew paid put quit ran rang read rebuilt redid remade resold retook rewrote rid rode rose said sang
+    sank sat saw sent set shed shone shook shot shrank shut slept slew slid slung slunk smelt sold sought
+    spat sped spelt spent spilt spoilt spoke sprang spread spun split stank stole stood strode struck strove
+    stuck stung swam swept swore swung taught thought threw thrust told took tore trod undid understood
+    undertook underwent upheld upset wed went wept withdrew withheld woke won wore wound wove wrote wrung
+    """
+)
+#: Note labels in front of a statement ("Correction: I'm allergic to cashews", "Quick update —
+#: ..."): the last word of a label, the words that may come before it, and whole phrases.
+LABEL_NOUNS = _words(
+    """
+    addendum aside caveat clarification context correction corrections disclaimer edit eta erratum fact fyi
+    heads-up info nb n.b note notes p.s ps pps psa recap reminder summary tl;dr tldr update updates
+    """
+)
+LABEL_MODIFIERS = _words(
+    """
+    a an another big brief final fun general important last latest little minor new one personal progress
+    quick random short side slight small status tiny
+    """
+)
+LABEL_PHRASES = _words_per_line(
+    """
+    for the record
+    for context
+    for your information
+    just so you know
+    heads up
+    note to self
+    to clarify
+    just to clarify
+    to be clear
+    just to be clear
     """
 )
 
