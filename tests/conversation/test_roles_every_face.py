@@ -95,6 +95,7 @@ async def test_the_mcp_schema_and_description_offer_exactly_the_roles(tmp_path: 
 def test_the_python_api_refuses_role_tool_naming_the_roles(tmp_path: Path) -> None:
     with _open(tmp_path / "p.db") as mem:
         conv = mem.conversation("c1", scope=S)
-        with pytest.raises(InvalidInputError, match="user, assistant, system"):
+        with pytest.raises(InvalidInputError, match="user, assistant, system") as refused:
             conv.add("ran the search", role="tool")
+        assert "tool_call" in refused.value.message
         assert conv.messages() == []
