@@ -25,6 +25,8 @@ from reverie.store.postgres.roles import create_app_role
 from reverie.store.postgres.schema import SCHEMA_VERSION
 
 ROLE, PASSWORD = "reverie_app_scopes", "app-secret"
+#: The schema version before the one that added the ``reverie_scopes`` view (its step is the last).
+BEFORE = SCHEMA_VERSION - 1
 SCOPES = ["team:ops", "user:alice", "user:bob"]
 
 
@@ -113,48 +115,48 @@ def test_an_owner_that_is_no_superuser_and_its_app_role_list_the_same_scopes(own
 
 
 @pytest.fixture
-def schema_seven(pg: PgServer) -> Iterator[str]:
+def before_view(pg: PgServer) -> Iterator[str]:
     with pg.admin() as c:
-        c.execute("DROP DATABASE IF EXISTS app_scopes_seven")
+        c.execute("DROP DATABASE IF EXISTS app_scopes_before_view")
         c.execute(f"DROP ROLE IF EXISTS {ROLE}")
-        c.execute(f"CREATE DATABASE app_scopes_seven TEMPLATE {TEMPLATE}")
+        c.execute(f"CREATE DATABASE app_scopes_before_view TEMPLATE {TEMPLATE}")
     try:
-        yield pg.url("app_scopes_seven")
+        yield pg.url("app_scopes_before_view")
     finally:
         with pg.admin() as c:
-            c.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'app_scopes_seven'")
-            c.execute("DROP DATABASE IF EXISTS app_scopes_seven")
+            c.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'app_scopes_before_view'")
+            c.execute("DROP DATABASE IF EXISTS app_scopes_before_view")
             c.execute(f"DROP ROLE IF EXISTS {ROLE}")
 
 
-def test_an_app_role_made_before_the_upgrade_lists_the_scopes_after_it(schema_seven: str) -> None:
-    _fill(schema_seven)
-    with psycopg.connect(schema_seven, autocommit=True) as c:  # the database as schema 7 left it
+def test_an_app_role_made_before_the_upgrade_lists_the_scopes_after_it(before_view: str) -> None:
+    _fill(before_view)
+    with psycopg.connect(before_view, autocommit=True) as c:  # the database as the schema before left it
         c.execute("DROP VIEW IF EXISTS reverie_scopes")
-        c.execute("UPDATE settings SET v = '7' WHERE k = 'schema_version'")
-    create_app_role(schema_seven, ROLE, PASSWORD)  # made then: the view did not exist yet
-    Memory(schema_seven, embedder="hash").close()  # the owner's open upgrades in place
-    with psycopg.connect(schema_seven) as c:
+        c.execute("UPDATE settings SET v = %s WHERE k = 'schema_version'", (str(BEFORE),))
+    create_app_role(before_view, ROLE, PASSWORD)  # made then: the view did not exist yet
+    Memory(before_view, embedder="hash").close()  # the owner's open upgrades in place
+    with psycopg.connect(before_view) as c:
         assert c.execute("SELECT v FROM settings WHERE k = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
-    with Memory(_as(schema_seven, ROLE, PASSWORD), embedder="hash") as mem:
+    with Memory(_as(before_view, ROLE, PASSWORD), embedder="hash") as mem:
         assert mem.scopes() == SCOPES
 
 
-def test_the_app_role_opening_a_database_to_upgrade_is_told_to_open_it_as_the_owner(schema_seven: str) -> None:
+def test_the_app_role_opening_a_database_to_upgrade_is_told_to_open_it_as_the_owner(before_view: str) -> None:
     """An upgrade is DDL, which the application role may not run: it is told who may, not
     "permission denied for schema public"."""
-    _fill(schema_seven)
-    with psycopg.connect(schema_seven, autocommit=True) as c:
+    _fill(before_view)
+    with psycopg.connect(before_view, autocommit=True) as c:
         c.execute("DROP VIEW IF EXISTS reverie_scopes")
-        c.execute("UPDATE settings SET v = '7' WHERE k = 'schema_version'")
-    create_app_role(schema_seven, ROLE, PASSWORD)
+        c.execute("UPDATE settings SET v = %s WHERE k = 'schema_version'", (str(BEFORE),))
+    create_app_role(before_view, ROLE, PASSWORD)
     with pytest.raises(StorageError) as refused:
-        Memory(_as(schema_seven, ROLE, PASSWORD), embedder="hash")
+        Memory(_as(before_view, ROLE, PASSWORD), embedder="hash")
     text = refused.value.message
-    assert "schema 7" in text and f"schema {SCHEMA_VERSION}" in text and "owner" in text, text
+    assert f"schema {BEFORE}" in text and f"schema {SCHEMA_VERSION}" in text and "owner" in text, text
     assert "nothing was changed" in text.lower() and PASSWORD not in text
-    with psycopg.connect(schema_seven) as c:
-        assert c.execute("SELECT v FROM settings WHERE k = 'schema_version'").fetchone() == ("7",)
-    Memory(schema_seven, embedder="hash").close()  # what the message asks
-    with Memory(_as(schema_seven, ROLE, PASSWORD), embedder="hash") as mem:
+    with psycopg.connect(before_view) as c:
+        assert c.execute("SELECT v FROM settings WHERE k = 'schema_version'").fetchone() == (str(BEFORE),)
+    Memory(before_view, embedder="hash").close()  # what the message asks
+    with Memory(_as(before_view, ROLE, PASSWORD), embedder="hash") as mem:
         assert mem.scopes() == SCOPES
