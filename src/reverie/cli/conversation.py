@@ -63,7 +63,7 @@ def conversation() -> None:
 @click.argument("conversation_id", metavar="CONVERSATION")
 @click.argument("text")
 @click.option("--speaker", help="Who said it (a plain name; also the memory's author).")
-@click.option("--role", default="user", show_default=True, help="user, assistant, system or tool.")
+@click.option("--role", default="user", show_default=True, help="user, assistant or system.")
 @click.option(
     "--at",
     "at_",

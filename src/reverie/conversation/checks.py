@@ -48,8 +48,11 @@ def check_name(value: object, field: str) -> str:
 
 
 def check_role(role: object) -> str:
+    """A message's role: one of ``ROLES``. A message has no ``tool`` role (a tool's run is a tool-call
+    record: that it ran, never its output), so asking for one says where it goes."""
     if role not in ROLES:
-        raise InvalidInputError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
+        hint = "; record that a tool ran with tool_call (never its output)" if role == "tool" else ""
+        raise InvalidInputError(f"role must be one of {', '.join(ROLES)}, got {role!r}{hint}")
     assert isinstance(role, str)
     return role
 

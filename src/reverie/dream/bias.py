@@ -1,5 +1,8 @@
 """Bias alerts: checks of how the scope's beliefs were formed, run by every dream pass.
 
+Every check reads beliefs only (``beliefs``): never the pass's own gists and patterns, nor records
+— a conversation message's memory (a transcript) or a person record.
+
 Four kinds, each per scope and subject (a claim's subject: its ``key`` up to the first dot,
 else its first content word — "Rosa lives in Seattle" is about ``rosa``):
 
@@ -35,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from reverie.dream.patterns import STOP, template
 from reverie.dream.salience import is_gist, is_pattern
 from reverie.model.item import Edge, Item
+from reverie.model.records import is_record
 from reverie.recall.normalize import fts_query
 from reverie.store.protocol import Store
 
@@ -131,8 +135,13 @@ def _alert(
 
 
 def beliefs(items: Iterable[Item]) -> list[Item]:
-    """Claims a check reads: current, and not the pass's own products (gists, patterns)."""
-    return [it for it in items if it.is_current and not is_gist(it) and not is_pattern(it) and it.source != "system"]
+    """Claims a check reads: current, not the pass's own products (gists, patterns), and not
+    records (a message's memory is a transcript, a person record an entry: ``model.records``)."""
+    return [
+        it
+        for it in items
+        if it.is_current and not is_gist(it) and not is_pattern(it) and it.source != "system" and not is_record(it)
+    ]
 
 
 def single_source(items: list[Item]) -> list[BiasAlert]:

@@ -14,6 +14,13 @@ Idempotent: a pattern's ``key`` is stable for (kind of event, rule, value). A se
 an unchanged scope plans nothing; when the support set or the text changed, the new version
 supersedes the old one in the same savepoint (one current pattern per key, the old one kept as
 history); a pattern that no longer holds is forgotten with the reason.
+
+A dismissed pattern stays dismissed while its kind of event, rule and value (its ``key``) and its
+audience are the same: the pass does not plan it again, whatever its counts say now. Why not the
+tombstone alone: the tombstone is on the dismissed text, and a pattern's text carries its counts
+("14 of 14 events"), so one more matching event made a text no tombstone matched and the pattern
+came back live (outside probe 4, finding 12). Lifting the dismissal (``undismiss`` of that text)
+lets the next pass find it again.
 """
 
 from __future__ import annotations
@@ -23,17 +30,26 @@ from reverie.dream.plan import Planner
 from reverie.dream.salience import is_gist, is_pattern
 from reverie.model.audience import narrowed
 from reverie.model.item import Item
+from reverie.model.query import Q, parse_sort
+from reverie.store.protocol import Store
 
 PATTERN_KIND = "pattern"
 #: Highest authority a pattern gets: it is an inference over the events, never a witness.
 MAX_AUTHORITY = 0.7
 
 
-def patterns(p: Planner) -> None:
-    """Plan the pattern items the snapshot's events support now (see the module docstring)."""
+#: Dismissed patterns a pass reads at most (a scope whose user dismissed more is far outside any use).
+MAX_DISMISSED = 10_000
+
+
+def patterns(p: Planner, store: Store | None = None) -> None:
+    """Plan the pattern items the snapshot's events support now (see the module docstring).
+
+    ``store``: where the scope's dismissed patterns are read (None: none are known)."""
     snap = p.snap
     if not p.config.patterns:
         return
+    dismissed = dismissed_patterns(store, snap.scope) if store is not None else set()
     members: dict[str, set[str]] = {}
     for e in snap.edges:
         if e.type == "derived_from" and e.src in snap.index:
@@ -55,17 +71,35 @@ def patterns(p: Planner) -> None:
     found = [(audience, pat) for audience in sorted(by_audience) for pat in find_patterns(by_audience[audience])]
     p.stats["pattern_events"] = sum(len(v) for v in by_audience.values())
     p.stats["patterns"] = len(found)
-    kept = 0
+    kept = refused = 0
     for audience, pat in found:
         old = existing.pop((pat.key, audience), None)
+        if (pat.key, audience) in dismissed:
+            refused += 1
+            if old is not None:  # a copy of a dismissed pattern (an import, an older build's): it goes too
+                p.closing.add(old.id)
+                p.add("pattern", "forget", (old,), "this recurring pattern was dismissed")
+            continue
         if old is not None and members.get(old.id, set()) == set(pat.members) and old.text == pat.text():
             kept += 1
             continue
         _plan_pattern(p, pat, old, audience)
     p.stats["patterns_unchanged"] = kept
+    p.stats["patterns_dismissed"] = refused
     for old in sorted(existing.values(), key=lambda it: it.id):
         p.closing.add(old.id)
         p.add("pattern", "forget", (old,), "the recurring pattern no longer holds on the scope's current events")
+
+
+def dismissed_patterns(store: Store, scope: str) -> set[tuple[str, tuple[str, ...]]]:
+    """(key, audience) of every pattern dismissed in ``scope`` whose dismissal still stands (a
+    tombstone it holds: ``undismiss`` lifts it)."""
+    where = Q.kind(PATTERN_KIND) & Q.status("dismissed")
+    gone = [it for it in store.query(scope, where, parse_sort(["id"]), limit=MAX_DISMISSED) if is_pattern(it)]
+    if not gone:
+        return set()
+    standing = {holder for _, holder in store.tombstones(scope)}
+    return {(str(it.meta["pattern"].get("key", "")), it.audience) for it in gone if it.id in standing}
 
 
 def _narrowed_to_members(p: Planner, pattern: Item, members: set[str]) -> tuple[str, ...]:
@@ -115,4 +149,4 @@ def _plan_pattern(p: Planner, pat: Pattern, old: Item | None, audience: tuple[st
     )
 
 
-__all__ = ["PATTERN_KIND", "is_pattern", "patterns"]
+__all__ = ["PATTERN_KIND", "dismissed_patterns", "is_pattern", "patterns"]

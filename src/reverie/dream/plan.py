@@ -106,7 +106,7 @@ def plan_pass(
         lambda: upkeep.keep_budget(p),
         lambda: upkeep.tiers(p),
         lambda: upkeep.settle(p),
-        lambda: pattern_step.patterns(p),  # h-patterns: after every step that may forget a member
+        lambda: pattern_step.patterns(p, store),  # h-patterns: after every step that may forget a member
         lambda: bias_step(p, store),  # h-patterns: bias alerts (no actions; ``Planner.alerts``)
     ]
     for done, step in enumerate(steps, 1):

@@ -56,7 +56,9 @@ class _In(BaseModel):
 class MessageIn(_In):
     text: str = Field(description="The message, word for word.")
     speaker: str | None = Field(None, description="Who said it (a plain name; also the memory's author).")
-    role: Literal["user", "assistant", "system", "tool"] = Field("user", description="Who is speaking.")
+    role: Literal["user", "assistant", "system"] = Field(
+        "user", description="Who is speaking (a tool's run is a tool call: `conversations/{id}/tool-calls`)."
+    )
     at: Time | None = Field(
         None,
         description="When it was said (ISO 8601 with offset; not before the last message, not later than the "

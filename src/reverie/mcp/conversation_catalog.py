@@ -30,7 +30,8 @@ CONVERSATION_DESCRIPTIONS: MappingProxyType[str, str] = MappingProxyType(
         "conversation_add": (
             "Append a message to a conversation of this scope (opened if new): kept word for word in the "
             "archive and remembered as a recallable memory. speaker is who said it, role user (default), "
-            "assistant, system or tool; at (ISO-8601 with offset, default now) may not be before the "
+            "assistant or system (a tool's run is conversation_tool_call); at (ISO-8601 with offset, default "
+            "now) may not be before the "
             f"previous message nor later than the server's clock plus {CLOCK_SKEW_HELP}. visibility (a list of "
             "principals) narrows who may see the message below the "
             "conversation's audience (never widens it); conversation_visibility sets who may see the conversation "
@@ -89,7 +90,7 @@ CONVERSATION_SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType(
             conversation=_CONVERSATION,
             text={"type": "string", "description": "The message, word for word."},
             speaker={"type": "string", "description": "Who said it (a plain name)."},
-            role={"type": "string", "enum": ["user", "assistant", "system", "tool"]},
+            role={"type": "string", "enum": ["user", "assistant", "system"]},
             at={"type": "string", "format": "date-time", "description": "When it was said (ISO-8601 with offset)."},
             meta={"type": "object", "description": "Free JSON data kept with the message."},
             visibility={

@@ -3,7 +3,9 @@
 The owner of the schema (who ran the migration) keeps a policy that sees every row: it is the
 maintenance role (``doctor``, ``rebuild``, ``reverie migrate``). Agents connect as a role made
 here, which has row access but no DDL, no ``BYPASSRLS`` and not the owner's policy: it sees and
-writes only the scopes its current transaction names, which the store sets per transaction.
+writes only the scopes its current transaction names, which the store sets per transaction. It
+reads the scope names through the ``reverie_scopes`` view (schema 9), so ``scopes()`` and
+``doctor`` as it answer what they answer as the owner; an upgrade of the schema is the owner's.
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ Why this shape:
   ..., true)``, a text array; the store sets it per transaction). The owner (who ran the
   migration) has a second policy that sees every row: it is the maintenance role (doctor,
   rebuild, migrate). An application role made with ``create_app_role`` has only the scope policy,
-  so raw SQL run as it cannot read or write another scope.
+  so raw SQL run as it cannot read or write another scope; it reads the scope *names* through the
+  ``reverie_scopes`` view (schema 9), which runs with the owner's rights.
 - **Versions step by step.** ``statements()`` is schema 1 as it first shipped; each later
   version is a list of steps (``STEPS``) run in order inside the migration transaction, so a
   database of any earlier version is brought up to date in place and a new one runs them all.
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 T = 'TEXT COLLATE "C"'
 
@@ -262,8 +263,27 @@ _V7: list[str] = []
 #: schema 8 (``PostgresStore._migrate`` runs ``postgres.print_form``).
 _V8: list[str] = []
 
+#: The view every store lists the scopes through (``PostgresStore.scopes``, ``doctor``, ``rebuild``).
+SCOPES_VIEW = "reverie_scopes"
+
+#: Schema 9: the scope names, readable by an application role. Why: row-level security shows that
+#: role only the scopes its transaction names, so a listing of the log's scopes named none and
+#: found none — ``scopes()`` answered ``[]`` and ``doctor`` checked 0 items (outside probe 4, finding
+#: 18). The role names any scope it likes (that is how the store works through it), so the names
+#: were never a secret from it. A view runs with its owner's rights (the owner's policy sees every
+#: row) and gives names only: no row, and no write (a view over a recursive query is not
+#: updatable). It reads the log's primary key by a skip scan, one index probe per scope.
+#: ``create_app_role``'s grant on every table covers it, and its default privileges give it to a
+#: role made before this upgrade.
+_V9 = [
+    f"CREATE OR REPLACE VIEW {SCOPES_VIEW} AS "  # nosec B608 # constants
+    "WITH RECURSIVE s(scope) AS (SELECT min(scope) FROM events "
+    "UNION ALL SELECT (SELECT min(e.scope) FROM events e WHERE e.scope > s.scope) FROM s WHERE s.scope IS NOT NULL) "
+    "SELECT scope FROM s WHERE scope IS NOT NULL",
+]
+
 #: ``STEPS[v]`` brings a database of schema ``v`` to ``v + 1``.
-STEPS: dict[int, list[str]] = {1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6, 6: _V7, 7: _V8}
+STEPS: dict[int, list[str]] = {1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6, 6: _V7, 7: _V8, 8: _V9}
 
 
 def upgrade_statements(version: int) -> list[str]:

@@ -59,7 +59,13 @@ from reverie.store.postgres import connect as pgconnect
 from reverie.store.postgres import conversation as conv
 from reverie.store.postgres import idempotency as keys
 from reverie.store.postgres.filters import compile_filter, compile_sort
-from reverie.store.postgres.schema import PROJECTION_TABLES, SCHEMA_VERSION, UUID_PATTERN, upgrade_statements
+from reverie.store.postgres.schema import (
+    PROJECTION_TABLES,
+    SCHEMA_VERSION,
+    SCOPES_VIEW,
+    UUID_PATTERN,
+    upgrade_statements,
+)
 from reverie.store.protocol import (
     DREAM_RUNS_KEPT,
     Batch,
@@ -78,14 +84,10 @@ _LEASE_LOCKS = 0x7265
 #: Marks the few statements that read every scope on purpose (maintenance: doctor, rebuild,
 #: scopes); the statement audit lists them (on Citus they are multi-shard queries).
 ALL_SCOPES = "/* all scopes */"
-#: The distinct scopes of the log, in order: each step seeks the next scope above the last one on
-#: the ``(scope, seq)`` primary key (PostgreSQL has no loose index scan of its own). RLS still
-#: applies: a role sees only the scopes its transaction names.
-_SCOPES = (
-    f"WITH RECURSIVE s(scope) AS (SELECT min(scope) FROM events {ALL_SCOPES} "  # nosec B608 # a constant comment
-    "UNION ALL SELECT (SELECT min(e.scope) FROM events e WHERE e.scope > s.scope) FROM s WHERE s.scope IS NOT NULL) "
-    "SELECT scope FROM s WHERE scope IS NOT NULL"
-)
+#: The distinct scopes of the log, in order, through the schema's view (``schema.SCOPES_VIEW``: a
+#: skip scan of the log's primary key, with its owner's rights), so the owner and an application
+#: role list the same scopes: RLS would show that role only the scopes its transaction names.
+_SCOPES = f"SELECT scope FROM {SCOPES_VIEW} {ALL_SCOPES} ORDER BY scope"  # nosec B608 # constants
 #: The scopes (and whether their subscopes) RLS lets a transaction (is_local) or the session see.
 _NAME_SCOPES = "SELECT set_config('reverie.scopes', %s::text[]::text, %s), set_config('reverie.subscopes', %s, %s)"
 _EVENTS = "SELECT seq, id, type, scope, at, cause, payload FROM events"
@@ -218,6 +220,12 @@ class PostgresStore:
             if self._schema_version() == SCHEMA_VERSION:
                 return
             found = self._schema_version()
+            if found and not self._owns_tables():
+                raise StorageError(
+                    f"{self.path} holds reverie schema {found} and this reverie needs schema {SCHEMA_VERSION}; "
+                    "only the owner of its tables (the role that created them) may upgrade it: open it once as "
+                    "that role, then connect as this one again. Nothing was changed"
+                )
             for stmt in upgrade_statements(found):
                 self.x(stmt)
             if 1 <= found < 7:  # schema 7: documents of the new index form (no DDL)
@@ -234,6 +242,12 @@ class PostgresStore:
                 (str(SCHEMA_VERSION),),
             )
             self.x("INSERT INTO settings (k, v) VALUES ('event_seq', '0') ON CONFLICT (k) DO NOTHING")
+
+    def _owns_tables(self) -> bool:
+        """The current role may act as the owner of the log (a superuser may): an upgrade's DDL needs
+        it, and an application role (``roles.create_app_role``) is not it."""
+        rows = self.q("SELECT pg_has_role(relowner, 'USAGE') FROM pg_class WHERE oid = to_regclass('events')")
+        return bool(rows and rows[0][0])
 
     def _schema_version(self) -> int:
         rows = self.q("SELECT to_regclass('settings') IS NOT NULL")
@@ -954,7 +968,7 @@ class PostgresStore:
         self._check_open()
         name = (self.embedder() or ("", 0))[0]
         with self._txn([], write=True):
-            scopes = [str(r[0]) for r in self.q(f"SELECT DISTINCT scope FROM items {ALL_SCOPES} ORDER BY scope")]  # nosec B608 # constant
+            scopes = [str(r[0]) for r in self.q(_SCOPES)]  # every item's scope has its events
             self._write_scopes(scopes)
             self._bump_vectors_epoch()
             todo: list[tuple[str, str, str]] = []
@@ -995,7 +1009,7 @@ class PostgresStore:
     # -- health ---------------------------------------------------------------------------
     def doctor(self) -> DoctorReport:
         with self._txn([]):
-            scopes = [str(r[0]) for r in self.q(f"SELECT DISTINCT scope FROM events {ALL_SCOPES} ORDER BY scope")]  # nosec B608 # constant
+            scopes = [str(r[0]) for r in self.q(_SCOPES)]
             self._allow(scopes)
             report = health.check(self.q, scopes, self.made_by())
             problems, counts = agenda.check(self.q, scopes)
@@ -1019,7 +1033,7 @@ class PostgresStore:
     def rebuild(self, embed: Embed) -> None:
         """Empty every projection and replay the event log through the same projection code."""
         with self._txn([], write=True):
-            scopes = [str(r[0]) for r in self.q(f"SELECT DISTINCT scope FROM events {ALL_SCOPES} ORDER BY scope")]  # nosec B608 # constant
+            scopes = [str(r[0]) for r in self.q(_SCOPES)]
             self._write_scopes(scopes)
             self._bump_vectors_epoch()
             for table in PROJECTION_TABLES:
