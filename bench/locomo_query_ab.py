@@ -28,9 +28,10 @@ and without the query's embedding (the embedder is wrapped: ``benchutil.TimedEmb
 ``--instructions`` counts instead of timing: each child runs under ``valgrind --tool=callgrind
 --instr-atstart=no`` (the children at once: a count does not depend on the load), ingests, and
 counts the CPU instructions of one round of the questions (``callgrind_control -i on`` / ``off``
-around it; ingest and warm-up not counted). The count repeats to ~0.1 % whatever the machine is
-doing; it leaves out cache misses and I/O waits. The embedder defaults to ``hash`` here (MiniLM
-under valgrind is very slow, and its instructions are the same for every tree). Needs valgrind.
+around it; ingest and warm-up not counted). The count repeats to ~0.2 % whatever the machine is
+doing (every child runs with ``PYTHONHASHSEED=0``); it leaves out cache misses and I/O waits.
+The embedder defaults to ``hash`` here (MiniLM under valgrind is very slow, and its instructions
+are the same for every tree). Needs valgrind.
 """
 
 from __future__ import annotations
@@ -143,7 +144,11 @@ class Tree:
             out = f"--callgrind-out-file={tmp / f'callgrind.{label}'}"
             argv = ["valgrind", "--tool=callgrind", "--instr-atstart=no", out, f"--log-file={self.valgrind_log}", *argv]
         self.proc = subprocess.Popen(  # nosec B603 B607 # this interpreter and script (under valgrind)
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(src))
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
         )
         self.ingest: dict[str, Any] = {}
         self.ms: list[float] = []
