@@ -50,6 +50,7 @@ STOPWORDS: frozenset[str] = frozenset(
 
 _Mode = Literal["or", "and"]
 _CJK = re.compile(f"[{CJK_RANGES}]")
+_WORD = re.compile(r"\S+")
 _JOINERS: dict[str, str] = {"or": " OR ", "and": " AND "}
 
 
@@ -81,10 +82,12 @@ def _word_terms(text: str) -> Iterator[tuple[str, ...]]:
     yields each pair of neighbouring CJK characters as a phrase, and its other tokens alone: a
     Japanese or Chinese question is one "word" with no spaces, and as one phrase it would match
     only itself word for word, while its pairs ("東京", "会議") rank what shares most of them.
+    An ASCII word holds no CJK character, so it skips that check (most queries are all ASCII).
     """
-    for match in re.finditer(r"\S+", text):
-        tokens = tokenize(match.group())
-        if any(_is_cjk(t) for t in tokens):
+    for match in _WORD.finditer(text):
+        word = match.group()
+        tokens = tokenize(word)
+        if not word.isascii() and any(_is_cjk(t) for t in tokens):
             yield from _cjk_terms(tokens)
         elif tokens:
             yield tuple(tokens[:MAX_PHRASE_TOKENS])
