@@ -91,6 +91,7 @@ from reverie.model.conversation import (
     PurgeMessage,
     RecordEntry,
     SetMessageVisibility,
+    conversation_of,
     time_shown,
 )
 from reverie.model.events import ALERT_DISMISSED, Event
@@ -325,7 +326,8 @@ class VisibleStore:
         owner's reason would say that they exist.
         """
         hidden = self.hidden(scope)
-        refs = self._hidden_refs(scope, hidden) | self._hidden_entries(scope)
+        entries, conversations = self._hidden_in_conversations(scope)
+        refs = self._hidden_refs(scope, hidden) | entries
         withheld = {ALERT_DISMISSED} if hidden else set()
         by_scope = {scope: refs}
         out: list[Event] = []
@@ -335,7 +337,15 @@ class VisibleStore:
             # An intent's or task's event is concealed, not dropped (its record is shown to
             # everyone in the scope); one still naming something hidden after that is dropped.
             shown = ((e, self._event_shown(e, by_scope)) for e in batch)
-            out += [s for e, s in shown if e.type not in withheld and not self._names_hidden(e, s, refs)]
+            # A hidden conversation's events are left out whole: ``conversation.opened`` names no
+            # entry, yet says the conversation's name, when it was opened and its audience.
+            out += [
+                s
+                for e, s in shown
+                if e.type not in withheld
+                and conversation_of(e) not in conversations
+                and not self._names_hidden(e, s, refs)
+            ]
             if len(batch) < limit:
                 break
             after = batch[-1].seq
@@ -448,19 +458,26 @@ class VisibleStore:
         return [e for e in entries if self._sees(e, hidden)]
 
     def _hidden_entries(self, scope: str) -> set[str]:
-        """Every entry of ``scope`` the principal may not see (for the log and the archive search).
+        """Every entry of ``scope`` the principal may not see (for the log and the archive search)."""
+        return self._hidden_in_conversations(scope)[0]
+
+    def _hidden_in_conversations(self, scope: str) -> tuple[set[str], set[str]]:
+        """The entries of ``scope`` the principal may not see, and the conversations it may not see.
 
         Read conversation by conversation: the cost grows with the scope's entries, paid only by
         the two reads that cannot ask per conversation.
         """
         inner = self._conversations()
         out = self._hidden_messages(scope)
+        names: set[str] = set()
         for state in inner.conversations(scope):
             whole = not may_see(state.visibility, self.principal)
+            if whole:
+                names.add(state.id)
             for e in inner.conversation_entries(scope, state.id):
                 if whole or not may_see(e.visibility, self.principal):
                     out.add(e.id)
-        return out
+        return out, names
 
     def conversation_state(self, scope: str, conversation: str) -> ConversationState | None:
         state: ConversationState | None = self._conversations().conversation_state(scope, conversation)
