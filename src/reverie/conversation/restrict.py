@@ -48,7 +48,6 @@ from reverie.model.query import Q, parse_sort
 from reverie.model.redact import REDACTED
 from reverie.model.visibility import covers
 
-
 #: The reason on every item change a message's new audience makes (reverie's words, never the owner's).
 FOLLOWED = "follows a new audience of a conversation message"
 

@@ -30,8 +30,11 @@ of each read is proportional to the restricted items of the scope, not to the sc
 - conversations: a conversation whose audience omits the principal is absent; an entry (message,
   summary, recap, tool call) whose own audience omits it, or a message whose recallable memory is
   hidden, is left out of every conversation read (archive search included), and the log's events
-  carrying or naming such an entry are dropped. Changing a message's audience and purging a
-  message are the owner's (``NotPermittedError``): both rewrite what other principals see.
+  carrying or naming such an entry are dropped, as is every event of a hidden conversation.
+  Changing a message's audience and purging a message are the owner's (``NotPermittedError``):
+  both rewrite what other principals see. A principal opens a new conversation only under its own
+  name; any other name it may not see, hidden or free, is the same ``NotFoundError``
+  (``model.conversation_names``).
 - intents and tasks (``intent``, ``task``, ``intents``, ``tasks``) carry no audience: a principal
   sees every one of its scope, with the hidden claims it names left out of ``memory_ids`` /
   ``inputs`` / ``outputs`` and out of its free text (``model.conceal``); a ``memory`` filter on
@@ -94,6 +97,7 @@ from reverie.model.conversation import (
     conversation_of,
     time_shown,
 )
+from reverie.model.conversation_names import named_for, not_visible
 from reverie.model.events import ALERT_DISMISSED, Event
 from reverie.model.free_text import checked_view, free_strings, quoted_ids, references
 from reverie.model.item import Edge, Item
@@ -213,6 +217,7 @@ class VisibleStore:
             if isinstance(c, cmd.Remember | cmd.SetVisibility):
                 c = dataclasses.replace(c, visibility=with_writer(c.visibility, self.principal))
             if isinstance(c, OpenConversation):
+                self._check_open(c)
                 c = dataclasses.replace(c, visibility=with_writer(c.visibility, self.principal))
             if isinstance(c, RecordEntry):
                 entry = dataclasses.replace(c.entry, visibility=with_writer(c.entry.visibility, self.principal))
@@ -221,6 +226,19 @@ class VisibleStore:
                 c = dataclasses.replace(c, principal=self.principal)  # tombstones it may not see do not hold
             out.append(c)
         return out
+
+    def _check_open(self, c: OpenConversation) -> None:
+        """A principal resumes a conversation of its audience, or opens one under its own name.
+
+        Every other name — a conversation it may not see, or a free name — is the same
+        ``not_found``: opening a free name while a hidden one was refused told which names a
+        hidden conversation holds (``model.conversation_names`` says why the own name).
+        """
+        state = self._conversations().conversation_state(c.scope, c.conversation)
+        if state is not None and may_see(state.visibility, self.principal):
+            return
+        if named_for(c.conversation) != self.principal:
+            raise NotFoundError(not_visible(c.scope, c.conversation, self.principal))
 
     def execute(
         self, commands: Sequence[Command], *, now: Any, new_id: Callable[[], str], vectors: Mapping[str, np.ndarray]
