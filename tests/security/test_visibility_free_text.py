@@ -118,7 +118,10 @@ def _free_text_writes(bob: Memory, ids: dict[str, str]) -> dict[str, Callable[[s
         ),
         "learning pause reason": paused,
         "recall query": lambda i: bob.recall(f"what about {i}", scope=SCOPE),
-        "conversation message": lambda i: bob.conversation(f"c-{i}", scope=SCOPE).add(f"hello {i}", speaker="bob"),
+        # A principal opens conversations under its own name (``model.conversation_names``).
+        "conversation message": lambda i: bob.conversation(f"{BOB}+c-{i}", scope=SCOPE).add(
+            f"hello {i}", speaker="bob"
+        ),
     }
 
 

@@ -22,6 +22,12 @@ What each becomes, for a message now visible to ``audience``:
 
 Widening a message back within its conversation widens none of these (as a claim's copies): only
 the later contexts are re-derived. Nothing widens what a principal could not see before.
+
+The owner's reason is kept on the ``conversation.visibility_set`` event only, which a principal
+outside the message's new audience never sees. The items that follow carry reverie's own reason
+(``FOLLOWED``): their events are shown to whoever could see the item, and the purge of a public
+memory that quoted the message is shown to everyone — copying the owner's reason there told every
+principal why the message was taken from them ("contains Bob's salary").
 """
 
 from __future__ import annotations
@@ -41,6 +47,9 @@ from reverie.model.item import Item
 from reverie.model.query import Q, parse_sort
 from reverie.model.redact import REDACTED
 from reverie.model.visibility import covers
+
+#: The reason on every item change a message's new audience makes (reverie's words, never the owner's).
+FOLLOWED = "follows a new audience of a conversation message"
 
 
 def _item_audience(current: tuple[str, ...], source: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -132,13 +141,13 @@ def restrict_message(
     memories = _memories(writer, scope, message_id)  # re-written or narrowed by ``_contexts``
     restating = [*claims_of(host.store, scope, message_id), *borrowers(host.store, scope, entries, target)]
     for claim in {c.id: c for c in restating}.values():
-        commands += _follow(scope, claim, audience, reason)
+        commands += _follow(scope, claim, audience, FOLLOWED)
     gone = {m.id for m in memories} | {c.id for c in restating}
-    for name in people_commands(host.store, scope, target, gone, entries, reason):
+    for name in people_commands(host.store, scope, target, gone, entries, FOLLOWED):
         item = host.store.get(scope, name.id) if isinstance(name, cmd.Purge) else None
         if item is not None:
-            commands += _follow(scope, item, audience, reason)
-    rewrites, texts = _contexts(writer, scope, entries, target, reason)
+            commands += _follow(scope, item, audience, FOLLOWED)
+    rewrites, texts = _contexts(writer, scope, entries, target, FOLLOWED)
     batch = [*commands, *rewrites]
     # A purged item's vector is replaced by the redaction's (as ``Writer.purge_message`` embeds it).
     purged = [REDACTED] if any(isinstance(c, cmd.Purge) for c in batch) else []

@@ -17,6 +17,8 @@ checks (a conversation moved on, a message older than the last one, a widened au
   chats interleaved would be neither, and an older message is refused after a newer one): it is
   then opened as ``<name>~2`` (``~3`` …), as a slice's ``on_conflict="reid"`` does; ``names``
   says which.
+  Imported by a principal, it is opened under that principal's own name (``agent:b+<name>``):
+  a principal may open no other, whether or not a conversation it may not see holds the name.
 - **Positions** are the file's when every entry replays; a summary's or recap's ``from`` /
   ``upto`` is renumbered to the entries here (an entry refused earlier shifts the rest).
 - **Never mined again.** Each entry keeps the id it had where it was first recorded in
@@ -51,10 +53,12 @@ from reverie.model.conversation import (
     RecordEntry,
     SetMessageVisibility,
 )
+from reverie.model.conversation_names import own_name
 from reverie.model.ids import is_id
 from reverie.model.redact import REDACTED
 from reverie.model.validate import check_meta, check_text
 from reverie.model.visibility import check_visibility
+from reverie.store.visible import principal_of
 
 #: The conversation event types an import replays (``ConversationReplay.replay``).
 REPLAYED = frozenset({ev.CONVERSATION_OPENED, ev.MESSAGE_PURGED, ev.CONVERSATION_VISIBILITY_SET, *ENTRY_EVENTS})
@@ -132,7 +136,10 @@ class ConversationReplay:
         state = ConversationState.from_dict(payload["conversation"])
         name = checks.check_name(state.id, "conversation id")
         store = conversation_store(self._host)
-        target = name if store.conversation_state(self.scope, name) is None else fresh_name(store, self.scope, name)
+        # A principal opens conversations only under its own name (``model.conversation_names``).
+        principal = principal_of(store)
+        here = name if principal is None else own_name(principal, name)
+        target = here if store.conversation_state(self.scope, here) is None else fresh_name(store, self.scope, here)
         self._host.run([OpenConversation(self.scope, target, _audience(state.visibility))])
         self.names[name] = target
         self._positions[target] = {}

@@ -52,6 +52,7 @@ from reverie.model.conversation import (
     redact_entry,
     releases,
 )
+from reverie.model.conversation_names import named_for, own_name
 from reverie.model.ids import is_id
 from reverie.model.item import Item
 from reverie.model.query import Q
@@ -61,6 +62,7 @@ from reverie.slice.conversations import SliceConversation, SliceEntry
 from reverie.slice.format import Slice, SliceItem
 from reverie.slice.report import SliceReport
 from reverie.store.protocol import Batch, Store
+from reverie.store.visible import principal_of
 
 #: The most entries one conversation of a slice may carry, and the most memories read per conversation.
 MAX_ENTRIES = 100_000
@@ -199,21 +201,21 @@ def plan_conversations(
     for sc in sl.conversations:
         if len(sc.entries) > MAX_ENTRIES:
             raise InvalidSliceError(f"conversation {sc.id!r} has {len(sc.entries)} entries; the limit is {MAX_ENTRIES}")
-        state = cs.conversation_state(scope, sc.id)
-        local = cs.conversation_entries(scope, sc.id) if state is not None else []
+        home, state = _home(cs, scope, sc.id, principal_of(store))
+        local = cs.conversation_entries(scope, home) if state is not None else []
         matched, rest, problem = _match(sc, local)
         if problem is None and state is not None and state.visibility != (sc.visibility or ()):
             problem = "the conversation here is shown to another audience"
-        target = sc.id
+        target = home
         if problem is not None:
-            conflicts.append({"id": sc.id, "target": sc.id, "reason": problem})
+            conflicts.append({"id": sc.id, "target": home, "reason": problem})
             if on_conflict != "reid":
                 plan.left_out.update(e.memory for e in sc.entries if e.memory is not None)
-                report.conversations_skipped.append({"id": sc.id, "target": sc.id, "reason": f"conflict: {problem}"})
+                report.conversations_skipped.append({"id": sc.id, "target": home, "reason": f"conflict: {problem}"})
                 continue
             # A copy under a new name still never brings back an entry purged here.
             fresh = [se for se in sc.entries if se.origin_id not in _purged_origins(local)]
-            target, state, matched, rest = fresh_name(cs, scope, sc.id), None, [], fresh
+            target, state, matched, rest = fresh_name(cs, scope, home), None, [], fresh
         plan.names[sc.id] = target
         report.conversations[sc.id] = target
         for se, le in matched:
@@ -283,6 +285,20 @@ def _match(
         if le.text != REDACTED and (le.kind, le.text) != (se.kind, se.text):
             return matched, rest, f"entry {se.id} is here in other words"
     return matched, rest, None
+
+
+def _home(cs: ConversationStore, scope: str, name: str, principal: str | None) -> tuple[str, ConversationState | None]:
+    """Where conversation ``name`` of a slice goes here, and its state there (None: new).
+
+    A principal imports into a conversation of its audience by the same name, and any other
+    under its own name (``model.conversation_names``): a principal may open no other, and
+    choosing by whether the name is taken would tell it that a hidden conversation holds it.
+    """
+    state = cs.conversation_state(scope, name)
+    if principal is None or state is not None or named_for(name) == principal:
+        return name, state
+    home = own_name(principal, name)
+    return home, cs.conversation_state(scope, home)
 
 
 def fresh_name(cs: ConversationStore, scope: str, name: str) -> str:

@@ -38,6 +38,8 @@ EVENT_OF_KIND = {
     "recap": ev.RELEASED,
 }
 ENTRY_EVENTS = frozenset(EVENT_OF_KIND.values())
+#: Every event of a conversation: each names it (``conversation_of``).
+CONVERSATION_EVENTS = ENTRY_EVENTS | {ev.CONVERSATION_OPENED, ev.MESSAGE_PURGED, ev.CONVERSATION_VISIBILITY_SET}
 
 
 def _t(when: datetime | None) -> str | None:
@@ -210,6 +212,21 @@ def time_shown(state: ConversationState, seen: Iterable[Entry]) -> ConversationS
     times = [e.at for e in entries if e.kind == "message" and not e.meta.get("purged")]
     active = [e.recorded_at for e in entries if e.kind in ("message", "tool_call")]
     return replace(state, last_at=max(times, default=None), active_at=active[-1] if active else None)
+
+
+def conversation_of(event: ev.Event) -> str | None:
+    """The conversation a conversation event belongs to (None for any other event).
+
+    Why: a principal outside a conversation's audience must not learn its name, when it was opened
+    or who may see it, and every event of it carries them (``conversation.opened`` holds nothing
+    else), so the log leaves out every event of such a conversation (``store.visible``).
+    """
+    if event.type not in CONVERSATION_EVENTS:
+        return None
+    named = event.payload.get("conversation")
+    if isinstance(named, dict):
+        named = named.get("id")
+    return named if isinstance(named, str) else None
 
 
 def releases(entry: Entry) -> bool:

@@ -22,6 +22,7 @@ from reverie.model.conversation import (
     RecordEntry,
     SetMessageVisibility,
 )
+from reverie.model.conversation_names import check_named_audience
 from reverie.model.visibility import covers
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ def require_conversation(view: StateView, scope: str, conversation: str) -> Conv
 def _open(cmd: OpenConversation, view: StateView, ctx: Context) -> list[ev.Event]:
     if view.conversation_state(cmd.scope, cmd.conversation) is not None:
         return []  # resumed: nothing to record
+    check_named_audience(cmd.conversation, cmd.visibility)
     state = ConversationState(
         scope=cmd.scope, id=cmd.conversation, opened_at=ctx.now, active_at=ctx.now, visibility=cmd.visibility
     )

@@ -30,8 +30,11 @@ of each read is proportional to the restricted items of the scope, not to the sc
 - conversations: a conversation whose audience omits the principal is absent; an entry (message,
   summary, recap, tool call) whose own audience omits it, or a message whose recallable memory is
   hidden, is left out of every conversation read (archive search included), and the log's events
-  carrying or naming such an entry are dropped. Changing a message's audience and purging a
-  message are the owner's (``NotPermittedError``): both rewrite what other principals see.
+  carrying or naming such an entry are dropped, as is every event of a hidden conversation.
+  Changing a message's audience and purging a message are the owner's (``NotPermittedError``):
+  both rewrite what other principals see. A principal opens a new conversation only under its own
+  name; any other name it may not see, hidden or free, is the same ``NotFoundError``
+  (``model.conversation_names``).
 - intents and tasks (``intent``, ``task``, ``intents``, ``tasks``) carry no audience: a principal
   sees every one of its scope, with the hidden claims it names left out of ``memory_ids`` /
   ``inputs`` / ``outputs`` and out of its free text (``model.conceal``); a ``memory`` filter on
@@ -91,8 +94,10 @@ from reverie.model.conversation import (
     PurgeMessage,
     RecordEntry,
     SetMessageVisibility,
+    conversation_of,
     time_shown,
 )
+from reverie.model.conversation_names import named_for, not_visible
 from reverie.model.events import ALERT_DISMISSED, Event
 from reverie.model.free_text import checked_view, free_strings, quoted_ids, references
 from reverie.model.item import Edge, Item
@@ -212,6 +217,7 @@ class VisibleStore:
             if isinstance(c, cmd.Remember | cmd.SetVisibility):
                 c = dataclasses.replace(c, visibility=with_writer(c.visibility, self.principal))
             if isinstance(c, OpenConversation):
+                self._check_open(c)
                 c = dataclasses.replace(c, visibility=with_writer(c.visibility, self.principal))
             if isinstance(c, RecordEntry):
                 entry = dataclasses.replace(c.entry, visibility=with_writer(c.entry.visibility, self.principal))
@@ -220,6 +226,19 @@ class VisibleStore:
                 c = dataclasses.replace(c, principal=self.principal)  # tombstones it may not see do not hold
             out.append(c)
         return out
+
+    def _check_open(self, c: OpenConversation) -> None:
+        """A principal resumes a conversation of its audience, or opens one under its own name.
+
+        Every other name — a conversation it may not see, or a free name — is the same
+        ``not_found``: opening a free name while a hidden one was refused told which names a
+        hidden conversation holds (``model.conversation_names`` says why the own name).
+        """
+        state = self._conversations().conversation_state(c.scope, c.conversation)
+        if state is not None and may_see(state.visibility, self.principal):
+            return
+        if named_for(c.conversation) != self.principal:
+            raise NotFoundError(not_visible(c.scope, c.conversation, self.principal))
 
     def execute(
         self, commands: Sequence[Command], *, now: Any, new_id: Callable[[], str], vectors: Mapping[str, np.ndarray]
@@ -326,7 +345,8 @@ class VisibleStore:
         owner's reason would say that they exist.
         """
         hidden = self.hidden(scope)
-        refs = self._hidden_refs(scope, hidden) | self._hidden_entries(scope)
+        entries, conversations = self._hidden_in_conversations(scope)
+        refs = self._hidden_refs(scope, hidden) | entries
         withheld = {ALERT_DISMISSED} if hidden else set()
         by_scope = {scope: refs}
         out: list[Event] = []
@@ -336,7 +356,15 @@ class VisibleStore:
             # An intent's or task's event is concealed, not dropped (its record is shown to
             # everyone in the scope); one still naming something hidden after that is dropped.
             shown = ((e, self._event_shown(e, by_scope)) for e in batch)
-            out += [s for e, s in shown if e.type not in withheld and not self._names_hidden(e, s, refs)]
+            # A hidden conversation's events are left out whole: ``conversation.opened`` names no
+            # entry, yet says the conversation's name, when it was opened and its audience.
+            out += [
+                s
+                for e, s in shown
+                if e.type not in withheld
+                and conversation_of(e) not in conversations
+                and not self._names_hidden(e, s, refs)
+            ]
             if len(batch) < limit:
                 break
             after = batch[-1].seq
@@ -449,19 +477,26 @@ class VisibleStore:
         return [e for e in entries if self._sees(e, hidden)]
 
     def _hidden_entries(self, scope: str) -> set[str]:
-        """Every entry of ``scope`` the principal may not see (for the log and the archive search).
+        """Every entry of ``scope`` the principal may not see (for the log and the archive search)."""
+        return self._hidden_in_conversations(scope)[0]
+
+    def _hidden_in_conversations(self, scope: str) -> tuple[set[str], set[str]]:
+        """The entries of ``scope`` the principal may not see, and the conversations it may not see.
 
         Read conversation by conversation: the cost grows with the scope's entries, paid only by
         the two reads that cannot ask per conversation.
         """
         inner = self._conversations()
         out = self._hidden_messages(scope)
+        names: set[str] = set()
         for state in inner.conversations(scope):
             whole = not may_see(state.visibility, self.principal)
+            if whole:
+                names.add(state.id)
             for e in inner.conversation_entries(scope, state.id):
                 if whole or not may_see(e.visibility, self.principal):
                     out.add(e.id)
-        return out
+        return out, names
 
     def conversation_state(self, scope: str, conversation: str) -> ConversationState | None:
         state: ConversationState | None = self._conversations().conversation_state(scope, conversation)

@@ -14,6 +14,7 @@ from reverie.conversation.people.book import PERSON_KIND, Book
 from reverie.conversation.people.names import check_person_name, tokens
 from reverie.model import commands as cmd
 from reverie.model.item import Provenance
+from reverie.model.visibility import covers
 
 AUTHOR = "reverie:people"
 
@@ -57,6 +58,13 @@ class Enroller:
         """The id of the name item for ``mention``: an existing one, a new alias, or a new person.
 
         A new name is shown to ``visibility`` (the audience of the message that named it first).
+        A known name is reused only when its audience covers ``visibility`` (every reader of the
+        mention may see it); otherwise the mention gets a name item of its own audience, an alias
+        of the same person. Why: the claim's ``about`` edge points at the name returned, and an
+        edge with a hidden end is hidden, so a person first named in a restricted message stayed
+        invisible as a person to the readers of every later public message about them (outside
+        probe 4, finding 13). Widening the known name instead would show them its ``meta`` and
+        provenance, which name the restricted message's conversation.
         ``prefer`` (the conversation's persons, most recent first) breaks a tie between people a
         mention fits; never for a ``speaker``, a participant — not someone the talk was about.
 
@@ -66,7 +74,7 @@ class Enroller:
         group = self.book.resolve(name, prefer=() if speaker else prefer)
         if group is not None:
             for n in group.names:
-                if tokens(n.text) == tokens(name):
+                if tokens(n.text) == tokens(name) and covers(visibility, n.audience):
                     return n.id
         new = name_command(self.scope, name, conversation=conversation, speaker=speaker, visibility=visibility)
         out = self._host.run([new], [name])
