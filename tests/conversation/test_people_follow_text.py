@@ -204,3 +204,15 @@ def test_person_and_people_agree_after_any_history(ops: list[tuple[str, object, 
             elif op == "later":
                 clock.advance(hours=int(str(arg)))
             assert_person_and_people_agree(mem)
+
+
+def test_a_kept_claim_no_person_was_linked_to_takes_the_persons_it_names(mem: Memory) -> None:
+    claim = _manager_claim(mem, _talk(mem, "c1", "My manager is Omar.", "Priya lives in Leeds."))
+    typed = mem.remember("Priya is Bob's manager.", scope=S)  # written by hand: linked to nobody
+    [conflict] = [c for c in mem.contradictions(scope=S) if {c.a.id, c.b.id} == {claim, typed.id}]
+    mem.resolve(conflict.edge_id, keep=typed.id, scope=S)
+    assert {(r.person_name, r.type, r.of_name) for r in mem.person("Bob", scope=S).relations} == {
+        ("Priya", "manager", "Bob")
+    }
+    assert "Priya is Bob's manager." in _texts(mem, "Priya") and _texts(mem, "Omar") == []
+    assert_person_and_people_agree(mem)

@@ -350,12 +350,13 @@ class Writes:
         flag = _pending_flag(core)
         if flag is not None:  # the new version is a new claim, flagged like a remember
             command = replace(command, flags=(flag,))
-        # The new version is linked to the persons its words name in the same transaction
-        # (``conversation.people.follow``): "Omar is Bob's manager." corrected to "Priya is …".
-        with core.store.atomic(s):
-            out = core.run([command], [text])
-            if out[0].item_id is not None:
-                follow_people(core, s, out[0].item_id)
+        def follow(outcomes: builtins.list[Outcome]) -> None:
+            # The new version is linked to the persons its words name in the same transaction
+            # (``conversation.people.follow``): "Omar is Bob's manager." corrected to "Priya is …".
+            if outcomes[0].item_id is not None:
+                follow_people(core, s, outcomes[0].item_id)
+
+        out = core.run([command], [text], after=follow)
         found = self._after_write(s, out)
         for e in out[0].events:
             if e.type == "memory.corroborated":  # corrected into another current claim's words

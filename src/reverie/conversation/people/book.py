@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from reverie.conversation.people.holders import Holders
+from reverie.conversation.people.holders import FOLLOWED, Holders
 from reverie.conversation.people.names import best_display, fits, fits_person, given_forms, tokens
 from reverie.conversation.people.relation_text import stated_relation
 from reverie.model.item import Edge, Item
@@ -118,6 +118,7 @@ class Book:
         self.scope = scope
         self._valid_now = Q.valid_at(now) if now is not None else None
         self._holders = Holders(store, scope)
+        self._followed: set[str] = set()  # claims linked by ``follow`` (they took a linked claim's place)
         where = Q.kind(PERSON_KIND) & Q.status("live")
         names = store.query(scope, where, parse_sort(None), limit=MAX_NAMES)
         names.sort(key=lambda i: i.id)
@@ -364,7 +365,7 @@ class Book:
         linked = self.holders(claim, about)
         carried = claim.meta.get("relation")
         carried = carried if isinstance(carried, dict) else None
-        if claim.version > 1 or claim.id in self._holders.inherited:
+        if claim.version > 1 or claim.id in self._holders.inherited or claim.id in self._followed:
             rel = stated_relation(claim.text, carried)
         else:
             rel = carried
@@ -376,11 +377,14 @@ class Book:
 
     def _about(self, claim_id: str) -> builtins.list[Group]:
         """The persons ``claim_id``'s own ``about`` edges name."""
-        return [
-            g
-            for e in self.store.edges(self.scope, claim_id)
-            if e.type == "about" and e.src == claim_id and (g := self.group(e.dst)) is not None
-        ]
+        out: builtins.list[Group] = []
+        for e in self.store.edges(self.scope, claim_id):
+            if e.type == "about" and e.src == claim_id and (g := self.group(e.dst)) is not None:
+                if g not in out:
+                    out.append(g)
+                if e.meta.get("rule") == FOLLOWED:
+                    self._followed.add(claim_id)
+        return out
 
     def person(self, group: Group) -> Person:
         """``group`` in full: names, attributes, relations and the newest ``MAX_CLAIMS`` claims about them."""
@@ -403,6 +407,8 @@ class Book:
         """
         about: dict[str, builtins.list[Group]] = {}  # claim id -> the persons it is about
         for e in self.store.edges_by_type(self.scope, "about"):
+            if e.meta.get("rule") == FOLLOWED:
+                self._followed.add(e.src)
             g = self.group(e.dst)
             if g is not None and g not in (linked := about.setdefault(e.src, [])):
                 linked.append(g)

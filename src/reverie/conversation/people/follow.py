@@ -19,13 +19,11 @@ from __future__ import annotations
 
 from reverie.conversation.host import ConversationHost
 from reverie.conversation.people.enroll import AUTHOR, Enroller
-from reverie.conversation.people.holders import names, said_name
+from reverie.conversation.people.holders import FOLLOWED, names, said_name
 from reverie.conversation.people.relation_text import stated_relation
 from reverie.errors import ConflictError, InvalidInputError
 from reverie.model import commands as cmd
 
-#: ``about`` links written here say so (``meta["rule"]``), as extraction's say which rule mined them.
-RULE = "revised"
 
 
 def follow_people(host: ConversationHost, scope: str, item_id: str) -> list[str]:
@@ -61,6 +59,6 @@ def follow_people(host: ConversationHost, scope: str, item_id: str) -> list[str]
             continue
         if name_id not in targets:
             targets.append(name_id)
-    meta = {"rule": RULE}
+    meta = {"rule": FOLLOWED}  # as extraction's links say which rule mined them
     host.run([cmd.Link(scope, "about", item_id, target, AUTHOR, 0.7, meta) for target in targets])
     return targets

@@ -29,6 +29,9 @@ from reverie.store.protocol import Store
 if TYPE_CHECKING:
     from reverie.conversation.people.book import Group
 
+#: ``meta["rule"]`` of the ``about`` links ``follow.follow_people`` writes: the version they link
+#: took a linked claim's place, so its relation is read from its words.
+FOLLOWED = "revised"
 #: A word as a text says it, an apostrophe's possessive included ("Bob's").
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 
