@@ -182,7 +182,9 @@ def test_a_message_without_a_speaker_is_the_conversations_own_user_for_the_model
     conv.add("I live in Porto near the river.")
     report = conv.close().extraction
     assert "the user of ticket-1: I live in Porto" in server.requests[0]["body"]["messages"][1]["content"]
-    [written] = [mem.get(i, scope=SCOPE) for i in report.claims if mem.get(i, scope=SCOPE).meta.get("extracted") == "llm"]
+    [written] = [
+        mem.get(i, scope=SCOPE) for i in report.claims if mem.get(i, scope=SCOPE).meta.get("extracted") == "llm"
+    ]
     assert written is not None and written.text == "The user of ticket-1 lives in Porto."
     assert written.source == "user_stated"  # the speaker said it of themselves
     assert mem.people(scope=SCOPE) == []  # no person record for an anonymous speaker

@@ -350,6 +350,7 @@ class Writes:
         flag = _pending_flag(core)
         if flag is not None:  # the new version is a new claim, flagged like a remember
             command = replace(command, flags=(flag,))
+
         def follow(outcomes: builtins.list[Outcome]) -> None:
             # The new version is linked to the persons its words name in the same transaction
             # (``conversation.people.follow``): "Omar is Bob's manager." corrected to "Priya is …".

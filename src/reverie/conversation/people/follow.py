@@ -25,7 +25,6 @@ from reverie.errors import ConflictError, InvalidInputError
 from reverie.model import commands as cmd
 
 
-
 def follow_people(host: ConversationHost, scope: str, item_id: str) -> list[str]:
     """Link the claim version ``item_id`` to the persons it is about; the name item ids linked.
 

@@ -1,4 +1,4 @@
-"""Whom a claim's version is about: its own ``about`` links, else its earlier versions', kept to the persons it still names.
+"""Whom a claim's version is about: its own ``about`` links, else its earlier versions' that it still names.
 
 Why: ``about`` links a claim as extraction mined it. Its later versions — a ``revise``, the
 winner of a ``resolve``, a correction into a claim that already existed — were read as being
