@@ -170,3 +170,21 @@ def test_an_invented_or_failed_summary_falls_back_to_the_extractive_one(
     recap = summarised(mem, server)
     assert recap.meta["summariser"] == "extractive" and recap.meta["fallback"]
     assert "planning a trip to Lisbon" in recap.text and "Peru" not in recap.text
+
+
+def test_a_message_without_a_speaker_is_the_conversations_own_user_for_the_model_too(
+    mem: Memory, server: ChatServer
+) -> None:
+    # outside probe 4, finding 9: "the user" of every conversation was one person of the scope
+    server.reply = claims_reply({"message": 1, "text": "The user of ticket-1 lives in Porto", "about": "the user"})
+    extractor = ChatExtractor(ChatEndpoint(server.url(), "test-model", timeout=5.0))
+    conv = mem.conversation("ticket-1", scope=SCOPE, extractor=extractor)
+    conv.add("I live in Porto near the river.")
+    report = conv.close().extraction
+    assert "the user of ticket-1: I live in Porto" in server.requests[0]["body"]["messages"][1]["content"]
+    [written] = [
+        mem.get(i, scope=SCOPE) for i in report.claims if mem.get(i, scope=SCOPE).meta.get("extracted") == "llm"
+    ]
+    assert written is not None and written.text == "The user of ticket-1 lives in Porto."
+    assert written.source == "user_stated"  # the speaker said it of themselves
+    assert mem.people(scope=SCOPE) == []  # no person record for an anonymous speaker

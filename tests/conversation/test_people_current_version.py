@@ -157,8 +157,11 @@ def test_a_relation_changed_in_the_world_is_the_one_valid_now(mem: Memory, clock
     clock.advance(days=2)
     assert {r.type for r in mem.person("Alice", scope=S).relations} == {"wife"}
     assert {r.type for p in mem.people(scope=S) for r in p.relations} == {"wife"}
-    # both claims are still believed (a change in the world keeps the old one, valid until then)
-    assert len(mem.person("Dana", scope=S).claims) == 3
+    # both claims are still believed (a change in the world keeps the old one, valid until then),
+    # but the ended one is no longer one of Dana's current claims (outside probe 4, finding 8)
+    assert [c.text for c in mem.person("Dana", scope=S).claims] == ["Dana is Alice's wife.", "Dana lives in Porto."]
+    then = wedding - timedelta(hours=1)
+    assert any(i.text == "Dana is Alice's girlfriend." for i in mem.list(scope=S, valid_at=then).items)
     assert any(h.why.get("about_person") for h in mem.recall("where does Alice's wife live?", scope=S))
     assert not any(h.why.get("about_person") for h in mem.recall("where does Alice's girlfriend live?", scope=S))
     then = mem.recall("where does Alice's girlfriend live?", scope=S, valid_at=wedding - timedelta(hours=1))

@@ -23,6 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from reverie.conversation.people.anonymous import anonymous_speaker
 from reverie.conversation.people.chat import answer, casual, clauses, fragment, recase
 from reverie.conversation.people.framing import denials, unlabel
 from reverie.conversation.people.lexicon import (
@@ -204,7 +205,7 @@ class RuleExtractor:
         for m in messages:
             if m.kind != "message" or m.text == REDACTED:
                 continue
-            speaker = canonical(m.speaker) if m.speaker else "the user"
+            speaker = canonical(m.speaker) if m.speaker else anonymous_speaker(m.conversation)
             ctx.start_message(speaker, _addressee(m, previous))
             ctx.asked = _asked(m, previous)
             previous = m

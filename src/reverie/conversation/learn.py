@@ -45,6 +45,7 @@ from reverie.conversation.audience import quotable
 from reverie.conversation.checks import RESERVED_META
 from reverie.conversation.extract import Proposal, RuleExtractor, minable
 from reverie.conversation.host import ConversationHost
+from reverie.conversation.people.anonymous import anonymous_speaker
 from reverie.conversation.people.enroll import AUTHOR, Enroller
 from reverie.errors import ConflictError, InvalidInputError, LearningPausedError, ReverieError
 from reverie.model import commands as cmd
@@ -238,7 +239,9 @@ class Learner:
         recent: list[str],
     ) -> tuple[Item, list[str]]:
         """Enroll the proposal's people, then remember the claim; (the item, the name items it is about)."""
-        names = [n for n in (p.subject, *p.mentions) if n]
+        # A message without a speaker: its speaker is that conversation's own user, no person record.
+        anonymous = None if m.speaker else anonymous_speaker(conversation)
+        names = [n for n in (p.subject, *p.mentions) if n and n != anonymous]
         people: list[str] = []
         for name in dict.fromkeys(names):
             is_speaker = name == m.speaker

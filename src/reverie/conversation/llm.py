@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from reverie.conversation.extract import CATEGORIES, Proposal, minable
+from reverie.conversation.people.anonymous import anonymous_speaker
 from reverie.conversation.people.lexicon import RELATIONS
 from reverie.conversation.people.names import check_person_name, tokens
 from reverie.embed.netguard import Endpoint, Resolver, check_endpoint, pinned_connection
@@ -149,7 +150,7 @@ class ChatExtractor:
         return [(m, out[m.id]) for m in mined if m.id in out]
 
     def _ask(self, part: Sequence[Entry]) -> list[tuple[Entry, Proposal]]:
-        lines = [f"{i}. {m.speaker or 'the user'}: {m.text}" for i, m in enumerate(part, 1)]
+        lines = [f"{i}. {m.speaker or anonymous_speaker(m.conversation)}: {m.text}" for i, m in enumerate(part, 1)]
         prompt = [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": "\n".join(lines)}]
         try:
             reply = self.endpoint.complete(prompt)
@@ -193,7 +194,8 @@ class ChatExtractor:
         text = " ".join(text.split())
         if text.endswith("?") or any(ord(c) < 32 for c in text):
             return f"a proposal for message {index} is a question or holds control characters"
-        said = set(tokens(m.text)) | set(tokens(m.speaker or ""))
+        who = m.speaker or anonymous_speaker(m.conversation)  # the claim names them: their words are grounded
+        said = set(tokens(m.text)) | set(tokens(who)) | set(re.findall(r"[a-z0-9']+", who.lower()))
         words = [w for w in re.findall(r"[a-z0-9']+", text.lower()) if w not in STOPWORDS and len(w) > 2]
         grounded = sum(1 for w in words if w.strip("'") in said or w.removesuffix("'s") in said)
         if not words or grounded < MIN_GROUNDING * len(words):
@@ -206,7 +208,7 @@ class ChatExtractor:
         if relation is not None:
             category = "relation"
         mentions = tuple(n for n in (relation[0], relation[2]) if n != about) if relation else ()
-        first = about == m.speaker
+        first = about == (m.speaker or anonymous_speaker(m.conversation))
         proposal = Proposal(
             _sentence(text), about, str(category), first, mentions, relation, origin="llm", confidence=LLM_CONFIDENCE
         )
@@ -217,8 +219,10 @@ class ChatExtractor:
             name = check_person_name(value)
         except ReverieError:
             return None
-        if name.lower() in ("i", "me", "the user") and m.speaker:
-            return m.speaker
+        if name.lower() in ("i", "me", "the user"):
+            return m.speaker or anonymous_speaker(m.conversation)
+        if not m.speaker and name == anonymous_speaker(m.conversation):
+            return name
         return name if tokens(name) and set(tokens(name)) <= said else None
 
     def _relation(self, value: object, m: Entry, said: set[str]) -> tuple[str, str, str] | None:

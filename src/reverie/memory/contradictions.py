@@ -14,6 +14,7 @@ from typing import Any
 from reverie.conflict.alerts import Alert, build_alert
 from reverie.conflict.alerts import rank as rank_alerts
 from reverie.conflict.entity import Aliases as AliasLookup
+from reverie.conversation.people.follow import follow_people
 from reverie.dream.text import statement
 from reverie.errors import InvalidInputError, NotFoundError, ReaderError
 from reverie.memory.core import CONFLICTS_UNREAD, Core
@@ -22,6 +23,7 @@ from reverie.model.item import Edge, Item
 from reverie.model.query import Filter, Q, parse_sort
 from reverie.model.validate import check_count, check_id, check_reason
 from reverie.model.values import value_text
+from reverie.store.protocol import Outcome
 
 _log = logging.getLogger(__name__)
 
@@ -216,7 +218,13 @@ class Contradictions:
         for d in derived:
             commands.append(cmd.SetFlags(s, d.id, ("stale_derived",), (), f"parent {loser} lost a conflict"))
             commands.append(cmd.SetTier(s, d.id, "subconscious", f"parent {loser} lost a conflict"))
-        core.run(commands)
+
+        def follow(_: builtins.list[Outcome]) -> None:
+            # A kept claim no person was linked to takes the loser's persons that its words name
+            # (and enrolls one its relation names), as a revised version does (``people.follow``).
+            follow_people(core, s, keep_id)
+
+        core.run(commands, after=follow)
         return core.must_get(s, keep_id)
 
 

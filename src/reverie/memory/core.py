@@ -193,6 +193,7 @@ class Core:
         texts: Sequence[str] = (),
         *,
         guard: Callable[[], None] | None = None,
+        after: Callable[[builtins.list[Outcome]], None] | None = None,
     ) -> builtins.list[Outcome]:
         """Embed ``texts`` first, then apply ``commands`` in one store transaction.
 
@@ -204,6 +205,9 @@ class Core:
         claims it writes), run with the commands under the write lock (``store.atomic`` of the
         first command's scope) and refusing the write by raising. Why here: the embedding stays
         outside the lock, and nothing can commit between the check and the write.
+
+        ``after``: more writes that follow from the commands' outcomes (``revise`` links its new
+        version to the persons it names), made in the same transaction, so both land or neither.
         """
         try:
             vectors = self.embed_texts(texts)
@@ -213,12 +217,15 @@ class Core:
             commands = _pending(commands, exc)
             vectors = {}
             self._maybe_pending = True
-        if guard is None:
+        if guard is None and after is None:
             out = self.store.execute(commands, now=self.clock.now(), new_id=self.new_id, vectors=vectors)
         else:
             with self.store.atomic(str(getattr(commands[0], "scope", ""))):
-                guard()
+                if guard is not None:
+                    guard()
                 out = self.store.execute(commands, now=self.clock.now(), new_id=self.new_id, vectors=vectors)
+                if after is not None:
+                    after(out)
         if vectors and self._maybe_pending:
             self._backfill_after_write(commands)
         return out

@@ -16,6 +16,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from reverie.conversation.people.follow import follow_people
 from reverie.dream.upkeep import IMPORTANCE_STATED, stated_importance
 from reverie.errors import InvalidInputError, LimitExceededError
 from reverie.memory.candidates import build_remember, check_version
@@ -355,7 +356,14 @@ class Writes:
         flag = _pending_flag(core)
         if flag is not None:  # the new version is a new claim, flagged like a remember
             command = replace(command, flags=(flag,))
-        out = core.run([command], [text])
+
+        def follow(outcomes: builtins.list[Outcome]) -> None:
+            # The new version is linked to the persons its words name in the same transaction
+            # (``conversation.people.follow``): "Omar is Bob's manager." corrected to "Priya is …".
+            if outcomes[0].item_id is not None:
+                follow_people(core, s, outcomes[0].item_id)
+
+        out = core.run([command], [text], after=follow)
         found = self._after_write(s, out)
         for e in out[0].events:
             if e.type == "memory.corroborated":  # corrected into another current claim's words

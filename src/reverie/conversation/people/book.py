@@ -9,10 +9,12 @@ of the memory:
 - a *relation* is such a claim carrying ``meta["relation"] = {"type", "person", "of"}`` (names
   as said) — "Dana is Alice's sister" has ``type="sister"``, ``person`` Dana, ``of`` Alice.
 
-Everything is read from the *current* version: a claim revised since it was linked is followed
-to its correction (``current_versions``), whose relation is read from its words
-(``relation_text``: ``revise`` carries the old ``meta`` over); a name item revised since is
-followed back to the edges its first version holds (``earlier_names``).
+Everything is read from the *current* version, valid now: a claim revised since it was linked is
+followed to its correction (``current_versions``), which is about the persons its words name
+(``holders``), and whose relation is read from its words (``relation_text``: ``revise`` carries
+the old ``meta`` over); a name item revised since is followed back to the edges its first
+version holds (``earlier_names``). A claim whose valid time has ended (a change in the world) is
+no longer one of the person's claims, as it is no longer current truth.
 
 ``Book`` is a snapshot: build it, resolve mentions against it, write, and build a new one.
 """
@@ -25,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from reverie.conversation.people.holders import FOLLOWED, Holders
 from reverie.conversation.people.names import best_display, fits, fits_person, given_forms, tokens
 from reverie.conversation.people.relation_text import stated_relation
 from reverie.model.item import Edge, Item
@@ -104,16 +107,18 @@ class Group:
 class Book:
     """The persons of ``scope`` at the moment it was built.
 
-    ``now`` (the Memory's clock): a relation holds only while its claim is valid then — "Dana is
-    Alice's girlfriend" revised with ``valid_from`` (a change in the world) to "… wife" stays
-    believed until then, but is no longer a relation. None: every believed claim's relation.
+    ``now`` (the Memory's clock): a claim is the person's, and a relation holds, only while the
+    claim is valid then — "Dana is Alice's girlfriend" revised with ``valid_from`` (a change in
+    the world) to "… wife" stays believed until then, but is no longer a relation, nor one of
+    Dana's current claims (current truth decides the same way). None: every believed claim.
     """
 
     def __init__(self, store: Store, scope: str, *, now: datetime | None = None) -> None:
         self.store = store
         self.scope = scope
         self._valid_now = Q.valid_at(now) if now is not None else None
-        self._origin: dict[str, set[str]] = {}  # a current correction -> the linked claims it replaced
+        self._holders = Holders(store, scope)
+        self._followed: set[str] = set()  # claims linked by ``follow`` (they took a linked claim's place)
         where = Q.kind(PERSON_KIND) & Q.status("live")
         names = store.query(scope, where, parse_sort(None), limit=MAX_NAMES)
         names.sort(key=lambda i: i.id)
@@ -249,7 +254,11 @@ class Book:
         """The current claims about ``group``, newest first (``limit`` of them; None: every one)."""
         ids = list(dict.fromkeys(e.src for e in self.about_edges(group)))
         current = self.current_versions(ids)
-        items = list({c.id: c for i in ids for c in current.get(i, ())}.values())
+        items = [
+            c
+            for c in {c.id: c for i in ids for c in current.get(i, ())}.values()
+            if self._valid(c) and group.id in {g.id for g in self.holders(c, self._about)}
+        ]
         items.sort(key=lambda i: i.id, reverse=True)
         return items if limit is None else items[:limit]
 
@@ -291,10 +300,16 @@ class Book:
                     continue
                 if item.is_current:
                     out.setdefault(origin, []).append(item)
-                    self._origin.setdefault(new_id, set()).add(origin)
                 if item.status == "superseded" or item.valid_to is not None:
                     follow[new_id] = origin
         return out
+
+    def holders(self, claim: Item, about: Callable[[str], builtins.list[Group]]) -> builtins.list[Group]:
+        """The persons the claim version ``claim`` is about (``holders``); ``about(claim id)``: its own links."""
+        return self._holders.of(claim, about)
+
+    def _valid(self, claim: Item) -> bool:
+        return self._valid_now is None or self._valid_now.matches(claim)
 
     def relations(self, group: Group) -> builtins.list[Relation]:
         """The relations ``group`` takes part in, either side, from the claims about them."""
@@ -304,11 +319,10 @@ class Book:
         self, group: Group, claims: Sequence[Item], about: Callable[[str], builtins.list[Group]]
     ) -> builtins.list[Relation]:
         """The relations ``group`` is a side of that ``claims`` (current versions) state;
-        ``about(claim id)`` is the persons a claim's own ``about`` edges name (a correction has
-        none: it is about whom its first version was, and may now state a relation of others)."""
+        ``about(claim id)`` is the persons a claim's own ``about`` edges name (``holders``)."""
         out: builtins.list[Relation] = []
         for claim in claims:
-            if self._valid_now is not None and not self._valid_now.matches(claim):
+            if not self._valid(claim):
                 continue
             found = self._stated(claim, about)
             if found is None:
@@ -343,31 +357,34 @@ class Book:
     ) -> tuple[dict[str, Any], builtins.list[Group]] | None:
         """The relation ``claim`` states and the persons it is about, or None if it states none.
 
-        A claim extraction linked (it has ``about`` edges of its own) states the relation it was
-        written with. A correction of one states what its words say (``relation_text``): ``revise``
-        carries ``meta`` over, so "Dana is Alice's cousin." still said ``type="sister"`` (session 31).
+        A claim as extraction wrote it states the relation it was written with. A later version
+        (``revise`` carries ``meta`` over, so "Dana is Alice's cousin." still said
+        ``type="sister"``: session 31), or a claim that took a linked one's place, states what its
+        words say (``relation_text``).
         """
+        linked = self.holders(claim, about)
         carried = claim.meta.get("relation")
         carried = carried if isinstance(carried, dict) else None
-        origins = self._origin.get(claim.id)
-        if origins is None:  # linked as it is: never replaced one
-            return (carried, about(claim.id)) if carried is not None else None
-        own = about(claim.id)
-        rel = carried if own else stated_relation(claim.text, carried)
-        if rel is None:
-            return None
-        linked = list(own)
-        for origin in sorted(origins):
-            linked.extend(g for g in about(origin) if g not in linked)
-        return dict(rel), linked
+        if claim.version > 1 or claim.id in self._holders.inherited or claim.id in self._followed:
+            rel = stated_relation(claim.text, carried)
+        else:
+            rel = carried
+        return (dict(rel), linked) if rel is not None else None
+
+    def own_about(self, claim_id: str) -> builtins.list[Group]:
+        """The persons ``claim_id``'s own ``about`` edges name (none: it was linked to nobody itself)."""
+        return self._about(claim_id)
 
     def _about(self, claim_id: str) -> builtins.list[Group]:
         """The persons ``claim_id``'s own ``about`` edges name."""
-        return [
-            g
-            for e in self.store.edges(self.scope, claim_id)
-            if e.type == "about" and e.src == claim_id and (g := self.group(e.dst)) is not None
-        ]
+        out: builtins.list[Group] = []
+        for e in self.store.edges(self.scope, claim_id):
+            if e.type == "about" and e.src == claim_id and (g := self.group(e.dst)) is not None:
+                if g not in out:
+                    out.append(g)
+                if e.meta.get("rule") == FOLLOWED:
+                    self._followed.add(claim_id)
+        return out
 
     def person(self, group: Group) -> Person:
         """``group`` in full: names, attributes, relations and the newest ``MAX_CLAIMS`` claims about them."""
@@ -390,20 +407,20 @@ class Book:
         """
         about: dict[str, builtins.list[Group]] = {}  # claim id -> the persons it is about
         for e in self.store.edges_by_type(self.scope, "about"):
+            if e.meta.get("rule") == FOLLOWED:
+                self._followed.add(e.src)
             g = self.group(e.dst)
             if g is not None and g not in (linked := about.setdefault(e.src, [])):
                 linked.append(g)
         current = self.current_versions(builtins.list(about))
-        own = {claim_id: builtins.list(groups) for claim_id, groups in about.items()}
-        for claim_id in builtins.list(about):  # a correction is about whom its first version was
-            for item in current.get(claim_id, ()):
-                if item.id != claim_id:
-                    linked = about.setdefault(item.id, [])
-                    linked.extend(g for g in about[claim_id] if g not in linked)
-        versions = {c.id: c for cs in current.values() for c in cs}
+
+        def own(claim_id: str) -> builtins.list[Group]:
+            return about.get(claim_id, [])
+
+        versions = {c.id: c for cs in current.values() for c in cs if self._valid(c)}
         claims: dict[str, builtins.list[Item]] = {}
         for claim_id in sorted(versions, reverse=True):  # newest first, as ``person`` lists them
-            for g in about[claim_id]:
+            for g in self.holders(versions[claim_id], own):
                 claims.setdefault(g.id, []).append(versions[claim_id])
         return [
             PersonSummary(
@@ -411,7 +428,7 @@ class Book:
                 name=g.display,
                 aliases=_aliases(g),
                 attributes=_attributes(g),
-                relations=tuple(self._relations(g, claims.get(g.id, []), lambda c: own.get(c, []))),
+                relations=tuple(self._relations(g, claims.get(g.id, []), own)),
                 claim_count=len(claims.get(g.id, [])),
             )
             for g in self.groups
