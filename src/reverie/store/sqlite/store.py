@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -237,7 +238,9 @@ class SQLiteStore:
                 c.execute("COMMIT")
         except sqlite3.Error as exc:
             raise _storage_error(exc) from None
-        if not ready:
+        # A file this process may not write (chmod 0444, a read-only mount) still takes the locked
+        # path, whose write fails at once: such an open is refused with the fix, as before.
+        if not ready or not (self.path == ":memory:" or os.access(self.path, os.W_OK)):
             with self._write():
                 migrate(c, fts_tokenize)
 
