@@ -168,13 +168,23 @@ def available(conn: sqlite3.Connection) -> bool:
     return row is not None
 
 
+def _found_triggers(conn: sqlite3.Connection) -> dict[str, str]:
+    rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'")
+    return {str(name): str(sql) for name, sql in rows if str(name).startswith("event_refs_")}
+
+
+def current(conn: sqlite3.Connection) -> bool:
+    """True when ``ensure`` has nothing to do: the table, today's triggers and the watermark are there.
+    Reads only, so an open can ask it without the write lock (``schema.current``)."""
+    return available(conn) and _found_triggers(conn) == TRIGGERS and conn.execute(_READ_MARK).fetchone() is not None
+
+
 def ensure(conn: sqlite3.Connection) -> None:
     """Inside the migration's transaction: the table, the triggers and the watermark; every event's
     rows filled from the log when the table is new or its triggers were made from other paths."""
-    rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'")
-    found = {str(name): str(sql) for name, sql in rows if str(name).startswith("event_refs_")}
-    if available(conn) and found == TRIGGERS and conn.execute(_READ_MARK).fetchone() is not None:
+    if current(conn):
         return
+    found = _found_triggers(conn)
     for name in found:
         conn.execute(f'DROP TRIGGER "{name}"')
     conn.execute(TABLE)

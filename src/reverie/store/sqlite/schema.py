@@ -418,6 +418,43 @@ def migrate(conn: sqlite3.Connection, tokenize: str = FTS_TOKENIZE_DEFAULT) -> i
     return found
 
 
+def current(conn: sqlite3.Connection) -> bool:
+    """True when ``migrate`` would change nothing: every step's version row and every index it adds.
+
+    Why: ``migrate`` runs under the write lock, and a reader opening the store while another
+    process holds that lock (an import's ``atomic`` block, for its whole run) waited the busy
+    timeout and failed (outside probe 5, finding 6). An open asks this first, inside one read
+    transaction, and takes the lock only for a file that needs a step. Every step ``migrate`` takes
+    must be named here (``tests/reliability/test_reads_beside_writer.py`` undoes each one), or
+    a file missing only that step would never get it.
+    """
+    from reverie.store.sqlite import agenda, event_refs, idempotency
+
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'settings'").fetchone() is None:
+        return False
+    rows = conn.execute(
+        "SELECT k, v FROM settings WHERE k IN "
+        "('schema_version', 'conversation_schema', 'agenda_schema', 'idempotency_schema', ?)",
+        (TERMS_COUNTED_BY,),
+    )
+    want = {
+        "schema_version": str(SCHEMA_VERSION),
+        "conversation_schema": str(CONVERSATION_SCHEMA),
+        "agenda_schema": str(agenda.AGENDA_SCHEMA),
+        "idempotency_schema": str(idempotency.SCHEMA),
+        TERMS_COUNTED_BY: "exact",
+    }
+    if {str(k): str(v) for k, v in rows} != want:
+        return False
+    indexes = {
+        str(r[0])
+        for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('edges_by_type', 'edges_by_pair')"
+        )
+    }
+    return indexes == {"edges_by_type", "edges_by_pair"} and event_refs.current(conn)
+
+
 PROJECTION_TABLES = (
     "items",
     "fingerprints",

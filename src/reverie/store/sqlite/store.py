@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -74,6 +75,7 @@ from reverie.store.sqlite.backup import backup_target, main_file, write_backup
 from reverie.store.sqlite.event_refs import ABOUT_ITEM as _ABOUT_ITEM
 from reverie.store.sqlite.foreign import check_reverie_file
 from reverie.store.sqlite.schema import FTS_TOKENIZE_DEFAULT, PROJECTION_TABLES, migrate
+from reverie.store.sqlite.schema import current as schema_current
 from reverie.store.sqlite.sql import (
     ITEM_COLUMNS,
     SELECT_ITEM,
@@ -199,8 +201,7 @@ class SQLiteStore:
                 self._configure_read_only(busy_timeout_ms)
             else:
                 self._configure(durability, busy_timeout_ms)
-                with self._write():
-                    migrate(self._conn, fts_tokenize)
+                self._migrate(fts_tokenize)
             # A read-only open of a file no writer of this reverie has opened yet has no index of
             # the log: its item reads scan the log, as before (``events``).
             self._event_refs = event_refs.available(self._conn)
@@ -219,6 +220,29 @@ class SQLiteStore:
         except BaseException:
             self._conn.close()
             raise
+
+    def _migrate(self, fts_tokenize: str) -> None:
+        """Bring the file to the current schema, taking the write lock only if it needs a step.
+
+        Why: a current file needs no write, and the write lock is what another process's long
+        write (an import's ``atomic`` block) holds for its whole run; an open that took it for
+        nothing waited the busy timeout and failed, though WAL lets reads run beside a writer
+        (outside probe 5, finding 6). The check reads in one transaction, so it sees one commit.
+        """
+        c = self._conn
+        try:
+            c.execute("BEGIN")
+            try:
+                ready = schema_current(c)
+            finally:
+                c.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise _storage_error(exc) from None
+        # A file this process may not write (chmod 0444, a read-only mount) still takes the locked
+        # path, whose write fails at once: such an open is refused with the fix, as before.
+        if not ready or not (self.path == ":memory:" or os.access(self.path, os.W_OK)):
+            with self._write():
+                migrate(c, fts_tokenize)
 
     def _finish_pending_scrub(self) -> None:
         """A purge committed but its process died before scrubbing the file: scrub it now.
@@ -432,6 +456,26 @@ class SQLiteStore:
                 yield self._conn
             except sqlite3.Error as exc:
                 raise _storage_error(exc) from None
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[sqlite3.Connection]:
+        """``_read`` inside one read transaction: every statement sees the same commit.
+
+        Why: outside a transaction each statement reads the newest commit, so a check that reads
+        the items and then the indexes saw another process's write in the indexes only and
+        reported drift on a healthy store (outside probe 5, finding 8). A WAL read transaction
+        never waits for a writer. Inside this thread's open write it is that write's view.
+        """
+        with self._read() as c:
+            if c.in_transaction:
+                yield c
+                return
+            c.execute("BEGIN")
+            try:
+                yield c
+            finally:
+                if c.in_transaction:
+                    c.execute("COMMIT")  # nothing was written: ends the read, whatever happened
 
     def _flush(self) -> None:
         """Write what the open transaction holds back: new vector rows, then the summed term and
@@ -1142,15 +1186,16 @@ class SQLiteStore:
     def doctor(self) -> DoctorReport:
         from reverie.store.sqlite.health import check
 
-        with self._read() as c:
+        with self._snapshot() as c:  # one commit's state: a write landing meanwhile is no drift
             report = check(c)
             problems, counts = self._ann.drift(c)
             agenda_problems, agenda_counts = agenda.check(c)
+            scrub_due = self.path != ":memory:" and purge.scrub_pending(c)
         problems += agenda_problems
         counts.update(agenda_counts)
         report.problems += problems
         report.counts.update(counts)
-        if self.scrub_pending():
+        if scrub_due:
             report.problems.append(
                 "a purge is committed but the file still holds its erased bytes (its scrub did not finish): "
                 "close other connections to the store, then reopen it or purge the same id again"
