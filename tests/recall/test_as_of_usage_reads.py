@@ -48,7 +48,9 @@ class _Postgres(_CountEvents, PostgresStore):
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def counted(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Memory, Any, ManualClock]]:
-    store: Any = _SQLite(tmp_path / "r.db") if request.param == "sqlite" else _Postgres(request.getfixturevalue("pg_url"))
+    store: Any = (
+        _SQLite(tmp_path / "r.db") if request.param == "sqlite" else _Postgres(request.getfixturevalue("pg_url"))
+    )
     clock = ManualClock(START)
     mem = Memory(store=store, embedder="hash", clock=clock, seed=0)
     yield mem, store, clock
