@@ -35,6 +35,13 @@ POOL_MIN = 100
 POOL_PER_K = 5
 
 
+#: The largest pool per leg a ``where`` filter widens to (``_run_filtered``): a filter admitting
+#: fewer than ``k`` of the legs' best 20,000 candidates answers with those it admits.
+FILTER_POOL_MAX = 20_000
+#: Each widening multiplies the pool by this (100 → 400 → 1,600 → 6,400 → 20,000).
+FILTER_POOL_GROWTH = 4
+
+
 def default_pool(k: int) -> int:
     """The pool of a recall of ``k`` hits whose caller built no ``RecallOptions``."""
     return max(POOL_MIN, POOL_PER_K * k)
@@ -207,7 +214,7 @@ def recall(
     """
     if opts.as_of is not None:
         now = min(now, opts.as_of)
-    first = _run(store, scope, query, query_vector, opts, now, pass_name="first")
+    first = _run_filtered(store, scope, query, query_vector, opts, now, pass_name="first")
     trace: dict[str, Any] = {"passes": 1, "used": "first", "confidence": _confidence(first)}
     if not opts.self_correct or not _weak(first, opts):
         return _mark_use(first, opts), trace
@@ -217,7 +224,7 @@ def recall(
         min_authority=0.0,
         tiers=tuple(dict.fromkeys((*opts.tiers, "subconscious"))),
     )
-    second = _run(store, scope, query, query_vector, wider, now, pass_name="corrective")
+    second = _run_filtered(store, scope, query, query_vector, wider, now, pass_name="corrective")
     trace["passes"] = 2
     trace["corrective_confidence"] = _confidence(second)
     if _better(second, first):
@@ -260,7 +267,7 @@ def _mark_use(hits: list[Hit], opts: RecallOptions) -> list[Hit]:
     return hits
 
 
-def _run(
+def _run_filtered(
     store: Store,
     scope: str,
     query: str,
@@ -269,8 +276,40 @@ def _run(
     now: datetime,
     pass_name: str,
 ) -> list[Hit]:
+    """``_run``, and with a ``where`` filter again on a wider pool while it admits fewer than ``k``
+    candidates and a leg was cut at the pool (it has more): ×``FILTER_POOL_GROWTH`` up to
+    ``FILTER_POOL_MAX``.
+
+    Why: the legs rank the whole scope and the filter is applied to their best ``pool``, so in a
+    scope whose other claims use the query's words the claims a filter admits sat below the cut
+    and a filtered recall answered nothing (outside probe 5, #3: the one claim by "Zed", holding
+    every query word, was not found with ``where=Q.author("Zed")``). Pushing every filter into
+    each backend's full-text and vector queries would also work for current truth, but not for
+    ``as_of``, whose filter applies to each item's state then. Ranks stay the legs' unfiltered
+    ranks, so an answer the first pool already filled is unchanged.
+    """
+    hits, cut = _run(store, scope, query, qvec, opts, now, pass_name)
+    pool = opts.pool
+    while opts.where is not None and cut and len(hits) < opts.k and pool < FILTER_POOL_MAX:
+        if opts.as_of is None and store.count(scope, opts.where) <= len(hits):
+            break  # the filter admits no other row at all (the count is of every version: a bound)
+        pool = min(pool * FILTER_POOL_GROWTH, FILTER_POOL_MAX)
+        hits, cut = _run(store, scope, query, qvec, replace(opts, pool=pool), now, pass_name)
+    return hits
+
+
+def _run(
+    store: Store,
+    scope: str,
+    query: str,
+    qvec: np.ndarray | None,
+    opts: RecallOptions,
+    now: datetime,
+    pass_name: str,
+) -> tuple[list[Hit], bool]:
+    """One pass: the hits, and whether a leg was cut at the pool (it had more candidates)."""
     history = opts.include_history or opts.as_of is not None
-    rankings, shares = _candidates(store, scope, query, qvec, opts, current_only=not history)
+    rankings, shares, cut = _candidates(store, scope, query, qvec, opts, current_only=not history)
     fused = rrf(rankings, k=opts.rrf_k, weights=opts.leg_weights)
     best = fused[0].score if fused else 1.0
     named = _AuthorMatcher(query, opts.authors) if opts.author_boost > 0 else None
@@ -289,9 +328,9 @@ def _run(
     if opts.same_source:
         scored = _fold_same_source(scored, opts.same_source, opts.about_items, _revisions(store, scope, scored))
     if opts.contradictions == "surface":  # flags only, never reorders: look up edges for the answer alone
-        return _contradictions(store, scope, _diversify(scored, opts)[: opts.k], opts)
+        return _contradictions(store, scope, _diversify(scored, opts)[: opts.k], opts), cut
     scored = _contradictions(store, scope, scored, opts)
-    return _diversify(scored, opts)[: opts.k]
+    return _diversify(scored, opts)[: opts.k], cut
 
 
 def _revisions(store: Store, scope: str, hits: Sequence[Hit]) -> frozenset[str]:
@@ -479,8 +518,9 @@ def _candidates(
     opts: RecallOptions,
     *,
     current_only: bool,
-) -> tuple[dict[str, list[str]], dict[str, dict[str, float]]]:
-    """Each leg's ranking, and each leg's shares (``signals``) of the candidates it ranked.
+) -> tuple[dict[str, list[str]], dict[str, dict[str, float]], bool]:
+    """Each leg's ranking, each leg's shares (``signals``) of the candidates it ranked, and
+    whether a leg was cut at ``opts.pool`` (a wider pool would give it more candidates).
 
     A leg that ran but matched nothing still has an (empty) entry in the shares: its silence
     counts against every hit's strength. A leg that could not run (no query terms, no vector)
@@ -488,10 +528,12 @@ def _candidates(
     """
     rankings: dict[str, list[str]] = {}
     shares: dict[str, dict[str, float]] = {}
+    cut = False
     if opts.mode in ("hybrid", "lexical"):
         match = fts_query(query)
         if match is not None:
             hits = store.lexical(scope, match, limit=opts.pool, current_only=current_only)
+            cut = len(hits) >= opts.pool
             floor = hits[0][1] * opts.lexical_floor if hits else 0.0
             kept = [(i, s) for i, s in hits if s >= floor]
             rankings["lexical"] = [i for i, _ in kept]
@@ -502,13 +544,15 @@ def _candidates(
         ranked = store.nearest(scope, qvec, limit=opts.pool) if current_only and isinstance(store, _Nearest) else None
         if ranked is not None:
             shares["dense"] = signals.rank_shares(ranked, opts.rrf_k)
+            cut = cut or len(ranked) >= opts.pool
         else:
             ids, mat = store.vectors(scope, current_only=current_only)
             scored = _top_dense_scored(ids, mat, qvec, opts.pool) if ids else []
             ranked = [i for i, _ in scored]
             shares["dense"] = signals.shares_of(scored)
+            cut = cut or len(ids) > opts.pool
         rankings["dense"] = ranked
-    return rankings, shares
+    return rankings, shares, cut
 
 
 @runtime_checkable
