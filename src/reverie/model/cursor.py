@@ -21,6 +21,7 @@ import dataclasses
 import hashlib
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -28,7 +29,7 @@ from typing import Any
 from reverie.errors import InvalidInputError
 from reverie.model.clock import from_iso, to_iso
 from reverie.model.item import Item
-from reverie.model.query import NUMBER_FIELDS, SCORE_FIELDS, TIME_FIELDS, Filter, Sort
+from reverie.model.query import NUMBER_FIELDS, SCORE_FIELDS, TIME_FIELDS, All, Filter, Sort
 from reverie.model.validate import load_json
 
 _VERSION = 2  # 1 was the offset cursor ``{"o": n}``
@@ -65,6 +66,18 @@ class After(Filter):
                 return True
             return bool(mine < mark if desc else mine > mark)
         return False  # the row itself
+
+
+BY_ID: Sort = (("id", False),)
+
+
+def after_id(page: Sequence[Item]) -> Filter:
+    """For a walk by id (``BY_ID``): the rows after ``page``'s last one (every row when it is empty).
+
+    Internal walks over a whole scope page with this rather than an offset, so a write from
+    another process between two pages cannot shift a row out of the walk or into it twice.
+    """
+    return After(BY_ID, (page[-1].id,)) if page else All()
 
 
 def sort_value(item: Item, name: str) -> Any:
