@@ -134,6 +134,10 @@ class Reads:
         world at T (valid time). ``include_closed=True`` adds forgotten, superseded and dismissed
         ones (and, without ``valid_at``, ended and not yet started ones). ``subscopes=True`` also
         reads ``scope/…`` child scopes.
+
+        ``cursor``: the previous page's ``next_cursor``, with the same arguments (``limit`` may
+        change). It holds the last row's sort key (``model.cursor``), so items written or
+        forgotten between pages never make this page skip or repeat one.
         """
         core = self._core
         s = core.scope(scope)
