@@ -170,3 +170,25 @@ def test_contradictions_lists_open_conflicts_and_resolve_settles_one(run: Cli) -
     assert run.json("show", b)["item"]["status"] == "superseded"
     assert run.json("contradictions")["contradictions"] == []
     assert run.ok("contradictions").stdout.strip() == "no open conflicts"
+
+
+def test_list_cursor_survives_forgets_between_pages(run: Cli) -> None:
+    """Probe 5 #4: forgetting each handled item used to hide one unseen item per forget (offset cursor)."""
+    ids = {run.remember(f"todo number {n}") for n in range(7)}
+    seen: list[str] = []
+    page = run.json("list", "--limit=2", "--sort=-recorded_at")
+    while True:
+        for item in page["items"]:
+            seen.append(item["id"])
+            run.ok("forget", item["id"])
+        if page["next_cursor"] is None:
+            break
+        page = run.json("list", "--limit=2", "--sort=-recorded_at", "--cursor", page["next_cursor"])
+    assert sorted(seen) == sorted(ids)
+
+
+def test_list_refuses_a_cursor_from_another_listing(run: Cli, seeded: Seed) -> None:
+    seeded()
+    cursor = run.json("list", "--limit=1")["next_cursor"]
+    r = run.fails(2, "invalid_input", "list", "--limit=1", "--sort=-importance", "--cursor", cursor)
+    assert "another listing" in r.stderr

@@ -248,3 +248,23 @@ def test_forget_with_purge_erases_the_content_from_the_file(client: TestClient, 
 
 def _disk_bytes(db_path: Path) -> bytes:
     return b"".join(p.read_bytes() for p in db_path.parent.glob(db_path.name + "*") if p.is_file())
+
+
+def test_list_cursor_survives_forgets_between_pages(client: TestClient) -> None:
+    """Probe 5 #4: forgetting each handled item used to hide one unseen item per forget (offset cursor)."""
+    ids = {str(remember(client, f"todo number {n}")["id"]) for n in range(7)}
+    seen: list[str] = []
+    params: dict[str, object] = {"limit": 2}
+    while True:
+        page = client.get(f"{V1}/items", params=params).json()
+        for item in page["items"]:
+            seen.append(item["id"])
+            assert client.post(f"{V1}/items/{item['id']}/forget", json={"reason": "handled"}).status_code == 200
+        if page["next_cursor"] is None:
+            break
+        params = {"limit": 2, "cursor": page["next_cursor"]}
+    assert sorted(seen) == sorted(ids)
+    cursor = client.get(f"{V1}/items", params={"limit": 1, "include_closed": True}).json()["next_cursor"]
+    r = client.get(f"{V1}/items", params={"limit": 1, "cursor": cursor})
+    assert_error(r, 400, "invalid_input")
+    assert "another listing" in r.text

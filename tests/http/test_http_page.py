@@ -485,3 +485,21 @@ def test_correct_it_refuses_an_emptied_key_and_writes_nothing(client: TestClient
     r = post_form(client, "revise", page, **fields, value="Paris", shown_value="Paris")
     assert "keeps its key" in assert_error(r, 400, "invalid_input")["error"]
     assert mem.get(item.id, scope=SCOPE).is_current and len(mem.list(scope=SCOPE).items) == 1
+
+
+def test_more_link_pages_on_past_items_forgotten_meanwhile(client: TestClient, mem: Memory, clock: ManualClock) -> None:
+    """Probe 5 #4: the "more…" link held an offset, so items forgotten after page 1 hid as many unseen ones."""
+    ids = set()
+    for n in range(60):
+        ids.add(mem.remember(f"review note number {n}", scope=SCOPE).id)
+        clock.advance(seconds=1)
+    first = client.get("/", params={"scope": SCOPE})
+    shown = set(re.findall(r"/items/([0-9a-f-]{36})", first.text)) & ids
+    assert len(shown) == 50
+    for item_id in shown:  # reviewed: closed before the reviewer follows "more…"
+        mem.forget(item_id, scope=SCOPE, reason="reviewed")
+    more = re.search(r'<a href="([^"]+)">more…</a>', first.text)
+    assert more, "no more… link"
+    second = client.get(html_lib.unescape(more.group(1)))
+    assert second.status_code == 200, second.text
+    assert set(re.findall(r"/items/([0-9a-f-]{36})", second.text)) & ids == ids - shown

@@ -247,6 +247,27 @@ async def test_list_filters_sorts_and_pages_with_a_cursor(mem: Memory, mode: str
     assert other == {"count": 0, "items": [], "next_cursor": None}
 
 
+async def test_list_cursor_survives_forgets_and_is_refused_for_another_listing(mem: Memory, mode: str) -> None:
+    """Probe 5 #4: an offset cursor hid one unseen item per item forgotten between pages."""
+    async with connected(mem, mode) as client:
+        ids = {(await remember(client, f"todo number {n}"))["id"] for n in range(5)}
+        seen: list[str] = []
+        page = await call(client, "list", scope=SCOPE, limit=2)
+        while True:
+            for item in page["items"]:
+                seen.append(item["id"])
+                await call(client, "forget", id=item["id"], scope=SCOPE)
+            if page["next_cursor"] is None:
+                break
+            page = await call(client, "list", scope=SCOPE, limit=2, cursor=page["next_cursor"])
+        await remember(client, "one more")
+        await remember(client, "and another")
+        cursor = (await call(client, "list", scope=SCOPE, limit=1))["next_cursor"]
+        bad = await fail(client, "list", scope=SCOPE, limit=1, sort=["-importance"], cursor=cursor)
+    assert sorted(seen) == sorted(ids)
+    assert bad["code"] == "invalid_input" and "another listing" in bad["error"]
+
+
 async def test_context_packs_memories_into_a_marked_block(mem: Memory, mode: str) -> None:
     async with connected(mem, mode) as client:
         await remember(client, "Alice is allergic to peanuts")

@@ -6,9 +6,7 @@ first and sees only that scope.
 
 from __future__ import annotations
 
-import base64
 import builtins
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,8 +14,11 @@ from typing import Any
 
 from reverie.errors import InvalidInputError, InvalidQueryError, LimitExceededError, NotFoundError
 from reverie.memory.core import Core
-from reverie.model import lineage, validate
+from reverie.model import lineage
 from reverie.model.clock import ensure_aware
+from reverie.model.cursor import decode as decode_cursor
+from reverie.model.cursor import encode as encode_cursor
+from reverie.model.cursor import listing_fingerprint
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.query import All, Filter, Q, parse_sort
@@ -133,6 +134,10 @@ class Reads:
         world at T (valid time). ``include_closed=True`` adds forgotten, superseded and dismissed
         ones (and, without ``valid_at``, ended and not yet started ones). ``subscopes=True`` also
         reads ``scope/…`` child scopes.
+
+        ``cursor``: the previous page's ``next_cursor``, with the same arguments (``limit`` may
+        change). It holds the last row's sort key (``model.cursor``), so items written or
+        forgotten between pages never make this page skip or repeat one.
         """
         core = self._core
         s = core.scope(scope)
@@ -146,10 +151,16 @@ class Reads:
             if valid_at is None:
                 f = f & Q.valid_at(core.clock.now())
         limit = check_count(limit, "limit", default=50, limits=core.limits)
-        offset = decode_cursor(cursor)
-        items = core.store.query(s, f, parse_sort(sort), limit=limit + 1, offset=offset, subscopes=subscopes)
+        order = parse_sort(sort)
+        listing = listing_fingerprint(
+            scope=s, where=where, sort=order, include_closed=include_closed, subscopes=subscopes, valid_at=valid_at
+        )
+        after = decode_cursor(cursor, order, listing)
+        if after is not None:
+            f = f & after
+        items = core.store.query(s, f, order, limit=limit + 1, subscopes=subscopes)
         more = len(items) > limit
-        return Page(items[:limit], encode_cursor(offset + limit) if more else None)
+        return Page(items[:limit], encode_cursor(order, items[limit - 1], listing) if more else None)
 
     def edges(self, id: str | None = None, *, scope: str, include_closed: bool = False) -> builtins.list[Edge]:
         """Edges of the scope, or those touching item ``id``."""
@@ -217,13 +228,3 @@ class Reads:
         the whole store must walk). For a principal: the scopes where it sees something (an item or
         a conversation of its audience, an intent or a task)."""
         return self._core.store.scopes()
-
-
-def encode_cursor(offset: int) -> str:
-    """An opaque ``next_cursor`` for a list page starting at ``offset``."""
-    return base64.urlsafe_b64encode(json.dumps({"o": offset}).encode()).decode()
-
-
-def decode_cursor(cursor: str | None) -> int:
-    """The offset inside a cursor this store issued; anything else is refused (``model.validate``)."""
-    return validate.decode_cursor(cursor)

@@ -53,6 +53,7 @@ from reverie.model.conversation import (
     releases,
 )
 from reverie.model.conversation_names import named_for, own_name
+from reverie.model.cursor import BY_ID, after_id
 from reverie.model.ids import is_id
 from reverie.model.item import Item
 from reverie.model.query import Q
@@ -99,16 +100,17 @@ def _memories(store: Store, scope: str, name: str) -> dict[str, Item]:
     """The current memories of the conversation's messages, by message id."""
     where = Q.meta("conversation", name) & Q.meta_has("message") & Q.status("live")
     out: dict[str, Item] = {}
-    offset = 0
+    page: list[Item] = []
+    read = 0
     while True:
-        page = store.query(scope, where, (("id", False),), limit=_PAGE, offset=offset)
+        page = store.query(scope, where & after_id(page), BY_ID, limit=_PAGE)
         for item in page:
             message = item.meta.get("message")
             if isinstance(message, str):
                 out.setdefault(message, item)
-        if len(page) < _PAGE or offset > MAX_ENTRIES:
+        if len(page) < _PAGE or read > MAX_ENTRIES:
             return out
-        offset += _PAGE
+        read += _PAGE
 
 
 def _slice_entry(e: Entry, memory: Item | None, audience: tuple[str, ...]) -> SliceEntry:

@@ -43,6 +43,7 @@ from reverie.memory.writes import Writes
 from reverie.model import commands as cmd
 from reverie.model import events as ev
 from reverie.model.agenda import agenda_record_id, is_agenda_event
+from reverie.model.cursor import BY_ID, after_id
 from reverie.model.ids import is_id
 from reverie.model.item import STATUSES, Edge, Item, Provenance
 from reverie.model.query import Q
@@ -157,8 +158,9 @@ class Slices:
         store = self._core.store
         if memory_ids is None:
             out: dict[str, Item] = {}
+            page: list[Item] = []
             while True:
-                page = store.query(s, Q.status("live"), (("id", False),), limit=_PAGE, offset=len(out))
+                page = store.query(s, Q.status("live") & after_id(page), BY_ID, limit=_PAGE)
                 out.update((i.id, i) for i in page)
                 if len(page) < _PAGE:
                     return out
@@ -392,16 +394,15 @@ class Slices:
         for o, item in store.get_many(s, sorted(wanted)).items():
             out.setdefault(o, []).append(item)
         where = Q.meta_has(ORIGIN_META) & Q.status(*STATUSES)
-        offset = 0
+        page: list[Item] = []
         while wanted:
-            page = store.query(s, where, (("id", False),), limit=_PAGE, offset=offset)
+            page = store.query(s, where & after_id(page), BY_ID, limit=_PAGE)
             for item in page:
                 origin = item.meta.get(ORIGIN_META)
                 if isinstance(origin, str) and origin in wanted:
                     out.setdefault(origin, []).append(item)
             if len(page) < _PAGE:
                 break
-            offset += _PAGE
         return out
 
     def _commands(self, plan: _Plan) -> dict[str, cmd.Remember]:

@@ -7,8 +7,6 @@ store untouched.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import dataclasses
 import functools
 import json
@@ -350,34 +348,6 @@ def check_seq(seq: object, field: str = "after_seq") -> int:
             f"got {shown(seq, 40)}"
         )
     return seq
-
-
-_BAD_CURSOR = "cursor is not one this store issued; pass next_cursor back unchanged"
-
-
-def encode_cursor(offset: int) -> str:
-    """The opaque ``next_cursor`` of a page: the offset of the next one."""
-    return base64.urlsafe_b64encode(json.dumps({"o": offset}).encode()).decode()
-
-
-def decode_cursor(cursor: object) -> int:
-    """The offset inside a cursor ``encode_cursor`` made; ``InvalidInputError`` for anything else.
-
-    A cursor comes back from the caller, so it is untrusted: a forged offset of 2**63 overflowed
-    SQLite's ``OFFSET`` and a forged payload nested 3000 deep overflowed the JSON decoder.
-    """
-    if cursor is None:
-        return 0
-    if not isinstance(cursor, str):
-        raise InvalidInputError(_BAD_CURSOR)
-    try:
-        doc = load_json(base64.urlsafe_b64decode(cursor.encode()).decode(), "cursor", InvalidInputError)
-        offset = doc["o"] if isinstance(doc, dict) else None
-    except (ValueError, binascii.Error, KeyError):  # UnicodeError and InvalidInputError are ValueErrors
-        offset = None
-    if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= INT64_MAX:
-        raise InvalidInputError(_BAD_CURSOR)
-    return offset
 
 
 def check_numbers(value: object, cls: type[_T], field: str, bound: float = 64.0) -> _T:

@@ -98,6 +98,7 @@ from reverie.model.conversation import (
     time_shown,
 )
 from reverie.model.conversation_names import named_for, not_visible
+from reverie.model.cursor import after_id
 from reverie.model.events import ALERT_DISMISSED, Event
 from reverie.model.free_text import checked_view, free_strings, quoted_ids, references
 from reverie.model.item import Edge, Item
@@ -137,13 +138,13 @@ class VisibleStore:
     def hidden_items(self, scope: str, *, subscopes: bool = False) -> list[Item]:
         """Every item of ``scope`` (open or closed; and of its subscopes if asked) the principal may not see."""
         out: list[Item] = []
-        offset = 0
+        page: list[Item] = []
         while True:
-            page = self.inner.query(scope, Restricted(), _BY_ID, limit=_PAGE, offset=offset, subscopes=subscopes)
+            where = Restricted() & after_id(page)
+            page = self.inner.query(scope, where, _BY_ID, limit=_PAGE, subscopes=subscopes)
             out += [i for i in page if not may_see(i.visibility, self.principal)]
             if len(page) < _PAGE:
                 return out
-            offset += _PAGE
 
     def hidden(self, scope: str, *, subscopes: bool = False) -> set[str]:
         return {i.id for i in self.hidden_items(scope, subscopes=subscopes)}

@@ -7,9 +7,11 @@ is why a filter on ``meta`` costs a parse per row (as ``json_extract`` does on S
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from reverie.model.clock import to_iso
+from reverie.model.cursor import After
 from reverie.model.query import (
     All,
     And,
@@ -98,6 +100,8 @@ def compile_filter(f: Filter, params: list[Any]) -> str:
     if isinstance(f, Restricted):
         # Spelled exactly as the partial index ``items_restricted`` is, so the planner uses it.
         return "visibility <> '[]'"
+    if isinstance(f, After):
+        return _after(f, params)
     if isinstance(f, VisibleTo):
         params.append(f.principal)
         return "(visibility = '[]' OR (items.visibility::jsonb ? %s))"
@@ -137,6 +141,27 @@ def _meta_eq(f: MetaEq, params: list[Any]) -> str:
     params.extend([path, path, v])
     # A JSON number compares as a number (1 == 1.0), as json_extract does on SQLite.
     return f"(jsonb_typeof{at} = 'number' AND {at}::numeric = %s::numeric)"
+
+
+def _after(f: After, params: list[Any]) -> str:
+    """Rows after a cursor's key in ``compile_sort`` order (``model.cursor.After``: NULLs last, then id).
+
+    For sort (a, b, id) and key (x, y, i): a after x, or a = x and b after y, or a = x, b = y and
+    id > i; "after" a non-NULL value includes NULL (NULLs last), nothing is after a NULL.
+    """
+    ors: list[str] = []
+    same: list[tuple[str, list[Any]]] = []
+    for (name, desc), mark in zip(f.sort, f.key, strict=True):
+        col = _COL.get(name, name)
+        if mark is None:
+            same.append((f"{col} IS NULL", []))
+            continue
+        value = to_iso(mark) if isinstance(mark, datetime) else mark
+        tests = [*same, (f"({col} IS NULL OR {col} {'<' if desc else '>'} %s)", [value])]
+        ors.append("(" + " AND ".join(t for t, _ in tests) + ")")
+        params.extend(p for _, ps in tests for p in ps)
+        same.append((f"{col} = %s", [value]))
+    return "(" + " OR ".join(ors) + ")" if ors else "false"
 
 
 def compile_sort(sort: Sort) -> str:

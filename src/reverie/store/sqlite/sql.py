@@ -11,10 +11,12 @@ import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import fields
+from datetime import datetime
 from operator import attrgetter
 from typing import Any
 
 from reverie.model.clock import from_iso, to_iso
+from reverie.model.cursor import After
 from reverie.model.item import Edge, Item, Provenance, Scores
 from reverie.model.query import (
     All,
@@ -419,6 +421,8 @@ def compile_filter(f: Filter, params: list[Any]) -> str:
     if isinstance(f, Restricted):
         # Spelled exactly as the partial index ``items_restricted`` is, so SQLite uses it.
         return "visibility != '[]'"
+    if isinstance(f, After):
+        return _after(f, params)
     if isinstance(f, VisibleTo):
         params.append(f.principal)
         return "(visibility = '[]' OR EXISTS (SELECT 1 FROM json_each(items.visibility) WHERE json_each.value = ?))"
@@ -456,6 +460,27 @@ def _meta_eq(f: MetaEq, params: list[Any]) -> str:
         return "(json_type(meta, ?) = 'text' AND json_extract(meta, ?) = ?)"
     params.extend([path, path, v])
     return "(json_type(meta, ?) IN ('integer', 'real') AND json_extract(meta, ?) = ?)"
+
+
+def _after(f: After, params: list[Any]) -> str:
+    """Rows after a cursor's key in ``compile_sort`` order (``model.cursor.After``: NULLs last, then id).
+
+    For sort (a, b, id) and key (x, y, i): a after x, or a = x and b after y, or a = x, b = y and
+    id > i; "after" a non-NULL value includes NULL (NULLs last), nothing is after a NULL.
+    """
+    ors: list[str] = []
+    same: list[tuple[str, list[Any]]] = []
+    for (name, desc), mark in zip(f.sort, f.key, strict=True):
+        col = _COL.get(name, name)
+        if mark is None:
+            same.append((f"{col} IS NULL", []))
+            continue
+        value = to_iso(mark) if isinstance(mark, datetime) else mark
+        tests = [*same, (f"({col} IS NULL OR {col} {'<' if desc else '>'} ?)", [value])]
+        ors.append("(" + " AND ".join(t for t, _ in tests) + ")")
+        params.extend(p for _, ps in tests for p in ps)
+        same.append((f"{col} = ?", [value]))
+    return "(" + " OR ".join(ors) + ")" if ors else "0"
 
 
 def compile_sort(sort: Sort) -> str:
