@@ -63,7 +63,7 @@ def _number(d: Decimal) -> str:
     Worked on the digit tuple, not ``Decimal.normalize``, which rounds to the context's precision.
     """
     sign, digits, exponent = d.as_tuple()
-    assert isinstance(exponent, int)  # noqa: S101 # JSON has no NaN or Infinity (refused above)
+    assert isinstance(exponent, int)  # JSON has no NaN or Infinity (refused above)
     text = "".join(map(str, digits)).lstrip("0")
     if not text:
         return "0"
