@@ -63,7 +63,8 @@ def _number(d: Decimal) -> str:
     Worked on the digit tuple, not ``Decimal.normalize``, which rounds to the context's precision.
     """
     sign, digits, exponent = d.as_tuple()
-    assert isinstance(exponent, int)  # JSON has no NaN or Infinity (refused above)
+    if not isinstance(exponent, int):  # NaN or Infinity: no JSON number (refused on reading)
+        raise ValueError("not a JSON number")
     text = "".join(map(str, digits)).lstrip("0")
     if not text:
         return "0"

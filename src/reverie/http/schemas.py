@@ -348,11 +348,15 @@ class RecallOptionsIn(_In):
 
 
 class RecallIn(RecallOptionsIn):
+    """A recall: the query, how many hits, and recall's options."""
+
     query: str = Field(description="What to recall, in words.")
     k: int | None = Field(None, description=COUNT_DOC.format(default=10))
 
 
 class ContextIn(RecallOptionsIn):
+    """A prompt block: the query, the token budget, how many candidates, and recall's options."""
+
     query: str = Field(description="What the prompt is about, in words.")
     budget_tokens: int = Field(800, description="The most tokens the packed block may use.")
     k: int | None = Field(None, description="Memories considered before packing. " + COUNT_DOC.format(default=50))
