@@ -149,6 +149,69 @@ def test_json_spelling_does_not_matter_but_the_content_does(mem: Memory, client:
     assert same.headers["idempotent-replayed"] == "true"
 
 
+def _send(client: TestClient, raw: bytes, key: str = "k-num") -> Any:
+    return client.post(V1 + "/items", content=raw, headers={"Idempotency-Key": key, "content-type": "application/json"})
+
+
+@pytest.mark.parametrize(
+    "retry",
+    [
+        b'{"text": "quota is 1024", "key": "quota", "value": 1024.0, "importance": 1.0}',
+        b'{"text": "quota is 1024", "key": "quota", "value": 1.024e3, "importance": 10E-1}',
+        b'{"text": "quota is 1024", "key": "quota", "value": 1024.000, "importance": 1}',
+    ],
+)
+def test_a_retry_spelling_a_number_otherwise_is_the_same_request(mem: Memory, client: TestClient, retry: bytes) -> None:
+    """Probe 5 #10: ``1`` and ``1.0`` (or ``1e0``) are one JSON number, so a retry whose client re-serialised
+    the body is replayed, not refused as key reuse (reverie itself reads ``1024.0`` as the value 1024)."""
+    first = _send(client, b'{"text": "quota is 1024", "key": "quota", "value": 1024, "importance": 1}')
+    assert first.status_code == 201
+    written = events(mem)
+    again = _send(client, retry)
+    assert again.status_code == 201, again.text
+    assert again.headers["idempotent-replayed"] == "true" and again.content == first.content
+    assert events(mem) == written
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        b'{"text": "quota is 1024", "key": "quota", "value": 1024.5, "importance": 1}',
+        b'{"text": "quota is 1024", "key": "quota", "value": "1024", "importance": 1}',
+        b'{"text": "quota is 1024", "key": "quota", "value": 1024, "importance": true}',
+        b'{"text": "quota is 1024", "key": "quota", "value": 1024.0000000000000000000001, "importance": 1}',
+    ],
+)
+def test_a_different_number_or_a_number_as_a_string_is_another_request(
+    mem: Memory, client: TestClient, other: bytes
+) -> None:
+    """Numbers are compared by their exact decimal value: 1024.0000000000000000000001 (which a float would
+    round to 1024), the string "1024" and ``true`` are not the number 1024 or 1."""
+    first = _send(client, b'{"text": "quota is 1024", "key": "quota", "value": 1024, "importance": 1}')
+    assert first.status_code == 201
+    written = events(mem)
+    assert_error(_send(client, other), 409, "idempotency_key_reused")
+    assert events(mem) == written
+
+
+def test_a_key_recorded_before_the_canonical_number_form_still_replays_its_retry(
+    mem: Memory, client: TestClient
+) -> None:
+    """A key whose first request was fingerprinted by the previous form (``json:``, floats and ints apart),
+    e.g. just before an upgrade, still replays its retry instead of refusing it as another request."""
+    raw = b'{"text": "The meter reads 4711", "importance": 0.5}'
+    scope = {"method": "POST", "path": V1 + "/items", "query_string": b""}
+    with mem.idempotency.claim("k-old", scope=S, request=idem.earlier_fingerprint(scope, None, raw)) as pending:
+        mem.remember("The meter reads 4711", scope=S, importance=0.5)
+    assert pending.written
+    mem.idempotency.record(pending.claim, status=201, body='{"recorded": true}')
+    written = events(mem)
+    again = _send(client, raw, key="k-old")
+    assert (again.status_code, again.json(), again.headers["idempotent-replayed"]) == (201, {"recorded": True}, "true")
+    assert events(mem) == written
+    assert idem.fingerprint(scope, None, raw) != idem.earlier_fingerprint(scope, None, raw)
+
+
 # -- refusals -------------------------------------------------------------------------------------
 def test_the_same_key_for_another_request_is_refused_and_stores_nothing(mem: Memory, client: TestClient) -> None:
     item_id = post(client, "/items", {"text": "The dog is called Rex"}).json()["id"]

@@ -14,6 +14,7 @@ import click
 from reverie import Edge, Item, Memory, Q
 from reverie.cli.crew import crew_filter, crew_filter_options
 from reverie.cli.parse import SCORE_NAMES, iso_time, list_filter
+from reverie.cli.recall_opts import recall_kwargs, recall_options
 from reverie.cli.render import (
     clean,
     edge_rows,
@@ -61,37 +62,15 @@ def _hit_table(hits: list[Any], why: bool) -> str:
 @click.command()
 @click.argument("query")
 @click.option("--k", "k", type=int, help="How many memories (default 10, or Limits.max_k if lower).")
-@click.option("--mode", type=click.Choice(["hybrid", "lexical", "dense"]), default="hybrid", show_default=True)
 @click.option("--why", is_flag=True, help="Show how each hit was scored (ranks per leg, decay, trust…).")
-@click.option("--as-of", help="What was believed at this ISO-8601 time (UTC if no offset).")
-@click.option("--valid-at", help="Only what was true in the world at this ISO-8601 time (valid time).")
-@click.option("--include-history", is_flag=True, help="Also closed (superseded, forgotten) versions.")
-@click.option("--tier", "tiers", multiple=True, help="Tiers to search (default active and durable; repeatable).")
+@recall_options
 @scoped
 @json_option
-def recall(
-    query: str,
-    k: int | None,
-    mode: str,
-    why: bool,
-    as_of: str | None,
-    valid_at: str | None,
-    include_history: bool,
-    tiers: tuple[str, ...],
-) -> None:
+def recall(query: str, k: int | None, why: bool, **options: Any) -> None:
     """The best current memories for QUERY, each with a score."""
     st = state()
     scope = st.require_scope()
-    hits = st.memory().recall(
-        query,
-        scope=scope,
-        k=k,
-        mode=mode,
-        as_of=iso_time(as_of, "--as-of"),
-        valid_at=iso_time(valid_at, "--valid-at"),
-        include_history=include_history,
-        tiers=tiers or ("active", "durable"),
-    )
+    hits = st.memory().recall(query, scope=scope, k=k, **recall_kwargs(options))
     st.emit({"hits": [_hit_doc(h) for h in hits]}, lambda: _hit_table(hits, why))
 
 
@@ -99,13 +78,15 @@ def recall(
 @click.argument("query")
 @click.option("--budget", type=int, default=800, show_default=True, help="Token budget of the block.")
 @click.option("--k", "k", type=int, help="Memories considered before packing (default 50, or Limits.max_k if lower).")
+@recall_options
 @scoped
 @json_option
-def context(query: str, budget: int, k: int | None) -> None:
-    """Recall for QUERY, then pack the best memories into a prompt block of at most --budget tokens."""
+def context(query: str, budget: int, k: int | None, **options: Any) -> None:
+    """Recall for QUERY (with any of recall's options), then pack the best memories into a prompt block of at
+    most --budget tokens."""
     st = state()
     scope = st.require_scope()
-    block = st.memory().context(query, scope=scope, budget_tokens=budget, k=k)
+    block = st.memory().context(query, scope=scope, budget_tokens=budget, k=k, **recall_kwargs(options))
     st.emit({"context": block, "budget_tokens": budget}, lambda: block)
 
 

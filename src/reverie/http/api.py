@@ -28,6 +28,7 @@ from reverie.model.query import Filter, Q
 from reverie.model.query_json import FILTER_DESCRIPTION, parse_filter
 from reverie.model.validate import load_json
 from reverie.recall.engine import Hit
+from reverie.recall.options_json import recall_args
 
 #: The error statuses every operation may answer, each in the one shape (``ErrorOut``).
 ERROR_STATUSES = {
@@ -303,27 +304,23 @@ def recall(scope: ScopeName, body: s.RecallIn, mem: Mem) -> s.RecallOut:
     Each hit says why it ranked and which items contradict it. Counts as a use unless ``record_use`` is
     false or ``as_of`` is given (then each hit is the item as it stood at that time).
     """
-    hits = mem.recall(
-        body.query,
-        scope=scope,
-        k=body.k,
-        mode=body.mode,
-        where=simple_filter(body.kind, body.source, body.tag, where=body.where),
-        as_of=body.as_of,
-        valid_at=body.valid_at,
-        include_history=body.include_history,
-        tiers=list(body.tiers),
-        contradictions=body.contradictions,
-        min_authority=body.min_authority,
-        record_use=body.record_use,
-    )
+    hits = mem.recall(body.query, scope=scope, k=body.k, **_recall_args(body))
     return s.RecallOut(hits=[hit_out(h) for h in hits])
 
 
 @router.post("/context", response_model=s.ContextOut, summary="A prompt block")
 def context(scope: ScopeName, body: s.ContextIn, mem: Mem) -> s.ContextOut:
-    """Recall for ``query``, then pack the best memories into text of at most ``budget_tokens`` tokens."""
-    return s.ContextOut(context=mem.context(body.query, scope=scope, budget_tokens=body.budget_tokens, k=body.k))
+    """Recall for ``query`` (with any of recall's options), then pack the best memories into text of at most
+    ``budget_tokens`` tokens."""
+    text = mem.context(body.query, scope=scope, budget_tokens=body.budget_tokens, k=body.k, **_recall_args(body))
+    return s.ContextOut(context=text)
+
+
+def _recall_args(body: s.RecallOptionsIn) -> dict[str, Any]:
+    """``Memory.recall`` keywords from a body: the shared conversion, ``where`` AND-ed with the shorthands."""
+    args = recall_args(body.model_dump(exclude={"kind", "source", "tag", "where"}))
+    args["where"] = simple_filter(body.kind, body.source, body.tag, where=body.where)
+    return args
 
 
 @router.get("/summary", response_model=s.SummaryOut, summary="Counts of a scope")

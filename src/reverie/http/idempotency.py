@@ -47,6 +47,7 @@ from reverie.errors import (
     ReverieError,
 )
 from reverie.http import jsonbody
+from reverie.http.canonical import canonical_json
 from reverie.http.errors import error_response, status_for
 from reverie.http.messages import for_http
 from reverie.http.scope_path import PREFIX
@@ -96,25 +97,29 @@ class Idempotent:
         try:
             key = parse_key(given)
             request = fingerprint(scope, mem.principal, body)
+            earlier = earlier_fingerprint(scope, mem.principal, body)
             name = unquote(route)
-            response = await self._answer(mem, name, key, request, scope, _replaying(body, receive))
+            response = await self._answer(mem, name, key, (request, earlier), scope, _replaying(body, receive))
         except ReverieError as exc:
             response = _error(exc, scope, unquote(route))
         await response(scope, _replaying(b"", receive), send)
 
     async def _answer(
-        self, mem: Memory, scope_name: str, key: str, request: str, scope: Scope, receive: Receive
+        self, mem: Memory, scope_name: str, key: str, requests: tuple[str, str], scope: Scope, receive: Receive
     ) -> Response:
-        """A replay (or a refusal) if the key is known, else the route's own answer, recorded."""
+        """A replay (or a refusal) if the key is known, else the route's own answer, recorded.
+
+        ``requests`` is the request's fingerprint, then the one an earlier version recorded for it.
+        """
         row = await run_in_threadpool(mem.idempotency.recorded, key, scope=scope_name)
         if row is not None:
-            return await _replay(mem, row, request, scope_name)
-        with mem.idempotency.claim(key, scope=scope_name, request=request, window=self.window) as pending:
+            return await _replay(mem, row, requests, scope_name)
+        with mem.idempotency.claim(key, scope=scope_name, request=requests[0], window=self.window) as pending:
             status, headers, content = await _captured(self.app, scope, receive)
         if pending.taken:  # another request took the key between our lookup and our write
             row = await run_in_threadpool(mem.idempotency.recorded, key, scope=scope_name)
             if row is not None:
-                return await _replay(mem, row, request, scope_name)
+                return await _replay(mem, row, requests, scope_name)
         if 200 <= status < 300:
             try:
                 text = content.decode("utf-8")
@@ -125,7 +130,7 @@ class Idempotent:
         return Response(content, status_code=status, headers=headers)
 
 
-async def _replay(mem: Memory, row: Recorded, request: str, scope_name: str) -> Response:
+async def _replay(mem: Memory, row: Recorded, requests: tuple[str, str], scope_name: str) -> Response:
     """The recorded answer to ``row``'s request, waiting a little for one still in flight."""
     for _ in range(WAIT_POLLS):
         if row.erased:
@@ -134,7 +139,7 @@ async def _replay(mem: Memory, row: Recorded, request: str, scope_name: str) -> 
                 "erased its recorded response. It is not repeated: read the scope to see its effect, and use a new "
                 "key for a new write"
             )
-        if row.request != request:
+        if row.request not in requests:
             raise IdempotencyKeyReusedError(
                 f"idempotency key {row.key!r} was used in scope {scope_name!r} for another request (another route, "
                 "body or caller); nothing was written. Send a new key for a new request"
@@ -182,17 +187,36 @@ def parse_key(values: list[bytes]) -> str:
 def fingerprint(scope: Scope, principal: str | None, body: bytes) -> str:
     """SHA-256 of what makes two requests the same: method, path and query, caller, body.
 
-    A JSON body is compared as canonical JSON (key order and spacing do not matter); anything
-    else byte for byte. The principal is included so one caller's recorded answer (which may
-    show what only it may see) is never replayed to another using the same key.
+    A JSON body is compared as canonical JSON (``canonical``: key order, spacing and the spelling
+    of a number — ``1`` or ``1.0`` — do not matter); anything else byte for byte. The principal
+    is included so one caller's recorded answer (which may show what only it may see) is never
+    replayed to another using the same key.
+    """
+    try:
+        payload = b"json2:" + canonical_json(body).encode("utf-8")
+    except ValueError:
+        payload = b"raw:" + body
+    return _digest(scope, principal, payload)
+
+
+def earlier_fingerprint(scope: Scope, principal: str | None, body: bytes) -> str:
+    """The fingerprint this server version's predecessor recorded (floats and ints written apart).
+
+    Why kept: a key recorded just before an upgrade must still replay its retry within the key's
+    window, not be refused as reused (the client would then send a new key and write twice). The
+    two forms hash different prefixes, so the older one only ever matches a row it wrote.
     """
     try:
         # Read as the route reads it (``jsonbody``): a body repeating a key is compared byte for
         # byte, so it never matches the request its last-key-wins reading would equal.
         canonical = json.dumps(jsonbody.loads(body), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         payload = b"json:" + canonical.encode("utf-8")
-    except ValueError:
+    except (ValueError, RecursionError):
         payload = b"raw:" + body
+    return _digest(scope, principal, payload)
+
+
+def _digest(scope: Scope, principal: str | None, payload: bytes) -> str:
     head = "\n".join(
         (scope["method"], scope["path"], scope.get("query_string", b"").decode("latin-1"), principal or "")
     )

@@ -28,10 +28,10 @@ from reverie.model.validate import unique_keys
 
 def loads(body: bytes | str, limits: Limits = DEFAULT_LIMITS) -> Any:
     """``json.loads`` that refuses a key repeated in one object and an integer over ``Limits.max_int_digits``."""
-    return json.loads(body, object_pairs_hook=unique_keys("the body"), parse_int=partial(_bounded_int, limits))
+    return json.loads(body, object_pairs_hook=unique_keys("the body"), parse_int=partial(bounded_int, limits))
 
 
-def _bounded_int(limits: Limits, text: str) -> int:
+def bounded_int(limits: Limits, text: str) -> int:
     """An integer literal of the body, refused by its length before Python converts it."""
     digits = len(text) - text.startswith("-")
     if digits > limits.max_int_digits:

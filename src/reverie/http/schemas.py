@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, Strict, StrictBool
 
 from reverie.model.query_json import FILTER_DESCRIPTION
+from reverie.recall.options_json import DESCRIPTIONS as RECALL_DOCS
 
 #: Request bodies reject unknown fields (a typo must never silently do nothing) and coerce no
 #: value: lax pydantic read ``"0.5"`` as a score, ``true`` as the value ``1`` and ``2.0`` as a
@@ -321,34 +322,44 @@ class LinkIn(_In):
     meta: dict[str, Any] | None = Field(None, description="Any JSON object kept with the edge.")
 
 
-class RecallIn(_In):
-    query: str = Field(description="What to recall, in words.")
-    k: int | None = Field(None, description=COUNT_DOC.format(default=10))
-    mode: Literal["hybrid", "lexical", "dense"] = Field(
-        "hybrid", description="Full-text, vector, or both fused (the default)."
-    )
-    as_of: Time | None = Field(None, description="Recall what was believed then (ISO-8601 with a timezone).")
-    valid_at: Time | None = Field(None, description="Only what was true in the world then (valid time).")
-    include_history: bool = Field(False, description="Also return closed versions (forgotten, superseded).")
+class RecallOptionsIn(_In):
+    """Recall's options, shared by ``RecallIn`` and ``ContextIn`` as ``Memory.context`` takes recall's.
+
+    The names and words are ``reverie.recall.options_json``'s, which MCP and the CLI use too;
+    ``tests/test_face_options.py`` compares them to ``Memory.recall``'s signature.
+    """
+
+    mode: Literal["hybrid", "lexical", "dense"] = Field("hybrid", description=RECALL_DOCS["mode"])
+    as_of: Time | None = Field(None, description=RECALL_DOCS["as_of"])
+    valid_at: Time | None = Field(None, description=RECALL_DOCS["valid_at"])
+    include_history: bool = Field(False, description=RECALL_DOCS["include_history"])
     tiers: list[Tier] = Field(
-        default_factory=lambda: list[Tier](["active", "durable"]),
-        description="Tiers to search; add 'subconscious' to reach demoted items.",
+        default_factory=lambda: list[Tier](["active", "durable"]), description=RECALL_DOCS["tiers"]
     )
-    contradictions: Literal["surface", "filter"] = Field(
-        "surface", description="Show contradicted hits with their opponents, or leave them out."
-    )
-    min_authority: float = Field(0.0, description="Skip items whose authority is below this, in [0, 1].")
-    record_use: bool = Field(True, description="Count this recall as a use (it reinforces the hits); never with as_of.")
+    contradictions: Literal["surface", "filter"] = Field("surface", description=RECALL_DOCS["contradictions"])
+    weights: dict[str, Any] | None = Field(None, description=RECALL_DOCS["weights"])
+    diversity: dict[str, Any] | None = Field(None, description=RECALL_DOCS["diversity"])
+    min_authority: float = Field(0.0, description=RECALL_DOCS["min_authority"])
+    record_use: bool = Field(True, description=RECALL_DOCS["record_use"])
     kind: list[str] = Field([], description="Only these kinds (OR).")
     source: list[str] = Field([], description="Only these sources (OR).")
     tag: list[str] = Field([], description="Only items with any of these tags.")
     where: dict[str, Any] | None = Field(None, description=FILTER_DESCRIPTION + " AND-ed with kind / source / tag.")
 
 
-class ContextIn(_In):
+class RecallIn(RecallOptionsIn):
+    """A recall: the query, how many hits, and recall's options."""
+
+    query: str = Field(description="What to recall, in words.")
+    k: int | None = Field(None, description=COUNT_DOC.format(default=10))
+
+
+class ContextIn(RecallOptionsIn):
+    """A prompt block: the query, the token budget, how many candidates, and recall's options."""
+
     query: str = Field(description="What the prompt is about, in words.")
     budget_tokens: int = Field(800, description="The most tokens the packed block may use.")
-    k: int | None = Field(None, description=COUNT_DOC.format(default=50))
+    k: int | None = Field(None, description="Memories considered before packing. " + COUNT_DOC.format(default=50))
 
 
 class ResolveIn(_In):

@@ -16,6 +16,7 @@ from reverie.mcp.agenda_handlers import AGENDA_HANDLERS
 from reverie.mcp.conversation_handlers import CONVERSATION_HANDLERS
 from reverie.mcp.serialize import edge_data, hit_data, item_data, jsonable, marked, written_data
 from reverie.model.query_json import parse_filter
+from reverie.recall.options_json import recall_args
 
 Handler = Callable[[Memory, dict[str, Any]], dict[str, Any]]
 #: Where a claim written through MCP says it came from, unless the caller names another origin.
@@ -79,15 +80,13 @@ def _recall_filter(a: Mapping[str, Any]) -> Filter | None:
 
 
 def recall(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
-    hits = mem.recall(
-        a["query"],
-        scope=a["scope"],
-        where=_recall_filter(a),
-        as_of=_time(a, "as_of"),
-        valid_at=_time(a, "valid_at"),
-        **_pick(a, "k", "mode", "include_history", "contradictions", "min_authority"),
-    )
+    hits = mem.recall(a["query"], scope=a["scope"], **_pick(a, "k"), **_recall_args(a))
     return {"count": len(hits), "hits": [hit_data(h) for h in hits]}
+
+
+def _recall_args(a: Mapping[str, Any]) -> dict[str, Any]:
+    """``Memory.recall`` keywords from a tool's arguments: the shared conversion (``options_json``)."""
+    return {**recall_args(a), "where": _recall_filter(a)}
 
 
 def get(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
@@ -112,7 +111,7 @@ def list_items(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
 
 
 def context(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
-    text = mem.context(a["query"], scope=a["scope"], **_pick(a, "budget_tokens", "k"))
+    text = mem.context(a["query"], scope=a["scope"], **_pick(a, "budget_tokens", "k"), **_recall_args(a))
     return marked({"context": text})
 
 

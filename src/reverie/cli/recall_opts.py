@@ -1,0 +1,70 @@
+"""Recall's options as command-line options, shared by ``reverie recall`` and ``reverie context``.
+
+Why one decorator: ``context`` took only ``--budget`` and ``--k``, and ``recall`` a third of what
+``Memory.recall`` takes (outside probe 5, finding 9). Both now take every option the Python API
+and the HTTP / MCP faces take, named as there (``reverie.recall.options_json``); the values are
+converted as the JSON faces convert them and checked by ``Memory``, so a bad one reads the same
+everywhere. ``tests/test_face_options.py`` compares the commands to ``Memory``'s signatures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from reverie import InvalidInputError, InvalidQueryError, ReverieError
+from reverie.cli.parse import iso_time
+from reverie.model.query_json import parse_filter
+from reverie.model.validate import load_json
+from reverie.recall.options_json import DESCRIPTIONS, recall_args
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_OPTIONS = (
+    click.option("--mode", type=click.Choice(["hybrid", "lexical", "dense"]), default="hybrid", show_default=True),
+    click.option("--where", help='A JSON filter in the query algebra, e.g. \'{"kind": "policy"}\'.'),
+    click.option("--as-of", help="What was believed at this ISO-8601 time (UTC if no offset); records no use."),
+    click.option("--valid-at", help="Only what was true in the world at this ISO-8601 time (valid time)."),
+    click.option("--include-history", is_flag=True, help="Also closed (superseded, forgotten) versions."),
+    click.option("--tier", "tiers", multiple=True, help="Tiers to search (default active and durable; repeatable)."),
+    click.option("--contradictions", type=click.Choice(["surface", "filter"]), help=DESCRIPTIONS["contradictions"]),
+    click.option("--weights", help="A JSON object: " + DESCRIPTIONS["weights"]),
+    click.option("--diversity", help="A JSON object: " + DESCRIPTIONS["diversity"]),
+    click.option("--min-authority", type=float, help=DESCRIPTIONS["min_authority"]),
+    click.option("--record-use/--no-record-use", default=True, show_default=True, help="Count the answer as a use."),
+)
+
+
+def recall_options(f: F) -> F:
+    """Add recall's options to a command; its function receives them as keyword arguments."""
+    for option in reversed(_OPTIONS):
+        f = option(f)
+    return f
+
+
+def recall_kwargs(given: dict[str, Any]) -> dict[str, Any]:
+    """``Memory.recall`` keywords from the options' values (None and empty left out: ``Memory``'s defaults)."""
+    doc = dict(given)
+    doc["as_of"] = iso_time(doc.get("as_of"), "--as-of")
+    doc["valid_at"] = iso_time(doc.get("valid_at"), "--valid-at")
+    doc["tiers"] = doc.get("tiers") or None
+    for name in ("weights", "diversity"):
+        doc[name] = _json_object(doc.get(name), f"--{name}", InvalidInputError)
+    where = _json_object(doc.get("where"), "--where", InvalidQueryError)
+    return {**recall_args(doc), "where": parse_filter(where) if where is not None else None}
+
+
+def _json_object(text: str | None, name: str, error: type[InvalidInputError]) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    try:
+        value = load_json(text, name, error)
+    except ReverieError:  # too deep, too long a number, a repeated key: already worded
+        raise
+    except ValueError as exc:
+        raise error(f"{name} is not valid JSON ({exc}); pass an object such as '{{\"author\": 0.5}}'") from None
+    if not isinstance(value, dict):
+        raise error(f"{name} must be a JSON object, got {type(value).__name__}")
+    return value
