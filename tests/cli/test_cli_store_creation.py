@@ -12,8 +12,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import click
 import pytest
-from cli_support import Cli
+from cli_support import CLEAN_ENV, Cli
+from click.testing import CliRunner
+
+from reverie.cli import cli
+from reverie.cli.state import CREATES_STORE
 
 MISSING = "01a22b09-0000-7000-8000-000000000000"
 
@@ -73,3 +78,50 @@ def test_the_refused_commands_work_once_the_store_exists(run: Cli) -> None:
     run.ok("conversation", "add", "c1", "hello", "--speaker", "Alice")
     run.ok("intent", "create", "Service the boiler")
     run.ok("task", "create", "Call the plumber")
+
+
+def _creators() -> set[str]:
+    """Every command path carrying ``@creates_store``, walked from the real entry point's group."""
+    found: set[str] = set()
+
+    def walk(command: click.Command, path: str) -> None:
+        if getattr(command.callback, CREATES_STORE, None) is not None:
+            found.add(path)
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, f"{path} {name}".strip())
+
+    walk(cli, "")
+    return found
+
+
+def test_the_creators_are_the_ones_readme_names() -> None:
+    """One list: the marked commands, and README's sentence about them, agree."""
+    assert _creators() == {"remember", "import", "pause", "resume", "slice import", "vault index", "vault claims"}
+    readme = " ".join((Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8").split())
+    assert (
+        "Only `remember`, `import`, `slice import`, `vault index`, `vault claims --remember`, `pause` and `resume` "
+        "(and `serve` / `mcp` with `--create`) create a missing store file" in readme
+    )
+
+
+def test_vault_claims_creates_only_when_it_remembers(tmp_path: Path) -> None:
+    (tmp_path / "v").mkdir()
+    (tmp_path / "v" / "note.md").write_text("# Note\n\nAlice likes tea.\n")
+    db = tmp_path / "m.db"
+    head = ["--db", str(db), "--embedder", "hash", "--scope", "team:x", "vault", "--vault", str(tmp_path / "v")]
+    result = CliRunner().invoke(cli, [*head, "claims", "note.md"], env=CLEAN_ENV)
+    assert result.exit_code == 1 and "error[not_found]" in result.stderr and not db.exists()
+
+
+def test_create_lets_any_write_command_make_the_store(run: Cli) -> None:
+    """The demanding user's way: ``--create`` says the new file is meant."""
+    result = run.fails(1, "not_found", "intent", "create", "Service the boiler")
+    assert "--create" in result.stderr
+    run.ok("--create", "conversation", "add", "c1", "hello", "--speaker", "Alice")
+    assert Path(run.db).exists()
+    assert "hello" in run.ok("conversation", "history", "c1").stdout
+
+
+def test_create_never_overrides_read_only(run: Cli, tmp_path: Path) -> None:
+    run.fails(1, "not_found", "--create", "--read-only", "list")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

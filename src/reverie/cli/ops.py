@@ -14,7 +14,7 @@ import click
 from reverie import InvalidInputError, Memory, ReverieError
 from reverie.cli.outfile import check_out, write_out
 from reverie.cli.render import plural, snippet, table, when
-from reverie.cli.state import EXIT_FAILED, Progress, json_option, scoped, state
+from reverie.cli.state import EXIT_FAILED, Progress, creates_store, json_option, scoped, state
 from reverie.cli.transfer import ImportReport, Replayer, export_events, read_events
 from reverie.limits import CLOCK_SKEW_HELP
 from reverie.model.validate import check_interval
@@ -128,6 +128,7 @@ def _already_text(report: ImportReport) -> str:
 
 
 @click.command("import")
+@creates_store()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option(
     "--allow-future",
@@ -149,7 +150,7 @@ def import_(file: str, allow_future: bool, restore_purged: bool) -> None:
     st = state()
     scope = st.require_scope()
     events = read_events(_read_text(file).splitlines())
-    mem = st.memory(create=True, replay=True)
+    mem = st.memory(replay=True)
     replayer = Replayer(mem, scope, allow_future=allow_future, restore_purged=restore_purged)
     bar = Progress.for_state(st, "importing")
     try:

@@ -12,7 +12,7 @@ import click
 
 from reverie.cli.ops import _read_text
 from reverie.cli.outfile import check_out, write_out
-from reverie.cli.state import json_option, scoped, state
+from reverie.cli.state import creates_store, json_option, scoped, state
 from reverie.limits import CLOCK_SKEW_HELP
 from reverie.slice import ON_CONFLICT, SliceReport
 
@@ -99,6 +99,7 @@ def _report_text(report: SliceReport) -> str:
 
 
 @slice_group.command("import")
+@creates_store()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option(
     "--on-conflict",
@@ -120,7 +121,7 @@ def slice_import(file: str, on_conflict: str, allow_future: bool) -> None:
     """Import a slice FILE (`-` for stdin) into the scope: all of it in one transaction, or nothing."""
     st = state()
     scope = st.require_scope()
-    mem = st.memory(create=True)
+    mem = st.memory()
     report = mem.import_slice(_read_text(file), scope=scope, on_conflict=on_conflict, allow_future=allow_future)
     st.emit(report.to_dict(), lambda: _report_text(report))
 
