@@ -13,7 +13,8 @@ import pytest
 import reverie
 
 SRC = Path(reverie.__file__).parent
-FOUNDATION = {"errors", "limits"}
+#: ``outfiles``: the one rule for a file reverie writes (never a store), used by store and faces alike.
+FOUNDATION = {"errors", "limits", "outfiles"}
 #: package → the reverie packages it may import (besides itself and ``FOUNDATION``).
 ALLOWED: dict[str, set[str]] = {
     "model": set(),

@@ -11,6 +11,14 @@ import json
 import pytest
 from cli_support import Cli
 
+from reverie import Memory
+
+
+@pytest.fixture(autouse=True)
+def _store(run: Cli) -> None:
+    """An empty store at ``--db``: ``conversation add`` creates none (``test_cli_store_creation.py``)."""
+    Memory(run.db, embedder="hash").close()
+
 
 def _talk(run: Cli, conversation: str = "c1") -> list[dict[str, object]]:
     turns = [("Alice", "My sister Dana lives in Lisbon.", "2026-03-01T10:00:00+00:00")]

@@ -57,7 +57,20 @@ def test_the_cli_help_and_the_readme_name_exactly_the_roles() -> None:
 
 def test_the_cli_refuses_role_tool_naming_the_roles(tmp_path: Path) -> None:
     db = tmp_path / "c.db"
-    base = ["--db", str(db), "--embedder", "hash", "--scope", S, "conversation", "add", "c1", "ran the search"]
+    # --create: conversation add makes no store of its own (README "Global options")
+    base = [
+        "--db",
+        str(db),
+        "--create",
+        "--embedder",
+        "hash",
+        "--scope",
+        S,
+        "conversation",
+        "add",
+        "c1",
+        "ran the search",
+    ]
     refused = CliRunner().invoke(cli, [*base, "--role", "tool"], env=ENV)
     assert refused.exit_code == 2 and "error[invalid_input]: " in refused.stderr
     assert "user, assistant, system" in refused.stderr and "Traceback" not in refused.output

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from reverie import Memory
 from reverie.cli import cli
 
 ENV: dict[str, str | None] = {"REVERIE_DB": None, "REVERIE_SCOPE": None, "REVERIE_EMBEDDER": None}
@@ -37,6 +38,7 @@ class Run:
 
 @pytest.fixture
 def run(tmp_path: Path) -> Run:
+    Memory(tmp_path / "reverie.db", embedder="hash").close()  # intent / task create make no store
     return Run(tmp_path / "reverie.db")
 
 

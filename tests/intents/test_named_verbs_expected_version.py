@@ -104,6 +104,7 @@ def _cli(db: Path, *args: str) -> Any:
 @pytest.mark.parametrize("verb", ["complete", "fail"])
 def test_cli_task_complete_and_fail_take_expected_version(tmp_path: Path, verb: str) -> None:
     db = tmp_path / "r.db"
+    Memory(db, embedder="hash").close()  # task create makes no store
     task = json.loads(_cli(db, "task", "create", "ask").stdout)["task"]
     json.loads(_cli(db, "task", "start", task["id"]).stdout)
     extra = ["--reason", "no answer"] if verb == "fail" else []

@@ -91,7 +91,7 @@ def test_backup_of_an_in_memory_store_and_over_an_existing_file(tmp_path: Path) 
         old.remember("this file is about to be replaced", scope="old")
     with Memory(":memory:", embedder="hash") as mem:
         items = [mem.remember(f"in-memory note {i}", scope=SCOPE) for i in range(5)]
-        mem.backup(target)
+        mem.backup(target, overwrite=True)  # another store holding events: replaced only on purpose
     with Memory(target, embedder="hash") as copy:
         assert copy.scopes() == [SCOPE]
         assert [copy.get(i.id, scope=SCOPE) for i in items] == items

@@ -100,3 +100,59 @@ def test_a_good_backup_still_works(mem: Memory, tmp_path: Path) -> None:
     mem.backup(target)  # over its own earlier backup: a reverie file, replaced
     with Memory(target, embedder="hash") as copy:
         assert [i.text for i in copy.list(scope=SCOPE).items] == ["Alice likes tea"]
+
+
+def test_backup_refuses_another_reverie_store_that_holds_data(mem: Memory, tmp_path: Path) -> None:
+    """Regression (outside probe 5 #2): ``backup("team.db")`` replaced a sibling store's claims with ours."""
+    team = tmp_path / "team.db"
+    with Memory(team, embedder="hash") as other:
+        other.remember("Team ships on Fridays", scope="team")
+    before = team.read_bytes()
+    with pytest.raises(InvalidInputError) as info:
+        mem.backup(team)
+    message = info.value.message
+    assert str(team) in message and "another reverie store" in message and "overwrite=True" in message
+    assert team.read_bytes() == before
+    with Memory(team, embedder="hash") as other:
+        assert [i.text for i in other.list(scope="team").items] == ["Team ships on Fridays"]
+
+
+def test_backup_over_another_store_with_overwrite_replaces_it(mem: Memory, tmp_path: Path) -> None:
+    team = tmp_path / "team.db"
+    with Memory(team, embedder="hash") as other:
+        other.remember("Team ships on Fridays", scope="team")
+    mem.backup(team, overwrite=True)
+    with Memory(team, embedder="hash") as copy:
+        assert [i.text for i in copy.list(scope=SCOPE).items] == ["Alice likes tea"]
+        assert copy.list(scope="team").items == []
+
+
+def test_backup_replaces_an_earlier_backup_of_this_store_after_more_writes(mem: Memory, tmp_path: Path) -> None:
+    """Rotating backups into one file stays the ordinary case: the old copy's log is a prefix of ours."""
+    target = tmp_path / "nightly.db"
+    mem.backup(target)
+    mem.remember("Alice moved to Lyon", scope=SCOPE)
+    mem.backup(target)
+    with Memory(target, embedder="hash") as copy:
+        assert sorted(i.text for i in copy.list(scope=SCOPE).items) == ["Alice likes tea", "Alice moved to Lyon"]
+
+
+def test_backup_into_an_empty_reverie_store_is_allowed(mem: Memory, tmp_path: Path) -> None:
+    target = tmp_path / "empty.db"
+    Memory(target, embedder="hash").close()
+    mem.backup(target)
+    with Memory(target, embedder="hash") as copy:
+        assert [i.text for i in copy.list(scope=SCOPE).items] == ["Alice likes tea"]
+
+
+@pytest.mark.parametrize("suffix", ["-wal", "-shm", "-journal"])
+def test_backup_refuses_a_companion_of_another_database(mem: Memory, tmp_path: Path, suffix: str) -> None:
+    team = tmp_path / "team.db"
+    with Memory(team, embedder="hash") as other:
+        other.remember("Team ships on Fridays", scope="team")
+    target = tmp_path / f"team.db{suffix}"
+    target.write_bytes(b"companion bytes")
+    with pytest.raises(InvalidInputError) as info:
+        mem.backup(target)
+    assert str(target) in info.value.message
+    assert target.read_bytes() == b"companion bytes"

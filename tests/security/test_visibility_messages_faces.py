@@ -32,8 +32,16 @@ AGENT = "agent-b-token-0123456789"
 
 def test_cli_message_visibility(tmp_path: Path) -> None:
     run = Cli(tmp_path / "r.db")
-    added = run.json(
-        "conversation", "add", "c1", "the launch code is zqone", "--speaker", "alice", "--visible-to", "agent:ops"
+    added = run.json(  # --create: conversation add makes no store of its own
+        "--create",
+        "conversation",
+        "add",
+        "c1",
+        "the launch code is zqone",
+        "--speaker",
+        "alice",
+        "--visible-to",
+        "agent:ops",
     )
     assert added["message"]["visibility"] == ["agent:ops"]
     public = run.json("conversation", "add", "c1", "weather is zqsun", "--speaker", "alice")

@@ -101,7 +101,7 @@ def intent_create(
 ) -> None:
     """Create an active intent."""
     st = state()
-    made = st.memory(create=True).intents.create(
+    made = st.memory().intents.create(
         label,
         scope=st.require_scope(),
         owner=owner,
@@ -238,7 +238,7 @@ def task_create(
 ) -> None:
     """Create a pending task."""
     st = state()
-    made = st.memory(create=True).tasks.create(
+    made = st.memory().tasks.create(
         action, scope=st.require_scope(), intent=intent_id, agent=agent, inputs=inputs, parent=parent
     )
     _emit_task("created", made)

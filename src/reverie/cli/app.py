@@ -92,7 +92,14 @@ def _as_cli_error(err: Exception, as_json: bool, scope: str | None = None) -> Cl
     show_default=True,
     show_envvar=True,
     metavar="PATH",
-    help="The store file (created by remember / import / pause / resume, and serve / mcp with --create).",
+    help="The store file (created by remember, import, slice import, vault index, vault claims --remember, "
+    "pause, resume; by any other command, serve and mcp included, only with --create).",
+)
+@click.option(
+    "--create",
+    is_flag=True,
+    help="Let this command create the store if --db names no file (else only the commands above do; "
+    "a mistyped --db is refused with not_found).",
 )
 @click.option(
     "--read-only",
@@ -132,6 +139,7 @@ def _as_cli_error(err: Exception, as_json: bool, scope: str | None = None) -> Cl
 def cli(
     ctx: click.Context,
     db: str,
+    create: bool,
     read_only: bool,
     scope: str | None,
     embedder: str | None,
@@ -144,6 +152,7 @@ def cli(
     given = ctx.obj if isinstance(ctx.obj, State) else State()  # only its limits: the options set the rest
     ctx.obj = State(
         db=db,
+        create=create,
         embedder=embedder,
         scope=scope or None,
         read_only=read_only,

@@ -101,7 +101,7 @@ def conversation_add(
     """Append a message to CONVERSATION (opened if new): archived word for word and remembered."""
     st = state()
     when_at, extra = iso_time(at_, "--at"), meta_object(meta)  # parsed before anything is opened
-    conv = st.memory(create=True).conversation(
+    conv = st.memory().conversation(
         conversation_id,
         scope=st.require_scope(),
         open_on_add=True,

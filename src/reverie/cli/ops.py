@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 import sys
 import time
 from datetime import datetime
@@ -13,8 +12,9 @@ from typing import Any, ClassVar
 import click
 
 from reverie import InvalidInputError, Memory, ReverieError
+from reverie.cli.outfile import check_out, write_out
 from reverie.cli.render import plural, snippet, table, when
-from reverie.cli.state import EXIT_FAILED, CliError, Progress, json_option, scoped, state
+from reverie.cli.state import EXIT_FAILED, Progress, creates_store, json_option, scoped, state
 from reverie.cli.transfer import ImportReport, Replayer, export_events, read_events
 from reverie.limits import CLOCK_SKEW_HELP
 from reverie.model.validate import check_interval
@@ -66,21 +66,12 @@ def export(out: Path | None) -> None:
     """The scope's event log as JSON lines (the portable form; `reverie import` replays it)."""
     st = state()
     scope = st.require_scope()
+    check_out(st, out, "an export")  # before the store is opened: a refused call touches nothing
     mem = st.memory()
     if out is None:
         export_events(mem, scope, lambda line: click.echo(line, nl=False))
         return
-    tmp = out.with_name(out.name + ".partial")
-    try:
-        with tmp.open("w", encoding="utf-8") as fh:
-            count = export_events(mem, scope, fh.write)
-        os.replace(tmp, out)  # a failed export never leaves a truncated file under the real name
-    except OSError as exc:
-        # Name the path the user gave: the temp file is ours, and its name only confuses.
-        reason = exc.strerror or type(exc).__name__
-        raise CliError("io", f"cannot write {out}: {reason} (does its folder exist, is it writable?)", st.json) from exc
-    finally:
-        tmp.unlink(missing_ok=True)
+    count = write_out(st, out, lambda fh: export_events(mem, scope, fh.write))
     doc = {"scope": scope, "events": count, "out": str(out)}
     st.emit(doc, lambda: f"exported {count} events of scope {scope} to {out}")
 
@@ -137,6 +128,7 @@ def _already_text(report: ImportReport) -> str:
 
 
 @click.command("import")
+@creates_store()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option(
     "--allow-future",
@@ -158,7 +150,7 @@ def import_(file: str, allow_future: bool, restore_purged: bool) -> None:
     st = state()
     scope = st.require_scope()
     events = read_events(_read_text(file).splitlines())
-    mem = st.memory(create=True, replay=True)
+    mem = st.memory(replay=True)
     replayer = Replayer(mem, scope, allow_future=allow_future, restore_purged=restore_purged)
     bar = Progress.for_state(st, "importing")
     try:

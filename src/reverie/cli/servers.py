@@ -46,7 +46,7 @@ def _principal_tokens(path: str | None) -> dict[str, str] | None:
 
 def _prepare(st: State, create: bool, command: str) -> str:
     """Refuse a missing store (unless ``create``); the embedder to open it with."""
-    st.require_store(create=create, creator=f"`reverie {command} --create` or `reverie remember`")
+    st.require_store(create=create or st.create, creator=f"`reverie {command} --create` or `reverie remember`")
     return st.embedder_for()
 
 

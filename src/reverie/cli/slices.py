@@ -6,13 +6,13 @@ slice is one JSON document (``reverie.slice.format``), written atomically with `
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
 
 from reverie.cli.ops import _read_text
-from reverie.cli.state import CliError, json_option, scoped, state
+from reverie.cli.outfile import check_out, write_out
+from reverie.cli.state import creates_store, json_option, scoped, state
 from reverie.limits import CLOCK_SKEW_HELP
 from reverie.slice import ON_CONFLICT, SliceReport
 
@@ -61,6 +61,7 @@ def slice_export(
     """Write a slice of the scope as one JSON document (`reverie slice import` reads it)."""
     st = state()
     scope = st.require_scope()
+    check_out(st, out, "a slice")  # before the store is opened: a refused call touches nothing
     sl = st.memory().export_slice(
         scope=scope,
         memory_ids=list(ids) or None,
@@ -75,15 +76,7 @@ def slice_export(
     if out is None:
         click.echo(text, nl=False)
         return
-    tmp = out.with_name(out.name + ".partial")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, out)  # a failed export never leaves a truncated file under the real name
-    except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        raise CliError("io", f"cannot write {out}: {reason} (does its folder exist, is it writable?)", st.json) from exc
-    finally:
-        tmp.unlink(missing_ok=True)
+    write_out(st, out, lambda fh: fh.write(text))
     doc = {"scope": scope, "items": len(sl.items), "edges": len(sl.edges), "out": str(out)}
     doc.update({name: len(rows) for name, rows in (("intents", sl.intents), ("tasks", sl.tasks)) if rows is not None})
     st.emit(
@@ -106,6 +99,7 @@ def _report_text(report: SliceReport) -> str:
 
 
 @slice_group.command("import")
+@creates_store()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option(
     "--on-conflict",
@@ -127,7 +121,7 @@ def slice_import(file: str, on_conflict: str, allow_future: bool) -> None:
     """Import a slice FILE (`-` for stdin) into the scope: all of it in one transaction, or nothing."""
     st = state()
     scope = st.require_scope()
-    mem = st.memory(create=True)
+    mem = st.memory()
     report = mem.import_slice(_read_text(file), scope=scope, on_conflict=on_conflict, allow_future=allow_future)
     st.emit(report.to_dict(), lambda: _report_text(report))
 

@@ -23,6 +23,9 @@ from reverie.cli.messages import for_cli
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: The attribute ``creates_store`` sets on a command's function; ``State.memory`` reads it.
+CREATES_STORE = "reverie_creates_store"
+
 #: Exit codes: the contract scripts rely on (documented in README_SECTION.md).
 EXIT_OK = 0
 EXIT_FAILED = 1  # the request was fine but could not be done: not found, conflict, doctor not ok, I/O
@@ -34,6 +37,8 @@ class State:
     """The resolved global options of one invocation (command line, then environment, then default)."""
 
     db: str = "./reverie.db"
+    #: ``--create``: any command may create a missing store file, not only ``@creates_store`` ones.
+    create: bool = False
     #: ``None``: the embedder the store records (``minilm`` for a new store); see ``embedder_for``.
     embedder: str | None = None
     scope: str | None = None
@@ -60,16 +65,17 @@ class State:
             raise InvalidScopeError("this command needs a scope: pass --scope SCOPE or set REVERIE_SCOPE")
         return self.scope
 
-    def memory(self, *, create: bool = False, replay: bool = False) -> Memory:
+    def memory(self, *, replay: bool = False) -> Memory:
         """The ``Memory`` at ``--db``, opened on first use and closed when the invocation ends.
 
-        Without ``create`` a missing file is an error rather than a fresh empty store: a typo in
-        ``--db`` would otherwise answer every read with "nothing" and leave a stray file behind.
+        Unless the running command carries ``@creates_store`` a missing file is an error rather
+        than a fresh empty store: a typo in ``--db`` would otherwise answer every read with
+        "nothing", or put a write in a stray file, missing from the real store.
         ``replay`` opens it for ``import``, which must not let conflict detection add edges the
         export already carries (they are replayed from the file instead).
         """
         if self._memory is None:
-            self.require_store(create=create)
+            self.require_store(create=self.create or may_create_store())
             kwargs: dict[str, Any] = {"embedder": self.embedder_for(), "limits": self.limits}
             if replay and "detect_conflicts" in inspect.signature(Memory).parameters:
                 kwargs["detect_conflicts"] = False
@@ -97,7 +103,11 @@ class State:
             return
         if self.db.lower().startswith(("postgresql://", "postgres://")):
             return  # a server: opening it says whether it is there (and creates the schema if not)
-        fix = "it cannot be created with --read-only" if self.read_only else f"{creator} create one"
+        fix = (
+            "it cannot be created with --read-only"
+            if self.read_only
+            else f"{creator} create one; or pass --create before the command to make it here"
+        )
         raise NotFoundError(f"no store at {self.db}: pass --db PATH or set REVERIE_DB ({fix})")
 
     def embedder_for(self) -> str:
@@ -218,6 +228,33 @@ def json_option(f: F) -> F:
         "--json", is_flag=True, expose_value=False, callback=_set_json, help="Machine output: one JSON document."
     )
     return option(f)
+
+
+def creates_store(when: str | None = None) -> Callable[[F], F]:
+    """Mark a command that may create a missing store file (put it under ``@click.command``).
+
+    The one list of creators README names ("Only `remember`, `import`, …"): ``State.memory``
+    creates a file only for a command carrying this mark, so no command decides it on its own
+    (``conversation add``, ``intent create`` and ``task create`` each once passed their own
+    ``create=True`` and wrote into a mistyped ``--db``). ``when`` names a flag of the command
+    that must be set (``vault claims --remember``: only a remembering run writes).
+    """
+
+    def mark(f: F) -> F:
+        setattr(f, CREATES_STORE, when or True)
+        return f
+
+    return mark
+
+
+def may_create_store(ctx: click.Context | None = None) -> bool:
+    """May the running command (``ctx``, default: the current one) create a missing store file?"""
+    ctx = ctx or click.get_current_context(silent=True)
+    callback = ctx.command.callback if ctx is not None else None
+    flag = getattr(callback, CREATES_STORE, None)
+    if flag is None or ctx is None:
+        return False
+    return flag is True or bool(ctx.params.get(str(flag)))
 
 
 class CliError(click.ClickException):

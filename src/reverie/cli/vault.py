@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from reverie import ManualClock, Memory
-from reverie.cli.state import CliUsageError, json_option, scoped, state
+from reverie.cli.state import CliUsageError, creates_store, json_option, scoped, state
 
 if TYPE_CHECKING:  # imported when a vault command runs: other commands start without it
     from reverie.vault import Vault
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # imported when a vault command runs: other commands start wi
 _KEY = "reverie.vault"
 
 
-def _vault(*, create: bool = False) -> Vault:
+def _vault() -> Vault:
     """The vault the group's options name, over the invocation's memory and scope."""
     from reverie.vault import Vault
 
@@ -34,7 +34,7 @@ def _vault(*, create: bool = False) -> Vault:
         raise CliUsageError(
             "invalid_input", "this command needs a vault: pass --vault PATH or set REVERIE_VAULT", st.json
         )
-    return Vault(path, memory=st.memory(create=create), scope=st.require_scope(), name=name)
+    return Vault(path, memory=st.memory(), scope=st.require_scope(), name=name)
 
 
 def _emit(doc: Any, human: Callable[[], str]) -> None:
@@ -55,11 +55,12 @@ def vault(ctx: click.Context, path: str | None, name: str | None) -> None:
 
 
 @vault.command("index")
+@creates_store()
 @scoped
 @json_option
 def index_cmd() -> None:
     """Index the notes into the store (only notes that changed are written)."""
-    r = _vault(create=True).index()
+    r = _vault().index()
     _emit(
         r.to_dict(),
         lambda: (
@@ -139,13 +140,14 @@ def bridges_cmd(note: str, k: int) -> None:
 
 
 @vault.command("claims")
+@creates_store(when="remember")
 @click.argument("note")
 @click.option("--remember", is_flag=True, help="Also remember them as claims (and show what they contradict).")
 @scoped
 @json_option
 def claims_cmd(note: str, remember: bool) -> None:
     """Claim-like sentences of NOTE with line numbers."""
-    cs = _vault(create=remember).extract_claims(note, remember=remember)
+    cs = _vault().extract_claims(note, remember=remember)
     _emit(
         cs,
         lambda: (

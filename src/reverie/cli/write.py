@@ -12,7 +12,7 @@ from reverie import Item, WriteResult
 from reverie.cli.crew import crew_options, with_crew
 from reverie.cli.parse import iso_time, meta_object
 from reverie.cli.render import clean, fields, score
-from reverie.cli.state import json_option, scoped, state
+from reverie.cli.state import creates_store, json_option, scoped, state
 
 #: Where a claim written through the CLI says it came from (``provenance.origin``).
 CLI_ORIGIN = "cli"
@@ -41,6 +41,7 @@ def _conflict_lines(result: WriteResult) -> str:
 
 
 @click.command()
+@creates_store()
 @click.argument("text")
 @click.option("--kind", default="observation", show_default=True, help="Open vocabulary: assertion, policy, trait…")
 @click.option(
@@ -95,7 +96,7 @@ def remember(
     """Remember a claim (an equivalent current one is corroborated instead)."""
     st = state()
     scope = st.require_scope()
-    mem = st.memory(create=True)
+    mem = st.memory()
     result = mem.remember_checked(
         text,
         scope=scope,
@@ -265,6 +266,7 @@ def link(
 
 
 @click.command()
+@creates_store()
 @click.option("--reason", default="", help="Why (kept in history).")
 @scoped
 @json_option
@@ -272,11 +274,12 @@ def pause(reason: str) -> None:
     """Pause learning in the scope: learning writes are refused (learning_paused), reads work."""
     st = state()
     scope = st.require_scope()
-    st.memory(create=True).pause_learning(scope, reason=reason)
+    st.memory().pause_learning(scope, reason=reason)
     st.emit({"scope": scope, "learning_paused": True}, lambda: fields([("scope", scope), ("learning", "paused")]))
 
 
 @click.command()
+@creates_store()
 @click.option("--reason", default="", help="Why (kept in history).")
 @scoped
 @json_option
@@ -284,7 +287,7 @@ def resume(reason: str) -> None:
     """Resume learning in the scope."""
     st = state()
     scope = st.require_scope()
-    st.memory(create=True).resume_learning(scope, reason=reason)
+    st.memory().resume_learning(scope, reason=reason)
     st.emit({"scope": scope, "learning_paused": False}, lambda: fields([("scope", scope), ("learning", "resumed")]))
 
 

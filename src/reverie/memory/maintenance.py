@@ -59,13 +59,16 @@ class Maintenance:
         core.store.rebuild(emb.embed)
         self._clear_pending()  # the replay re-embedded every text, pending ones too
 
-    def backup(self, target: str | Path) -> None:
+    def backup(self, target: str | Path, *, overwrite: bool = False) -> None:
         """Write a consistent copy of the store to ``target`` with SQLite's backup API.
 
         ``InvalidInputError`` (nothing written) for a target that names no file (``""``, blank,
-        ``":memory:"``: SQLite would copy into a temporary database), the store itself, or another
-        application's database."""
+        ``":memory:"``: SQLite would copy into a temporary database), the store itself or a file
+        SQLite keeps beside a database (``-wal``, ``-shm``, ``-journal``), another application's
+        database, or another reverie store holding events: an earlier backup of this store is
+        replaced, any other store only with ``overwrite=True`` (a slip in the path must not erase
+        a sibling store)."""
         backup = getattr(self._core.store, "backup", None)
         if backup is None:
             raise InvalidInputError("this store backend has no backup")
-        backup(target)
+        backup(target, overwrite=overwrite)

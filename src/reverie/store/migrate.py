@@ -32,10 +32,10 @@ from reverie.errors import InvalidInputError
 from reverie.model.clock import from_iso
 from reverie.model.events import Event
 from reverie.model.projection import ProjectionView, project
+from reverie.outfiles import is_store_file
 from reverie.store.idempotency import Recorded
 from reverie.store.opening import open_store
 from reverie.store.protocol import DREAM_RUNS_KEPT, Store
-from reverie.store.sqlite.backup import is_store_file
 
 _PAGE = 1000
 

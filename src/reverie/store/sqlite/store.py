@@ -1232,16 +1232,17 @@ class SQLiteStore:
         with self._read() as c:
             c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
-    def backup(self, target: str | Path) -> None:
+    def backup(self, target: str | Path, *, overwrite: bool = False) -> None:
         """A consistent copy through SQLite's online backup API (never a file copy of a live WAL).
 
-        A target that names no file, the store itself or another application's database is refused
+        A target that names no file, the store itself or another application's database, or
+        (without ``overwrite``) another reverie store holding events, is refused
         (``InvalidInputError``) before anything is written: see ``backup.py``.
         """
         with self._read() as c:
             if self._atomic:
                 raise refused_in_block("backup()")
-            write_backup(c, backup_target(target, main_file(c)))
+            write_backup(c, backup_target(target, main_file(c), source=c, overwrite=overwrite))
 
     def in_atomic(self) -> bool:
         with self._lock:  # another thread's block is waited for: True only for this thread's own
