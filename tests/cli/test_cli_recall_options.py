@@ -9,23 +9,16 @@ the Python API's message.
 from __future__ import annotations
 
 import json
-from datetime import timedelta
 from pathlib import Path
 
 from cli_support import SCOPE, Cli
 
-from reverie import ManualClock, Memory, Q, Weights
+from recall_seed import seed_deploys
+from reverie import Memory, Q, Weights
 
 
 def _seed(mem: Memory) -> str:
-    mem.remember("deploys happen on Fridays", scope=SCOPE, kind="policy", author="ops")
-    mem.remember("deploys broke twice on Fridays", scope=SCOPE, kind="observation", author="ops")
-    clock = mem.clock
-    assert isinstance(clock, ManualClock)
-    before = clock.now()
-    clock.advance(timedelta(hours=1))
-    mem.remember("deploys moved to Mondays", scope=SCOPE, kind="policy", author="lead")
-    return before.isoformat()
+    return seed_deploys(mem, SCOPE)
 
 
 def test_context_takes_where_as_of_and_tiers(mem: Memory, db_path: Path) -> None:

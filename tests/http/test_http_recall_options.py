@@ -7,25 +7,17 @@ compared to the Python call's; a bad value gets the Python API's message.
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from fastapi.testclient import TestClient
 from http_helpers import SCOPE, assert_error
 
-from reverie import ManualClock, Memory, Q, Weights
+from recall_seed import seed_deploys
+from reverie import Memory, Q, Weights
 
 V1 = f"/v1/scopes/{SCOPE}"
 
 
 def _seed(mem: Memory) -> str:
-    mem.remember("deploys happen on Fridays", scope=SCOPE, kind="policy", author="ops")
-    mem.remember("deploys broke twice on Fridays", scope=SCOPE, kind="observation", author="ops")
-    clock = mem.clock
-    assert isinstance(clock, ManualClock)
-    before = clock.now()
-    clock.advance(timedelta(hours=1))
-    mem.remember("deploys moved to Mondays", scope=SCOPE, kind="policy", author="lead")
-    return before.isoformat()
+    return seed_deploys(mem, SCOPE)
 
 
 def test_context_takes_where_and_as_of_as_python_does(mem: Memory, client: TestClient) -> None:

@@ -7,27 +7,19 @@ Regression (outside probe 5, finding 9): ``context``'s schema was only ``query``
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from mcp import Client
 from mcp_support import SCOPE, call, fail
 
-from reverie import ManualClock, Memory, Q, Weights
+from recall_seed import seed_deploys
+from reverie import Memory, Q, Weights
 from reverie.mcp import build_server
 
 pytestmark = pytest.mark.anyio
 
 
 def _seed(mem: Memory) -> str:
-    mem.remember("deploys happen on Fridays", scope=SCOPE, kind="policy", author="ops")
-    mem.remember("deploys broke twice on Fridays", scope=SCOPE, kind="observation", author="ops")
-    clock = mem.clock
-    assert isinstance(clock, ManualClock)
-    before = clock.now()
-    clock.advance(timedelta(hours=1))
-    mem.remember("deploys moved to Mondays", scope=SCOPE, kind="policy", author="lead")
-    return before.isoformat()
+    return seed_deploys(mem, SCOPE)
 
 
 async def test_context_takes_where_as_of_and_tiers(mem: Memory) -> None:

@@ -7,7 +7,6 @@ is why a filter on ``meta`` costs a parse per row (as ``json_extract`` does on S
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from reverie.model.clock import to_iso
@@ -31,6 +30,7 @@ from reverie.model.query import (
     ValidAt,
 )
 from reverie.model.visibility import Restricted, VisibleTo
+from reverie.store.keyset import after_condition
 
 _COL = {"value": "value_score"}  # score name → column, where they differ
 _EQ_COL = {"value": "value"}  # Eq on "value" means the structured value column
@@ -144,24 +144,8 @@ def _meta_eq(f: MetaEq, params: list[Any]) -> str:
 
 
 def _after(f: After, params: list[Any]) -> str:
-    """Rows after a cursor's key in ``compile_sort`` order (``model.cursor.After``: NULLs last, then id).
-
-    For sort (a, b, id) and key (x, y, i): a after x, or a = x and b after y, or a = x, b = y and
-    id > i; "after" a non-NULL value includes NULL (NULLs last), nothing is after a NULL.
-    """
-    ors: list[str] = []
-    same: list[tuple[str, list[Any]]] = []
-    for (name, desc), mark in zip(f.sort, f.key, strict=True):
-        col = _COL.get(name, name)
-        if mark is None:
-            same.append((f"{col} IS NULL", []))
-            continue
-        value = to_iso(mark) if isinstance(mark, datetime) else mark
-        tests = [*same, (f"({col} IS NULL OR {col} {'<' if desc else '>'} %s)", [value])]
-        ors.append("(" + " AND ".join(t for t, _ in tests) + ")")
-        params.extend(p for _, ps in tests for p in ps)
-        same.append((f"{col} = %s", [value]))
-    return "(" + " OR ".join(ors) + ")" if ors else "false"
+    """Rows after a cursor's key in ``compile_sort`` order (``store.keyset``)."""
+    return after_condition(f, params, lambda name: _COL.get(name, name), "%s", "false")
 
 
 def compile_sort(sort: Sort) -> str:

@@ -11,7 +11,6 @@ import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import fields
-from datetime import datetime
 from operator import attrgetter
 from typing import Any
 
@@ -38,6 +37,7 @@ from reverie.model.query import (
 )
 from reverie.model.values import Value, value_text
 from reverie.model.visibility import Restricted, VisibleTo
+from reverie.store.keyset import after_condition
 
 ITEM_COLUMNS = [
     "id",
@@ -463,24 +463,8 @@ def _meta_eq(f: MetaEq, params: list[Any]) -> str:
 
 
 def _after(f: After, params: list[Any]) -> str:
-    """Rows after a cursor's key in ``compile_sort`` order (``model.cursor.After``: NULLs last, then id).
-
-    For sort (a, b, id) and key (x, y, i): a after x, or a = x and b after y, or a = x, b = y and
-    id > i; "after" a non-NULL value includes NULL (NULLs last), nothing is after a NULL.
-    """
-    ors: list[str] = []
-    same: list[tuple[str, list[Any]]] = []
-    for (name, desc), mark in zip(f.sort, f.key, strict=True):
-        col = _COL.get(name, name)
-        if mark is None:
-            same.append((f"{col} IS NULL", []))
-            continue
-        value = to_iso(mark) if isinstance(mark, datetime) else mark
-        tests = [*same, (f"({col} IS NULL OR {col} {'<' if desc else '>'} ?)", [value])]
-        ors.append("(" + " AND ".join(t for t, _ in tests) + ")")
-        params.extend(p for _, ps in tests for p in ps)
-        same.append((f"{col} = ?", [value]))
-    return "(" + " OR ".join(ors) + ")" if ors else "0"
+    """Rows after a cursor's key in ``compile_sort`` order (``store.keyset``)."""
+    return after_condition(f, params, lambda name: _COL.get(name, name), "?", "0")
 
 
 def compile_sort(sort: Sort) -> str:
