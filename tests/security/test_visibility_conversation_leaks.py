@@ -48,7 +48,8 @@ def test_a_scope_holding_only_a_hidden_conversation_gives_an_outsider_an_empty_l
 
 def test_cli_export_as_an_outsider_leaves_out_a_hidden_conversation(tmp_path: Path) -> None:
     run = Cli(tmp_path / "r.db")
-    run.json("conversation", "add", "acquire-zqzentrox", "We buy Zentrox.", "--conversation-visible-to", "agent:a")
+    hidden = ("acquire-zqzentrox", "We buy Zentrox.", "--conversation-visible-to", "agent:a")
+    run.json("--create", "conversation", "add", *hidden)  # only `remember`/`import` create a store unasked
     run.json("conversation", "add", "pub", "Hello there.")
     outsider = run.ok("--principal", "agent:b", "export").stdout
     assert "zqzentrox" not in outsider.lower() and "Hello there." in outsider
