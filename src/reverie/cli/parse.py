@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from reverie import Filter, InvalidInputError, InvalidQueryError, Q, ReverieError
+from reverie import Filter, InvalidInputError, InvalidQueryError, LimitExceededError, Q, ReverieError
 from reverie.model.validate import load_json
 
 #: Scores a ``list`` can bound with --min-NAME / --max-NAME (the API's score fields).
@@ -22,16 +22,28 @@ Scalar = str | int | float | bool | None
 
 def meta_object(text: str | None) -> dict[str, Any] | None:
     """``--meta '{"k": 1}'`` → a dict (the API checks size and depth); anything but an object is refused."""
+    return json_object(text, "--meta", '{"turn": 3}')
+
+
+def json_object(
+    text: str | None,
+    name: str,
+    example: str,
+    error: type[InvalidInputError] = InvalidInputError,
+    too_deep: type[InvalidInputError] = LimitExceededError,
+) -> dict[str, Any] | None:
+    """A JSON-object option (``--meta``, ``--where``, ``--weights``) → a dict, or a refusal of ``error``'s
+    kind that names the option and shows ``example`` (nesting past the limit: ``too_deep``)."""
     if text is None:
         return None
     try:
-        value = load_json(text, "--meta")
+        value = load_json(text, name, too_deep)
     except ReverieError:  # too deep, too long a number, a repeated key: already worded
         raise
     except ValueError as exc:
-        raise InvalidInputError(f"--meta is not valid JSON ({exc}); pass an object such as '{{\"turn\": 3}}'") from None
+        raise error(f"{name} is not valid JSON ({exc}); pass an object such as '{example}'") from None
     if not isinstance(value, dict):
-        raise InvalidInputError(f"--meta must be a JSON object, got {type(value).__name__}")
+        raise error(f"{name} must be a JSON object, got {type(value).__name__}")
     return value
 
 

@@ -14,10 +14,9 @@ from typing import Any, TypeVar
 
 import click
 
-from reverie import InvalidInputError, InvalidQueryError, ReverieError
-from reverie.cli.parse import iso_time
+from reverie import InvalidInputError, InvalidQueryError
+from reverie.cli.parse import iso_time, json_object
 from reverie.model.query_json import parse_filter
-from reverie.model.validate import load_json
 from reverie.recall.options_json import DESCRIPTIONS, recall_args
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -37,6 +36,9 @@ _OPTIONS = (
 )
 
 
+_EXAMPLE = '{"author": 0.5}'
+
+
 def recall_options(f: F) -> F:
     """Add recall's options to a command; its function receives them as keyword arguments."""
     for option in reversed(_OPTIONS):
@@ -51,20 +53,6 @@ def recall_kwargs(given: dict[str, Any]) -> dict[str, Any]:
     doc["valid_at"] = iso_time(doc.get("valid_at"), "--valid-at")
     doc["tiers"] = doc.get("tiers") or None
     for name in ("weights", "diversity"):
-        doc[name] = _json_object(doc.get(name), f"--{name}", InvalidInputError)
-    where = _json_object(doc.get("where"), "--where", InvalidQueryError)
+        doc[name] = json_object(doc.get(name), f"--{name}", _EXAMPLE, InvalidInputError, InvalidInputError)
+    where = json_object(doc.get("where"), "--where", _EXAMPLE, InvalidQueryError, InvalidQueryError)
     return {**recall_args(doc), "where": parse_filter(where) if where is not None else None}
-
-
-def _json_object(text: str | None, name: str, error: type[InvalidInputError]) -> dict[str, Any] | None:
-    if text is None:
-        return None
-    try:
-        value = load_json(text, name, error)
-    except ReverieError:  # too deep, too long a number, a repeated key: already worded
-        raise
-    except ValueError as exc:
-        raise error(f"{name} is not valid JSON ({exc}); pass an object such as '{{\"author\": 0.5}}'") from None
-    if not isinstance(value, dict):
-        raise error(f"{name} must be a JSON object, got {type(value).__name__}")
-    return value
