@@ -22,6 +22,10 @@ Why this shape:
   shows a transaction exactly what it named.
   Why: a recall made ~18 store calls of one or two statements; BEGIN / set_config / COMMIT were
   ~55 of its ~75 round trips (``bench/pg_recall_ab.py``).
+- **One snapshot where statements must agree.** A read whose statements are compared with each
+  other (``doctor``: the log against the projections) runs in a REPEATABLE READ, READ ONLY
+  transaction (``_snapshot``), so a write committed meanwhile is in all of them or in none; a read
+  that can be one statement is one (``summary_counts``).
 - **Dense search on the server above a size, exact in numpy below it.** A scope with fewer than
   ``ann.ANN_THRESHOLD`` vectors is scanned exactly (the SQLite store's numbers, bit for bit);
   above, once ``warm`` has built the scope's own HNSW index, pgvector answers ``nearest``.
