@@ -348,7 +348,8 @@ class PostgresStore:
         read the snapshot its first one takes. Sent as the transaction's own first statement, not
         as a default of the connection or the session, so nothing outlives the transaction (a
         pooler's next client on this server session gets READ COMMITTED, as before). A read-only
-        REPEATABLE READ transaction takes no lock a writer waits for and never fails to serialise."""
+        REPEATABLE READ transaction takes no lock a row write waits for and never fails to
+        serialise; what it costs is that VACUUM keeps the rows it may see until it ends."""
         try:
             self._conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         except Exception as exc:
