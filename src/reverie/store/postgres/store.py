@@ -22,6 +22,10 @@ Why this shape:
   shows a transaction exactly what it named.
   Why: a recall made ~18 store calls of one or two statements; BEGIN / set_config / COMMIT were
   ~55 of its ~75 round trips (``bench/pg_recall_ab.py``).
+- **One snapshot where statements must agree.** A read whose statements are compared with each
+  other (``doctor``: the log against the projections) runs in a REPEATABLE READ, READ ONLY
+  transaction (``_snapshot``), so a write committed meanwhile is in all of them or in none; a read
+  that can be one statement is one (``summary_counts``).
 - **Dense search on the server above a size, exact in numpy below it.** A scope with fewer than
   ``ann.ANN_THRESHOLD`` vectors is scanned exactly (the SQLite store's numbers, bit for bit);
   above, once ``warm`` has built the scope's own HNSW index, pgvector answers ``nearest``.
@@ -103,6 +107,16 @@ _ABOUT_ITEM = (
     "OR (type = 'memory.tiers_set' AND EXISTS "
     "(SELECT 1 FROM jsonb_array_elements(payload::jsonb -> 'changes') c WHERE (c ->> 'id') = %s)))"
 )
+
+#: ``summary_counts`` in one scan: the items grouped by each column on its own (grouping sets),
+#: every group with its current and its total count; ``grouping()`` says which column a row is of
+#: (its bit is 0: tier 7, kind 11, source 13, status 14). The columns are NOT NULL.
+_SUMMARY = (
+    "SELECT grouping(tier, kind, source, status), coalesce(tier, kind, source, status), "
+    "count(*) FILTER (WHERE closed_at IS NULL), count(*) FROM items WHERE scope = %s "
+    "GROUP BY GROUPING SETS ((tier), (kind), (source), (status)) ORDER BY 1, 2"
+)
+_SUMMARY_SETS = {7: "tier", 11: "kind", 13: "source", 14: "status"}
 
 
 def _event(r: Sequence[Any]) -> Event:
@@ -270,8 +284,11 @@ class PostgresStore:
             raise ClosedError("this Memory is closed; open a new one")
 
     @contextmanager
-    def _txn(self, scopes: Sequence[str], *, write: bool = False, subscopes: bool = False) -> Iterator[None]:
-        """One transaction naming ``scopes`` (nested calls join the open one), under the lock."""
+    def _txn(
+        self, scopes: Sequence[str], *, write: bool = False, subscopes: bool = False, snapshot: bool = False
+    ) -> Iterator[None]:
+        """One transaction naming ``scopes`` (nested calls join the open one), under the lock.
+        ``snapshot``: a read of one snapshot (``_snapshot``), if this call opens the transaction."""
         with self._lock:
             self._edge_run.end()
             self._check_open()
@@ -294,6 +311,8 @@ class PostgresStore:
                 tx.__enter__()
             except Exception as exc:
                 raise self._translate(exc) from None
+            if snapshot:
+                self._one_snapshot(tx)
             self._txn_scopes = []
             self._subscopes = False
             # the session names scopes (``_read``): name the transaction's own before it reads
@@ -323,6 +342,33 @@ class PostgresStore:
                 tx.__exit__(None, None, None)
             except Exception as exc:
                 raise self._translate(exc) from None
+
+    def _one_snapshot(self, tx: Any) -> None:
+        """Make the transaction ``tx`` just began REPEATABLE READ and READ ONLY: its statements all
+        read the snapshot its first one takes. Sent as the transaction's own first statement, not
+        as a default of the connection or the session, so nothing outlives the transaction (a
+        pooler's next client on this server session gets READ COMMITTED, as before). A read-only
+        REPEATABLE READ transaction takes no lock a row write waits for and never fails to
+        serialise; what it costs is that VACUUM keeps the rows it may see until it ends."""
+        try:
+            self._conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        except Exception as exc:
+            with contextlib.suppress(Exception):
+                tx.__exit__(type(exc), exc, exc.__traceback__)
+            raise self._translate(exc) from None
+
+    @contextmanager
+    def _snapshot(self, scopes: Sequence[str]) -> Iterator[None]:
+        """A read of several statements that must agree, in one snapshot (``_one_snapshot``).
+
+        Why: at READ COMMITTED each statement reads the newest commit, so ``doctor``, which reads
+        the log's agenda events and then the intent rows, saw another process's new intent in the
+        rows only and reported "intent rows disagree with the log" on a healthy store (as SQLite's
+        doctor did beside a writer: ``SQLiteStore._snapshot``). Inside this thread's open
+        transaction it joins that one and sees what it sees (its own writes among them).
+        """
+        with self._txn(scopes, snapshot=True):
+            yield
 
     @contextmanager
     def _savepoint(self) -> Iterator[None]:
@@ -995,20 +1041,21 @@ class PostgresStore:
             return [str(r[0]) for r in self.q(_SCOPES)]
 
     def summary_counts(self, scope: str) -> dict[str, dict[str, int]]:
-        out: dict[str, dict[str, int]] = {}
+        """Counts by tier / kind / source (current items) and by status (all items), in one
+        statement, so all four are of one commit: as four statements, a write committed between
+        them was in the counts by status and not in those by tier (``_SUMMARY``)."""
+        out: dict[str, dict[str, int]] = {col: {} for col in _SUMMARY_SETS.values()}
         with self._read([scope]):
-            for col, current in (("tier", True), ("kind", True), ("source", True), ("status", False)):
-                where = "scope = %s AND closed_at IS NULL" if current else "scope = %s"
-                rows = self.q(
-                    f"SELECT {col}, count(*) FROM items WHERE {where} GROUP BY {col} ORDER BY {col}",  # nosec B608 # constants
-                    (scope,),
-                )
-                out[col] = {str(r[0]): int(r[1]) for r in rows}
+            for mask, value, current, every in self.q(_SUMMARY, (scope,)):
+                col = _SUMMARY_SETS[int(mask)]
+                n = int(every if col == "status" else current)
+                if n:
+                    out[col][str(value)] = n
         return out
 
     # -- health ---------------------------------------------------------------------------
     def doctor(self) -> DoctorReport:
-        with self._txn([]):
+        with self._snapshot([]):  # one commit's state: a write landing meanwhile is no drift
             scopes = [str(r[0]) for r in self.q(_SCOPES)]
             self._allow(scopes)
             report = health.check(self.q, scopes, self.made_by())
