@@ -22,6 +22,7 @@ occasion or another holder blocks, because a wrong conflict costs more than a mi
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass, replace
@@ -232,6 +233,8 @@ def frame(side: Analysis) -> Frame:
         concept = able or paraphrase.concept_of(stems[i]) or paraphrase.concept_of(roots[i]) or roots[i]
         if measured and (concept in _MEASURES or stems[i] in MEASURE_STEMS):
             continue  # "lasts" / "is … long" / "weighs": the unit already says what is measured
+        if measured and low in _STANDS and any(w in AXES for w in lows):
+            continue  # "stands 1.65 metres tall", "stands 300 m high": a height, not a place
         concepts.add(concept)
         if i < pred:
             subject.add(concept)
@@ -259,7 +262,7 @@ def frame(side: Analysis) -> Frame:
         quantities=quantities,
         years=tuple(_as_date(u) for u in side.units if _year(u)),
         dates=tuple(u for u in side.units if u.kind == "date"),
-        negated=(len(side.negations) + sum(w in _NEGATIVE_WORDS for w in lows) + bool(ceased)) % 2 == 1,
+        negated=(len(side.negations) + _negative_words(lows) + bool(ceased)) % 2 == 1,
         classes=tuple((u.key, u.side) for u in side.units if u.kind == "class" and _able_base(u.low) is None),
         words=words,
         stems=frozenset(stems) | frozenset(roots),
@@ -274,10 +277,34 @@ def frame(side: Analysis) -> Frame:
         predicate=pred,
         past=past,
         additive=bool(words & _ADDITIVE) or ("as" in words and "well" in words),
-        exclusive=bool(words & _EXCLUSIVE),
+        exclusive=bool(words & _EXCLUSIVE) or _by_oneself(lows),
         stopped=bool(stopped),
         bound=bound if bound is not None and len(quantities) == 1 else None,
     )
+
+
+def _negative_words(lows: list[str]) -> int:
+    """Negative words that deny the claim's own statement. "without parking" denies what "has
+    parking" says; "shipped without being paid for", "left without paying" deny a second event
+    and leave the first standing."""
+    count = 0
+    for i, low in enumerate(lows):
+        if low not in _NEGATIVE_WORDS:
+            continue
+        nxt = lows[i + 1] if i + 1 < len(lows) else ""
+        if low == "without" and (nxt in {"being", "ever", "having"} or (nxt.endswith("ing") and len(nxt) > 5)):
+            continue
+        count += 1
+    return count
+
+
+_STANDS = frozenset({"stand", "stands", "stood"})
+_ONESELF = frozenset({"himself", "herself", "themselves", "itself", "myself"})
+
+
+def _by_oneself(lows: list[str]) -> bool:
+    """ "baked the cake by himself": nobody else did it, as "alone" says."""
+    return any(a == "by" and b in _ONESELF for a, b in itertools.pairwise(lows))
 
 
 _TURNED = frozenset({"turned", "turns"})
@@ -557,7 +584,7 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     if differences == 1:
         if _flips(fa, fb) or fa.negated != fb.negated or fa.sequenced or fb.sequenced:
             return None
-        if only_a or only_b or _changed(fa, fb) or not _same_topic(fa, fb, 0.5):
+        if only_a or only_b or _changed(x, y, fa, fb) or not _same_topic(fa, fb, 0.5):
             return None
         if occasions_differ(fa, fb):
             return None
@@ -586,16 +613,51 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
 _DONE = frozenset({"@made-build", "@finish", "@open", "@found"})
 
 
-def _changed(fa: Frame, fb: Frame) -> bool:
+def _changed(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> bool:
     """A claim placed next to another state ("moved", "until", "became"): a change, not a
-    conflict. Except one first event said both times: "first moved to Toronto in 2016" and "his
-    first move to Toronto was in 2019" date the same move."""
+    conflict. Except one event said both times: "first moved to Toronto in 2016" and "his
+    first move to Toronto was in 2019" date the same move; "was discontinued in 2017" and "was
+    sold until it was discontinued in 2022" date the same discontinuation."""
     if not (fa.change or fb.change):
         return False
+    marks = {stem(w) for w in (_change_words(list(fa.words)) | _change_words(list(fb.words))) & _CHANGE}
+    shared = fa.concepts & fb.concepts
     if "first" in fa.words and "first" in fb.words:
-        moves = {stem(w) for w in (fa.words | fb.words) & _CHANGE}
-        return not moves <= (fa.concepts & fb.concepts)
+        return not marks <= shared
+    if marks <= shared | _UNTIL_STEMS and marks & shared <= _ONCE_CHANGES:
+        ends = [e for e in (_until_event(x, fb), _until_event(y, fa)) if e is not None]
+        dated_once = bool(marks & shared) and not marks & _UNTIL_STEMS
+        return not (ends or dated_once)
     return True
+
+
+def _concept_of_word(low: str) -> str:
+    """The concept one word stands for when read alone (its paraphrase class, else its root)."""
+    root = stem(base_form(low))
+    return paraphrase.concept_of(stem(low)) or paraphrase.concept_of(root) or root
+
+
+# Changes that happen once to what they are said of: the same word dated twice is one event.
+_ONCE_CHANGES = frozenset({stem("discontinued"), stem("introduced")})
+_UNTIL_STEMS = frozenset({stem("until"), stem("till")})
+
+
+def _until_event(side: Analysis, other: Frame) -> str | None:
+    """ "worked until his retirement in 2020": "until" ends one state at an event the other
+    claim names and dates ("retired in 2015"); the date belongs to that event, so the two
+    claims date one event. The concept of that event, or None."""
+    lows = [t.low for t in side.tokens]
+    for i, low in enumerate(lows):
+        if low not in {"until", "till"}:
+            continue
+        date = next((u for u in side.units if (u.kind == "date" or _year(u)) and u.tok > i), None)
+        if date is None:
+            return None
+        between = {_concept_of_word(w) for w in lows[i + 1 : date.tok] if not _function_word(w)}
+        event = next(iter(sorted(between & other.concepts)), None)
+        if event is not None and other.predicate < len(lows):
+            return event
+    return None
 
 
 def _phases_differ(fa: Frame, fb: Frame) -> bool:
@@ -743,7 +805,9 @@ def _same_topic(fa: Frame, fb: Frame, floor: float) -> bool:
     shared = fa.concepts & fb.concepts
     smaller = min(len(fa.concepts), len(fb.concepts))
     if smaller == 0:
-        return False  # names alone ("Mia … in 1990" / "Mia … in 2015") do not say which event
+        # names alone ("Mia … in 1990" / "Mia … in 2015") do not say which event; an extent both
+        # name ("is 1.80 m tall" / "stands 1.65 metres tall") says which measure
+        return bool(fa.axes) and fa.axes == fb.axes and not (fa.concepts ^ fb.concepts)
     if len(shared) / smaller < floor:
         return False
     extra = (fa.concepts ^ fb.concepts) & {stem(w) for w in _ROLE_WORDS}
