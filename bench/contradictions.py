@@ -299,9 +299,12 @@ def timing(rounds: int = 15) -> dict[str, float]:
     from reverie.conflict.frame import analyse
 
     try:  # the rules before issue #16 had no meaning reading (``--old`` runs them too)
-        from reverie.conflict.meaning import frame_of
-    except ImportError:  # pragma: no cover - old trees only
-        frame_of = None
+        from reverie.conflict.claim_frame import frame_of
+    except ImportError:  # pragma: no cover - trees before round 10 kept it in ``meaning``
+        try:
+            from reverie.conflict.meaning import frame_of
+        except ImportError:
+            frame_of = None
 
     pairs = load() + load(FRESH)
     per_round: list[float] = []

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from reverie.conflict import Claim, detect
+from reverie.conflict.claim_frame import frame_of
 from reverie.conflict.clauses import clauses
 from reverie.conflict.derive import base_form
-from reverie.conflict.meaning import frame_of
 
 
 def _axis(a: str, b: str) -> str | None:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from reverie.conflict import Claim, detect
 from reverie.conflict.frame import analyse
-from reverie.conflict.meaning import frame
+from reverie.conflict.claim_frame import frame
 from reverie.conflict.paraphrase import SINGLE_VALUED, concept_of, phrase_concept
 from reverie.conflict.text import stem
 

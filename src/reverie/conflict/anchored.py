@@ -11,7 +11,7 @@ measured and lets grammar say *whose* it is:
 
 - one quantity each, of the same specific dimension (not a bare number), and they disagree;
 - the same holder: every name on one side is on the other, and the heads of the two subjects
-  (``meaning._head``: "heap" in "the maximum heap size for the JVM") each appear on the other
+  (``grammar.head_of``: "heap" in "the maximum heap size for the JVM") each appear on the other
   side, so "the laptop" / "the laptop's charger" and "the rent" / "the deposit" stay apart;
 - something shared beyond names: a concept, or the counted noun itself ("cows");
 - each side may add its own predicate words (the paraphrase), but a side may not add a
@@ -43,21 +43,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from reverie.conflict.claim_frame import Frame, frame_of, function_word, unhyphenated
 from reverie.conflict.core import Span
 from reverie.conflict.dates import date_fields_in_conflict, time_in_conflict
 from reverie.conflict.entity import Aliases
 from reverie.conflict.frame import Analysis, Unit, analyse
-from reverie.conflict.meaning import (
-    Found,
-    Frame,
-    axes_differ,
-    bounds_meet,
-    frame_of,
-    function_word,
-    occasions_differ,
-    unhyphenated,
-    unmatched_names,
-)
+from reverie.conflict.meaning import Found, axes_differ, bounds_meet, occasions_differ, unmatched_names
 from reverie.conflict.numeric import comparable, disagree
 from reverie.conflict.temporal import reports_an_occasion, says_again
 from reverie.conflict.text import stem

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from reverie.conflict import lexicon
 from reverie.conflict.frame import analyse
 from reverie.conflict.text import DETERMINERS, HEDGES, Token, tokenize
 
@@ -63,7 +64,9 @@ def clauses(text: str) -> tuple[Clause, ...]:
             continue  # "salt and pepper", "French, German, and Portuguese": a list, not a clause
         pieces.append((start, m.start()))
         start = m.end()
-    if not pieces or len(pieces) + 1 > _MAX_CLAUSES:
+    if not pieces:
+        return _apposition(text) or _without_being(text)
+    if len(pieces) + 1 > _MAX_CLAUSES:
         return ()
     pieces.append((start, len(text)))
     first = analyse(text[pieces[0][0] : pieces[0][1]])
@@ -92,6 +95,67 @@ def clauses(text: str) -> tuple[Clause, ...]:
     if any(analyse(c.text).predicate >= len(analyse(c.text).tokens) for c in out[1:]):
         return ()  # a later piece with no verb: a list of values, not a clause
     return tuple(out)
+
+
+# "… Gatwick, his home airport.": a name, a comma, then a determiner and a few lower-case words.
+_APPOSITION = re.compile(
+    r"^(?P<main>.*\b(?P<value>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)),\s+"
+    r"(?P<det>his|her|its|their|the)\s+(?P<role>[a-z]+(?:[ -][a-z]+){0,2})\s*\.?\s*$"
+)
+_OWNERS = frozenset({"his", "her", "its", "their"})
+
+
+def _apposition(text: str) -> tuple[Clause, ...]:
+    """ "Farid always flies out of Gatwick, his home airport" also says "Farid's home airport is
+    Gatwick"; "Sessions are kept in Memcached, the session store" says "the session store is
+    Memcached". A trailing apposition names the role of the name before it. Read as two
+    clauses: the sentence without it, and the role restated with a copula; the restatement's
+    own words are the name, so spans point at it in the original text."""
+    m = _APPOSITION.match(text.strip())
+    if m is None:
+        return ()
+    main = m.group("main").strip()
+    first = analyse(main + ".")
+    if not 0 < first.predicate < len(first.tokens):
+        return ()
+    role = m.group("role")
+    if m.group("det") in _OWNERS:
+        if not any(w in lexicon.FUNCTIONAL_NOUN_FORMS for w in role.split()):
+            return ()  # "Tom, her neighbour": one of several; "Gwangju, his hometown": the one
+        holder = _person(first.tokens[: first.predicate], main) if m.group("det") in {"his", "her"} else None
+        if holder is None:
+            holder = main[: first.tokens[first.predicate - 1].end]
+            if holder.strip().lower() in _ALL_PRONOUNS:
+                return ()
+        lead = f"{holder}'s {role} is "
+    else:
+        lead = f"The {role} is "
+    offset = text.index(m.group("value"), len(m.group("main")) - len(m.group("value")))
+    return (Clause(main + ".", 0, 0), Clause(f"{lead}{m.group('value')}.", offset, len(lead)))
+
+
+_WITHOUT_BEING = re.compile(
+    r",?\s+without\s+(?:ever\s+)?being\s+(?P<done>[a-z]+(?:ed|en|wn|ne|t))\b(?P<rest>[^,;.]*)\.?\s*$"
+)
+
+
+def _without_being(text: str) -> tuple[Clause, ...]:
+    """ "The pull request was closed without being merged" also says "the pull request was not
+    merged": "without being" + a participle denies that of the subject. Read as two clauses:
+    the sentence without the phrase, and the denial restated with the subject's tense."""
+    m = _WITHOUT_BEING.search(text)
+    if m is None:
+        return ()
+    main = text[: m.start()].strip()
+    first = analyse(main + ".")
+    if not 0 < first.predicate < len(first.tokens):
+        return ()
+    subject = main[: first.tokens[first.predicate - 1].end]
+    if subject.strip().lower() in _ALL_PRONOUNS:
+        return ()
+    lead = f"{subject} {'was' if first.past else 'is'} not "
+    offset = m.start("done")
+    return (Clause(main + ".", 0, 0), Clause(f"{lead}{text[offset : m.end('rest')].strip()}.", offset, len(lead)))
 
 
 def _starts_clause(rest: str) -> bool:

@@ -4,7 +4,7 @@ Why: the aligner in ``align`` demands that every difference between two claims b
 word by word, so it misses the same conflict said in other words: another verb ("lives in" /
 "home is in"), another order (passive "was designed by X" / "Y designed"), a possessive
 subject ("Nina's boss is Petra" / "Nina reports to Omar"), units spelled differently. This
-module reads each claim as a *frame* instead of a sequence:
+module compares two claims read as *frames* (``claim_frame``) instead of sequences:
 
 - names: capitalised words and codes (the subject's identity, or the value of an entity slot);
 - concepts: the other content words, stemmed and mapped through ``paraphrase`` classes, as a
@@ -23,34 +23,35 @@ occasion or another holder blocks, because a wrong conflict costs more than a mi
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from reverie.conflict import lexicon, paraphrase, sequence, units
+from reverie.conflict.claim_frame import (
+    ADDITIVE,
+    CHANGE,
+    NOW,
+    Frame,
+    change_words,
+    frame_of,
+    function_word,
+    is_year,
+    unhyphenated,
+)
 from reverie.conflict.core import Axis, Span
-from reverie.conflict.dates import DateValue, date_fields_in_conflict, time_in_conflict
+from reverie.conflict.dates import date_fields_in_conflict, time_in_conflict
 from reverie.conflict.derive import base_form
 from reverie.conflict.entity import Aliases, same_value
 from reverie.conflict.frame import Analysis, Unit, analyse
 from reverie.conflict.grammar import (
-    AXES,
-    MEASURE_STEMS,
     ceased_at,
     experience_in_perfect,
-    head_of,
     stopped_in_past,
 )
 from reverie.conflict.numeric import Quantity, comparable, disagree, limits_disagree
 from reverie.conflict.temporal import reports_an_occasion, says_again
 from reverie.conflict.text import (
     ARTICLES,
-    DETERMINERS,
     FILLERS,
-    HEDGES,
-    NEGATIONS,
-    POSSESSIVE_DETERMINERS,
-    is_structural,
     stem,
 )
 
@@ -60,28 +61,6 @@ _RULE_WORDS = frozenset(
     {"must", "required", "requires", "require", "minimum", "maximum", "limit", "limited", "allowed", "capped",
      "mandatory"}
 )  # fmt: skip
-# Words that make a claim conditional or reported rather than asserted.
-_SOFT_HEDGES = HEDGES | frozenset(
-    {"may", "might", "could", "considering", "consider", "want", "wants", "would", "rumour", "rumoured",
-     "rumor", "rumored", "evaluating", "whether", "if", "thinks", "think", "plans", "planning", "hope",
-     "hopes", "expected", "sure", "unless", "possibly", "unsure", "supposedly", "allegedly", "planned",
-     "originally", "initially", "proposed", "tentatively"}
-)  # fmt: skip
-# Words that place a claim on a timeline next to another state: a change, not a conflict.
-_CHANGE = frozenset(
-    {"until", "till", "since", "formerly", "previously", "later", "earlier", "grown", "grew", "retrained",
-     "became", "become", "becomes", "switched", "moved", "then", "replaced", "introduced", "discontinued"}
-)  # fmt: skip
-# Words that say a claim is about now, whatever changed before ("moved out and no longer lives").
-_NOW = frozenset({"longer", "anymore", "still"})
-# Words that only say *that* something is measured; the unit of the quantity says *what*.
-_MEASURES = frozenset({"@duration", "@tall", "@weigh", "@cost"})
-# Words that make a value hold only under a condition ("35 minutes in rush hour").
-_CONDITION = frozenset({"if", "unless", "during", "while", "peak", "rush", "except", "excluding", "otherwise"})
-# Words that add another member rather than replace one ("also", "another").
-_ADDITIVE = frozenset({"also", "too", "another", "other", "include", "includes", "including", "among", "both"})
-# Words that say a value is the only one: they make any relation single-valued.
-_EXCLUSIVE = frozenset({"only", "instead", "sole", "solely", "exclusively", "alone"})
 # Words that name a second occasion or a part of the day: "the morning round" / "the evening round".
 _OCCASION = frozenset(
     {"morning", "afternoon", "evening", "night", "noon", "first", "second", "third", "last", "next",
@@ -92,62 +71,16 @@ _ROLE_WORDS = lexicon.KINSHIP | frozenset(
     {"colleague", "friend", "neighbour", "neighbor", "mentor", "boss", "manager", "assistant", "partner",
      "family", "parent", "parents", "child", "teammate", "roommate", "coworker", "client"}
 )  # fmt: skip
-# Content words too general to say what a claim is about.
-_GENERIC = frozenset(
-    {stem(w) for w in ("there", "it", "own", "total", "just", "about", "over", "around", "roughly",
-                        "approximately", "more", "any", "anymore", "longer", "able", "one", "thing", "up",
-                        "out", "got", "get", "set", "currently", "right", "now", "still", "again", "all",
-                        "every", "each", "day", "whole", "entire", "actually", "already", "yet", "even",
-                        "both", "full", "fully", "we", "you", "they", "he", "she", "i", "us", "them",
-                        "his", "her", "their", "our", "my", "its", "also", "only", "instead", "exactly",
-                        "well", "way", "being", "has", "have", "had", "having", "do", "does", "did",
-                        "is", "are", "was", "were", "be", "been", "first", "job", "count", "number", "current")}
-)  # fmt: skip
 # Events that happen once in a thing's life: their date does not change with the tense it is
 # told in ("was born in 1988" / "birth year is 1992", "was founded in 1902" / "dates from its
 # founding in 1950"), unlike a value that may have moved ("was 100" / "is 500").
 _ONE_LIFETIME = frozenset({"@born", "@found", "@die"})
-# Verbs that only place a nominalised event in time: "the signing took place on 2 May", "her
-# diagnosis came in 2016", "its completion happened in 1905" say what "was signed on" says.
-_LIGHT_BEFORE_DATE = frozenset({"came", "comes", "took", "takes", "happened", "happens", "occurred", "occurs"})
-# Negative words that are not in the negation list the aligner uses.
-_NEGATIVE_WORDS = frozenset({"unable", "cannot", "without", "lacks", "lack"})
 # Roles and properties with one holder at a time ("landlord", "capital"), as the aligner knows them.
 _ROLE_NOUNS = frozenset(stem(w) for w in lexicon.FUNCTIONAL_NOUNS) | frozenset(
     stem(base_form(w))
     for w in lexicon.FUNCTIONAL_NOUNS  # "conductor" read as "conduct" (``derive``)
 )
 _NAME_LINKS = frozenset({"of", "and", "&", "de", "van", "von", "da", "del", "la", "le"})
-
-
-@dataclass(frozen=True)
-class Frame:
-    """What a claim says, order-free (see module docstring)."""
-
-    names: tuple[tuple[int, str], ...]  # (token index, lower-cased text) of each name token
-    concepts: frozenset[str]
-    subject: frozenset[str]  # the concepts said before the predicate: who or what it is about
-    quantities: tuple[Unit, ...]
-    years: tuple[Unit, ...]  # bare four-digit numbers the date reader left ("died in 1616"), as dates
-    dates: tuple[Unit, ...]
-    negated: bool
-    classes: tuple[tuple[str, int], ...]  # (antonym class, side)
-    words: frozenset[str]  # every lower-cased word, to match a name said in lower case elsewhere
-    stems: frozenset[str]
-    hedged: bool
-    change: bool
-    additive: bool
-    exclusive: bool
-    record: bool
-    sequenced: bool
-    possessives: int  # how many "'s" the claim says
-    head: str | None  # the subject's head concept ("heap" in "the maximum heap size for the JVM")
-    compared: bool  # "than" after a quantity: "10 euros higher than the fare" is a difference
-    axes: frozenset[str]  # which extent a length measures: "long" / "wide" / "high" / "deep"
-    predicate: int  # token index of the predicate (``frame.find_predicate``, or a fallback)
-    past: bool
-    stopped: bool  # "stopped working …" told in the simple past (``grammar.stopped_in_past``)
-    bound: str | None  # "lower" / "upper": the claim names its one value a minimum / maximum
 
 
 @dataclass(frozen=True)
@@ -159,156 +92,6 @@ class Found:
     reason: str
     spans_a: tuple[Span, ...]
     spans_b: tuple[Span, ...]
-
-
-@lru_cache(maxsize=4096)
-def frame_of(text: str) -> Frame:
-    """The frame of one claim's text. Cached like ``analyse``: a claim meets many candidates."""
-    return frame(analyse(text))
-
-
-_NUMBER_WORDS = "|".join(sorted(units.NUMBER_WORDS, key=len, reverse=True))
-_COMPOUND = re.compile(rf"\b([0-9]+(?:\.[0-9]+)?|{_NUMBER_WORDS})-(?=[a-z])", re.IGNORECASE)
-
-
-@lru_cache(maxsize=4096)
-def unhyphenated(text: str) -> str:
-    """ "a 3-hour flight", "a five-year warranty" read as "a 3 hour flight": a number joined to its
-    unit by a hyphen is the same quantity. Same length, so every offset still points into the
-    original text."""
-    return _COMPOUND.sub(lambda m: m.group(1) + " ", text)
-
-
-def frame(side: Analysis) -> Frame:
-    """Read one analysed claim as a frame."""
-    tokens = side.tokens
-    pred = _predicate(side)
-    measured = any(u.kind == "qty" and u.qty is not None and u.qty.dim != "bare" for u in side.units)
-    in_value = {i for u in side.units if u.kind in ("qty", "date") for i in range(u.tok, _stop(side, u))}
-    labels = {u.tok for u in side.units if u.label}
-    classed = {u.tok for u in side.units if u.kind == "class"}
-    names: list[tuple[int, str]] = []
-    concepts: set[str] = set()
-    subject: set[str] = set()
-    lows = [t.low for t in tokens]
-    stems = [stem(low) for low in lows]
-    roots = [stem(base_form(low)) for low in lows]  # "retirement" meets "retired" (see ``derive``)
-    in_subject: list[tuple[int, str]] = []
-    ceased = ceased_at(lows)
-    stopped = stopped_in_past(lows)
-    age_cues, age_unit = _age(side, lows)
-    dated = any(u.kind == "date" or _year(u) for u in side.units)
-    skip = -1
-    for i, tok in enumerate(tokens):
-        if i in labels:
-            names.append((i, tok.low))
-            continue
-        if i in in_value or tok.kind != "word" or i <= skip or i in ceased or i in stopped or i in age_cues:
-            continue
-        pair = paraphrase.phrase_concept(stems[i], stems[i + 1]) if i + 1 < len(tokens) else None
-        placed = pair == "@happen" and _place_follows(side, i + 2)
-        if i == pred and dated and lows[i] in _LIGHT_BEFORE_DATE and pair in (None, "@happen") and not placed:
-            skip = i + (pair is not None)  # "the diagnosis came in 2016", "the signing took place on …":
-            continue  # the noun is the event, the verb only dates it ("came down" is an event itself)
-        if pair is not None:  # "married to": read as a relation even if "married" is a state too
-            concepts.add("@where" if placed else pair)
-            skip = i + 1
-            continue
-        able = _able_base(lows[i])
-        if i in classed and able is None:  # an antonym state: its class is the topic, its side apart
-            concepts.add(next(u.key for u in side.units if u.tok == i and u.kind == "class"))
-            event = paraphrase.concept_of(stems[i])
-            if event is not None:  # "completed" is a state and also the event "completion" names
-                concepts.add(event)
-            continue
-        if _is_name(side, i, pred):
-            names.append((i, tok.low))
-            continue
-        low = lows[i]
-        if _function_word(low) or stems[i] in _GENERIC or units.lookup(low) is not None:
-            continue  # a unit word left outside its number ("3-hour") says nothing of the topic
-        if low in _EXCLUSIVE:
-            continue  # "sole" / "exclusively" say how many values, not what the claim is about
-        concept = able or paraphrase.concept_of(stems[i]) or paraphrase.concept_of(roots[i]) or roots[i]
-        if measured and (concept in _MEASURES or stems[i] in MEASURE_STEMS):
-            continue  # "lasts" / "is … long" / "weighs": the unit already says what is measured
-        concepts.add(concept)
-        if i < pred:
-            subject.add(concept)
-            in_subject.append((i, concept))
-    concepts |= _implicit_location(side)
-    quantities = tuple(u for u in side.units if u.kind == "qty" and not _year(u))
-    past = side.past if pred == side.predicate else _past_verb(tokens[pred].low) if pred < len(tokens) else False
-    bound = next((_BOUNDS[low] for i, low in enumerate(lows) if low in _BOUNDS and i not in in_value), None)
-    if bound is not None and len(quantities) == 1:
-        concepts -= _BOUNDS.keys()
-        subject -= _BOUNDS.keys()
-    if age_unit is not None:
-        concepts.add("@age")
-        if age_unit not in quantities:
-            quantities = (*quantities, age_unit)
-        if any(lows[i] in _TURNED for i in age_cues) and not dated:
-            past = False  # "turned 41 this year": an age held now, as "is 41 years old" says
-    words = frozenset(lows)
-    # "May 10" is a date, not a hedge: hedges are read outside values, "may" only in lower case
-    spoken = frozenset(t.low for i, t in enumerate(tokens) if i not in in_value and (t.low != "may" or t.text == "may"))
-    return Frame(
-        names=tuple(names),
-        concepts=frozenset(concepts),
-        subject=frozenset(subject),
-        quantities=quantities,
-        years=tuple(_as_date(u) for u in side.units if _year(u)),
-        dates=tuple(u for u in side.units if u.kind == "date"),
-        negated=(len(side.negations) + sum(w in _NEGATIVE_WORDS for w in lows) + bool(ceased)) % 2 == 1,
-        classes=tuple((u.key, u.side) for u in side.units if u.kind == "class" and _able_base(u.low) is None),
-        words=words,
-        stems=frozenset(stems) | frozenset(roots),
-        hedged=bool(spoken & _SOFT_HEDGES),
-        change=(bool(_change_words(lows) & _CHANGE) and not words & _NOW) or ("used" in words and "to" in words),
-        record=_record(side),
-        sequenced=_sequenced(side) or bool(words & _CONDITION),
-        possessives=lows.count("'s"),
-        head=head_of(lows, in_subject),
-        axes=frozenset(AXES[w] for w in lows if w in AXES),
-        compared=any(t.low == "than" and t.start >= u.end for u in side.units if u.kind == "qty" for t in tokens),
-        predicate=pred,
-        past=past,
-        additive=bool(words & _ADDITIVE) or ("as" in words and "well" in words),
-        exclusive=bool(words & _EXCLUSIVE),
-        stopped=bool(stopped),
-        bound=bound if bound is not None and len(quantities) == 1 else None,
-    )
-
-
-_TURNED = frozenset({"turned", "turns"})
-_AGE_VERBS = _TURNED | {"aged"}
-
-
-def _age(side: Analysis, lows: list[str]) -> tuple[frozenset[int], Unit | None]:
-    """An age said as "is six years old", "turned 41", "turns two", "aged 40": the cue words and
-    the age as a bare quantity (a spelled number after "turned" is read here; the number reader
-    leaves a lone "two"). Both claims then measure one thing, the age, whatever verb says it."""
-    for unit in side.units:
-        q = unit.qty
-        if unit.kind == "qty" and q is not None and q.dim == "bare" and unit.low.endswith(("years old", "year old")):
-            return frozenset(), unit
-    for i, low in enumerate(lows[:-1]):
-        if low not in _AGE_VERBS:
-            continue
-        nxt = next((u for u in side.units if u.tok == i + 1), None)
-        if nxt is not None and nxt.kind == "qty" and nxt.qty is not None and nxt.qty.dim == "bare":
-            return frozenset({i}), nxt
-        value = units.NUMBER_WORDS.get(lows[i + 1])
-        if (nxt is None or nxt.kind == "word") and value is not None and value < 150:
-            token = side.tokens[i + 1]
-            q = Quantity(value, value, False, False, "bare", "", token.text, str(int(value)), False)
-            return frozenset({i}), Unit(token.low, "qty", token.low, False, i + 1, token.start, token.end,
-                                        token.text, qty=q)  # fmt: skip
-    return frozenset(), None
-
-
-# "The minimum password length is 8": the value is a lower bound, as "at least 8" says.
-_BOUNDS = {"minimum": "lower", "min": "lower", "maximum": "upper", "max": "upper"}
 
 
 def bounds_meet(fa: Frame, fb: Frame) -> bool:
@@ -343,156 +126,14 @@ def _as_bound(q: Quantity, side: Frame, other: Quantity) -> Quantity:
     return q
 
 
-def _change_words(lows: list[str]) -> frozenset[str]:
-    """The words that may mark a change; "until" after "valid" is an end date, not a change."""
-    return frozenset(w for i, w in enumerate(lows) if not (w == "until" and i > 0 and lows[i - 1] in {"valid", "good"}))
-
-
-def _place_follows(side: Analysis, i: int) -> bool:
-    """ "took place in Riga": "in" / "at" and a name that is not a date or number. Where one
-    event happened is one place, as "was held in" / "was hosted in" say."""
-    tokens = side.tokens
-    if i + 1 >= len(tokens) or tokens[i].low not in {"in", "at"}:
-        return False
-    j = i + 1 + (tokens[i + 1].low in ARTICLES and i + 2 < len(tokens))
-    valued = {k for u in side.units if u.kind in ("qty", "date") for k in range(u.tok, _stop(side, u))}
-    return tokens[j].kind == "word" and tokens[j].cap and j not in valued
-
-
 def axes_differ(fa: Frame, fb: Frame) -> bool:
     """Both claims name the extent their length runs along, and the extents differ."""
     return bool(fa.axes and fb.axes and not fa.axes & fb.axes)
 
 
-def _year(unit: Unit) -> bool:
-    """A bare number that reads as a year: four digits, 1000-2199, no unit, no thousands comma
-    ("1,100" is a count)."""
-    q = unit.qty
-    return (
-        unit.kind == "qty"
-        and "," not in unit.text
-        and q is not None
-        and q.dim == "bare"
-        and q.exact is not None
-        and len(q.exact) == 4
-        and q.exact.isdigit()
-        and 1000 <= int(q.exact) < 2200
-    )
-
-
-def _as_date(unit: Unit) -> Unit:
-    """A bare year as the date it names, so it meets "in 1791" read as a date on the other side."""
-    assert unit.qty is not None and unit.qty.exact is not None
-    return replace(unit, key="<date>", kind="date", qty=None, date=DateValue(year=int(unit.qty.exact)))
-
-
-def _able_base(low: str) -> str | None:
-    """ "reachable" → "reach", "accessible" → "access": can-be-X is X said as an adjective, so
-    "is reachable" meets "can be reached" and "cannot be reached" negates it."""
-    for suffix in ("able", "ible"):
-        base = low[: -len(suffix)]
-        if low.endswith(suffix) and len(base) >= 4 and base.isalpha():
-            return stem(base)
-    return None
-
-
-def _stop(side: Analysis, unit: Unit) -> int:
-    """The token index just after a value unit."""
-    return next((i for i, t in enumerate(side.tokens) if t.start >= unit.end), len(side.tokens))
-
-
-def function_word(low: str) -> bool:
-    """A word that says nothing of what a claim is about (articles, prepositions, hedges …)."""
-    return _function_word(low)
-
-
-def _function_word(low: str) -> bool:
-    return (
-        is_structural(low)
-        or low in FILLERS
-        or low in NEGATIONS
-        or low in ARTICLES
-        or low in POSSESSIVE_DETERMINERS
-        or low in _SOFT_HEDGES
-        or low in {"'s", "n't", "longer", "than", "whose", "whom", "where", "when"}
-    )
-
-
-def _predicate(side: Analysis) -> int:
-    """Where the predicate starts. The aligner's verb lexicon is small; when it finds no verb,
-    take the first lower-case past form ("Luis Ortega painted …") or the first word of a
-    paraphrase phrase ("sessions time out …") or a paraphrase word in its -s form."""
-    tokens = side.tokens
-    if side.predicate < len(tokens):
-        return side.predicate
-    for i in range(1, len(tokens)):
-        tok, prev = tokens[i], tokens[i - 1]
-        if tok.kind != "word" or not tok.text.islower() or prev.low in DETERMINERS or prev.low == "'s":
-            continue
-        low = tok.low
-        if _past_verb(low):
-            return i
-        if i + 1 < len(tokens) and paraphrase.phrase_concept(stem(low), stem(tokens[i + 1].low)) is not None:
-            return i
-        if low.endswith("s") and not low.endswith("ss") and paraphrase.concept_of(stem(low)) is not None:
-            return i
-    return len(tokens)
-
-
-def _past_verb(low: str) -> bool:
-    return low in lexicon.PAST_VERB_FORMS or (len(low) > 3 and low.endswith("ed"))
-
-
-def _is_name(side: Analysis, i: int, pred: int) -> bool:
-    """A capitalised word or code; the first word only when it is plainly a name. A word of a
-    paraphrase class ("PhD", "CEO", "TTL") is a concept however it is written."""
-    tokens = side.tokens
-    tok = tokens[i]
-    if not tok.cap or tok.low in FILLERS or paraphrase.concept_of(stem(tok.low)) is not None:
-        return False
-    if stem(tok.low) in _GENERIC:
-        return False  # "There are four cats …"
-    if i > 0:
-        return True
-    if tok.low in ARTICLES or tok.low in POSSESSIVE_DETERMINERS or is_structural(tok.low):
-        return False
-    nxt = next((t for t in tokens[1:] if t.low not in FILLERS), None)
-    if nxt is None:
-        return False
-    verb_next = nxt.text.islower() and (nxt.low in lexicon.VERB_FORMS or nxt.low.endswith("ed"))
-    return pred == 1 or verb_next or nxt.low == "'s" or nxt.cap
-
-
 def _perfect(side: Analysis) -> bool:
     """ "Ravi has lived in Mumbai": experience over a life, so several values may each be true."""
     return experience_in_perfect([t.low for t in side.tokens], lexicon.PAST_VERB_FORMS)
-
-
-def _record(side: Analysis) -> bool:
-    """A templated record ("Thermostat log 06:00: heating on"): a header, then an observation.
-
-    Records of one template are many occasions of one kind; their values differ by design.
-    """
-    return ": " in side.text or side.text.rstrip().endswith(":")
-
-
-def _implicit_location(side: Analysis) -> set[str]:
-    """ "X is in Paris" says where X is, as "X is located in Paris" does; "the accord was signed
-    in Vienna" says where its one signing was, as "the signing took place in Geneva" does."""
-    tokens = side.tokens
-    p = side.predicate
-    if side.copula and p + 2 < len(tokens) and tokens[p + 1].low in _ONCE_PLACED:
-        p += 1
-    place = p + 2 < len(tokens) and tokens[p + 2].kind == "word" and tokens[p + 2].cap
-    if side.copula and place and tokens[p + 1].low in {"in", "at"}:
-        return {"@where"}
-    return set()
-
-
-# Events that happen once to what they are said of, so "in <Place>" after them is its one place.
-_ONCE_PLACED = frozenset(
-    {"signed", "born", "founded", "buried", "crowned", "baptised", "baptized", "ratified", "held", "hosted"}
-)
 
 
 # ---- judging a pair ------------------------------------------------------------------------
@@ -557,7 +198,7 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     if differences == 1:
         if _flips(fa, fb) or fa.negated != fb.negated or fa.sequenced or fb.sequenced:
             return None
-        if only_a or only_b or _changed(fa, fb) or not _same_topic(fa, fb, 0.5):
+        if only_a or only_b or _changed(x, y, fa, fb) or not _same_topic(fa, fb, 0.5):
             return None
         if occasions_differ(fa, fb):
             return None
@@ -574,7 +215,7 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
         return Found("temporal", 0.7, reason, (_span(x, da),), (_span(y, db),))
     if only_a and only_b:
         return _entity(x, y, fa, fb, only_a, only_b, aliases)
-    now = bool((fa.words | fb.words) & _NOW)  # "still lives" / "moved out and no longer lives"
+    now = bool((fa.words | fb.words) & NOW)  # "still lives" / "moved out and no longer lives"
     if fa.past != fb.past and not (now or _perfect_or_passive(x) or _perfect_or_passive(y)):
         return None
     if only_a or only_b:
@@ -586,16 +227,51 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
 _DONE = frozenset({"@made-build", "@finish", "@open", "@found"})
 
 
-def _changed(fa: Frame, fb: Frame) -> bool:
+def _changed(x: Analysis, y: Analysis, fa: Frame, fb: Frame) -> bool:
     """A claim placed next to another state ("moved", "until", "became"): a change, not a
-    conflict. Except one first event said both times: "first moved to Toronto in 2016" and "his
-    first move to Toronto was in 2019" date the same move."""
+    conflict. Except one event said both times: "first moved to Toronto in 2016" and "his
+    first move to Toronto was in 2019" date the same move; "was discontinued in 2017" and "was
+    sold until it was discontinued in 2022" date the same discontinuation."""
     if not (fa.change or fb.change):
         return False
+    marks = {stem(w) for w in (change_words(list(fa.words)) | change_words(list(fb.words))) & CHANGE}
+    shared = fa.concepts & fb.concepts
     if "first" in fa.words and "first" in fb.words:
-        moves = {stem(w) for w in (fa.words | fb.words) & _CHANGE}
-        return not moves <= (fa.concepts & fb.concepts)
+        return not marks <= shared
+    if marks <= shared | _UNTIL_STEMS and marks & shared <= _ONCE_CHANGES:
+        ends = [e for e in (_until_event(x, fb), _until_event(y, fa)) if e is not None]
+        dated_once = bool(marks & shared) and not marks & _UNTIL_STEMS
+        return not (ends or dated_once)
     return True
+
+
+def _concept_of_word(low: str) -> str:
+    """The concept one word stands for when read alone (its paraphrase class, else its root)."""
+    root = stem(base_form(low))
+    return paraphrase.concept_of(stem(low)) or paraphrase.concept_of(root) or root
+
+
+# Changes that happen once to what they are said of: the same word dated twice is one event.
+_ONCE_CHANGES = frozenset({stem("discontinued"), stem("introduced")})
+_UNTIL_STEMS = frozenset({stem("until"), stem("till")})
+
+
+def _until_event(side: Analysis, other: Frame) -> str | None:
+    """ "worked until his retirement in 2020": "until" ends one state at an event the other
+    claim names and dates ("retired in 2015"); the date belongs to that event, so the two
+    claims date one event. The concept of that event, or None."""
+    lows = [t.low for t in side.tokens]
+    for i, low in enumerate(lows):
+        if low not in {"until", "till"}:
+            continue
+        date = next((u for u in side.units if (u.kind == "date" or is_year(u)) and u.tok > i), None)
+        if date is None:
+            return None
+        between = {_concept_of_word(w) for w in lows[i + 1 : date.tok] if not function_word(w)}
+        event = next(iter(sorted(between & other.concepts)), None)
+        if event is not None and other.predicate < len(lows):
+            return event
+    return None
 
 
 def _phases_differ(fa: Frame, fb: Frame) -> bool:
@@ -706,20 +382,6 @@ def _flips(fa: Frame, fb: Frame) -> bool:
     return any(k in sides_b and sides_b[k] != v for k, v in sides_a.items())
 
 
-def _sequenced(side: Analysis) -> bool:
-    """ "before the reorg" / "after the reorg": a value placed next to another event, so both
-    may hold. "after 90 s" / "before 9 am" are a duration and a time, not an event."""
-    starts = {u.tok for u in side.units if u.kind in ("qty", "date")}
-    tokens = side.tokens
-    for i, tok in enumerate(tokens):
-        if tok.low not in {"before", "after", "when", "once"}:
-            continue
-        j = i + 1 + (i + 1 < len(tokens) and tokens[i + 1].low in ARTICLES)
-        if j not in starts:
-            return True
-    return False
-
-
 def _other_holder(fa: Frame, fb: Frame) -> bool:
     """One subject names a thing or person the other does not ("Lars's brother", "main span"),
     or goes one possessive further ("Omar's boss's boss")."""
@@ -743,7 +405,9 @@ def _same_topic(fa: Frame, fb: Frame, floor: float) -> bool:
     shared = fa.concepts & fb.concepts
     smaller = min(len(fa.concepts), len(fb.concepts))
     if smaller == 0:
-        return False  # names alone ("Mia … in 1990" / "Mia … in 2015") do not say which event
+        # names alone ("Mia … in 1990" / "Mia … in 2015") do not say which event; an extent both
+        # name ("is 1.80 m tall" / "stands 1.65 metres tall") says which measure
+        return bool(fa.axes) and fa.axes == fb.axes and not (fa.concepts ^ fb.concepts)
     if len(shared) / smaller < floor:
         return False
     extra = (fa.concepts ^ fb.concepts) & {stem(w) for w in _ROLE_WORDS}
@@ -971,7 +635,7 @@ def open_ended(x: Analysis, y: Analysis) -> bool:
     A claim that adds a member ("also", "too") leaves room for both. The word aligner asks this
     too before it calls a differing name a conflict."""
     a, b = frozenset(t.low for t in x.tokens), frozenset(t.low for t in y.tokens)
-    additive = bool((a | b) & _ADDITIVE) or ("as" in a | b and "well" in a | b)  # "is also taught by"
+    additive = bool((a | b) & ADDITIVE) or ("as" in a | b and "well" in a | b)  # "is also taught by"
     return additive or bool((a ^ b) & _REFINING) or _perfect(x) or _perfect(y)
 
 

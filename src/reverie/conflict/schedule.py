@@ -31,10 +31,11 @@ import re
 from dataclasses import dataclass, replace
 
 from reverie.conflict.anchored import names_a_phase, phases
+from reverie.conflict.claim_frame import Frame, frame_of, function_word
 from reverie.conflict.core import Span
 from reverie.conflict.dates import DateValue
 from reverie.conflict.frame import Analysis, Unit, analyse
-from reverie.conflict.meaning import Found, Frame, frame_of, function_word, unmatched_names
+from reverie.conflict.meaning import Found, unmatched_names
 from reverie.conflict.temporal import reports_an_occasion, says_again
 from reverie.conflict.text import stem
 

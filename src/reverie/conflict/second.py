@@ -53,13 +53,14 @@ from typing import Protocol
 from reverie.conflict import lexicon, places
 from reverie.conflict.align import align
 from reverie.conflict.anchored import phases
+from reverie.conflict.claim_frame import frame_of
 from reverie.conflict.core import Axis, Claim, Conflict
 from reverie.conflict.dates import DateValue, date_fields_in_conflict, time_in_conflict
 from reverie.conflict.detect import detect, disjoint
 from reverie.conflict.entity import Aliases, compare_hunk
 from reverie.conflict.frame import Analysis, Unit, analyse
 from reverie.conflict.grammar import experience_in_perfect
-from reverie.conflict.meaning import axes_differ, frame_of
+from reverie.conflict.meaning import axes_differ
 from reverie.conflict.numeric import Quantity, comparable, disagree
 from reverie.conflict.temporal import reports_an_occasion, says_again
 from reverie.errors import InvalidInputError, ReaderError
