@@ -43,10 +43,11 @@ from typing import Any, Protocol
 
 from reverie.conversation.audience import quotable
 from reverie.conversation.checks import RESERVED_META
-from reverie.conversation.extract import Proposal, RuleExtractor, minable
+from reverie.conversation.extract import RuleExtractor, minable
 from reverie.conversation.host import ConversationHost
 from reverie.conversation.people.anonymous import anonymous_speaker
 from reverie.conversation.people.enroll import AUTHOR, Enroller
+from reverie.conversation.proposal import Proposal
 from reverie.errors import ConflictError, InvalidInputError, LearningPausedError, ReverieError
 from reverie.model import commands as cmd
 from reverie.model.conversation import ENTRY_ORIGIN_META, Entry
