@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 
 from reverie.conversation.claims import main_claim, reported
+from reverie.conversation.hedging import HEDGED_CONFIDENCE, as_hypothesis, frame, hedged
 from reverie.conversation.people.anonymous import anonymous_speaker
 from reverie.conversation.people.chat import casual, clauses, recase
 from reverie.conversation.people.framing import denials, unlabel
@@ -42,12 +43,20 @@ from reverie.model.conversation import Entry
 from reverie.model.redact import REDACTED
 from reverie.model.textform import canonical
 
-__all__ = ["CATEGORIES", "FRAGMENT_CONFIDENCE", "Proposal", "RuleExtractor", "minable", "sentences"]
+__all__ = [
+    "CATEGORIES",
+    "FRAGMENT_CONFIDENCE",
+    "HEDGED_CONFIDENCE",
+    "Proposal",
+    "RuleExtractor",
+    "minable",
+    "sentences",
+]
 
 _QUOTED = re.compile(r"^(" + NAME + r")\s(?:" + "|".join(SPEECH_VERBS) + r")[:,]?\s[\"“](.+?)[\"”]")
 _LEAD = re.compile(
-    r"^(?:(?:yes|no|yeah|yep|nope|well|oh|so|and|but|also|thanks|ok|okay|sure|honestly|sometimes|probably|anyway|"
-    r"haha|lol|wow|btw|plus|hmm|um|actually|basically|apparently|hey|hi|hello|congrats|congratulations|cheers|"
+    r"^(?:(?:yes|no|yeah|yep|nope|well|oh|so|and|but|also|thanks|ok|okay|sure|honestly|sometimes|anyway|"
+    r"haha|lol|wow|btw|plus|hmm|um|actually|basically|hey|hi|hello|congrats|congratulations|cheers|"
     r"dear|ya|yup|yea|ah|ahh|oof|ugh|omg|tbh|nah)\b[,.!]?\s*)+",
     re.I,
 )
@@ -112,7 +121,7 @@ class RuleExtractor:
                         if denied:
                             _listen(part, ctx)  # who it names is still who a "he" after it means
                             continue
-                        last = _sentence(part, speaker, ctx)
+                        last = _said(part, speaker, ctx)
                         found.extend(last)
             # a whole sentence's claim about a person first; a fragment's or one about no person after
             found.sort(key=lambda p: (p.subject is None, p.confidence < FRAGMENT_CONFIDENCE + 0.01))
@@ -136,6 +145,18 @@ def _framed(clause: str, speaker: str, ctx: Context) -> tuple[bool, list[tuple[s
     if unlabelled is None:
         return False, [(clause, True)]
     return denials(unlabelled)
+
+
+def _said(part: str, speaker: str, ctx: Context) -> list[Proposal]:
+    """The proposals of a part the speaker did not deny; hearsay and hedges as hypotheses
+    ("Rumour has it that …", "I heard that …", "Dana probably …": see ``hedging``). A frame that
+    hedges only a statement ("I heard …") leaves a part that states nothing after it as it was."""
+    said = frame(part)
+    if said is not None:
+        inner = _sentence(said.statement, speaker, ctx)
+        if inner or said.always:
+            return [as_hypothesis(p, speaker, said) for p in inner]
+    return [as_hypothesis(p, speaker) if hedged(p.text) else p for p in _sentence(part, speaker, ctx)]
 
 
 def _typed_name(word: str, ctx: Context) -> bool:

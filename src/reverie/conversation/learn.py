@@ -272,7 +272,7 @@ class Learner:
         if p.relation is not None:
             meta["relation"] = {"person": p.relation[0], "type": p.relation[1], "of": p.relation[2]}
         return {
-            "kind": KIND_OF.get(p.category, "assertion"),
+            "kind": "hypothesis" if p.hedged else KIND_OF.get(p.category, "assertion"),
             "source": "user_stated" if p.first_person else "observed",
             "author": m.speaker,
             "meta": meta,

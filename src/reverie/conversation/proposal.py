@@ -20,6 +20,8 @@ class Proposal:
     ``subject`` is the name (as said, or the speaker's) of the person it is about; ``mentions``
     the other people it names; ``relation`` = (person, relation noun, of whom) for a relation.
     ``first_person``: the speaker said it of themselves (stated), else it is hearsay (observed).
+    ``hedged``: said as hearsay or a guess ("I heard that …", "Dana probably …"), so it is
+    written as a hypothesis, not a fact (``conversation.hedging``).
     """
 
     text: str
@@ -30,3 +32,4 @@ class Proposal:
     relation: tuple[str, str, str] | None = None
     origin: str = "rules"
     confidence: float = 0.7
+    hedged: bool = False
