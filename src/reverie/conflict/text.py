@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from reverie.model.hedges import HEDGES as HEDGES  # kept out of alignment but lower the confidence
+
 # Order matters: phone-like codes ("555-1234", "+1-555-123-4567"), numbered codes with a leading
 # zero ("2024-0113": nobody writes a range that way) and seat-like codes ("14C"; not B/K/M,
 # which multiply) are one word, not a range or a number ("No." before a number is the
@@ -263,8 +265,6 @@ FILLERS = frozenset(
         "ms", "prof", "turned", "switched", "fully", "that", "which", "who",
     }
 )  # fmt: skip
-# Words that weaken a claim: kept out of alignment but lower the confidence.
-HEDGES = frozenset({"probably", "maybe", "perhaps", "likely", "possibly", "apparently", "reportedly", "might", "seems"})
 PAST_MARKERS = frozenset({"formerly", "previously", "once", "ago"})
 
 

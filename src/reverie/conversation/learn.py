@@ -43,10 +43,11 @@ from typing import Any, Protocol
 
 from reverie.conversation.audience import quotable
 from reverie.conversation.checks import RESERVED_META
-from reverie.conversation.extract import Proposal, RuleExtractor, minable
+from reverie.conversation.extract import RuleExtractor, minable
 from reverie.conversation.host import ConversationHost
 from reverie.conversation.people.anonymous import anonymous_speaker
 from reverie.conversation.people.enroll import AUTHOR, Enroller
+from reverie.conversation.proposal import Proposal
 from reverie.errors import ConflictError, InvalidInputError, LearningPausedError, ReverieError
 from reverie.model import commands as cmd
 from reverie.model.conversation import ENTRY_ORIGIN_META, Entry
@@ -271,7 +272,7 @@ class Learner:
         if p.relation is not None:
             meta["relation"] = {"person": p.relation[0], "type": p.relation[1], "of": p.relation[2]}
         return {
-            "kind": KIND_OF.get(p.category, "assertion"),
+            "kind": "hypothesis" if p.hedged else KIND_OF.get(p.category, "assertion"),
             "source": "user_stated" if p.first_person else "observed",
             "author": m.speaker,
             "meta": meta,

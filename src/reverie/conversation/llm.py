@@ -22,10 +22,11 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from reverie.conversation.extract import CATEGORIES, Proposal, minable
+from reverie.conversation.extract import minable
 from reverie.conversation.people.anonymous import anonymous_speaker
 from reverie.conversation.people.lexicon import RELATIONS
 from reverie.conversation.people.names import check_person_name, tokens
+from reverie.conversation.proposal import CATEGORIES, Proposal
 from reverie.embed.netguard import Endpoint, Resolver, check_endpoint, pinned_connection
 from reverie.errors import EmbedderError, InvalidInputError, ReverieError
 from reverie.model.conversation import Entry

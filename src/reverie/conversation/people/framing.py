@@ -14,7 +14,10 @@ Osaka, …" about Kenji: the speaker's own denial was stored as what she asserte
   really", "… (not true)", a next sentence "That's not true.") is cut off and marked denied; what
   follows the denial ("…, but that's not true, he lives in Kyoto") is still a statement. Only
   epistemic words deny: "which is wrong" may judge a deed it asserts, so it is left alone unless
-  it "turned out" so.
+  it "turned out" so. The same words said in front deny too ("It's not true that Dana lives in
+  Lisbon", "It is false that …", "It's a myth that …", "That Dana lives in Lisbon is a myth": the
+  outside tester of session 32 found these stored word for word as claims); "It's true that …"
+  is taken off and the statement after it said.
 
 Both are pure text rules: whether a label names a person is the caller's question (``person``).
 """
@@ -57,6 +60,19 @@ _AFTER_CLAUSE = re.compile(
 )
 #: A denial that opens a sentence: it takes back the sentence said before it.
 _OPENING = re.compile(rf"^{_JOIN}(?:{_SAID_DENIAL}|{_BARE_DENIAL}){_AFTER}{_END}", re.I)
+#: A denial said in front of what it denies: "It's not true that …", "It is false that …", "It's a
+#: myth that …", "Not true that …" (the same words as a denial after it, then "that").
+_DENIED_NEXT = re.compile(
+    rf"^{_JOIN}(?:{_BE}\s+(?:not|no\s+longer)\s+{_TRUE}|(?:it|this)\s+(?:isn|wasn){_APOS}?t\s+{_TRUE}"
+    rf"|{_BE}\s+{_FALSE}|not\s+{_TRUE})\s+that\s+",
+    re.I,
+)
+#: Where a clause denied in front ends: what follows ("…; she lives in Porto", "…, but he …") is said.
+_DENIED_END = re.compile(r"\s*(?:;|\s[-–—]\s|,\s*(?=(?:but|and|though|actually|in\s+fact|she|he|they|i|we)\b))", re.I)
+#: A subject clause denied after it: "That Dana lives in Lisbon is a myth / is not true / was false".
+_DENIED_THAT = re.compile(rf"^that\s+(\S+(?:\s+\S+){{2,}}?)\s+(?:is|was)\s+(?:not\s+{_TRUE}|{_FALSE})\W*$", re.I)
+#: Said true: "It's true that …", "It is true, …", "True, …": the statement after it is said.
+_AFFIRMED = re.compile(rf"^(?:it|that)(?:{_APOS}s|\s+is)\s+(?:true|correct)(?:\s+that\s+|\s*,\s*)|^true,\s+", re.I)
 
 
 def unlabel(sentence: str, person: Callable[[list[str]], str | None]) -> str | None:
@@ -94,6 +110,18 @@ def denials(clause: str) -> tuple[bool, list[tuple[str, bool]]]:
     if opening is not None:
         back, clause = True, _rest(clause, opening.end())
     parts: list[tuple[str, bool]] = []
+    denied_that = _DENIED_THAT.match(clause)
+    if denied_that is not None:
+        return back, [(denied_that.group(1), True)]
+    affirmed = _AFFIRMED.match(clause)
+    if affirmed is not None:
+        clause = _rest(clause, affirmed.end())
+    denied_next = _DENIED_NEXT.match(clause)
+    if denied_next is not None:
+        clause = clause[denied_next.end() :]
+        end = _DENIED_END.search(clause)
+        parts.append((clause[: end.start()] if end else clause, True))
+        clause = _rest(clause, end.end()) if end else ""
     while clause and (m := _AFTER_CLAUSE.search(clause)) is not None:
         parts.append((clause[: m.start()].strip(), True))
         clause = _rest(clause, m.end())

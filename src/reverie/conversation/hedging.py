@@ -1,0 +1,109 @@
+"""Hearsay and hedges: what a speaker reports or guesses is proposed as a hypothesis, not a fact.
+
+Why (outside tester, session 32): "Rumour has it that Dana lives in Lisbon.", "I heard that …",
+"Supposedly …", "People say …", "Apparently …" (which the rules took off as a filler word) and
+"I think maybe …" were proposed as firm as "Dana lives in Lisbon." said outright. A demanding
+user wants the report kept — recall should find that Alice heard it — but never as a fact, and
+never at a fact's confidence. So a hedged statement becomes a claim that says it is hearsay or a
+guess (its frame kept in its words: "Alice heard that Dana lives in Lisbon."), marked ``hedged``
+(written as kind ``hypothesis``) at ``HEDGED_CONFIDENCE``; the conflict rules read the same words
+as a hedge (``reverie.model.hedges``), so it does not stand against a fact as an equal.
+
+- ``frame``: a hearsay or hedge phrase in front of a statement ("Rumour has it that", "Word is",
+  "I heard that", "People say", "Someone told me", "I think maybe", "Apparently", "Supposedly,").
+  Some frames are hedges whatever follows; "I heard", "People say" and "I think" without "that"
+  are one only when a statement follows ("I heard a noise downstairs" is the speaker's fact).
+- ``hedged``: a claim whose own words carry a hedge ("Dana probably lives in Lisbon", "…,
+  apparently", "Omar might move") is one too.
+- ``as_hypothesis``: the proposal, hedged. A relation of the speaker's own said inside hearsay
+  ("I heard my sister Dana moved") stays firm — who her sister is the speaker knows; another's
+  relation heard of is no relation, only words that say it was heard.
+
+A report from someone named ("Priya said Omar got promoted") is not hearsay: it says who said it,
+and stays a fact about Omar as before.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from reverie.conversation.proposal import Proposal
+from reverie.conversation.rewrite import finish, first_person
+from reverie.model.hedges import HEARSAY_ADVERBS, HEDGES
+
+#: How sure a hedged or hearsay claim is (below a fragment's 0.5: the speaker does not vouch for it).
+HEDGED_CONFIDENCE = 0.3
+
+_WORDS = HEDGES | HEARSAY_ADVERBS
+#: Hedge adverbs that may open a statement ("Apparently, …", "Maybe …"); "might", "seems" and
+#: "likely" do not open one.
+_LEADING = sorted(_WORDS - {"might", "seems", "likely"})
+_RUMOUR = r"rumou?r"
+_CROWD = r"(?:people|everyone|everybody|some\s+people|someone|somebody|folks)"
+_SAY = r"(?:say|says|said|claim|claims|reckon|reckons)"
+_WE = r"(?:i|we)"
+_HEARD = rf"{_WE}(?:['’]ve|\s+have)?\s+(?:heard|hear)"
+_THINK = rf"{_WE}\s+(?:think|guess|suppose|reckon)"
+_ADVERB = r"(?:" + "|".join(_LEADING) + r")\b,?"
+#: Frames that make what follows hearsay or a guess, whatever it is.
+_ALWAYS = re.compile(
+    r"^(?:"
+    rf"{_RUMOUR}\s+has\s+it(?:\s+that)?|{_RUMOUR}s?\s+says?(?:\s+that)?|word\s+(?:is|has\s+it)(?:\s+that)?"
+    rf"|the\s+(?:{_RUMOUR}|word|story|gossip)\s+is(?:\s+that)?|there(?:['’]s|\s+is)\s+a\s+{_RUMOUR}(?:\s+that)?"
+    rf"|{_HEARD}\s+that|{_CROWD}\s+{_SAY}\s+that|(?:someone|somebody)\s+told\s+(?:me|us)(?:\s+that)?"
+    rf"|{_THINK}(?:\s+that)?\s+{_ADVERB}|{_THINK}\s+that|{_WE}\s+believe\s+that|it\s+seems(?:\s+that|\s+like)?"
+    rf"|{_ADVERB}"
+    r")\s+",
+    re.I,
+)
+#: Frames that are hearsay or a guess only when a statement follows ("I heard a noise" is not).
+_IF_STATED = re.compile(rf"^(?:{_HEARD}|{_CROWD}\s+{_SAY}|{_THINK})\s+", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """A hearsay or hedge phrase in front of a statement: its words, the statement, and whether it
+    hedges whatever follows (else only a statement: see ``_IF_STATED``)."""
+
+    words: str
+    statement: str
+    always: bool
+
+
+def frame(said: str) -> Frame | None:
+    """The hearsay or hedge frame ``said`` opens with, if any."""
+    for pattern, always in ((_ALWAYS, True), (_IF_STATED, False)):
+        m = pattern.match(said)
+        if m is not None and said[m.end() :].strip():
+            return Frame(said[: m.end()].strip(), said[m.end() :].strip(), always)
+    return None
+
+
+def hedged(text: str) -> bool:
+    """Do a claim's own words carry a hedge ("probably", "apparently", "might", "supposedly" …)?
+    A capitalised word counts only first ("Likely Dana will come"; "Maybe Tomorrow" the song is no hedge)."""
+    words = re.findall(r"[A-Za-z]+", text)
+    return any(w.casefold() in _WORDS and (i == 0 or w.islower()) for i, w in enumerate(words))
+
+
+def as_hypothesis(p: Proposal, speaker: str, said: Frame | None = None) -> Proposal:
+    """``p`` hedged: its frame (in the speaker's name) put back in front of its words."""
+    if p.relation is not None and p.relation[2] == speaker:
+        return p  # "I heard my sister Dana moved": that Dana is her sister she knows
+    text = p.text
+    if said is not None:
+        lead = first_person(said.words, speaker) or said.words
+        text = f"{lead} {_continued(p.text, said.statement)}"
+    category = "fact" if p.relation is not None else p.category
+    confidence = min(p.confidence, HEDGED_CONFIDENCE)
+    return replace(p, text=finish(text), category=category, relation=None, confidence=confidence, hedged=True)
+
+
+def _continued(claim: str, statement: str) -> str:
+    """The claim's words as they read after a frame: "The office …" → "the office …" when the
+    statement said it in lower case; a name or the speaker's name keeps its capital."""
+    first, said = claim.split()[:1], statement.split()[:1]
+    if first and said and first[0].casefold() == said[0].casefold() and said[0][:1].islower():
+        return claim[:1].lower() + claim[1:]
+    return claim
