@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reverie.conflict import Claim, detect
-from reverie.conflict.frame import analyse
 from reverie.conflict.claim_frame import frame
+from reverie.conflict.frame import analyse
 from reverie.conflict.paraphrase import SINGLE_VALUED, concept_of, phrase_concept
 from reverie.conflict.text import stem
 
