@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from conftest import MemoryRegistry
+from memory_registry import MemoryRegistry
 from pg_server import PgServer
 from reverie import Memory
 

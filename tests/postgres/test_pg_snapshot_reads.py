@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import MemoryRegistry
+from memory_registry import MemoryRegistry
 from reverie import Memory
 from reverie.store.postgres.roles import create_app_role
 
