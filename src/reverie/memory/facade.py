@@ -30,6 +30,7 @@ from reverie.memory.maintenance import Maintenance
 from reverie.memory.reads import Reads
 from reverie.memory.retraction import Retraction
 from reverie.memory.retrieval import Retrieval
+from reverie.memory.slice_export import export_slice
 from reverie.memory.slices import Slices
 from reverie.memory.tasks import Tasks
 from reverie.memory.usage import Usage
@@ -250,7 +251,7 @@ class Memory:
     conversations = delegate("_conversations", Conversations.conversations)
 
     # -- slices (reverie.slice): transplant a piece of a scope to another store and back -----
-    export_slice = delegate("_slices", Slices.export_slice)
+    export_slice = delegate("_core", export_slice)
     import_slice = delegate("_slices", Slices.import_slice)
 
     # -- people (reverie.conversation.people) -------------------------------------------

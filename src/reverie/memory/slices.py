@@ -2,7 +2,7 @@
 
 Export (``slice_export``) picks items (the ones asked for, then their parents, aliases and
 contradictions) and the current edges between them, in the shape the receiving store will keep
-(``reverie.slice.format``); ``Slices.export_slice`` hands it the core.
+(``reverie.slice.format``); ``Memory.export_slice`` calls it with the facade's core.
 
 Import is append-only and all-or-nothing: every check (format, version, forged trust, limits,
 conflicts) runs before the write, and the whole slice is applied in *one* store transaction
@@ -38,7 +38,7 @@ from reverie.memory.slice_conversations import (
     apply_conversations,
     plan_conversations,
 )
-from reverie.memory.slice_export import MAX_SLICE_ITEMS, PAGE, export_slice, record_events
+from reverie.memory.slice_export import MAX_SLICE_ITEMS, PAGE, record_events
 from reverie.memory.slice_purged import claim_copies, purged_items
 from reverie.memory.writes import Writes
 from reverie.model import commands as cmd
@@ -61,31 +61,6 @@ class Slices:
     def __init__(self, core: Core, writes: Writes) -> None:
         self._core = core
         self._writes = writes
-
-    def export_slice(
-        self,
-        *,
-        scope: str,
-        memory_ids: Sequence[str] | None = None,
-        include_parents: bool = True,
-        include_aliases: bool = True,
-        include_contradictions: bool = True,
-        include_intents: bool = False,
-        include_tasks: bool = False,
-        include_conversations: bool = False,
-    ) -> Slice:
-        """A slice of ``scope`` (``slice_export.export_slice`` says what it holds)."""
-        return export_slice(
-            self._core,
-            scope=scope,
-            memory_ids=memory_ids,
-            include_parents=include_parents,
-            include_aliases=include_aliases,
-            include_contradictions=include_contradictions,
-            include_intents=include_intents,
-            include_tasks=include_tasks,
-            include_conversations=include_conversations,
-        )
 
     # -- import ---------------------------------------------------------------------------------
     def import_slice(
