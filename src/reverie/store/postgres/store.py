@@ -143,7 +143,9 @@ class PostgresStore:
         """``lock_timeout_ms``: how long a write waits for a lock another writer holds before it fails
         with the busy error and changes nothing (SQLite's ``busy_timeout_ms``; 0 fails at once)."""
         if isinstance(lock_timeout_ms, bool) or not isinstance(lock_timeout_ms, int) or lock_timeout_ms < 0:
-            raise InvalidInputError(f"lock_timeout_ms must be a whole number of milliseconds >= 0, got {lock_timeout_ms!r}")
+            raise InvalidInputError(
+                f"lock_timeout_ms must be a whole number of milliseconds >= 0, got {lock_timeout_ms!r}"
+            )
         self.url = url
         #: ``lock_timeout`` of every write transaction (PostgreSQL's 0 would mean "wait forever").
         self._write_wait = f"{max(1, lock_timeout_ms)}ms"
