@@ -6,8 +6,8 @@ claim written and not committed. Reads (``list``, ``recall(record_use=False)``, 
 log, ``doctor``, a read-only open's recall) answer from the last commit. A plain ``recall`` records
 its use, which is a write: it waits for the holder, in the holder's scope (the scope's write lock)
 and in any other scope (the one event-counter row, which the holder's first event locked until its
-commit), and answers once the holder commits. PostgreSQL sets no lock timeout here: it waits as
-long as the holder holds.
+commit), and answers once the holder commits: it waits up to the store's lock timeout (30 s, far
+past the moment the test releases the holder; the timeout itself: ``test_pg_write_wait.py``).
 
 No timed assertions: the holder says through a pipe when it is inside its block and stays there
 until the test writes a line to it; a waiting call is seen in ``pg_stat_activity`` (a backend of

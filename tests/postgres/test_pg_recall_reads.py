@@ -3,7 +3,8 @@
 Pins three things: on one seeded store, PostgreSQL's answers are SQLite's, hit for hit (ids,
 order, scores, ``why``, contradictions), cold and from its caches; a recall of current truth
 opens no transaction of its own (BEGIN / set_config / COMMIT were most of its round trips);
-and the scopes a read names for the session never show a later transaction more than it named.
+and the scopes a read names never show a later transaction more than it named, nor outlive the
+read's statement on the server session (``test_pg_pooler_safety.py``).
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ def test_recall_of_current_truth_opens_no_transaction(memories, pg_url: str) -> 
     finally:
         store._txn, store._statement_hook = txn, None
     assert not any(begun)
-    assert not [s for s in seen if "set_config" in s]  # the session already names the scope
+    assert not [s for s in seen if "set_config" in s]  # named in each statement's own round trip (``_named``)
     assert len([s for s in seen if " FROM edges " in s]) == 1  # the hits' edges: one statement (edgerun.py)
     assert len(seen) <= 9  # was 38 statements and 19 transactions (bench/pg_recall_ab.py)
 
@@ -151,7 +152,7 @@ def test_a_transaction_sees_only_what_it_names_after_a_read_named_a_scope(pg_url
         assert mem.store.scopes() == ["user:alice", "user:bob"]  # names through the view (schema 9), no rows
         conn: psycopg.Connection[Any] = mem.store._conn  # type: ignore[attr-defined]
         row = conn.execute("SELECT current_setting('reverie.scopes', true)").fetchone()
-        assert row is not None and row[0] == "{user:bob}"  # autocommit: the session's naming
+        assert row is not None and row[0] == ""  # each read's naming ended with its statement (pooler-safe)
 
 
 def test_a_read_nested_in_another_keeps_the_outer_reads_scope_named(pg_url: str) -> None:

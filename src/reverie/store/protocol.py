@@ -90,6 +90,9 @@ Step = Callable[[Batch], Any]
 
 #: Dream-pass summaries a store keeps per scope (``record_dream_run``); older ones are dropped.
 DREAM_RUNS_KEPT = 20
+#: How long a write waits for another writer's lock before it fails with the busy error and
+#: changes nothing, on every backend (SQLite's ``busy_timeout``, PostgreSQL's ``lock_timeout``).
+BUSY_TIMEOUT_MS = 30_000
 
 
 class Store(Protocol):

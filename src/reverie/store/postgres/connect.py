@@ -64,6 +64,19 @@ def connect(url: str, *, autocommit: bool = True) -> Any:
         raise translate(exc, url) from None
 
 
+def pipelines() -> bool:
+    """The driver's libpq can pipeline (libpq 14+): a read's statement goes in one round trip with
+    its scopes' naming (``PostgresStore._named``)."""
+    import psycopg
+
+    return bool(psycopg.Pipeline.is_supported())
+
+
+def busy(text: str) -> StorageError:
+    """A write that waited ``lock_timeout`` for another writer: SQLite's busy error, word for word."""
+    return StorageError(f"the store stayed locked by another writer past the busy timeout ({text}); retry")
+
+
 def ensure_vector(q: Callable[[str], list[tuple[Any, ...]]], x: Callable[[str], int], where: str) -> None:
     """Enable pgvector in the database, or say exactly what the operator must do; creates nothing else.
 
@@ -114,6 +127,8 @@ def translate(exc: BaseException, url: str = "") -> ReverieError:
         return StorageError(f"PostgreSQL refused the login{where}: {text}")
     if state == "3D000":
         return StorageError(f"the database does not exist{where}: create it first (createdb NAME)")
+    if state == "55P03":  # lock_not_available: a write's lock_timeout ran out (the store uses no NOWAIT)
+        return busy(text)
     if state in ("40001", "40P01"):
         return StorageError(f"the write collided with a concurrent one and was rolled back ({text}); retry")
     if state == "42501":

@@ -14,14 +14,22 @@ Why this shape:
   error becomes a ``ReverieError``.
 - **Reads outside a transaction where one statement is one snapshot anyway.** The store's
   transactions are READ COMMITTED, where every statement of a read transaction takes its own
-  snapshot, so a read of plain statements (``_read``) gets the same rows without BEGIN, the
-  scopes' ``set_config`` and COMMIT around it: one round trip a statement instead of four. Its
-  scopes are named for the session (``set_config(..., false)``), once while they do not change;
-  a transaction names its own (``_txn``) unless the session names exactly those already, and
-  one naming none while the session names some names ``{}`` before its first statement, so RLS
-  shows a transaction exactly what it named.
+  snapshot, so a read of plain statements (``_read``) gets the same rows without BEGIN and
+  COMMIT around it. Each of its statements is sent in one pipeline behind the scopes'
+  ``set_config(..., true)``, with one Sync: the server runs the two as one implicit transaction,
+  so the naming holds for that statement and ends with it, in one round trip a statement.
   Why: a recall made ~18 store calls of one or two statements; BEGIN / set_config / COMMIT were
   ~55 of its ~75 round trips (``bench/pg_recall_ab.py``).
+- **Nothing outlives a transaction on the server session.** Every scope naming, and a write's
+  lock timeout, is transaction-local, so a transaction-mode pooler (PgBouncer) may hand the
+  server session to another client the moment our transaction ends: it sees none of our
+  scopes, and our next statement, on whatever session, names its own. (Reads once named the
+  scopes for the session, ``set_config(..., false)``: behind such a pooler the next client read
+  the principal's rows, and the store, on a session another client had named, read none.)
+- **Writes wait a bounded time.** A write transaction's first statement sets ``lock_timeout``
+  (transaction-local) to the store's ``lock_timeout_ms``, SQLite's busy timeout by default, so a
+  write beside a long writer fails with SQLite's busy error and rolls back instead of waiting
+  without limit.
 - **One snapshot where statements must agree.** A read whose statements are compared with each
   other (``doctor``: the log against the projections) runs in a REPEATABLE READ, READ ONLY
   transaction (``_snapshot``), so a write committed meanwhile is in all of them or in none; a read
@@ -71,6 +79,7 @@ from reverie.store.postgres.schema import (
     upgrade_statements,
 )
 from reverie.store.protocol import (
+    BUSY_TIMEOUT_MS,
     DREAM_RUNS_KEPT,
     Batch,
     DoctorReport,
@@ -93,7 +102,9 @@ ALL_SCOPES = "/* all scopes */"
 #: role list the same scopes: RLS would show that role only the scopes its transaction names.
 _SCOPES = f"SELECT scope FROM {SCOPES_VIEW} {ALL_SCOPES} ORDER BY scope"  # nosec B608 # constants
 #: The scopes (and whether their subscopes) RLS lets a transaction (is_local) or the session see.
-_NAME_SCOPES = "SELECT set_config('reverie.scopes', %s::text[]::text, %s), set_config('reverie.subscopes', %s, %s)"
+_NAME_SCOPES = "SELECT set_config('reverie.scopes', %s::text[]::text, true), set_config('reverie.subscopes', %s, true)"
+#: Appended to a write transaction's first naming (or sent alone): how long its locks may wait.
+_WRITE_WAIT = "set_config('lock_timeout', %s, true)"
 _EVENTS = "SELECT seq, id, type, scope, at, cause, payload FROM events"
 #: An id the log's index holds (``schema._V6``); any other id is found by the scan.
 _UUID = re.compile(UUID_PATTERN)
@@ -128,8 +139,17 @@ def _event(r: Sequence[Any]) -> Event:
 class PostgresStore:
     """A store in one PostgreSQL database. Thread-safe: one connection behind a lock."""
 
-    def __init__(self, url: str, *, read_only: bool = False) -> None:
+    def __init__(self, url: str, *, read_only: bool = False, lock_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
+        """``lock_timeout_ms``: how long a write waits for a lock another writer holds before it fails
+        with the busy error and changes nothing (SQLite's ``busy_timeout_ms``; 0 fails at once)."""
+        if isinstance(lock_timeout_ms, bool) or not isinstance(lock_timeout_ms, int) or lock_timeout_ms < 0:
+            raise InvalidInputError(
+                f"lock_timeout_ms must be a whole number of milliseconds >= 0, got {lock_timeout_ms!r}"
+            )
         self.url = url
+        #: ``lock_timeout`` of every write transaction (PostgreSQL's 0 would mean "wait forever").
+        self._write_wait = f"{max(1, lock_timeout_ms)}ms"
+        self._wait_due = False  # the open write transaction has not set its lock timeout yet
         self.path = pgconnect.redact(url)  # what messages and ``Memory`` show as the store's location
         self.read_only = bool(read_only)
         self._lock = threading.RLock()
@@ -142,10 +162,8 @@ class PostgresStore:
         self._locked: set[str] = set()  # scopes the open write transaction holds the lock of
         self._atomic = False  # inside ``atomic``: each write is a savepoint of its transaction
         self._subscopes = False
-        #: What the session (not a transaction) names for RLS: (scopes, subscopes); None: unknown
-        #: (a new connection names nothing, as ``([], False)``; see ``_read``).
-        self._session: tuple[tuple[str, ...], bool] | None = ((), False)
-        self._unnamed = False  # the open transaction named no scope yet while the session names some
+        #: The scopes the open ``_read`` names in front of each of its statements (None: no read open).
+        self._read_scopes: tuple[str, ...] | None = None
         self._local_named = False  # the open transaction named its scopes itself (set_config local)
         self._keys: dict[str, tuple[Any, ...]] | None = None  # scope -> its log key, within one ``_read``
         self._edge_run = edgerun.EdgeRun()  # the open edges of what get_many just read (edgerun.py)
@@ -154,6 +172,7 @@ class PostgresStore:
         #: Test-only: called with each statement before it runs (the audit and fault tests use it).
         self._statement_hook: Callable[[str], None] | None = None
         self._conn = pgconnect.connect(url)
+        self._pipelines = pgconnect.pipelines()
         try:
             self._migrate()
         except BaseException:
@@ -162,18 +181,38 @@ class PostgresStore:
 
     # -- statements -----------------------------------------------------------------------
     def _run(self, sql: str, params: Sequence[Any] = (), *, binary: bool = False) -> Any:
-        if self._unnamed:
-            self._name_txn()
+        if self._wait_due:
+            self._set_write_wait()
         if self._statement_hook is not None:
             self._statement_hook(sql)
         if self._writing and scopestats.may_change(sql):
             self._stats.moved()
         try:
+            if self._txn_scopes is None and self._read_scopes:
+                return self._named(sql, params, binary)
             return self._conn.execute(sql, params, binary=binary)
         except ReverieError:
             raise
         except Exception as exc:
             raise self._translate(exc) from None
+
+    def _named(self, sql: str, params: Sequence[Any], binary: bool) -> Any:
+        """One statement of a ``_read`` behind its scopes' naming, both in one implicit transaction
+        (one pipeline, one Sync): one round trip, and the naming ends with the statement."""
+        names = (list(self._read_scopes or ()), "off")
+        if self._pipelines:
+            with self._conn.pipeline():
+                self._conn.execute(_NAME_SCOPES, names)
+                cur = self._conn.execute(sql, params, binary=binary)
+            return cur
+        with self._conn.transaction():  # a libpq without pipelines: the same, in four round trips
+            self._conn.execute(_NAME_SCOPES, names)
+            return self._conn.execute(sql, params, binary=binary)
+
+    def _set_write_wait(self) -> None:
+        """The open write transaction's lock timeout, when no naming carried it (``_name_txn``)."""
+        self._wait_due = False
+        self.q(f"SELECT {_WRITE_WAIT}", (self._write_wait,))
 
     def _translate(self, exc: BaseException) -> ReverieError:
         import psycopg
@@ -196,8 +235,8 @@ class PostgresStore:
         if self._absent is not None:
             for row in rows:
                 self._absent.discard(sql, row)
-        if self._unnamed:
-            self._name_txn()
+        if self._wait_due:
+            self._set_write_wait()
         if self._statement_hook is not None:
             self._statement_hook(sql)
         if self._writing and scopestats.may_change(sql):
@@ -315,8 +354,7 @@ class PostgresStore:
                 self._one_snapshot(tx)
             self._txn_scopes = []
             self._subscopes = False
-            # the session names scopes (``_read``): name the transaction's own before it reads
-            self._unnamed = self._session != ((), False)
+            self._wait_due = write  # before the transaction's first statement (``_run``)
             self._local_named = False
             self._made_by = None
             self._absent = None
@@ -328,14 +366,14 @@ class PostgresStore:
                 yield
             except BaseException as exc:
                 self._txn_scopes = None
-                self._unnamed = False
+                self._wait_due = False
                 self._writing = False
                 self._stats.moved()
                 with contextlib.suppress(Exception):
                     tx.__exit__(type(exc), exc, exc.__traceback__)
                 raise
             self._txn_scopes = None
-            self._unnamed = False
+            self._wait_due = False
             self._writing = False
             self._stats.moved()
             try:
@@ -397,7 +435,8 @@ class PostgresStore:
             self._absent = None
             self._locked.clear()
             self._txn_scopes = []
-            self._unnamed = self._session != ((), False)
+            self._local_named = False
+            self._wait_due = self._writing  # a timeout set inside the savepoint went with it
             self._allow(allowed)
             raise
 
@@ -431,17 +470,16 @@ class PostgresStore:
             # Session locks (leases) died with that session: the lease rows decide again; so did
             # the scopes the session named.
             self._leases.clear()
-            self._session = None
             self._conn = pgconnect.connect(self.url)
-            self._session = ((), False)
 
     @contextmanager
     def _read(self, scopes: Sequence[str] | None, *, keep_run: bool = False) -> Iterator[None]:
         """Reads of ``scopes`` (None: of tables without row-level security) outside a transaction:
-        each statement in autocommit, the scopes named for the session (see the module docstring).
-        Inside an open transaction, joins it as ``_txn`` does. Only for bodies of plain reads:
-        nothing transaction-local (``set_config(..., true)``, advisory xact locks) and no writes.
-        Ends the run of ``get_many`` / ``edges`` calls (``edgerun.py``) unless ``keep_run``."""
+        each statement its own implicit transaction, the scopes named in front of it (``_named``;
+        a nested read names the outer read's scopes too, until the outer one ends). Inside an open
+        transaction, joins it as ``_txn`` does. Only for bodies of plain reads: nothing
+        transaction-local (``set_config(..., true)``, advisory xact locks) and no writes. Ends the
+        run of ``get_many`` / ``edges`` calls (``edgerun.py``) unless ``keep_run``."""
         with self._lock:
             if not keep_run:
                 self._edge_run.end()
@@ -451,14 +489,9 @@ class PostgresStore:
                 return
             self._check_open()
             self._reconnect_if_broken()
-            if scopes is not None:
-                named = self._session[0] if self._keys is not None and self._session else ()
-                want = (tuple(dict.fromkeys([*named, *scopes])), False)  # nested: the outer read's too
-                if self._session != want:
-                    self._session = None  # unknown until the statement has run
-                    self.q(_NAME_SCOPES, (list(want[0]), False, "off", False))
-                    self._session = want
             outer = self._keys is None
+            if scopes is not None:
+                self._read_scopes = tuple(dict.fromkeys([*(self._read_scopes or ()), *scopes]))
             if outer:
                 self._keys = {}
             try:
@@ -466,6 +499,7 @@ class PostgresStore:
             finally:
                 if outer:
                     self._keys = None
+                    self._read_scopes = None
 
     def _scope_key(self, scope: str) -> tuple[Any, ...]:
         """The scope's log position and the store's vector epoch and embedder: what the scope's cached
@@ -480,13 +514,18 @@ class PostgresStore:
         return key
 
     def _name_txn(self) -> None:
-        """The open transaction's own scopes for RLS (the session names others: ``_read``)."""
+        """The open transaction's own scopes for RLS, transaction-local (with a write's lock timeout,
+        if not set yet: one statement for both)."""
         assert self._txn_scopes is not None
-        self._unnamed = False
-        if not self._local_named and (tuple(self._txn_scopes), self._subscopes) == self._session:
-            return  # the session names exactly these (a transaction of the scope the last reads named)
+        if not self._local_named and not self._txn_scopes and not self._subscopes:
+            return  # naming none: what the session names (nothing: nothing outlives a transaction)
         self._local_named = True
-        self.q(_NAME_SCOPES, (self._txn_scopes, True, "on" if self._subscopes else "off", True))
+        params: list[Any] = [self._txn_scopes, "on" if self._subscopes else "off"]
+        sql = _NAME_SCOPES
+        if self._wait_due:
+            self._wait_due = False
+            sql, params = f"{sql}, {_WRITE_WAIT}", [*params, self._write_wait]
+        self.q(sql, params)
 
     def _allow(self, scopes: Sequence[str], *, subscopes: bool = False, lock: bool = False) -> None:
         """Name ``scopes`` for row-level security in this transaction (and lock them for a write)."""

@@ -57,6 +57,7 @@ from reverie.store.engine import batch_runner, run_commands
 from reverie.store.fts_tokens import index_form, tokenize
 from reverie.store.idempotency import Claim, Recorded
 from reverie.store.protocol import (
+    BUSY_TIMEOUT_MS,
     DREAM_RUNS_KEPT,
     Batch,
     DoctorReport,
@@ -165,7 +166,7 @@ class SQLiteStore:
         path: str | Path,
         *,
         durability: str = "full",
-        busy_timeout_ms: int = 30_000,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
         fts_tokenize: str = FTS_TOKENIZE_DEFAULT,
         ann: AnnConfig | None = None,
         read_only: bool = False,
