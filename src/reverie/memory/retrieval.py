@@ -8,7 +8,7 @@ far below the top) are reported to ``Usage``; ``context`` reports only the ones 
 from __future__ import annotations
 
 import builtins
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any, cast
@@ -269,7 +269,7 @@ class Retrieval:
 
 def check_tiers(tiers: object) -> None:
     """``tiers`` must be a non-empty list of tier names; the refusal names the first wrong one."""
-    if isinstance(tiers, str) or not isinstance(tiers, Sequence) or not tiers:
+    if isinstance(tiers, str) or not isinstance(tiers, Collection) or not tiers:  # a set is fine, as before
         got = shown(tiers, 40)
     else:
         bad = [t for t in tiers if t not in TIERS]

@@ -3,7 +3,8 @@
 Why one module: the faces spelled them apart — HTTP ``kind`` / ``source`` / ``tag``, MCP ``kinds`` /
 ``tags``, the CLI none at all — so a caller moving between faces met a different name for the same
 filter (h-facespell). The names are keys of ``where`` (``reverie.model.query_json``, built with
-``Q.kind`` / ``Q.source`` / ``Q.tag``), each taking one value or a list meaning any of them, and each
+``Q.kind`` / ``Q.source`` / ``Q.tag``, a list of tags ``Q.tags_any``), each taking one value or a
+list meaning any of them, and each
 face takes exactly these (``tests/test_face_options.py``). MCP's older plurals stay as aliases so
 no client breaks. Python callers write ``where=Q.kind(...)``: ``Memory.recall`` has no shortcuts.
 """
@@ -23,7 +24,7 @@ SHORTCUTS: Mapping[str, Callable[..., Filter]] = {"kind": Q.kind, "source": Q.so
 SHORTCUT_DOCS: Mapping[str, str] = {
     "kind": 'Only items of this kind, or of any of a list (as where {"kind": ...}); AND-ed with where.',
     "source": 'Only items from this source, or from any of a list (as where {"source": ...}); AND-ed with where.',
-    "tag": 'Only items with this tag, or with any of a list (as where {"tags_any": [...]}); AND-ed with where.',
+    "tag": 'Only items with this tag, or with any of a list (as where {"tag": ...}); AND-ed with where.',
 }
 #: Older spellings still taken, each for its shortcut: MCP's names before session 32.
 ALIASES: Mapping[str, str] = {"kinds": "kind", "tags": "tag"}
