@@ -403,3 +403,15 @@ def test_the_json_form_names_where_the_unknown_tier_is() -> None:
 
     with pytest.raises(InvalidQueryError, match=r"where\.and\[1\].*unknown tier 'attic'"):
         parse_filter({"and": [{"kind": "trait"}, {"tier": "attic"}]})
+
+
+def test_the_json_tag_takes_a_list_meaning_any_of_them(pop: Pop) -> None:
+    """``{"tag": [...]}`` is ``tags_any``, as a list of kinds is any of them: the recall shortcut ``tag`` is
+    this key said shorter (h-facespell), so it must mean the same; an empty list is refused, not "no tag"."""
+    from reverie.errors import InvalidQueryError
+    from reverie.model.query_json import parse_filter
+
+    listed = pop.ids(parse_filter({"tag": ["health", "food"]}))
+    assert listed == pop.ids(Q.tags_any("health", "food")) and listed > pop.ids(Q.tag("health") & Q.tag("food"))
+    with pytest.raises(InvalidQueryError, match=r"where\.tag must be a string or a non-empty list of strings"):
+        parse_filter({"tag": []})

@@ -39,7 +39,7 @@ BAD_INPUT = [
     (["list", "--min-importance", "x"], 2, "usage"),
     (["recall", "tea", "--k", "0"], 2, "invalid_input"),
     (["recall", "tea", "--as-of", "last tuesday"], 2, "invalid_input"),
-    (["recall", "tea", "--mode", "psychic"], 2, "usage"),
+    (["recall", "tea", "--mode", "psychic"], 2, "invalid_input"),  # Memory words it, as on every face
     (["recall", "tea", "--tier", "attic"], 2, "invalid_input"),
     (["remember"], 2, "usage"),
     (["remember", "x", "--no-such-option"], 2, "usage"),

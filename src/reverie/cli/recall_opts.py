@@ -16,19 +16,45 @@ import click
 
 from reverie import InvalidInputError, InvalidQueryError
 from reverie.cli.parse import iso_time, json_object
+from reverie.model.item import TIERS
 from reverie.model.query_json import parse_filter
+from reverie.recall.engine import CONTRADICTION_MODES, MODES
 from reverie.recall.options_json import DESCRIPTIONS, recall_args
+from reverie.recall.shortcuts import shortcut_filter
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
+class ListedChoice(click.Choice[str]):
+    """A ``click.Choice`` that lists its choices (help, completion) but lets any value through.
+
+    Why: click refused ``--mode fast`` itself, as ``error[usage]`` in click's words; ``Memory`` refuses
+    it as ``error[invalid_input]`` in the words Python, HTTP and MCP show (``tests/test_face_options.py``).
+    """
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return value
+
+
 _OPTIONS = (
-    click.option("--mode", type=click.Choice(["hybrid", "lexical", "dense"]), default="hybrid", show_default=True),
+    click.option("--mode", type=ListedChoice(MODES), default="hybrid", show_default=True, help=DESCRIPTIONS["mode"]),
     click.option("--where", help='A JSON filter in the query algebra, e.g. \'{"kind": "policy"}\'.'),
+    click.option(
+        "--kind", "kind", multiple=True, help="Only this kind (repeatable: any of them); AND-ed with --where."
+    ),
+    click.option("--source", "source", multiple=True, help="Only this source (repeatable: any of them)."),
+    click.option("--tag", "tag", multiple=True, help="Only items with this tag (repeatable: any of them)."),
     click.option("--as-of", help="What was believed at this ISO-8601 time (UTC if no offset); records no use."),
     click.option("--valid-at", help="Only what was true in the world at this ISO-8601 time (valid time)."),
     click.option("--include-history", is_flag=True, help="Also closed (superseded, forgotten) versions."),
-    click.option("--tier", "tiers", multiple=True, help="Tiers to search (default active and durable; repeatable)."),
-    click.option("--contradictions", type=click.Choice(["surface", "filter"]), help=DESCRIPTIONS["contradictions"]),
+    click.option(
+        "--tier",
+        "tiers",
+        type=ListedChoice(TIERS),
+        multiple=True,
+        help="Tiers to search (default active and durable; repeatable).",
+    ),
+    click.option("--contradictions", type=ListedChoice(CONTRADICTION_MODES), help=DESCRIPTIONS["contradictions"]),
     click.option("--weights", help="A JSON object: " + DESCRIPTIONS["weights"]),
     click.option("--diversity", help="A JSON object: " + DESCRIPTIONS["diversity"]),
     click.option("--min-authority", type=float, help=DESCRIPTIONS["min_authority"]),
@@ -47,7 +73,8 @@ def recall_options(f: F) -> F:
 
 
 def recall_kwargs(given: dict[str, Any]) -> dict[str, Any]:
-    """``Memory.recall`` keywords from the options' values (None and empty left out: ``Memory``'s defaults)."""
+    """``Memory.recall`` keywords from the options' values (None and empty left out: ``Memory``'s defaults),
+    ``--where`` AND-ed with ``--kind`` / ``--source`` / ``--tag`` (the shortcuts every face names alike)."""
     doc = dict(given)
     doc["as_of"] = iso_time(doc.get("as_of"), "--as-of")
     doc["valid_at"] = iso_time(doc.get("valid_at"), "--valid-at")
@@ -55,4 +82,4 @@ def recall_kwargs(given: dict[str, Any]) -> dict[str, Any]:
     for name in ("weights", "diversity"):
         doc[name] = json_object(doc.get(name), f"--{name}", _EXAMPLE, InvalidInputError, InvalidInputError)
     where = json_object(doc.get("where"), "--where", _EXAMPLE, InvalidQueryError, InvalidQueryError)
-    return {**recall_args(doc), "where": parse_filter(where) if where is not None else None}
+    return {**recall_args(doc), "where": shortcut_filter(doc, parse_filter(where) if where is not None else None)}

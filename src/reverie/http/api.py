@@ -29,6 +29,7 @@ from reverie.model.query_json import FILTER_DESCRIPTION, parse_filter
 from reverie.model.validate import load_json
 from reverie.recall.engine import Hit
 from reverie.recall.options_json import recall_args
+from reverie.recall.shortcuts import shortcut_filter
 
 #: The error statuses every operation may answer, each in the one shape (``ErrorOut``).
 ERROR_STATUSES = {
@@ -317,10 +318,11 @@ def context(scope: ScopeName, body: s.ContextIn, mem: Mem) -> s.ContextOut:
 
 
 def _recall_args(body: s.RecallOptionsIn) -> dict[str, Any]:
-    """``Memory.recall`` keywords from a body: the shared conversion, ``where`` AND-ed with the shorthands."""
-    args = recall_args(body.model_dump(exclude={"kind", "source", "tag", "where"}))
-    args["where"] = simple_filter(body.kind, body.source, body.tag, where=body.where)
-    return args
+    """``Memory.recall`` keywords from a body: the shared conversions of the options and of the
+    shortcuts (``kind`` / ``source`` / ``tag``, the names every face takes), ``where`` AND-ed with them."""
+    doc = body.model_dump()
+    where = parse_filter(body.where) if body.where is not None else None
+    return {**recall_args(doc), "where": shortcut_filter(doc, where)}
 
 
 @router.get("/summary", response_model=s.SummaryOut, summary="Counts of a scope")

@@ -12,8 +12,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, Strict, StrictBool
 
+from reverie.model.item import TIERS
 from reverie.model.query_json import FILTER_DESCRIPTION
+from reverie.recall.engine import CONTRADICTION_MODES, MODES
 from reverie.recall.options_json import DESCRIPTIONS as RECALL_DOCS
+from reverie.recall.shortcuts import SHORTCUT_DOCS
 
 #: Request bodies reject unknown fields (a typo must never silently do nothing) and coerce no
 #: value: lax pydantic read ``"0.5"`` as a score, ``true`` as the value ``1`` and ``2.0`` as a
@@ -329,21 +332,27 @@ class RecallOptionsIn(_In):
     ``tests/test_face_options.py`` compares them to ``Memory.recall``'s signature.
     """
 
-    mode: Literal["hybrid", "lexical", "dense"] = Field("hybrid", description=RECALL_DOCS["mode"])
+    # mode, contradictions and tiers list their choices (enum) but take any string: ``Memory`` refuses a
+    # bad one, in the words Python, the CLI and MCP use (pydantic's "Input should be ..." was this face's own).
+    mode: str = Field("hybrid", description=RECALL_DOCS["mode"], json_schema_extra={"enum": list(MODES)})
     as_of: Time | None = Field(None, description=RECALL_DOCS["as_of"])
     valid_at: Time | None = Field(None, description=RECALL_DOCS["valid_at"])
     include_history: bool = Field(False, description=RECALL_DOCS["include_history"])
-    tiers: list[Tier] = Field(
-        default_factory=lambda: list[Tier](["active", "durable"]), description=RECALL_DOCS["tiers"]
+    tiers: list[str] = Field(
+        default_factory=lambda: ["active", "durable"],
+        description=RECALL_DOCS["tiers"],
+        json_schema_extra={"items": {"type": "string", "enum": list(TIERS)}},
     )
-    contradictions: Literal["surface", "filter"] = Field("surface", description=RECALL_DOCS["contradictions"])
+    contradictions: str = Field(
+        "surface", description=RECALL_DOCS["contradictions"], json_schema_extra={"enum": list(CONTRADICTION_MODES)}
+    )
     weights: dict[str, Any] | None = Field(None, description=RECALL_DOCS["weights"])
     diversity: dict[str, Any] | None = Field(None, description=RECALL_DOCS["diversity"])
     min_authority: float = Field(0.0, description=RECALL_DOCS["min_authority"])
     record_use: bool = Field(True, description=RECALL_DOCS["record_use"])
-    kind: list[str] = Field([], description="Only these kinds (OR).")
-    source: list[str] = Field([], description="Only these sources (OR).")
-    tag: list[str] = Field([], description="Only items with any of these tags.")
+    kind: str | list[str] = Field([], description=SHORTCUT_DOCS["kind"])
+    source: str | list[str] = Field([], description=SHORTCUT_DOCS["source"])
+    tag: str | list[str] = Field([], description=SHORTCUT_DOCS["tag"])
     where: dict[str, Any] | None = Field(None, description=FILTER_DESCRIPTION + " AND-ed with kind / source / tag.")
 
 

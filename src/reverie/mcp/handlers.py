@@ -11,12 +11,13 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
-from reverie import Filter, InvalidInputError, Memory, Q
+from reverie import InvalidInputError, Memory
 from reverie.mcp.agenda_handlers import AGENDA_HANDLERS
 from reverie.mcp.conversation_handlers import CONVERSATION_HANDLERS
 from reverie.mcp.serialize import edge_data, hit_data, item_data, jsonable, marked, written_data
 from reverie.model.query_json import parse_filter
 from reverie.recall.options_json import recall_args
+from reverie.recall.shortcuts import shortcut_filter
 
 Handler = Callable[[Memory, dict[str, Any]], dict[str, Any]]
 #: Where a claim written through MCP says it came from, unless the caller names another origin.
@@ -62,31 +63,17 @@ def remember(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     return written_data(result)
 
 
-def _recall_filter(a: Mapping[str, Any]) -> Filter | None:
-    """``where`` (the JSON query algebra) AND-ed with the older ``kinds`` / ``tags`` shorthands."""
-    parts: list[Filter] = []
-    if a.get("where") is not None:
-        parts.append(parse_filter(a["where"]))
-    if a.get("kinds"):
-        parts.append(Q.kind(*a["kinds"]))
-    if a.get("tags"):
-        parts.append(Q.tags_any(*a["tags"]))
-    if not parts:
-        return None
-    where = parts[0]
-    for part in parts[1:]:
-        where = where & part
-    return where
-
-
 def recall(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     hits = mem.recall(a["query"], scope=a["scope"], **_pick(a, "k"), **_recall_args(a))
     return {"count": len(hits), "hits": [hit_data(h) for h in hits]}
 
 
 def _recall_args(a: Mapping[str, Any]) -> dict[str, Any]:
-    """``Memory.recall`` keywords from a tool's arguments: the shared conversion (``options_json``)."""
-    return {**recall_args(a), "where": _recall_filter(a)}
+    """``Memory.recall`` keywords from a tool's arguments: the shared conversions of the options
+    (``options_json``) and of the shortcuts (``shortcuts``: ``kind`` / ``source`` / ``tag``, with the
+    older ``kinds`` / ``tags``), ``where`` AND-ed with them."""
+    where = parse_filter(a["where"]) if a.get("where") is not None else None
+    return {**recall_args(a), "where": shortcut_filter(a, where)}
 
 
 def get(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from reverie import InvalidInputError, InvalidScopeError
+from reverie.model.validate import not_one_of
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -61,8 +62,8 @@ def _fail(path: str, message: str) -> InvalidInputError:
 def _check(schema: Mapping[str, Any], value: object, path: str) -> None:
     _check_type(schema, value, path)
     if "enum" in schema and value not in schema["enum"]:
-        allowed = ", ".join(repr(v) for v in schema["enum"])
-        raise _fail(path, f"must be one of {allowed}, got {value!r}")
+        # Memory's own words (``not_one_of``): a bad recall ``mode`` reads as in Python and over HTTP.
+        raise _fail(path, not_one_of(value, schema["enum"]))
     if isinstance(value, int | float) and not isinstance(value, bool):
         _check_range(schema, value, path)
     if isinstance(value, list) and "items" in schema:

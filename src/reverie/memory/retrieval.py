@@ -8,10 +8,10 @@ far below the top) are reported to ``Usage``; ``context`` reports only the ones 
 from __future__ import annotations
 
 import builtins
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -27,10 +27,21 @@ from reverie.memory.core import Core
 from reverie.memory.pattern_recall import with_patterns
 from reverie.memory.usage import Usage
 from reverie.model.clock import ensure_aware
+from reverie.model.item import TIERS
 from reverie.model.query import Filter
-from reverie.model.validate import check_count, check_numbers, check_score, check_text
+from reverie.model.validate import check_choice, check_count, check_numbers, check_score, check_text, shown
 from reverie.recall.conversational import conversation_default
-from reverie.recall.engine import Hit, RecallOptions, Weights, check_pool, default_pool
+from reverie.recall.engine import (
+    CONTRADICTION_MODES,
+    MODES,
+    ContradictionMode,
+    Hit,
+    Mode,
+    RecallOptions,
+    Weights,
+    check_pool,
+    default_pool,
+)
 from reverie.recall.engine import recall as run_recall
 from reverie.recall.packing import PackCandidate, estimate_tokens, pack, render_context, render_line
 
@@ -191,27 +202,25 @@ class Retrieval:
         if len(text) > limits.max_query_chars:
             raise LimitExceededError(f"query is longer than Limits.max_query_chars ({limits.max_query_chars})")
         k = check_count(k, "k", default=10, limits=limits)  # None: 10, or max_k if lower
-        if mode not in ("hybrid", "lexical", "dense"):
-            raise InvalidInputError("mode must be 'hybrid', 'lexical' or 'dense'")
-        if contradictions not in ("surface", "filter"):
-            raise InvalidInputError("contradictions must be 'surface' or 'filter'")
+        checked_mode = cast(Mode, check_choice("mode", mode, MODES))
+        checked_contradictions = cast(
+            ContradictionMode, check_choice("contradictions", contradictions, CONTRADICTION_MODES)
+        )
         if where is not None and not isinstance(where, Filter):
             raise InvalidQueryError("where must be a filter built with reverie.Q")
-        bad = [t for t in tiers if t not in ("active", "durable", "subconscious")]
-        if isinstance(tiers, str) or bad or not tiers:
-            raise InvalidInputError("tiers must be a non-empty list of 'active', 'durable', 'subconscious'")
+        check_tiers(tiers)
         div = dict(diversity or {})
         unknown = set(div) - {"author", "parent"}
         if unknown:
             raise InvalidInputError(f"diversity takes 'author' and 'parent' penalties, not {sorted(unknown)}")
         return RecallOptions(
             k=k,
-            mode=mode,
+            mode=checked_mode,
             where=where,
             as_of=ensure_aware(as_of, "as_of") if as_of is not None else None,
             include_history=bool(include_history),
             tiers=tuple(tiers),
-            contradictions=contradictions,
+            contradictions=checked_contradictions,
             weights=check_numbers(weights, Weights, "weights"),
             pool=default_pool(k),
             min_authority=check_score("min_authority", min_authority),
@@ -256,3 +265,15 @@ class Retrieval:
             by_id = {h.item.id: h for h in hits}
             self._record(self._core.scope(scope), hits, [by_id[c.id] for c in packed], query)
         return render_context([lines[c.id] for c in packed])
+
+
+def check_tiers(tiers: object) -> None:
+    """``tiers`` must be a non-empty list of tier names; the refusal names the first wrong one."""
+    if isinstance(tiers, str) or not isinstance(tiers, Collection) or not tiers:  # a set is fine, as before
+        got = shown(tiers, 40)
+    else:
+        bad = [t for t in tiers if t not in TIERS]
+        if not bad:
+            return
+        got = shown(bad[0], 40)
+    raise InvalidInputError(f"tiers must be a non-empty list of {', '.join(TIERS)}, got {got}")

@@ -10,7 +10,7 @@ The form — an object whose keys are AND-ed (``{}`` matches everything)::
     {"kind": "assertion"}                       one value, or a list of values (any of them)
     {"ids" | "kind" | "source" | "tier" | "status" | "key" | "author": "x" | ["x", "y"]}
     {"agent" | "session" | "crew": "x" | ["x", "y"]}  meta.agent_id / session_id / crew_id (crews)
-    {"tag": "health"}                           has this tag     {"tags_any": ["a", "b"]}  any of them
+    {"tag": "health"}                           has this tag     {"tag" | "tags_any": ["a", "b"]}  any of them
     {"flag": "hub"}                             has this flag    {"parent": ID}  derived from ID
     {"score": {"name": "importance", "ge": 0.8}}    also le / gt / lt; any of NUMBER_FIELDS
     {"evidence": {"ge": 2}}    {"parents_count": {"ge": 1, "le": 3}}
@@ -145,6 +145,10 @@ def _build(key: str, value: object, path: str, depth: int, counter: list[int]) -
         return out
     if key == "not":
         return ~_node(value, path, depth + 1, counter)
+    if key == "tag" and isinstance(value, list):  # a list is any of them, as for kind (the recall shortcut too)
+        if not value or not all(isinstance(v, str) for v in value):
+            raise _fail(path, f"must be a string or a non-empty list of strings, got {_kind(value)}")
+        return Q.tags_any(*value)
     if key in ("tag", "flag", "parent", "meta_has", "intent", "task"):
         text = _string(value, path)
         builders: dict[str, Callable[[str], Filter]] = {

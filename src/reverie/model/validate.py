@@ -47,6 +47,23 @@ def shown(value: object, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def not_one_of(value: object, choices: Iterable[object]) -> str:
+    """The words refusing a value outside a closed set: "must be one of a, b, got 'x'".
+
+    One wording for ``Memory``'s checks and the MCP schema checker, so a bad ``mode`` or
+    ``contradictions`` reads the same through Python, the CLI, HTTP and MCP (each face used to
+    refuse it with its own schema's words; ``tests/test_face_options.py``).
+    """
+    return f"must be one of {', '.join(str(c) for c in choices)}, got {shown(value, 40)}"
+
+
+def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
+    """``value`` if it is one of ``choices``, else ``InvalidInputError`` naming ``name`` and the choices."""
+    if not isinstance(value, str) or value not in choices:
+        raise InvalidInputError(f"{name} {not_one_of(value, choices)}")
+    return value
+
+
 #: What an empty ``check_text`` field should have held, where "the <field>" would not say it.
 _WHAT = {"text": "the claim", "query": "the query (the words to search for)"}
 

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, get_args, runtime_checkable
 
 import numpy as np
 
@@ -29,6 +29,9 @@ from reverie.store.replay import believed_states
 
 Mode = Literal["hybrid", "lexical", "dense"]
 ContradictionMode = Literal["surface", "filter"]
+#: The choices of ``mode`` and ``contradictions``, for the checks and for every face's schema.
+MODES: tuple[str, ...] = get_args(Mode)
+CONTRADICTION_MODES: tuple[str, ...] = get_args(ContradictionMode)
 
 #: The candidate pool per leg ``Memory.recall`` gives ``k`` hits: ``max(POOL_MIN, POOL_PER_K · k)``.
 POOL_MIN = 100
