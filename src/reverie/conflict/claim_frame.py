@@ -226,7 +226,7 @@ def frame(side: Analysis) -> Frame:
         possessives=lows.count("'s"),
         head=head_of(lows, in_subject),
         axes=frozenset(AXES[w] for w in lows if w in AXES),
-        compared=any(t.low == "than" and t.start >= u.end for u in side.units if u.kind == "qty" for t in tokens),
+        compared=_compared(side),
         predicate=pred,
         past=past,
         additive=bool(words & ADDITIVE) or ("as" in words and "well" in words),
@@ -339,9 +339,16 @@ def _able_base(low: str) -> str | None:
     return None
 
 
+def _compared(side: Analysis) -> bool:
+    """ "than" after a quantity: "10 euros higher than the fare" states a difference."""
+    last_than = max((t.start for t in side.tokens if t.low == "than"), default=-1)
+    return any(u.kind == "qty" and u.end <= last_than for u in side.units)
+
+
 def _stop(side: Analysis, unit: Unit) -> int:
     """The token index just after a value unit."""
-    return next((i for i, t in enumerate(side.tokens) if t.start >= unit.end), len(side.tokens))
+    tokens = side.tokens
+    return next((i for i in range(unit.tok, len(tokens)) if tokens[i].start >= unit.end), len(tokens))
 
 
 def function_word(low: str) -> bool:

@@ -60,10 +60,12 @@ def clauses(text: str) -> tuple[Clause, ...]:
     pieces: list[tuple[int, int]] = []
     start = 0
     for m in _JOINS.finditer(text):
-        if not _starts_clause(text[m.end() :]):
+        if not _starts_clause(_opening(text, m.end())):
             continue  # "salt and pepper", "French, German, and Portuguese": a list, not a clause
         pieces.append((start, m.start()))
         start = m.end()
+        if len(pieces) + 1 > _MAX_CLAUSES:
+            return ()  # more clauses than are read: stop before reading the rest
     if not pieces:
         return _apposition(text) or _without_being(text)
     if len(pieces) + 1 > _MAX_CLAUSES:
@@ -156,6 +158,21 @@ def _without_being(text: str) -> tuple[Clause, ...]:
     lead = f"{subject} {'was' if first.past else 'is'} not "
     offset = m.start("done")
     return (Clause(main + ".", 0, 0), Clause(f"{lead}{text[offset : m.end('rest')].strip()}.", offset, len(lead)))
+
+
+# How much of the text after a join is read to tell whether a clause opens there: a subject of
+# a few words and its verb fit in far less. Bounded so a long claim (thousands of "and"s) costs
+# time in proportion to its length, not to its length squared.
+_OPENING_CHARS = 200
+
+
+def _opening(text: str, at: int) -> str:
+    """The start of ``text`` from ``at``: at most ``_OPENING_CHARS``, cut at a word boundary."""
+    rest = text[at : at + _OPENING_CHARS + 1]
+    if len(rest) <= _OPENING_CHARS:
+        return rest
+    cut = rest.rfind(" ")
+    return rest[:cut] if cut > 0 else rest[:_OPENING_CHARS]
 
 
 def _starts_clause(rest: str) -> bool:

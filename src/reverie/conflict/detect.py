@@ -62,6 +62,14 @@ def _order_key(c: Claim) -> tuple[str, str, str, str, str]:
     return (c.text, c.key or "", c.value or "", _stamp(c.valid_from), _stamp(c.valid_to))
 
 
+#: The longest claim text the word rules read. A claim is a sentence or a few; past this it is a
+#: document, where "exactly one thing differs" cannot be told, and the readings (alignment of
+#: two unit sequences, clause splits) cost more than linear time, so a long text written next
+#: to a similar one would hold the write lock for seconds. Such a claim is still compared by
+#: its structured slot (``key`` / ``value``).
+MAX_RULE_TEXT = 2_000
+
+
 def _detect(a: Claim, b: Claim, aliases: Aliases | None) -> Conflict | None:
     if disjoint(a, b):
         return None
@@ -69,6 +77,8 @@ def _detect(a: Claim, b: Claim, aliases: Aliases | None) -> Conflict | None:
         settled, conflict = _slot_conflict(a, b, aliases)
         if settled:
             return conflict
+    if len(a.text) > MAX_RULE_TEXT or len(b.text) > MAX_RULE_TEXT:
+        return None
     return _text_conflict(a, b, aliases) or _by_clause(a, b, aliases)
 
 
@@ -242,9 +252,13 @@ def _by_meaning(x: Analysis, y: Analysis, aliases: Aliases | None) -> Conflict |
     return _finish(x, y, found.axis, found.confidence, found.reason, found.spans_a, found.spans_b)
 
 
+# One disagreement the word rules named: axis, confidence, reason and the spans of each side.
+_Slot = tuple[Axis, float, str, tuple[Span, ...], tuple[Span, ...]]
+
+
 def _judge(x: Analysis, y: Analysis, al: Alignment, aliases: Aliases | None) -> Conflict | None:
     """Exactly one disagreement may remain; name it."""
-    slots: list[Conflict] = []
+    slots: list[_Slot] = []  # finished only if it is the one: each finish reads both texts
     for hunk in al.values:
         verdict = compare_hunk(x, y, hunk, aliases)
         if verdict.kind == "open":  # no word rule knows this slot: read it by meaning
@@ -256,19 +270,19 @@ def _judge(x: Analysis, y: Analysis, al: Alignment, aliases: Aliases | None) -> 
             reason = f"'{verdict.slot.cue}' holds one value at a time, but the claims give '{va}' and '{vb}'."
             # Two numbers that label ("Node 18" / "Node 20") still disagree in a number.
             axis: Axis = "numeric" if _labels(hunk.a) and _labels(hunk.b) else "entity"
-            slots.append(_finish(x, y, axis, verdict.slot.confidence, reason, _spans(x, hunk.a), _spans(y, hunk.b)))
+            slots.append((axis, verdict.slot.confidence, reason, _spans(x, hunk.a), _spans(y, hunk.b)))
     for hunk in al.inverted:
         va, vb = value_text(hunk.a), value_text(hunk.b)
         if not same_value(va, vb, aliases):
             slot = inverted_slot(x)
             reason = f"'{slot.cue}' has one holder, but the claims name '{va}' and '{vb}'."
-            slots.append(_finish(x, y, "entity", slot.confidence, reason, _spans(x, hunk.a), _spans(y, hunk.b)))
+            slots.append(("entity", slot.confidence, reason, _spans(x, hunk.a), _spans(y, hunk.b)))
     for qa, qb in al.quantities:
         converted = qa.qty is not None and qb.qty is not None and qa.qty.key != qb.qty.key
         note = " after converting units" if converted else ""
         reason = f"Same quantity, values that cannot both hold{note}: '{qa.text}' vs '{qb.text}'."
         conf = 0.8 if _approximate(qa, qb) else 0.9
-        slots.append(_finish(x, y, "numeric", conf, reason, _spans(x, (qa,)), _spans(y, (qb,))))
+        slots.append(("numeric", conf, reason, _spans(x, (qa,)), _spans(y, (qb,))))
     for da, db, fields in al.dates:
         if fields == ("time",) and reports_an_occasion(x) and reports_an_occasion(y):
             return None  # two reports at two times of day are two occasions
@@ -278,7 +292,7 @@ def _judge(x: Analysis, y: Analysis, al: Alignment, aliases: Aliases | None) -> 
             return None
         if schedule.habits_on_several_days(da.date, db.date, x, y):
             return None  # "runs on Mondays" / "runs on Thursdays": it may run on both
-        slots.append(_finish(x, y, "temporal", 0.85, date_reason(da, db, fields), _spans(x, (da,)), _spans(y, (db,))))
+        slots.append(("temporal", 0.85, date_reason(da, db, fields), _spans(x, (da,)), _spans(y, (db,))))
     polarity, order = flipped(x, y, al, "polarity"), flipped(x, y, al, "temporal")
     found = len(slots) + polarity + order
     if found == 0:
@@ -286,7 +300,7 @@ def _judge(x: Analysis, y: Analysis, al: Alignment, aliases: Aliases | None) -> 
     if found != 1:
         return None
     if slots:
-        return slots[0]
+        return _finish(x, y, *slots[0])
     return _order(x, y, al) if order else _polarity(x, y, al)
 
 
