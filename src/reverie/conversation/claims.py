@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from reverie.conversation.hedging import opens_title
 from reverie.conversation.people.chat import answer, fragment
 from reverie.conversation.people.lexicon import PLACES_AND_COMPANIES, POSSESSIVE_PRONOUNS, SUBJECT_PRONOUNS
 from reverie.conversation.people.recognise import (
@@ -270,7 +271,12 @@ def _unnamed_lead(stated: str, words: list[str], speaker: str, ctx: Context) -> 
     # A scene-setting opening ("Monday", "Last year", "Paris", "Spotify") leaves the sentence's
     # doer to come; any other ("Not sure I agree", "Sounds good, I'll ...") is an aside, and only
     # a named person after it is taken.
-    scene = first.casefold() in SCENE_WORDS or first.casefold() in PLACES_AND_COMPANIES or not is_common(first)
+    scene = (
+        first.casefold() in SCENE_WORDS
+        or first.casefold() in PLACES_AND_COMPANIES
+        or not is_common(first)
+        or opens_title(words)  # "Maybe Tomorrow is my favourite song": a thing named, like "Spotify"
+    )
     for i, w in enumerate(words):
         low = w.lower().strip(",.;:!")
         if low in _YOU:

@@ -28,10 +28,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from reverie.conversation.people.lexicon import NOT_NAMES, PLACES_AND_COMPANIES
 from reverie.conversation.proposal import Proposal
 from reverie.conversation.rewrite import finish, first_person
 from reverie.model.hedges import HEARSAY_ADVERBS, HEDGES
 
+#: Common words written with a capital wherever they stand (so no sign of a title after "Maybe").
+_ALWAYS_CAPITAL = PLACES_AND_COMPANIES | frozenset(
+    str.split(
+        """
+    monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
+    september october november december christmas easter halloween thanksgiving ramadan eid diwali hanukkah
+    passover i i'm i've i'd i'll mr mrs ms dr miss prof professor
+    """
+    )
+)
 #: How sure a hedged or hearsay claim is (below a fragment's 0.5: the speaker does not vouch for it).
 HEDGED_CONFIDENCE = 0.3
 
@@ -75,16 +86,32 @@ def frame(said: str) -> Frame | None:
     """The hearsay or hedge frame ``said`` opens with, if any."""
     for pattern, always in ((_ALWAYS, True), (_IF_STATED, False)):
         m = pattern.match(said)
-        if m is not None and said[m.end() :].strip():
+        if m is not None and said[m.end() :].strip() and not opens_title(said.split()):
             return Frame(said[: m.end()].strip(), said[m.end() :].strip(), always)
     return None
 
 
 def hedged(text: str) -> bool:
     """Do a claim's own words carry a hedge ("probably", "apparently", "might", "supposedly" …)?
-    A capitalised word counts only first ("Likely Dana will come"; "Maybe Tomorrow" the song is no hedge)."""
+    A capitalised word counts only first ("Likely Dana will come"), and not as a title's first
+    word ("Maybe Tomorrow is my favourite song": see ``opens_title``)."""
+    if opens_title(text.split()):
+        return False
     words = re.findall(r"[A-Za-z]+", text)
     return any(w.casefold() in _WORDS and (i == 0 or w.islower()) for i, w in enumerate(words))
+
+
+def opens_title(words: list[str]) -> bool:
+    """Do ``words`` open with a title that starts with a hedge word ("Maybe Tomorrow", "Perhaps
+    Love")? A hedge adverb with no comma before a capitalised common word: a common word is
+    capitalised after the first only in a title — unless it always is (a weekday, a month, a
+    place, "I": "Maybe Monday works", "Maybe I'll go" hedge). A name after it ("Maybe Dana …")
+    is no common word: a hedge too."""
+    if len(words) < 2 or words[0].casefold() not in _WORDS or not words[0][:1].isupper():
+        return False
+    nxt = words[1].strip('.,;:!?"“”()')
+    folded = nxt.casefold()
+    return nxt[:1].isupper() and folded in NOT_NAMES and folded not in _ALWAYS_CAPITAL
 
 
 def as_hypothesis(p: Proposal, speaker: str, said: Frame | None = None) -> Proposal:

@@ -3,7 +3,9 @@
 The model only *proposes*: every proposal passes the same rules as the rule extractor's and a
 few of its own before anything is written (``ChatExtractor._checked``) — it must cite a
 person's message of the session, name only people that message names (or its speaker), say
-nothing the message does not (most of its words are the message's), and be a statement. A
+nothing the message does not (most of its words are the message's), and be a statement; and it
+is read against the part of the message it rests on (``conversation.vetting``): hearsay or a
+hedge there makes it a hypothesis, as the rules make theirs, and a denial there drops it. A
 reply that is not the JSON asked for, an HTTP error or a timeout skips the model's proposals
 with a reason (``skipped``); the rules' claims are written regardless, and nothing crashes.
 
@@ -27,6 +29,7 @@ from reverie.conversation.people.anonymous import anonymous_speaker
 from reverie.conversation.people.lexicon import RELATIONS
 from reverie.conversation.people.names import check_person_name, tokens
 from reverie.conversation.proposal import CATEGORIES, Proposal
+from reverie.conversation.vetting import vet
 from reverie.embed.netguard import Endpoint, Resolver, check_endpoint, pinned_connection
 from reverie.errors import EmbedderError, InvalidInputError, ReverieError
 from reverie.model.conversation import Entry
@@ -213,7 +216,10 @@ class ChatExtractor:
         proposal = Proposal(
             _sentence(text), about, str(category), first, mentions, relation, origin="llm", confidence=LLM_CONFIDENCE
         )
-        return m, proposal
+        vetted = vet(proposal, m.text, who)  # the rules' hedge and denial checks: the model only proposes
+        if vetted is None:
+            return f"a proposal for message {index} says what its speaker denies ({text[:60]!r})"
+        return m, vetted
 
     def _person(self, value: object, m: Entry, said: set[str]) -> str | None:
         try:

@@ -191,6 +191,46 @@ PLACES_AND_COMPANIES = _words(
 )
 NOT_NAMES = NOT_NAMES | PLACES_AND_COMPANIES
 
+#: Nouns for what a person is to others or does (singular; their plurals are built below).
+ROLE_NOUNS = RELATIONS | _words(
+    """
+    adult agent artist author buyer child client critic customer developer employee engineer expert fan farmer
+    guest kid local member nurse official owner parent passenger patient player reader relative researcher
+    resident scientist seller shopper stranger tourist user viewer visitor voter worker
+    """
+)
+
+
+def plural(noun: str) -> str:
+    """The regular English plural of a lower-case noun ("city" → "cities", "coach" → "coaches")."""
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "o", "u"):
+        return noun[:-1] + "ies"
+    if noun.endswith(("s", "sh", "ch", "x", "z")):
+        return noun + "es"
+    return noun + "s"
+
+
+#: Words for people in general, never one person ("People said the food was good", "Customers
+#: say the app is slow"): indefinite pronouns, collective nouns, and the plural of every role
+#: noun. A closed class of English, not a list of names: a capital at the start of a sentence
+#: makes none of them a person (helper mining2, session 32: "People" and "Customers" were
+#: enrolled as persons).
+GENERIC_PEOPLE = (
+    _words(
+        """
+        people folks folk everyone everybody someone somebody anyone anybody nobody no-one noone whoever
+        others many most some few all both each either neither none they them
+        guys kids children men women ladies gentlemen grownups adults teens teenagers
+        management staff personnel crew team board council committee government police press media public
+        audience crowd family families company companies
+        """
+    )
+    | frozenset(plural(n) for n in ROLE_NOUNS)
+    | _words("people-pleasers brothers-in-law sisters-in-law mothers-in-law fathers-in-law")
+)
+NOT_NAMES = NOT_NAMES | GENERIC_PEOPLE
+
+
 #: How a person may feel without that being a fact worth keeping ("I'm worried", "I was surprised").
 FEELINGS = _words(
     """

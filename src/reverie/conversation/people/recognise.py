@@ -14,8 +14,9 @@ person. A word is taken for a person only with evidence:
 - a title is in front of it ("Dr. Patel", "Professor Kowalski").
 
 And never — whatever the context — when it is a common word (``COMMON_WORDS``: weekdays,
-months, interjections, function words, the nouns and verbs a chat sentence opens with), unless
-it is a speaker's own name. A missed person costs a fact its ``about`` edge; a wrong one files
+months, interjections, function words, the nouns and verbs a chat sentence opens with, and
+words for people in general: "People", "Everyone", "Customers", ``lexicon.GENERIC_PEOPLE``),
+unless it is a speaker's own name. A missed person costs a fact its ``about`` edge; a wrong one files
 the fact under somebody else, or invents a person: precision is preferred, on purpose.
 """
 
@@ -355,7 +356,7 @@ class Context:
         if w.casefold() in KINSHIP_TITLES and joined and is_capitalised(nxt) and not is_common(nxt):
             return nxt, 2  # "Grandpa Walter": the name is Walter
         if is_common(w) and not (self.is_speaker(w) or (_fold(w) in GIVEN_NAMES and self.known_as(w))):
-            return None  # "Monday", "Honestly", "Mom"; "Bill" only once a Bill is known
+            return None  # "Monday", "Honestly", "Mom", "People"; "Bill" only once a Bill is known
         if not (self.known_as(w) or listed_name(w) or self.is_speaker(w) or _slot(words, i)):
             return None
         if joined and is_capitalised(nxt) and not is_common(nxt) and not listed_name(nxt):
