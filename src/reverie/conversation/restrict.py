@@ -147,13 +147,13 @@ def restrict_message(
         # A name only the message spoke for follows its new audience; one narrowed to the readers
         # of its other evidence keeps the message's new readers too (the restating claims stay).
         if isinstance(name, cmd.Purge):
-            wider: tuple[str, ...] | None = audience
+            name_id, wider = name.id, audience
         elif isinstance(name, cmd.SetVisibility):
-            wider = () if not audience else tuple(sorted({*name.visibility, *audience}))
+            name_id, wider = name.id, () if not audience else tuple(sorted({*name.visibility, *audience}))
         else:
-            wider = None
-        item = host.store.get(scope, name.id) if wider is not None else None
-        if item is not None and wider is not None:
+            continue  # an alias unlink: the name it joins stays (narrowed at most)
+        item = host.store.get(scope, name_id)
+        if item is not None:
             commands += _follow(scope, item, wider, FOLLOWED)
     rewrites, texts = _contexts(writer, scope, entries, target, FOLLOWED)
     batch = [*commands, *rewrites]
