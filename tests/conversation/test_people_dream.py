@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from reverie import Memory
 from reverie.dream import DreamConfig
 
@@ -54,3 +56,30 @@ def test_keep_budget_keeps_a_revised_name_while_claims_are_about_it(mem: Memory)
     mem.revise(mem.person("Dana", scope=SCOPE).id, "Dana Smith", scope=SCOPE)
     mem.dream(scope=SCOPE, config=DreamConfig(keep_budget=8))
     assert mem.person("Dana Smith", scope=SCOPE).claims
+
+
+def test_keep_budget_follows_a_revised_claims_current_persons_not_its_first(tmp_path: Path) -> None:
+    """Leftover of session 31: the dream counted a claim as resting on every person its *first*
+    version was about. "Omar is Bob's manager." revised to "Priya is Bob's manager." is about Priya
+    and Bob (its new version's own ``about`` links, ``people.follow``), yet Omar's record stayed
+    load-bearing, spared by the keep-budget although no current claim is about him. Real SQLite."""
+    mem = Memory(tmp_path / "dream.db", embedder="hash")
+    conv = mem.conversation("c", scope=SCOPE)
+    conv.add("Omar is Bob's manager.", speaker="Alice")
+    for i in range(10):
+        conv.add(f"Bob ran race number {i} this year.", speaker="Alice")
+    conv.close()
+    (claim,) = mem.person("Omar", scope=SCOPE).claims
+    mem.revise(claim.id, "Priya is Bob's manager.", scope=SCOPE)
+    names = {p.id: p.name for p in mem.people(scope=SCOPE)}
+    assert {"Omar", "Bob", "Priya"} <= set(names.values())
+
+    report = mem.dream(scope=SCOPE, dry_run=True, config=DreamConfig(keep_budget=3))
+    spared = {names[s["id"]] for s in report.spared if s["id"] in names and "load-bearing" in s["reason"]}
+    assert "Omar" not in spared
+    assert {"Bob", "Priya"} <= spared  # the current version rests on its own persons
+
+    mem.dream(scope=SCOPE, config=DreamConfig(keep_budget=3))
+    left = {p.name for p in mem.people(scope=SCOPE)}
+    assert "Omar" not in left and {"Bob", "Priya"} <= left
+    mem.close()

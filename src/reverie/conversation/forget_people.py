@@ -19,6 +19,16 @@ mentions is erased with it: nothing points at such a record, and the next mentio
 name again. The current ``alias`` edges of an erased name are unlinked in the same transaction,
 so no relation points at an erased record.
 
+What a public name tells of a restricted message (leftover of outside probe 4, findings 3 and
+13): a known name is reused by a mention of a narrower audience (``people.enroll``), so a public
+name can be vouched for only by claims some of its readers may not see — once the public message
+is purged, ``agent:b`` still saw the person, so some hidden claim named them. So evidence is
+weighed by audience: a name whose surviving evidence no longer reaches all its readers is
+narrowed to the readers of that evidence (``SetVisibility``), and a name's purge, narrowing and
+alias unlinks carry reverie's words (``NAME_LEFT``) instead of the owner's reason whenever some
+reader of the name may not see the purged message (the owner's reason for erasing a restricted
+message was read by everyone in the public name's ``memory.purged`` event).
+
 A name revised since ("Quillonby" → "Quillonby Hart") is looked at as its current version: the
 ``about`` and ``alias`` edges stay on the version extraction wrote, and ``Purge`` of the current
 one erases every version (session 31: the purge saw no current name those edges point to and
@@ -35,33 +45,56 @@ from reverie.model.conversation import Entry, quote_span
 from reverie.model.item import Item
 from reverie.model.query import Q, parse_sort
 from reverie.model.redact import REDACTED
+from reverie.model.visibility import covers
 from reverie.store.protocol import Store
 
 #: At most this many person names are read per purge (``people.book.MAX_NAMES``).
 _MAX_NAMES = 5_000
+#: The reason on a name's change that some of its readers may not see the purged message for
+#: (reverie's words, never the owner's).
+NAME_LEFT = "no longer named by anything this name's readers may see"
 
 
 def people_commands(
     store: Store, scope: str, message: Entry, purged: Iterable[str], entries: Sequence[Entry], reason: str
 ) -> list[cmd.Command]:
-    """The ``Unlink`` and ``Purge`` commands that erase the names only ``message`` spoke for.
+    """The ``Unlink``, ``Purge`` and ``SetVisibility`` commands for the names only ``message`` spoke
+    for (erased), or spoke for to some of their readers (narrowed to the others).
 
     ``purged``: the items the purge erases (the message's memory, the claims mined from it);
     ``entries``: the conversation's entries (for the speakers of the messages that stay).
     """
     gone = set(purged)
     names, versions = _candidates(store, scope, message, gone)
-    speakers = {e.speaker for e in entries if e.kind == "message" and e.id != message.id and e.text != REDACTED}
-    doomed = [n for n in names if n.text not in speakers and not _evidence(store, scope, versions[n.id], gone)]
-    out: list[cmd.Command] = []
+    spoken = [e for e in entries if e.kind == "message" and e.id != message.id and e.text != REDACTED]
+    unlinks: list[cmd.Command] = []
+    changes: list[cmd.Command] = []
     unlinked: set[str] = set()
-    for n in doomed:
-        for e in (e for v in versions[n.id] for e in store.edges(scope, v)):
-            if e.type == "alias" and e.id not in unlinked:
-                unlinked.add(e.id)
-                out.append(cmd.Unlink(scope, e.id, reason))
-    out += [cmd.Purge(scope, n.id, reason) for n in doomed]
-    return out
+    for n in names:
+        held = _evidence(store, scope, versions[n.id], gone) + [e.visibility for e in spoken if e.speaker == n.text]
+        audience = _vouched(n.audience, held)
+        told = reason if covers(n.audience, message.visibility) else NAME_LEFT
+        if audience is None:
+            for e in (e for v in versions[n.id] for e in store.edges(scope, v)):
+                if e.type == "alias" and e.id not in unlinked:
+                    unlinked.add(e.id)
+                    unlinks.append(cmd.Unlink(scope, e.id, told))
+            changes.append(cmd.Purge(scope, n.id, told))
+        elif audience != n.audience:
+            changes.append(cmd.SetVisibility(scope, n.id, audience, NAME_LEFT))
+    return unlinks + changes
+
+
+def _vouched(name: tuple[str, ...], held: Sequence[tuple[str, ...]]) -> tuple[str, ...] | None:
+    """The audience a name keeps: its own, within the readers of what still vouches for it
+    (``held``: each piece of evidence's audience); None when nothing does (the name goes)."""
+    if not held:
+        return None
+    if any(not h for h in held):
+        return name  # something everyone may see names them
+    readers = {p for h in held for p in h}
+    kept = readers if not name else set(name) & readers
+    return tuple(sorted(kept)) or None
 
 
 def _candidates(store: Store, scope: str, message: Entry, gone: set[str]) -> tuple[list[Item], dict[str, list[str]]]:
@@ -86,9 +119,10 @@ def _candidates(store: Store, scope: str, message: Entry, gone: set[str]) -> tup
     return picked, versions
 
 
-def _evidence(store: Store, scope: str, name_ids: Sequence[str], gone: set[str]) -> bool:
-    """Does a claim the purge keeps point ``about`` at one of ``name_ids`` (a name and its earlier versions)?"""
+def _evidence(store: Store, scope: str, name_ids: Sequence[str], gone: set[str]) -> list[tuple[str, ...]]:
+    """The audiences of the claims the purge keeps that point ``about`` at one of ``name_ids`` (a
+    name and its earlier versions): empty when none does."""
     linked = {e.src for i in name_ids for e in store.edges(scope, i) if e.type == "about" and e.dst == i}
     sources = sorted(linked - gone)
     held = store.get_many(scope, sources) if sources else {}
-    return any(item.text != REDACTED for item in held.values())
+    return [item.audience for _, item in sorted(held.items()) if item.text != REDACTED]

@@ -144,9 +144,17 @@ def restrict_message(
         commands += _follow(scope, claim, audience, FOLLOWED)
     gone = {m.id for m in memories} | {c.id for c in restating}
     for name in people_commands(host.store, scope, target, gone, entries, FOLLOWED):
-        item = host.store.get(scope, name.id) if isinstance(name, cmd.Purge) else None
+        # A name only the message spoke for follows its new audience; one narrowed to the readers
+        # of its other evidence keeps the message's new readers too (the restating claims stay).
+        if isinstance(name, cmd.Purge):
+            name_id, wider = name.id, audience
+        elif isinstance(name, cmd.SetVisibility):
+            name_id, wider = name.id, () if not audience else tuple(sorted({*name.visibility, *audience}))
+        else:
+            continue  # an alias unlink: the name it joins stays (narrowed at most)
+        item = host.store.get(scope, name_id)
         if item is not None:
-            commands += _follow(scope, item, audience, FOLLOWED)
+            commands += _follow(scope, item, wider, FOLLOWED)
     rewrites, texts = _contexts(writer, scope, entries, target, FOLLOWED)
     batch = [*commands, *rewrites]
     # A purged item's vector is replaced by the redaction's (as ``Writer.purge_message`` embeds it).

@@ -22,7 +22,11 @@ A ``derived_from`` or ``about`` edge stays on the versions it was written betwee
 writes a new version with no edges. So either end that was replaced counts as its current
 version, followed along ``supersedes``: a claim about Dana that was revised still rests on
 her record, and a renamed record still bears the claims about its first name (session 31:
-with every claim about Dana revised, a tight keep-budget forgot her record).
+with every claim about Dana revised, a tight keep-budget forgot her record). But a current
+version with ``about`` links of its own is about exactly those persons, as ``people.holders``
+reads it: "Omar is Bob's manager." revised to "Priya is Bob's manager." (linked to Priya and Bob
+when written, ``people.follow``) no longer rests on Omar's record through its first version's
+link, so a pass may forget Omar's record once nothing current is about him.
 
 Not counted: a dream gist or pattern item (its parents and ``derived_from`` edges are evidence,
 not premises — pruning one leaves the gist standing, see ``upkeep.provenance``, and the next pass
@@ -79,9 +83,12 @@ def count_dependents(snap: Snapshot) -> dict[str, Dependents]:
                 derive.add((parent, it.id))
     support: set[tuple[str, str]] = set()
     newer = {e.dst: e.src for e in snap.edges if e.type == "supersedes"}  # a replaced version -> its successor
+    linked = {e.src for e in snap.edges if e.type == "about"}  # versions with ``about`` links of their own
     for e in snap.edges:
         if e.type in ("derived_from", "about"):
             src, dst = _current(e.src, newer, snap), _current(e.dst, newer, snap)
+            if e.type == "about" and src != e.src and src in linked:
+                continue  # the current version says whom it is about: its earlier version's links are history
             if src in live and dst != src and dst in snap.index:
                 derive.add((dst, src))
         elif e.type == "supports" and e.dst in live and e.dst != e.src and e.src in snap.index:

@@ -57,11 +57,16 @@ def check_named_audience(name: str, visibility: tuple[str, ...]) -> None:
 
 
 def not_visible(scope: str, name: str, principal: str) -> str:
-    """What a principal is told for a name it may not see, the same whether a conversation holds it."""
+    """What a principal is told for a name it may not see, the same whether a conversation holds it.
+
+    The example is always ``<principal>+<name>``, never ``name`` itself when it already is the
+    principal's: a hidden conversation a store holds under the principal's own name (opened
+    before own names) is told the same words as any other hidden name.
+    """
     return (
         f"no conversation {name!r} in scope {scope!r} that principal {principal!r} may see; a principal "
-        f"opens a new conversation only under its own name, e.g. {own_name(principal, name)!r} (the store's "
-        "owner may open one under any name for it)"
+        f"opens a new conversation only under its own name, e.g. {principal + SEPARATOR + name!r} (the "
+        "store's owner may open one under any name for it)"
     )
 
 

@@ -34,7 +34,7 @@ of each read is proportional to the restricted items of the scope, not to the sc
   Changing a message's audience and purging a message are the owner's (``NotPermittedError``):
   both rewrite what other principals see. A principal opens a new conversation only under its own
   name; any other name it may not see, hidden or free, is the same ``NotFoundError``
-  (``model.conversation_names``).
+  (``model.conversation_names``), as is a hidden conversation a store holds under its own name.
 - intents and tasks (``intent``, ``task``, ``intents``, ``tasks``) carry no audience: a principal
   sees every one of its scope, with the hidden claims it names left out of ``memory_ids`` /
   ``inputs`` / ``outputs`` and out of its free text (``model.conceal``); a ``memory`` filter on
@@ -238,7 +238,10 @@ class VisibleStore:
         state = self._conversations().conversation_state(c.scope, c.conversation)
         if state is not None and may_see(state.visibility, self.principal):
             return
-        if named_for(c.conversation) != self.principal:
+        # A hidden conversation under the principal's own name (opened before own names were the
+        # rule) is refused as any hidden name: resuming it wrote into it, and its refusals named
+        # its audience.
+        if state is not None or named_for(c.conversation) != self.principal:
             raise NotFoundError(not_visible(c.scope, c.conversation, self.principal))
 
     def execute(
