@@ -144,8 +144,8 @@ class Retrieval:
             return
         top = answer[0].score if answer and answer[0].score > 0 else 1.0
         uses = [(h.item.id, max(0.01, min(1.0, h.score / top))) for h in chosen if h.why.get("counts_as_use")]
-        if uses:
-            self._usage.record_use(scope, uses, query)
+        if uses:  # without waiting for another writer's lock (``pending_uses``)
+            self._usage.record_recalled(scope, uses, query)
 
     def _checked_options(self, query: object, options: RecallOptions) -> RecallOptions:
         """Caller-built options pass the same checks as the keyword arguments, then are used as given.

@@ -33,6 +33,14 @@ class Usage:
         if checked:
             core.run([cmd.RecordUse(s, checked, query[: core.limits.max_query_chars])])
 
+    def record_recalled(self, scope: str, uses: Sequence[tuple[str, float]], query: str) -> None:
+        """A recall's use (``scope`` checked, ``uses`` built from its hits): written now if the write
+        lock is free, else kept in order for later, with the recall's time (``pending_uses``), so
+        a read never queues behind another process's long write."""
+        core = self._core
+        use = cmd.RecordUse(scope, tuple(uses), query[: core.limits.max_query_chars])
+        core.pending_uses.record(use, core.clock.now())
+
 
 def _use(entry: object) -> tuple[str, float]:
     """One (item id, weight) pair of ``record_use``; weight in (0, 1] (it scales reinforcement)."""
