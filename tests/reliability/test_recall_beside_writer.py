@@ -25,6 +25,7 @@ import pytest
 from reverie import Memory
 from reverie.errors import StorageError
 from reverie.limits import Limits
+from reverie.model.events import Event
 from reverie.model.clock import ManualClock
 from reverie.store.sqlite import SQLiteStore
 
@@ -224,3 +225,24 @@ def test_recall_inside_this_memory_s_own_block_records_its_use_in_the_block(db: 
             mem.recall("hiking", scope="s", mode="lexical")
             assert mem.pending_uses == 0
         assert [q for _, q, _, _ in _used(db)] == ["hiking"]
+
+
+def test_a_use_still_waiting_when_another_process_purges_its_item_does_not_bring_back_the_query(
+    db: Path, held: Holder
+) -> None:
+    """Promise 6 erases every query that retrieved a purged claim; a use written after the purge
+    must not carry it back (the window was a moment before uses could wait; now it is as long as
+    the other writer's block)."""
+    with Memory(db, embedder="hash", clock=ManualClock(T_RECALL)) as mem:
+        [hit] = mem.recall("hiking Alice", scope="s", mode="lexical")
+        assert mem.pending_uses == 1
+        held.release()
+        with Memory(db, embedder="hash", clock=ManualClock(T_RECALL)) as other:
+            other.forget(hit.item.id, scope="s", purge=True)
+    events = [e for e in _events(db) if e.type == "memory.used"]
+    assert all("hiking" not in str(e.payload) for e in events)
+
+
+def _events(path: Path) -> list[Event]:
+    with Memory(path, embedder="hash", read_only=True) as mem:
+        return mem.events(scope="s")
