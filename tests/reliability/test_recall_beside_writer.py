@@ -25,8 +25,8 @@ import pytest
 from reverie import Memory
 from reverie.errors import StorageError
 from reverie.limits import Limits
-from reverie.model.events import Event
 from reverie.model.clock import ManualClock
+from reverie.model.events import Event
 from reverie.store.sqlite import SQLiteStore
 
 HANG_GUARD = 120  # seconds: only stops a hung test, never decides a pass
@@ -246,3 +246,22 @@ def test_a_use_still_waiting_when_another_process_purges_its_item_does_not_bring
 def _events(path: Path) -> list[Event]:
     with Memory(path, embedder="hash", read_only=True) as mem:
         return mem.events(scope="s")
+
+
+def test_cli_recall_prints_its_answer_and_says_so_when_its_use_cannot_be_written(db: Path, held: Holder) -> None:
+    """A CLI process cannot keep a use for later: it waits the busy timeout at exit, as a write does,
+    then says the use was not recorded (was: a traceback from close, exit 1)."""
+    reverie = str(Path(sys.executable).with_name("reverie"))
+    done = subprocess.run(
+        [reverie, "--db", str(db), "--scope", "s", "recall", "hiking"],
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD,
+        check=False,
+    )
+    assert held.holding
+    assert done.returncode == 0, done.stderr
+    assert "Alice likes hiking" in done.stdout
+    assert "Traceback" not in done.stderr
+    assert "warning[storage]" in done.stderr and "not recorded" in done.stderr
+    assert _used(db) == []

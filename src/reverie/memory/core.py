@@ -211,6 +211,9 @@ class Core:
 
         ``after``: more writes that follow from the commands' outcomes (``revise`` links its new
         version to the persons it names), made in the same transaction, so both land or neither.
+
+        Uses of earlier recalls still waiting for the lock (``pending_uses``) are written first,
+        in their own transaction, so the log keeps the order in which this Memory acted.
         """
         self.pending_uses.flush()  # earlier recalls' uses first, as they happened
         try:

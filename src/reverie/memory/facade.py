@@ -17,7 +17,7 @@ from reverie.conversation import Conversations
 from reverie.conversation.learn import Learner
 from reverie.conversation.people import People
 from reverie.embed import Embedder
-from reverie.errors import ClosedError, InvalidInputError, StorageError
+from reverie.errors import ClosedError, InvalidInputError
 from reverie.limits import DEFAULT_LIMITS, Limits
 from reverie.memory.alerts import Alerts
 from reverie.memory.contradictions import Contradictions
@@ -157,22 +157,10 @@ class Memory:
         if not self._closed and self._core.store.in_atomic():
             raise refused_in_block("close()")
         if not self._closed:
-            self._write_pending_uses()
+            self._core.pending_uses.flush_at_close()
             self._closed = True
             self._dreaming.stop()
             self._core.store.close()
-
-    def _write_pending_uses(self) -> None:
-        """``close``'s flush of waiting uses, failing with what is kept and what to do."""
-        try:
-            self._core.pending_uses.flush()
-        except StorageError as exc:
-            n = len(self._core.pending_uses)
-            raise StorageError(
-                f"close() could not write {n} use(s) of earlier recalls, kept until they are written ({exc}); "
-                "they are not written yet and this Memory stays open: call close() again once the other writer "
-                "is done (Memory.pending_uses counts them)"
-            ) from exc
 
     @property
     def pending_uses(self) -> int:

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from datetime import datetime
 
+from reverie.errors import StorageError
 from reverie.model import commands as cmd
 from reverie.store import idempotency
 from reverie.store.protocol import Store, WriteLockBusy
@@ -111,6 +112,18 @@ class PendingUses:
                 self._in_one_transaction(batch, wait=True)
             with self._queue:
                 del self._uses[: len(batch)]
+
+    def flush_at_close(self) -> None:
+        """``flush`` for ``Memory.close``: if the lock stays held, a ``StorageError`` that says what
+        is kept and what to do (the Memory stays open), never a silent drop."""
+        try:
+            self.flush()
+        except StorageError as exc:
+            raise StorageError(
+                f"close() could not write {len(self)} use(s) of earlier recalls ({exc}); they are kept, not "
+                "written yet, and this Memory stays open: call close() again once the other writer is done "
+                "(Memory.pending_uses counts them)"
+            ) from exc
 
     def _in_one_transaction(self, batch: Sequence[Use], *, wait: bool) -> None:
         """``batch`` in one transaction holding each of its scopes' write lock (``WriteLockBusy``

@@ -73,7 +73,9 @@ class Retrieval:
         is weak, one corrective pass runs (wider pool, no trust floor, the subconscious tier too) and replaces
         it only if strictly better. Each hit that counts as used (``why["counts_as_use"]``) records this query
         as ``last_used_query`` unless ``record_use=False``, ``as_of`` is given (a look at the past is not a use)
-        or the store is open read-only (a read never writes).
+        or the store is open read-only (a read never writes). Recording never waits for another
+        writer's lock: if one holds it, the use waits in this Memory (``Memory.pending_uses``) and is
+        written later with this recall's time (``reverie.memory.pending_uses``).
         """
         core = self._core
         s = core.scope(scope)

@@ -21,7 +21,8 @@ class Usage:
         self._core = core
 
     def record_use(self, scope: str, uses: Sequence[tuple[str, float]], query: str) -> None:
-        """Record that ``query`` used these items (weights in (0, 1]); recall calls this for you."""
+        """Record that ``query`` used these items (weights in (0, 1]). Recall records its own uses for
+        you, without waiting for another writer (``record_recalled``); this call is a write like any other."""
         core = self._core
         s = core.scope(scope)
         if isinstance(uses, str) or not isinstance(uses, Iterable):
