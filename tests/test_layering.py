@@ -79,6 +79,7 @@ def test_the_facade_class_only_wires() -> None:
         "embedder",
         "last_dream_report",
         "principal",  # read-only state: whom this memory reads for
+        "pending_uses",  # read-only state: recalls' uses another writer's lock kept from being written yet
         "as_principal",  # lifecycle: a view for one principal over the same store
     }
     for fn in (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name not in ("__init__", "close")):

@@ -62,6 +62,9 @@ class Limits:
     #: writer out past the busy timeout (outside probe 2, finding 11). The claims past it are not
     #: written and are listed in the report's ``skipped`` (``limit_exceeded``), each with its text.
     max_claims_per_message: int = 200
+    #: Recalls of one ``Memory`` whose use waits to be written because another writer held the
+    #: lock (``reverie.memory.pending_uses``). Past it a recall waits for the lock as a write does.
+    max_pending_uses: int = 1_000
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:

@@ -18,7 +18,15 @@ from typing import IO, Any, TextIO, TypeVar
 
 import click
 
-from reverie import InvalidInputError, InvalidScopeError, Limits, Memory, NotFoundError, ReverieError
+from reverie import (
+    InvalidInputError,
+    InvalidScopeError,
+    Limits,
+    Memory,
+    NotFoundError,
+    ReverieError,
+    StorageError,
+)
 from reverie.cli.messages import for_cli
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -88,7 +96,8 @@ class State:
             memory = Memory(self.db, **kwargs)
             if replay:  # the export carries its own flags: no "conflicts_unchecked" marker on the copy
                 memory._core.mark_unchecked_writes = False
-            self._memory = click.get_current_context().find_root().with_resource(memory)
+            click.get_current_context().find_root().call_on_close(lambda: _close(memory))
+            self._memory = memory
         return self._memory
 
     def require_store(self, *, create: bool = False, creator: str = "`reverie remember` or `reverie import`") -> None:
@@ -355,3 +364,18 @@ class Progress:
 def unavailable(what: str) -> CliError:
     """The refusal of a command whose feature this build lacks (exit 2: asking for it is the mistake)."""
     return CliUsageError("not_available", f"{what} is not available in this build", state().json)
+
+
+def _close(memory: Memory) -> None:
+    """Close the command's ``Memory``. A recall's use it kept because another writer held the lock
+    is written here, waiting the busy timeout as a write does; if it still cannot be, the answer
+    already printed stands and this says so (a process cannot keep it for later), not a traceback."""
+    try:
+        memory.close()
+    except StorageError as exc:
+        n = memory.pending_uses
+        click.echo(
+            f"warning[storage]: the use of {n} recall(s) was not recorded: another writer held the store past the "
+            f"busy timeout ({exc.__cause__ or exc}); the answer above stands",
+            err=True,
+        )

@@ -31,6 +31,7 @@ from reverie.errors import (
     ReverieError,
 )
 from reverie.limits import Limits
+from reverie.memory.pending_uses import PendingUses
 from reverie.model import commands as cmd
 from reverie.model.clock import Clock
 from reverie.model.ids import IdFactory
@@ -98,6 +99,8 @@ class Core:
         #: The second reader also runs right after each write (slow: ~30 ms a pair), not only
         #: in the dream pass.
         self.read_at_write = read_at_write
+        #: Uses of recalls that found the write lock held, written before this Memory's next write.
+        self.pending_uses = PendingUses(store, self.new_id, limits.max_pending_uses)
         # Whether this process may hold pending vectors: checked once on the first successful
         # write (another process may have left some), then only after a degraded write.
         self._maybe_pending = True
@@ -208,7 +211,11 @@ class Core:
 
         ``after``: more writes that follow from the commands' outcomes (``revise`` links its new
         version to the persons it names), made in the same transaction, so both land or neither.
+
+        Uses of earlier recalls still waiting for the lock (``pending_uses``) are written first,
+        in their own transaction, so the log keeps the order in which this Memory acted.
         """
+        self.pending_uses.flush()  # earlier recalls' uses first, as they happened
         try:
             vectors = self.embed_texts(texts)
         except EmbedderMismatchError:

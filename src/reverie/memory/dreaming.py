@@ -85,6 +85,8 @@ class Dreaming:
                 "runs its scheduled passes as the owner."
             )
         s = self._core.scope(scope)
+        if not dry_run:  # the pass reads the usage it consolidates: this Memory's recalls' first
+            self._core.pending_uses.flush()
         backfill = None if dry_run else self._backfill(s)
         report = run_dream(self, scope=s, dry_run=dry_run, config=config, progress=progress)
         if backfill is not None:

@@ -150,13 +150,26 @@ class Memory:
 
         Inside an open ``atomic`` block of this thread it raises ``ConflictError`` and closes
         nothing: the block still holds its writes on the connection (``store/blocks.py``).
+
+        Uses of recalls that found another writer holding the lock (``pending_uses``) are written
+        first, waiting the busy timeout as any write does; if the lock is still held it raises
+        ``StorageError``, keeps them and stays open: call ``close()`` again once the writer is done.
         """
         if not self._closed and self._core.store.in_atomic():
             raise refused_in_block("close()")
         if not self._closed:
+            self._core.pending_uses.flush_at_close()
             self._closed = True
             self._dreaming.stop()
             self._core.store.close()
+
+    @property
+    def pending_uses(self) -> int:
+        """How many recalls' uses wait to be written: a recall that found another writer holding
+        the lock answered without waiting and kept its use here (``reverie.memory.pending_uses``).
+        They are written, in order and with their recalls' times, by the next recall that can write,
+        before this Memory's next write, or by ``close()``."""
+        return len(self._core.pending_uses)
 
     def __enter__(self) -> Memory:
         return self

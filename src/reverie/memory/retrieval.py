@@ -84,7 +84,9 @@ class Retrieval:
         is weak, one corrective pass runs (wider pool, no trust floor, the subconscious tier too) and replaces
         it only if strictly better. Each hit that counts as used (``why["counts_as_use"]``) records this query
         as ``last_used_query`` unless ``record_use=False``, ``as_of`` is given (a look at the past is not a use)
-        or the store is open read-only (a read never writes).
+        or the store is open read-only (a read never writes). Recording never waits for another
+        writer's lock: if one holds it, the use waits in this Memory (``Memory.pending_uses``) and is
+        written later with this recall's time (``reverie.memory.pending_uses``).
         """
         core = self._core
         s = core.scope(scope)
@@ -155,8 +157,8 @@ class Retrieval:
             return
         top = answer[0].score if answer and answer[0].score > 0 else 1.0
         uses = [(h.item.id, max(0.01, min(1.0, h.score / top))) for h in chosen if h.why.get("counts_as_use")]
-        if uses:
-            self._usage.record_use(scope, uses, query)
+        if uses:  # without waiting for another writer's lock (``pending_uses``)
+            self._usage.record_recalled(scope, uses, query)
 
     def _checked_options(self, query: object, options: RecallOptions) -> RecallOptions:
         """Caller-built options pass the same checks as the keyword arguments, then are used as given.

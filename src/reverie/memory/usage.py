@@ -21,7 +21,8 @@ class Usage:
         self._core = core
 
     def record_use(self, scope: str, uses: Sequence[tuple[str, float]], query: str) -> None:
-        """Record that ``query`` used these items (weights in (0, 1]); recall calls this for you."""
+        """Record that ``query`` used these items (weights in (0, 1]). Recall records its own uses for
+        you, without waiting for another writer (``record_recalled``); this call is a write like any other."""
         core = self._core
         s = core.scope(scope)
         if isinstance(uses, str) or not isinstance(uses, Iterable):
@@ -32,6 +33,14 @@ class Usage:
         check_unicode(query, "query")
         if checked:
             core.run([cmd.RecordUse(s, checked, query[: core.limits.max_query_chars])])
+
+    def record_recalled(self, scope: str, uses: Sequence[tuple[str, float]], query: str) -> None:
+        """A recall's use (``scope`` checked, ``uses`` built from its hits): written now if the write
+        lock is free, else kept in order for later, with the recall's time (``pending_uses``), so
+        a read never queues behind another process's long write."""
+        core = self._core
+        use = cmd.RecordUse(scope, tuple(uses), query[: core.limits.max_query_chars])
+        core.pending_uses.record(use, core.clock.now())
 
 
 def _use(entry: object) -> tuple[str, float]:

@@ -71,7 +71,9 @@ class Writes:
         is written by it, so a retried block finds the key and writes nothing. A purge inside
         is scrubbed from a SQLite file once the block commits.
         """
-        with self._core.store.atomic(self._core.scope(scope)):
+        s = self._core.scope(scope)
+        self._core.pending_uses.flush()  # earlier recalls' uses first, and not at the block's mercy
+        with self._core.store.atomic(s):
             yield
 
     def remember(

@@ -52,7 +52,7 @@ from reverie.model.conversation_rules import HANDLERS as _CONVERSATION_HANDLERS
 from reverie.model.gists import orphaned_gists, retracted_by
 from reverie.model.item import DEFAULT_AUTHORITY, EDGE_TYPES, SYMMETRIC_EDGES, TIERS, Edge, Item, Scores
 from reverie.model.lineage import ACYCLIC_EDGES, path
-from reverie.model.redact import dismissal_keys, purge_set
+from reverie.model.redact import PURGED_FLAG, REDACTED, dismissal_keys, purge_set
 from reverie.model.validate import AMOUNT_PRINT, fingerprints
 from reverie.model.values import Value, states
 from reverie.model.visibility import may_see
@@ -824,10 +824,15 @@ def _copies_follow(cmd: SetVisibility, view: StateView, ctx: Context, ids: Seque
 
 
 def _record_use(cmd: RecordUse, view: StateView, ctx: Context) -> list[ev.Event]:
-    uses = [[i, w] for i, w in cmd.uses if view.item(cmd.scope, i) is not None]
+    """Uses of items that exist. A purged item's use is dropped and the query erased: a purge erases
+    every query that retrieved it, and a recall's use written after the purge (it waited for another
+    writer's lock: ``reverie.memory.pending_uses``) must not bring the query back."""
+    found = [(i, w, item) for i, w in cmd.uses if (item := view.item(cmd.scope, i)) is not None]
+    uses = [[i, w] for i, w, item in found if PURGED_FLAG not in item.flags]
     if not uses:
         return []
-    return [_event(ctx, ev.USED, cmd.scope, {"uses": uses, "query": cmd.query})]
+    query = REDACTED if len(uses) < len(found) else cmd.query
+    return [_event(ctx, ev.USED, cmd.scope, {"uses": uses, "query": query})]
 
 
 def _dismiss_alert(cmd: DismissAlert, view: StateView, ctx: Context) -> list[ev.Event]:

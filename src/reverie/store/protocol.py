@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from reverie.errors import InvalidInputError
+from reverie.errors import InvalidInputError, StorageError
 from reverie.model.commands import Command
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
@@ -44,6 +44,13 @@ class Outcome:
             if "id" in e.payload:
                 return str(e.payload["id"])
         return None
+
+
+class WriteLockBusy(StorageError):
+    """``atomic(scope, wait=False)`` found another writer holding the write lock: the block did not
+    run and nothing was written. A ``StorageError`` (code ``storage``), so one that escaped would
+    still read as "locked by another writer; retry"; ``Memory.recall`` catches it to keep its uses
+    for later instead of waiting (``reverie.memory.pending_uses``)."""
 
 
 #: Flag on an item stored while the embedder was failing: it has no vector row yet, and
@@ -125,7 +132,7 @@ class Store(Protocol):
         """
         ...
 
-    def atomic(self, scope: str) -> AbstractContextManager[None]:
+    def atomic(self, scope: str, *, wait: bool = True) -> AbstractContextManager[None]:
         """Run the block's writes (``execute``, ``execute_steps``, any other) in one transaction.
 
         The block commits when it ends and rolls back whole if it raises, or if the process dies
@@ -135,6 +142,11 @@ class Store(Protocol):
         first), so other writers wait for it. An idempotency claim pending on entry
         (``idempotency.carrying``) is taken by the block's first statement and written with it.
         Why: an import replays thousands of calls that must land together or not at all.
+
+        ``wait=False``: take the write lock only if it is free now, else raise ``WriteLockBusy``
+        before the block runs (nothing written, no waiting for the busy timeout). Inside this
+        thread's own open block the lock is held already and the block simply nests. Why: recording
+        a recall's use is a write, and a read must not queue behind another process's import.
         """
         ...
 

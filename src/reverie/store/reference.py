@@ -78,6 +78,7 @@ from reverie.store.protocol import (
     Lease,
     Outcome,
     Step,
+    WriteLockBusy,
     dream_run,
     dream_summary_json,
 )
@@ -414,26 +415,38 @@ class ReferenceStore:
         return out
 
     @contextlib.contextmanager
-    def atomic(self, scope: str) -> Iterator[None]:
+    def atomic(self, scope: str, *, wait: bool = True) -> Iterator[None]:
         """The block under the lock, restored from one snapshot if it raises (see ``Store.atomic``);
-        each write inside restores its own snapshot on refusal, as SQLite's savepoints do."""
+        each write inside restores its own snapshot on refusal, as SQLite's savepoints do.
+        ``wait=False``: another thread holding the lock is ``WriteLockBusy``, as another process is
+        on SQLite (the lock is re-entrant, so this thread's own block nests)."""
         self._check_open()
-        with self._lock:
-            claim = idempotency.pending()
-            if claim is not None:
-                idempotency.in_scope(scope, claim.claim)
-            self._claim(claim)
-            whole = self._snapshot()
-            self._blocks += 1
-            try:
-                with idempotency.carried(claim):
-                    yield
-            except BaseException:
-                self._restore(whole)
-                raise
-            finally:
-                self._blocks -= 1
-            self._keep_claim(claim)
+        if not self._lock.acquire(blocking=wait):
+            raise WriteLockBusy("another thread holds this store's write lock; nothing was written")
+        try:
+            with self._atomic_held(scope):
+                yield
+        finally:
+            self._lock.release()
+
+    @contextlib.contextmanager
+    def _atomic_held(self, scope: str) -> Iterator[None]:
+        """``atomic``'s block, with the lock taken."""
+        claim = idempotency.pending()
+        if claim is not None:
+            idempotency.in_scope(scope, claim.claim)
+        self._claim(claim)
+        whole = self._snapshot()
+        self._blocks += 1
+        try:
+            with idempotency.carried(claim):
+                yield
+        except BaseException:
+            self._restore(whole)
+            raise
+        finally:
+            self._blocks -= 1
+        self._keep_claim(claim)
 
     # -- idempotency keys (store/idempotency.py) -------------------------------------------
     def _claim(self, p: idempotency.Pending | None) -> None:

@@ -295,9 +295,9 @@ class VisibleStore:
     def record_dream_run(self, scope: str, summary: Mapping[str, Any], *, at: datetime) -> None:
         self.inner.record_dream_run(scope, summary, at=at)
 
-    def atomic(self, scope: str) -> AbstractContextManager[None]:
+    def atomic(self, scope: str, *, wait: bool = True) -> AbstractContextManager[None]:
         """Passed through: the block's writes come back here one by one and are checked then."""
-        return self.inner.atomic(scope)
+        return self.inner.atomic(scope, wait=wait)
 
     def idempotency(self, scope: str, key: str, *, now: datetime) -> Recorded | None:
         """Passed through: the face puts the principal in the request's fingerprint, so one

@@ -87,6 +87,7 @@ from reverie.store.protocol import (
     Lease,
     Outcome,
     Step,
+    WriteLockBusy,
     dream_run,
     dream_summary_json,
 )
@@ -441,15 +442,17 @@ class PostgresStore:
             raise
 
     @contextmanager
-    def atomic(self, scope: str) -> Iterator[None]:
+    def atomic(self, scope: str, *, wait: bool = True) -> Iterator[None]:
         """The block in one transaction holding ``scope``'s write lock, each write a savepoint
-        (see ``Store.atomic``)."""
+        (see ``Store.atomic``). ``wait=False``: ``_try_write_lock`` instead of waiting for it."""
         self._check_open()
         claim = idempotency.pending()
         if claim is not None:
             idempotency.in_scope(scope, claim.claim)
         try:
             with self._txn([], write=True):
+                if not wait:
+                    self._try_write_lock(scope)
                 self._write_scopes([scope])
                 self._claim(claim)
                 outer, self._atomic = not self._atomic, True
@@ -541,6 +544,19 @@ class PostgresStore:
             for scope in sorted({s for s in scopes if s not in self._locked}):
                 self.q("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (scope,))
                 self._locked.add(scope)
+
+    def _try_write_lock(self, scope: str) -> None:
+        """Take what a write of ``scope`` waits for, or raise ``WriteLockBusy`` without waiting:
+        the scope's advisory lock and the ``event_seq`` row, which every writer of any scope locks
+        at its first append until it commits (``append_event``) — so a long write in another
+        scope makes a write here wait as well. Same order as a plain write (scope, then row)."""
+        if scope not in self._locked:
+            self._allow([scope])
+            if not self.q("SELECT pg_try_advisory_xact_lock(hashtextextended(%s, 0))", (scope,))[0][0]:
+                raise WriteLockBusy(f"another writer holds scope {scope!r}'s write lock; nothing was written")
+            self._locked.add(scope)
+        if not self.q("SELECT 1 FROM settings WHERE k = 'event_seq' FOR UPDATE SKIP LOCKED"):
+            raise WriteLockBusy("another writer is appending to the log; nothing was written")
 
     def _write_scopes(self, scopes: Sequence[str]) -> None:
         """Inside a write: name and lock the scopes a batch of commands touches, in a fixed order."""

@@ -65,6 +65,7 @@ from reverie.store.protocol import (
     Lease,
     Outcome,
     Step,
+    WriteLockBusy,
     dream_run,
     dream_summary_json,
 )
@@ -189,6 +190,7 @@ class SQLiteStore:
         self._new_vectors: list[tuple[int, str, bytes]] = []
         self._atomic = False  # inside ``atomic``: each write is a savepoint of its transaction
         self._scrub_due = False  # a purge inside ``atomic``: the file is scrubbed once the block commits
+        self._busy_timeout_ms = int(busy_timeout_ms)  # restored after a write that did not wait
         timeout = busy_timeout_ms / 1000
         try:
             if self.read_only:
@@ -314,8 +316,12 @@ class SQLiteStore:
             raise ClosedError("this Memory is closed; open a new one")
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE … COMMIT, rolled back on any error, under the connection lock."""
+    def _write(self, *, wait: bool = True) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE … COMMIT, rolled back on any error, under the connection lock.
+
+        ``wait=False``: the BEGIN alone runs with a busy timeout of 0, so a lock held by another
+        connection raises ``WriteLockBusy`` at once instead of after the busy timeout.
+        """
         with self._lock:
             # Writers other than ``execute`` (set_embedder, reindex, rebuild) must also report
             # ClosedError, not the driver's "Cannot operate on a closed database" as a StorageError.
@@ -327,10 +333,7 @@ class SQLiteStore:
                     yield c
                 return
             c = self._conn
-            try:
-                c.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise _storage_error(exc) from None
+            self._begin_immediate(c, wait)
             try:
                 yield c
                 self._flush()
@@ -347,6 +350,25 @@ class SQLiteStore:
                     raise _storage_error(exc) from None
                 raise
             self._restart_wal_if_large(c)
+
+    def _begin_immediate(self, c: sqlite3.Connection, wait: bool) -> None:
+        """``BEGIN IMMEDIATE``; without ``wait``, under a zero busy timeout restored right after."""
+        try:
+            if wait:
+                c.execute("BEGIN IMMEDIATE")
+                return
+            c.execute("PRAGMA busy_timeout = 0")
+            try:
+                c.execute("BEGIN IMMEDIATE")
+            finally:
+                c.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
+        except sqlite3.Error as exc:
+            name = str(getattr(exc, "sqlite_errorname", None) or "")
+            if not wait and not c.in_transaction and (name.startswith("SQLITE_BUSY") or "locked" in str(exc)):
+                raise WriteLockBusy(
+                    f"another writer holds the write lock of {self.path}; nothing was written"
+                ) from None
+            raise _storage_error(exc) from None
 
     @contextmanager
     def _savepoint(self) -> Iterator[sqlite3.Connection]:
@@ -385,7 +407,7 @@ class SQLiteStore:
         self._ann.clear()
 
     @contextmanager
-    def atomic(self, scope: str) -> Iterator[None]:
+    def atomic(self, scope: str, *, wait: bool = True) -> Iterator[None]:
         """The block's writes in one ``BEGIN IMMEDIATE``, each a savepoint (see ``Store.atomic``).
 
         A purge inside the block is scrubbed from the file after the block commits: ``VACUUM``
@@ -398,7 +420,7 @@ class SQLiteStore:
         with self._lock:
             outer = not self._atomic
             try:
-                with self._write():
+                with self._write(wait=wait):
                     keys.claim(self._x, claim)
                     self._atomic = True
                     try:
