@@ -1,13 +1,11 @@
-"""On PostgreSQL, reads answer beside another process's long write; a write, and a plain recall, wait for it.
+"""On PostgreSQL, reads answer beside another process's long write.
 
 What ``tests/reliability/test_reads_beside_writer.py`` pins for SQLite, here for PostgreSQL: another
 process holds ``mem.atomic(scope="s")`` (what ``reverie import`` does for its whole run) with one
 claim written and not committed. Reads (``list``, ``recall(record_use=False)``, ``summary``, the
 log, ``doctor``, a read-only open's recall) answer from the last commit. A plain ``recall`` records
-its use, which is a write: it waits for the holder, in the holder's scope (the scope's write lock)
-and in any other scope (the one event-counter row, which the holder's first event locked until its
-commit), and answers once the holder commits: it waits up to the store's lock timeout (30 s, far
-past the moment the test releases the holder; the timeout itself: ``test_pg_write_wait.py``).
+its use without waiting for the holder (``test_pg_recall_beside_writer.py``); a write waits up to the
+store's lock timeout (``test_pg_write_wait.py``).
 
 No timed assertions: the holder says through a pipe when it is inside its block and stays there
 until the test writes a line to it; a waiting call is seen in ``pg_stat_activity`` (a backend of
@@ -18,15 +16,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import threading
-import time
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
 
 from memory_registry import MemoryRegistry
-from pg_server import PgServer
 from reverie import Memory
 
 HANG_GUARD = 120  # seconds: only stops a hung test, never decides a pass
@@ -103,42 +97,3 @@ def test_reads_answer_from_the_last_commit_while_another_process_holds_a_write(
     with Memory(filled, embedder="hash", read_only=True) as ro:  # a read-only open records no use
         assert [h.item.text for h in ro.recall("hiking", scope="s", mode="lexical")] == ["Alice likes hiking"]
     assert held.proc.poll() is None  # the holder is still inside its block
-
-
-def _waiting_for_a_lock(pg: PgServer, url: str, n: int) -> None:
-    """Poll until ``n`` backends of the test's database wait for a lock (a hang guard, not a timing)."""
-    database = url.partition("?")[0].rsplit("/", 1)[1]
-    deadline = time.monotonic() + HANG_GUARD
-    with pg.admin() as c:
-        while True:
-            rows = c.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND wait_event_type = 'Lock'", (database,)
-            ).fetchone()
-            if rows is not None and rows[0] >= n:
-                return
-            assert time.monotonic() < deadline, "the recalls never waited for the holder"
-            time.sleep(0.05)
-
-
-def test_a_plain_recall_records_its_use_so_it_waits_for_the_holder_then_answers(
-    memories: MemoryRegistry, pg: PgServer, filled: str, held: Holder
-) -> None:
-    answers: dict[str, Any] = {}
-
-    def recall_in(scope: str) -> Callable[[], None]:
-        mem = memories.open(filled)  # a connection of its own, as another process has
-
-        def run() -> None:
-            answers[scope] = [h.item.text for h in mem.recall("hiking", scope=scope, mode="lexical")]
-
-        return run
-
-    threads = [threading.Thread(target=recall_in(scope), daemon=True) for scope in ("s", "other")]
-    for t in threads:
-        t.start()
-    _waiting_for_a_lock(pg, filled, 2)  # "s": the scope's write lock; "other": the event counter row
-    assert answers == {} and all(t.is_alive() for t in threads)
-    held.release()
-    for t in threads:
-        t.join(HANG_GUARD)
-    assert answers == {"s": ["Alice likes hiking"], "other": ["Alice likes hiking"]}
