@@ -37,7 +37,7 @@ them, never half of one).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -47,6 +47,8 @@ from reverie.conversation.extract import RuleExtractor, minable
 from reverie.conversation.host import ConversationHost
 from reverie.conversation.people.anonymous import anonymous_speaker
 from reverie.conversation.people.enroll import AUTHOR, Enroller
+from reverie.conversation.people.evidence import tie_index
+from reverie.conversation.people.names import tokens
 from reverie.conversation.proposal import Proposal
 from reverie.errors import ConflictError, InvalidInputError, LearningPausedError, ReverieError
 from reverie.model import commands as cmd
@@ -212,9 +214,12 @@ class Learner:
         report: ExtractionReport,
     ) -> None:
         links: list[cmd.Command] = []
+        # Who the message ties each name to, whichever proposal says it: "My friend Dana works at
+        # Acme." gives Carl's friend Dana in the relation and Dana in the fact, one person.
+        ties = tie_index(p.relation for p in proposals if p.relation is not None)
         for p in proposals:
             try:
-                claim, people = self._claim(scope, conversation, m, memory, p, enroller, recent)
+                claim, people = self._claim(scope, conversation, m, memory, p, enroller, recent, ties)
             except LearningPausedError:
                 raise
             except (ConflictError, InvalidInputError) as exc:
@@ -238,6 +243,7 @@ class Learner:
         p: Proposal,
         enroller: Enroller,
         recent: list[str],
+        ties: Mapping[tuple[str, ...], tuple[str, ...]] | None = None,
     ) -> tuple[Item, list[str]]:
         """Enroll the proposal's people, then remember the claim; (the item, the name items it is about)."""
         # A message without a speaker: its speaker is that conversation's own user, no person record.
@@ -247,7 +253,13 @@ class Learner:
         for name in dict.fromkeys(names):
             is_speaker = name == m.speaker
             name_id = enroller.ensure(
-                name, conversation=conversation, speaker=is_speaker, prefer=recent, visibility=m.visibility
+                name,
+                conversation=conversation,
+                speaker=is_speaker,
+                prefer=recent,
+                visibility=m.visibility,
+                said_by=m.speaker,
+                ties=(ties or {}).get(tokens(name), ()),
             )
             person = enroller.person_of(name_id)
             if person in recent:

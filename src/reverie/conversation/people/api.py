@@ -35,10 +35,15 @@ class People:
         book = Book(self._host.store, s, now=self._host.clock.now())
         group = book.group(wanted) or book.resolve(wanted)
         if group is None:
-            several = [g.display for g in book.fitting(wanted)]
+            several = book.fitting(wanted)
             if len(several) > 1:
+                # Two people of one name (Alice's sister Dana, Carl's friend Dana) are told apart by id.
+                shown = [g.display for g in several]
+                named = sorted(
+                    d if shown.count(d) == 1 else f"{d} [id {g.id}]" for d, g in zip(shown, several, strict=True)
+                )
                 raise InvalidInputError(
-                    f"{wanted!r} fits several people in scope {s!r} ({', '.join(sorted(several))}); "
+                    f"{wanted!r} fits several people in scope {s!r} ({', '.join(named)}); "
                     "give the full name or the person's id"
                 )
             raise NotFoundError(f"no person {wanted!r} in scope {s!r}; mem.people(scope=...) lists who is known")

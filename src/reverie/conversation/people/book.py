@@ -207,7 +207,9 @@ class Book:
         holding = self._holding(self._by_words.get(tokens(name), set()))
         return holding[0] if holding else None
 
-    def resolve(self, mention: str, *, prefer: Sequence[str] = ()) -> Group | None:
+    def resolve(
+        self, mention: str, *, prefer: Sequence[str] = (), rule_out: Callable[[Group], bool] | None = None
+    ) -> Group | None:
         """The one person ``mention`` can be (``names.fits_person``), or None when none — or several — fit.
 
         A full name one person holds is theirs, and so is the name a speaker speaks under (a
@@ -215,6 +217,8 @@ class Book:
         other person fits it too — "Bob" said of Robert Smith is ambiguous once a Robert Jones
         is known. Several fit ("Alex" with an Alex Kim and an Alex Wu): the ones in ``prefer``
         (persons of this conversation, most recent first) decide; otherwise nobody is guessed.
+        ``rule_out``: the persons a short name fits that what else is known says it is not
+        (``evidence.someone_else``) are left out of that guess.
         """
         held = self.exact(mention)
         if held is not None and (len(tokens(mention)) > 1 or self._speaks_as(held, mention)):
@@ -222,6 +226,8 @@ class Book:
         fitting = self.fitting(mention)
         if held is not None and held not in fitting:
             fitting.insert(0, held)  # a record fused before names were checked against every name
+        if rule_out is not None:
+            fitting = [g for g in fitting if not rule_out(g)]
         if len(fitting) == 1:
             return fitting[0]
         for pid in prefer:

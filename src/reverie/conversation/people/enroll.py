@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from reverie.conversation.host import ConversationHost
-from reverie.conversation.people.book import PERSON_KIND, Book
+from reverie.conversation.people.book import PERSON_KIND, Book, Group
+from reverie.conversation.people.evidence import someone_else
 from reverie.conversation.people.names import check_person_name, tokens
 from reverie.model import commands as cmd
 from reverie.model.item import Provenance
@@ -54,6 +55,8 @@ class Enroller:
         speaker: bool = False,
         prefer: Sequence[str] = (),
         visibility: tuple[str, ...] = (),
+        said_by: str | None = None,
+        ties: Sequence[str] = (),
     ) -> str:
         """The id of the name item for ``mention``: an existing one, a new alias, or a new person.
 
@@ -67,11 +70,22 @@ class Enroller:
         provenance, which name the restricted message's conversation.
         ``prefer`` (the conversation's persons, most recent first) breaks a tie between people a
         mention fits; never for a ``speaker``, a participant — not someone the talk was about.
+        ``ties`` (the names the message's relations tie the mention to: ``evidence.tie_index``)
+        and ``said_by`` (its speaker): a short name the message ties to other people than a known
+        person's relations do, said by another speaker in another conversation, is not that person
+        (``evidence``): Alice's sister Dana is not Carl's friend Dana until something says so.
 
         Raises what ``remember`` raises (a dismissed name, learning paused); writes nothing then.
         """
         name = check_person_name(mention)
-        group = self.book.resolve(name, prefer=() if speaker else prefer)
+        book = self.book
+
+        def rule_out(g: Group) -> bool:
+            return someone_else(book, g, ties, conversation=conversation, said_by=said_by, prefer=prefer)
+
+        group = book.resolve(
+            name, prefer=() if speaker else prefer, rule_out=rule_out if ties and not speaker else None
+        )
         if group is not None:
             for n in group.names:
                 if tokens(n.text) == tokens(name) and covers(visibility, n.audience):
