@@ -117,6 +117,36 @@ def test_a_claim_the_keep_budget_forgets_still_answers_for_the_time_before(mem: 
         assert item_id in listed
 
 
+GREEN = (
+    "Alice drinks green tea every morning",
+    "Alice drinks green tea every morning at home",
+    "Every morning Alice drinks green tea",
+    "Alice drinks green tea each morning",
+)
+
+
+def test_a_gist_forgotten_because_its_sources_were_corrected_never_answers(mem: Memory, clock: ManualClock) -> None:
+    """Its sources were corrected (we were wrong), so what it restates was never true: unlike a
+    forget, that forget is a retraction, and the gist answers no valid-time read either."""
+    for t in GREEN:
+        mem.remember(t, scope=S)
+    clock.advance(days=90)
+    gist = next(o.created for o in mem.dream(scope=S).outcomes if o.created)
+    assert gist is not None
+    clock.advance(days=5)
+    inside = clock.now()
+    clock.advance(days=5)
+    for item in mem.list(scope=S, limit=100).items:
+        if "green tea" in item.text and item.id != gist:
+            mem.revise(item.id, "Alice drinks black coffee every morning", scope=S)
+    assert mem.get(gist, scope=S).status == "forgotten"
+    with pytest.raises(NotFoundError):
+        mem.get(gist, scope=S, valid_at=inside)
+    assert gist not in _ids_listed(mem, inside)
+    texts = [h.item.text for h in mem.recall("what does Alice drink in the morning", scope=S, valid_at=inside)]
+    assert texts and all("green tea" not in t for t in texts)
+
+
 # -- property: get(valid_at=T) agrees with history()'s intervals ------------------------------------
 
 STEP = st.one_of(
