@@ -147,6 +147,25 @@ def test_a_gist_forgotten_because_its_sources_were_corrected_never_answers(mem: 
     assert texts and all("green tea" not in t for t in texts)
 
 
+def test_a_gist_a_pass_finds_without_a_standing_source_is_retracted(mem: Memory, clock: ManualClock) -> None:
+    a = mem.remember("Bob parks on level two", scope=S)
+    b = mem.remember("Bob parks on the second level", scope=S)
+    for x in (a, b):
+        mem.revise(x.id, "Bob parks on level four", scope=S)
+    # a gist written before the rule (or imported so): its sources were already corrected
+    gist = mem.remember_system(
+        "Bob parks on level two (consolidated)", scope=S, parents=[a.id, b.id], meta={"dream": "gist"}
+    )
+    clock.advance(days=5)
+    inside = clock.now()
+    clock.advance(days=5)
+    mem.dream(scope=S)
+    closed = mem.get(gist.id, scope=S)
+    assert closed.status == "forgotten" and "retracted" in closed.flags
+    with pytest.raises(NotFoundError):
+        mem.get(gist.id, scope=S, valid_at=inside)
+
+
 # -- property: get(valid_at=T) agrees with history()'s intervals ------------------------------------
 
 STEP = st.one_of(
