@@ -251,7 +251,7 @@ def _step(
     first, op, why = action.item_ids[0], action.op, _reason(action)
     single: cmd.Command | None = None
     if op == "forget":
-        single = cmd.Forget(scope, first, why, expected[0])
+        single = cmd.Forget(scope, first, why, expected[0], retracted=bool(action.params.get("retracted", False)))
     elif op == "set_scores":
         scores = {str(k): float(v) for k, v in dict(action.params["scores"]).items()}
         single = cmd.SetScores(scope, first, scores, why, expected[0])

@@ -99,7 +99,7 @@ def provenance(p: Planner) -> None:
         if is_gist(item) and not _source_stands(p, item):
             orphaned += 1
             p.closing.add(item.id)
-            p.add("provenance", "forget", (item,), ORPHANED_GIST)
+            p.add("provenance", "forget", (item,), ORPHANED_GIST, retracted=True)
             continue
         if STALE_DERIVED in item.flags:
             continue

@@ -22,6 +22,7 @@ from reverie.model.cursor import listing_fingerprint
 from reverie.model.events import Event
 from reverie.model.item import Edge, Item
 from reverie.model.query import All, Filter, Q, parse_sort
+from reverie.model.valid_reads import standing, stands
 from reverie.model.validate import check_count, check_id, check_seq, shown
 from reverie.store.protocol import Store
 from reverie.store.replay import item_at
@@ -59,8 +60,9 @@ class Reads:
 
         ``valid_at=T`` asks valid time instead — what was true in the world at T: the version of
         this claim (any version linked to it by ``supersedes``, as ``history`` finds them) that is
-        believed (now, or at ``as_of`` when given) and valid at T; ``id`` itself when it
-        qualifies, else the newest such version. ``NotFoundError`` if there is none.
+        believed or forgotten (now, or at ``as_of`` when given: forgetting closes validity, so a
+        forgotten version still answers for T before its ``valid_to``) and valid at T; ``id``
+        itself when it qualifies, else the newest such version. ``NotFoundError`` if there is none.
         """
         core = self._core
         s = core.scope(scope)
@@ -76,7 +78,7 @@ class Reads:
         return state
 
     def _valid_version(self, scope: str, item_id: str, valid_at: datetime, as_of: datetime | None) -> Item:
-        """``get(valid_at=...)``: the believed version of the claim that was true at ``valid_at``."""
+        """``get(valid_at=...)``: the standing version of the claim that was true at ``valid_at``."""
         start = self._core.must_get(scope, item_id)
         ids = self._versions_of(scope, start.id)
         if as_of is None:
@@ -84,7 +86,7 @@ class Reads:
         else:
             states = [st for i in ids if (st := self._item_at(scope, i, as_of)) is not None]
         test = Q.valid_at(valid_at)
-        fits = [st for st in states if st.is_current and test.matches(st)]
+        fits = [st for st in states if stands(st) and test.matches(st)]
         if not fits:
             told = f" as believed at {as_of.isoformat()}" if as_of is not None else ""
             raise NotFoundError(
@@ -130,8 +132,9 @@ class Reads:
 
         By default only current truth: believed now (not forgotten, superseded or dismissed) and
         true in the world now (``valid_from`` unset or at or before now, no ``valid_to`` at or
-        before now; now is the Memory's clock). ``valid_at=T``: believed now and true in the
-        world at T (valid time). ``include_closed=True`` adds forgotten, superseded and dismissed
+        before now; now is the Memory's clock). ``valid_at=T``: believed now, or forgotten (its
+        validity closed at the forget), and true in the world at T (valid time; ``model.valid_reads``).
+        ``include_closed=True`` adds forgotten, superseded and dismissed
         ones (and, without ``valid_at``, ended and not yet started ones). ``subscopes=True`` also
         reads ``scope/…`` child scopes.
 
@@ -147,9 +150,8 @@ class Reads:
         if valid_at is not None:
             f = f & Q.valid_at(valid_at)
         if not include_closed:
-            f = f & Q.status("live")
-            if valid_at is None:
-                f = f & Q.valid_at(core.clock.now())
+            # current truth; or, at a valid time, what still stands there (``model.valid_reads``)
+            f = f & (Q.status("live") & Q.valid_at(core.clock.now()) if valid_at is None else standing())
         limit = check_count(limit, "limit", default=50, limits=core.limits)
         order = parse_sort(sort)
         listing = listing_fingerprint(

@@ -86,6 +86,8 @@ class Forget:
     expected_version: int | None = None
     #: Hidden ids its words quote (set by ``VisibleStore``; carried by its events as ``unseen``).
     unseen: tuple[str, ...] = ()
+    #: Forgotten as never true (a gist with no standing source): ``model.valid_reads.RETRACTED_FLAG``.
+    retracted: bool = False
 
 
 @dataclass(frozen=True, slots=True)

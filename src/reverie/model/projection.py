@@ -16,6 +16,7 @@ from reverie.model.clock import from_iso
 from reverie.model.conversation import ConversationChange, project_conversation
 from reverie.model.item import Edge, Item, Scores
 from reverie.model.redact import PURGED_FLAG, REDACTED, created_edge_meta, redact_item
+from reverie.model.valid_reads import RETRACTED_FLAG
 from reverie.model.validate import current_print, fingerprints
 
 #: Recall reinforcement: value moves this fraction of the way to 1 for a rank-1 hit.
@@ -227,7 +228,10 @@ def _revised(event: ev.Event, view: ProjectionView) -> list[Change]:
 def _forgotten(event: ev.Event, view: ProjectionView) -> list[Change]:
     item = _get(view, event)
     valid_to = item.valid_to if item.valid_to is not None and item.valid_to < event.at else event.at
-    return [PutItem(_touch(item, event, status="forgotten", closed_at=event.at, valid_to=valid_to), before=item)]
+    closed = _touch(item, event, status="forgotten", closed_at=event.at, valid_to=valid_to)
+    if event.payload.get("retracted") and RETRACTED_FLAG not in closed.flags:  # never true: model.valid_reads
+        closed = closed.evolve(flags=(*closed.flags, RETRACTED_FLAG))
+    return [PutItem(closed, before=item)]
 
 
 def _purged(event: ev.Event, view: ProjectionView) -> list[Change]:

@@ -178,7 +178,7 @@ def _close_orphaned_gists(events: Sequence[ev.Event], view: StateView, ctx: Cont
     out: list[ev.Event] = []
     for gist in orphaned_gists(view, scope, retracted):
         why = f"every claim this gist consolidated was corrected or dismissed (last: {', '.join(retracted)})"
-        out.append(_event(ctx, ev.FORGOTTEN, scope, {"id": gist.id, "reason": why}))
+        out.append(_event(ctx, ev.FORGOTTEN, scope, _forgotten_payload(gist.id, why, retracted=True)))
         out.extend(_close_contradictions(view, ctx, scope, gist.id, why))
     return out
 
@@ -539,12 +539,18 @@ def _revised_validity(cmd: Revise, old: Item) -> tuple[datetime | None, datetime
     return at, cmd.valid_to
 
 
+def _forgotten_payload(item_id: str, reason: str, *, retracted: bool) -> dict[str, Any]:
+    """A ``memory.forgotten`` payload; ``retracted`` (only when set, so other events keep their
+    form) says the claim was never true rather than true until now (``model.valid_reads``)."""
+    return {"id": item_id, "reason": reason, **({"retracted": True} if retracted else {})}
+
+
 def _forget(cmd: Forget, view: StateView, ctx: Context) -> list[ev.Event]:
     item = _require_current(view, cmd.scope, cmd.id, "forget")
     _check_version(item, cmd.expected_version)
     why = cmd.reason or f"{item.id} was forgotten"
     return [
-        _event(ctx, ev.FORGOTTEN, cmd.scope, {"id": item.id, "reason": cmd.reason}),
+        _event(ctx, ev.FORGOTTEN, cmd.scope, _forgotten_payload(item.id, cmd.reason, retracted=cmd.retracted)),
         *_close_contradictions(view, ctx, cmd.scope, item.id, why),
     ]
 

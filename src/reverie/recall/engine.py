@@ -20,12 +20,13 @@ from reverie.errors import InvalidInputError, LimitExceededError
 from reverie.limits import Limits
 from reverie.model.item import Edge, Item
 from reverie.model.query import Filter, ValidAt
+from reverie.model.valid_reads import stands
 from reverie.recall import signals
 from reverie.recall.decay import DEFAULT_DECAY, DecayPolicy, decay_factor, effective_age_days, trust_factor
 from reverie.recall.fusion import FusedHit, rrf
 from reverie.recall.normalize import fts_query, tokenize
 from reverie.store.protocol import Store
-from reverie.store.replay import believed_states
+from reverie.store.replay import believed_states, item_at
 
 Mode = Literal["hybrid", "lexical", "dense"]
 ContradictionMode = Literal["surface", "filter"]
@@ -311,7 +312,8 @@ def _run(
     pass_name: str,
 ) -> tuple[list[Hit], bool]:
     """One pass: the hits, and whether a leg was cut at the pool (it had more candidates)."""
-    history = opts.include_history or opts.as_of is not None
+    # valid_at reads forgotten versions too (model.valid_reads), which current-only legs never return
+    history = opts.include_history or opts.as_of is not None or opts.valid_at is not None
     rankings, shares, cut = _candidates(store, scope, query, qvec, opts, current_only=not history)
     fused = rrf(rankings, k=opts.rrf_k, weights=opts.leg_weights)
     best = fused[0].score if fused else 1.0
@@ -384,7 +386,7 @@ def _visible_candidates(
 ) -> list[tuple[FusedHit, Item]]:
     items = store.get_many(scope, [f.id for f in fused])
     if opts.as_of is not None:  # each as it stood then: scores, status, validity, closed_at
-        items = believed_states(store, scope, items, opts.as_of)
+        items = _states_then(store, scope, items, opts.as_of, opts.valid_at is not None)
     out: list[tuple[FusedHit, Item]] = []
     for f in fused:
         item = items.get(f.id)
@@ -585,21 +587,39 @@ def _top_dense_scored(ids: Sequence[str], mat: np.ndarray, qvec: np.ndarray, n: 
     return [(ids[i], float(sims[i])) for i in order if sims[i] > 0.0]
 
 
+def _states_then(
+    store: Store, scope: str, rows: Mapping[str, Item], when: datetime, forgotten: bool
+) -> dict[str, Item]:
+    """Each candidate as it stood at ``when`` among those believed then (``believed_states``); with
+    ``forgotten`` (a ``valid_at`` read) also those forgotten by then, whose validity the forget
+    closed but which still answer for a time before it (``model.valid_reads``)."""
+    states = believed_states(store, scope, rows, when)
+    if forgotten:
+        for item_id, row in rows.items():
+            if item_id in states or not stands(row) or row.closed_at is None or row.closed_at > when:
+                continue
+            state = item_at(store, scope, item_id, when)
+            if state is not None:
+                states[item_id] = state
+    return states
+
+
 def _visible(item: Item, opts: RecallOptions, now: datetime) -> bool:
     """Current truth by default; a point in time with ``as_of``; everything with ``include_history``.
 
     ``valid_at`` asks valid time on top: record time is then ``as_of`` (or now), and the item must
-    be valid at ``valid_at`` instead of at that record time.
+    be valid at ``valid_at`` instead of at that record time; a forgotten item still answers for a
+    time before its forget closed its validity (``model.valid_reads.stands``).
     """
     if opts.as_of is not None:
         if opts.valid_at is None and not item.believed_at(opts.as_of):
             return False
-        if opts.valid_at is not None and not _recorded_by(item, opts.as_of):
+        if opts.valid_at is not None and not (_recorded_by(item, opts.as_of) or _forgotten_by(item, opts.as_of)):
             return False
     elif not opts.include_history:
-        if not item.is_current:
+        if opts.valid_at is None and not (item.is_current and _valid_now(item, now)):
             return False
-        if opts.valid_at is None and not _valid_now(item, now):
+        if opts.valid_at is not None and not stands(item):
             return False
     if opts.valid_at is not None and not ValidAt(opts.valid_at).matches(item):
         return False
@@ -615,6 +635,11 @@ def _valid_now(item: Item, now: datetime) -> bool:
     if item.valid_from is not None and item.valid_from > now:
         return False
     return item.valid_to is None or item.valid_to > now
+
+
+def _forgotten_by(item: Item, when: datetime) -> bool:
+    """Recorded by ``when`` and forgotten by then: its closed validity still answers ``valid_at``."""
+    return item.recorded_at <= when and not item.is_current and stands(item)
 
 
 def _recorded_by(item: Item, when: datetime) -> bool:
