@@ -93,8 +93,6 @@ from reverie.store.protocol import (
 )
 from reverie.store.sqlite.sql import SELECT_ITEM, row_to_edge, row_to_item
 
-#: Namespace of the session-level advisory locks that back dream leases (two-int key space).
-_LEASE_LOCKS = 0x7265
 #: Marks the few statements that read every scope on purpose (maintenance: doctor, rebuild,
 #: scopes); the statement audit lists them (on Citus they are multi-shard queries).
 ALL_SCOPES = "/* all scopes */"
@@ -168,7 +166,6 @@ class PostgresStore:
         self._local_named = False  # the open transaction named its scopes itself (set_config local)
         self._keys: dict[str, tuple[Any, ...]] | None = None  # scope -> its log key, within one ``_read``
         self._edge_run = edgerun.EdgeRun()  # the open edges of what get_many just read (edgerun.py)
-        self._leases: dict[str, str] = {}  # scope -> owner, for the advisory locks this session holds
         self._vector_cache: dict[tuple[str, bool], tuple[tuple[Any, ...], list[str], np.ndarray]] = {}
         #: Test-only: called with each statement before it runs (the audit and fault tests use it).
         self._statement_hook: Callable[[str], None] | None = None
@@ -470,9 +467,7 @@ class PostgresStore:
         if self._conn.closed or self._conn.broken:
             # The server went away (restart, failover, a killed backend): the failed write was
             # rolled back with its session; the next call reconnects instead of failing forever.
-            # Session locks (leases) died with that session: the lease rows decide again; so did
-            # the scopes the session named.
-            self._leases.clear()
+            # The scopes the session named died with it (leases are rows: nothing to forget).
             self._conn = pgconnect.connect(self.url)
 
     @contextmanager
@@ -804,46 +799,29 @@ class PostgresStore:
 
     # -- leases ---------------------------------------------------------------------------
     def take_lease(self, scope: str, owner: str, *, now: datetime, expires_at: datetime) -> Lease:
-        """The lease row decides as on SQLite (free, expired or ours), and a session advisory lock
-        backs it: a holder whose process died has lost its connection and with it the lock, so its
-        unexpired row no longer blocks anyone."""
-        with self._txn([scope], write=True):
-            rows = self.q("SELECT owner, expires_at FROM leases WHERE scope = %s FOR UPDATE", (scope,))
-            mine = self._leases.get(scope)
-            free = not rows or from_iso(str(rows[0][1])) <= now or rows[0][0] == owner
-            if not free and mine is None:
-                # the row's holder is not in this process: alive only if its session still holds the lock
-                free = bool(self._try_lock(scope))
-            if free:
-                self.x(
-                    "INSERT INTO leases (scope, owner, expires_at) VALUES (%s, %s, %s) ON CONFLICT (scope) "
-                    "DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at",
-                    (scope, owner, to_iso(expires_at)),
-                )
-                if mine is None:
-                    self._try_lock(scope)
-                self._leases[scope] = owner
-                return Lease(scope, owner, expires_at)
-            return Lease(scope, str(rows[0][0]), from_iso(str(rows[0][1])))
+        """One upsert in one write transaction, as on SQLite: it writes only when the row is free,
+        expired at ``now``, or already ours (a renewal), so two stores can never both hold it.
 
-    def _try_lock(self, scope: str) -> bool:
-        if scope in self._leases:
-            return True
-        rows = self.q(
-            "SELECT pg_try_advisory_lock(%s, hashtext(%s)) WHERE %s = %s", (_LEASE_LOCKS, scope, scope, scope)
-        )
-        got = bool(rows and rows[0][0])
-        if got:
-            self._leases[scope] = ""
-        return got
+        The row alone decides, with nothing kept on the server session (no session advisory
+        lock): behind a transaction pooler a session serves many clients in turn, and a
+        session's advisory lock is re-entrant, so another client of the holder's session would
+        have taken a live lease. A holder that died is freed by its row's expiry, or sooner by
+        a pass on its host that finds its process gone (``reverie.dream.lease``)."""
+        with self._txn([scope], write=True):
+            rows = self.q(
+                "INSERT INTO leases (scope, owner, expires_at) VALUES (%s, %s, %s) ON CONFLICT (scope) "
+                "DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
+                "WHERE leases.expires_at <= %s OR leases.owner = excluded.owner "
+                "RETURNING owner, expires_at",
+                (scope, owner, to_iso(expires_at), to_iso(now)),
+            )
+            if not rows:  # held by another owner, unexpired: the upsert wrote nothing
+                rows = self.q("SELECT owner, expires_at FROM leases WHERE scope = %s", (scope,))
+        return Lease(scope, str(rows[0][0]), from_iso(str(rows[0][1])))
 
     def release_lease(self, scope: str, owner: str) -> bool:
         with self._txn([scope], write=True):
-            done = self.x("DELETE FROM leases WHERE scope = %s AND owner = %s", (scope, owner)) > 0
-            if scope in self._leases and (done or self._leases[scope] == owner):
-                del self._leases[scope]
-                self.q("SELECT pg_advisory_unlock(%s, hashtext(%s))", (_LEASE_LOCKS, scope))
-        return done
+            return self.x("DELETE FROM leases WHERE scope = %s AND owner = %s", (scope, owner)) > 0
 
     # -- dream runs -----------------------------------------------------------------------
     def record_dream_run(self, scope: str, summary: Mapping[str, Any], *, at: datetime) -> None:
@@ -1169,7 +1147,7 @@ class PostgresStore:
             if not self._closed:
                 self._closed = True
                 with contextlib.suppress(Exception):
-                    self._conn.close()  # a session's advisory locks (leases) end with it
+                    self._conn.close()
 
     def now_iso(self, when: datetime) -> str:
         return to_iso(when)
