@@ -108,7 +108,10 @@ def test_the_keep_budget_spares_the_claims_of_the_open_agenda(any_mem: Memory, c
     target = any_mem.remember(
         "The vendor contract renewal date is unclear", scope=SCOPE, importance=0.2, authority=0.3, source="inferred"
     )
-    task_input = any_mem.remember("The vendor's email is on the old invoice", scope=SCOPE, importance=0.2)
+    # authority 0.3: below the routine observations, which (consolidated into a gist) now go first at a tie
+    task_input = any_mem.remember(
+        "The vendor's email is on the old invoice", scope=SCOPE, importance=0.2, authority=0.3
+    )
     done_goal = any_mem.remember("The printer toner was ordered", scope=SCOPE, importance=0.2, source="inferred")
     old = any_mem.remember("The vendor may be Acme", scope=SCOPE, importance=0.2, source="inferred")
     for i in range(20):

@@ -39,6 +39,9 @@ class Planner:
     actions: list[Action] = field(default_factory=list)
     closing: set[str] = field(default_factory=set)  # forgotten by this pass
     untouched: set[str] = field(default_factory=set)  # consolidated by this pass: never modified
+    #: Items a current gist restates (consolidated before, or planned now): at an equal keep
+    #: score the budget forgets these first, since their content stays in the gist.
+    redundant: set[str] = field(default_factory=set)
     processed: set[str] = field(default_factory=set)  # flagged hub this pass: their importance settles
     attention_hold: set[str] = field(default_factory=set)  # contradiction sides: keep their importance
     new_gists: int = 0
@@ -140,6 +143,7 @@ def consolidate(p: Planner) -> None:
         frame(it.text) if not (is_gist(it) or is_pattern(it)) else frozenset[str]() for it in items
     )
     covered = _coverage(snap)
+    p.redundant.update(covered)
     linked = {frozenset((e.src, e.dst)) for e in snap.edges if e.type == "contradicts"}
 
     def guard(a: int, b: int) -> str | None:

@@ -5,7 +5,10 @@ pass after pass; salience must not decay, or a cold but critical fact would drif
 the budget's chopping block just by being old. So salience reads only what does not change
 with time: the kind of claim (a policy, a decision, a procedure or a verified result outweighs
 a remark or an episode), the author's confidence, how often it was corroborated, and the
-authority of its source.
+authority of its source — and the importance a person stated (``stated_importance``): a
+person's word that a claim matters is a signal it carries, and stated importance never
+settles, so it does not decay either (outside probe 6: a user-stated importance-0.95 claim had
+salience 0.55 and the keep-budget forgot it ahead of inferred chatter).
 """
 
 from __future__ import annotations
@@ -45,12 +48,16 @@ VERIFIED_TAGS = frozenset({"verified", "decision", "policy"})
 EVIDENCE_SATURATION = 8
 
 W_KIND, W_CONFIDENCE, W_EVIDENCE, W_AUTHORITY = 0.40, 0.20, 0.15, 0.25
+#: Flag ``Memory.set_scores`` puts on an item whose importance a person set: it never settles.
+IMPORTANCE_STATED = "importance_stated"
 
 
 def salience(item: Item) -> float:
     """A score in [0, 1] from kind, confidence, evidence count and authority; it never decays.
 
     A gist (made by a dream pass) counts each item it consolidates as one piece of evidence.
+    An importance a person stated (``stated_importance``) is a floor: the signals can raise
+    salience above it, never lower it below what the person said.
     """
     kind = KIND_WEIGHT.get(item.kind, DEFAULT_KIND_WEIGHT)
     if VERIFIED_TAGS.intersection(item.tags) or item.meta.get("verified") is True:
@@ -60,7 +67,23 @@ def salience(item: Item) -> float:
         evidence = max(evidence, len(item.parents))
     ev = min(1.0, math.log2(1 + max(1, evidence)) / math.log2(1 + EVIDENCE_SATURATION))
     s = W_KIND * kind + W_CONFIDENCE * item.scores.confidence + W_EVIDENCE * ev + W_AUTHORITY * item.scores.authority
+    stated = stated_importance(item)
+    if stated is not None:
+        s = max(s, stated)
     return min(1.0, max(0.0, s))
+
+
+def stated_importance(item: Item) -> float | None:
+    """The importance a person gave this item, which settling never lowers; None if none did.
+
+    A person stated it when the claim's source is ``manual`` (a person vouches) or
+    ``user_stated`` (the user said it, with the importance they gave it), or when a person set
+    it with ``Memory.set_scores`` (which flags the item ``IMPORTANCE_STATED``). Settling lowers
+    only importance the system derived; a person who wants it lower sets it (an event too).
+    """
+    if item.source in ("manual", "user_stated") or IMPORTANCE_STATED in item.flags:
+        return item.scores.importance
+    return None
 
 
 def is_gist(item: Item) -> bool:
@@ -120,4 +143,14 @@ def keep_score(item: Item, now: datetime, config: DreamConfig) -> float:
     return s
 
 
-__all__ = ["KIND_WEIGHT", "age_days", "is_gist", "keep_score", "last_touch", "protection", "salience"]
+__all__ = [
+    "IMPORTANCE_STATED",
+    "KIND_WEIGHT",
+    "age_days",
+    "is_gist",
+    "keep_score",
+    "last_touch",
+    "protection",
+    "salience",
+    "stated_importance",
+]

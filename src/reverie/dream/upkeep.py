@@ -14,7 +14,7 @@ import math
 from reverie.dream.hubs import find_hubs
 from reverie.dream.plan import Planner
 from reverie.dream.queue import attention
-from reverie.dream.salience import age_days, is_gist, keep_score, salience
+from reverie.dream.salience import IMPORTANCE_STATED, age_days, is_gist, keep_score, salience, stated_importance
 from reverie.model.gists import RETRACTED
 from reverie.model.item import Item
 from reverie.store.protocol import Store
@@ -22,8 +22,6 @@ from reverie.store.protocol import Store
 HUB = "hub"
 STALE_DERIVED = "stale_derived"
 SUBCONSCIOUS = "subconscious"
-#: Flag ``Memory.set_scores`` puts on an item whose importance a person set: it never settles.
-IMPORTANCE_STATED = "importance_stated"
 #: Why a pass forgets a gist none of whose sources stands (``provenance``).
 ORPHANED_GIST = "every claim this gist consolidated was corrected or dismissed: nothing it restates stands"
 
@@ -153,6 +151,13 @@ def keep_budget(p: Planner) -> None:
     Neither do sides of a contradiction: a conflict is settled by a person or a rule, not by
     pruning whichever side happens to score lower. A protected item that would have ranked
     among the surplus without its protection is reported as spared, with the protection.
+
+    Members this pass consolidates into a gist are ranked like any other item: the gist
+    restates them, so they are the most redundant items of the scope, and holding them back
+    put the whole cut on the few unclustered claims (outside probe 6: a user-stated claim was
+    forgotten while 29 of 30 near-duplicates stayed). The gist is written first (the consolidate
+    step precedes this one) and stays; a forgotten member keeps its text and scores. At an equal
+    keep score an item a gist restates goes before one whose content lives nowhere else.
     """
     budget = p.config.keep_budget
     if budget is None:
@@ -163,11 +168,12 @@ def keep_budget(p: Planner) -> None:
     if surplus <= 0:
         return
     now = p.snap.now
-    hold = p.untouched | p.attention_hold | _contested(p)
+    hold = p.attention_hold | _contested(p)
     guards = {it.id: p.guard(it) for it in p.snap.items if it.id not in hold}
+    redundant = p.redundant | p.untouched  # a gist restates them: first to go at an equal score
     scored = sorted(
         ((keep_score(it, now, p.config), it.id, it) for it in p.snap.items if it.id in guards),
-        key=lambda t: (t[0], t[1]),
+        key=lambda t: (t[0], t[1] not in redundant, t[1]),
     )
     victims = [it for _, i, it in scored if guards[i] is None][:surplus]
     for score, i, it in scored[:surplus]:  # the surplus had nothing been protected
@@ -177,18 +183,20 @@ def keep_budget(p: Planner) -> None:
     if len(victims) < surplus:
         p.notes.append(
             f"keep budget {budget} unmet by {surplus - len(victims)}: the rest are protected "
-            "(manual, durable, high salience, load-bearing), sides of a contradiction, or consolidated in this pass"
+            "(manual, durable, high salience, load-bearing, the open agenda) or sides of a contradiction"
         )
     cutoff = keep_score(victims[-1], now, p.config) if victims else 0.0
+    unmet = f"; the other {surplus - len(victims)} are protected" if len(victims) < surplus else ""
     for it in victims:
         p.closing.add(it.id)
         p.add(
             "keep_budget",
             "forget",
             (it,),
-            f"keep budget {budget} < {projected} current items: keep score {keep_score(it, now, p.config):.4f} "
-            f"(value {it.scores.value:.2f}, salience {salience(it):.2f}, idle {age_days(it, now):.0f} d) is among "
-            f"the {surplus} lowest unprotected (cutoff {cutoff:.4f})",
+            f"keep budget {budget} < {projected} current items ({surplus} over budget): keep score "
+            f"{keep_score(it, now, p.config):.4f} (value {it.scores.value:.2f}, salience {salience(it):.2f}, "
+            f"idle {age_days(it, now):.0f} d) is among the {len(victims)} lowest unprotected, forgotten "
+            f"(cutoff {cutoff:.4f}){unmet}",
         )
 
 
@@ -282,19 +290,6 @@ def settled_importance(importance: float, days: float, half_life_days: float, fl
     if importance <= floor:
         return importance
     return min(importance, round(max(floor, importance * math.pow(0.5, days / half_life_days)), 6))
-
-
-def stated_importance(item: Item) -> float | None:
-    """The importance a person gave this item, which settling never lowers; None if none did.
-
-    A person stated it when the claim's source is ``manual`` (a person vouches) or
-    ``user_stated`` (the user said it, with the importance they gave it), or when a person set
-    it with ``Memory.set_scores`` (which flags the item ``IMPORTANCE_STATED``). Settling lowers
-    only importance the system derived; a person who wants it lower sets it (an event too).
-    """
-    if item.source in ("manual", "user_stated") or IMPORTANCE_STATED in item.flags:
-        return item.scores.importance
-    return None
 
 
 __all__ = [
