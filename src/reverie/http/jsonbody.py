@@ -23,12 +23,19 @@ from fastapi.routing import APIRoute
 
 from reverie.errors import LimitExceededError
 from reverie.limits import DEFAULT_LIMITS, Limits
+from reverie.model.json_numbers import held_float
 from reverie.model.validate import unique_keys
 
 
 def loads(body: bytes | str, limits: Limits = DEFAULT_LIMITS) -> Any:
-    """``json.loads`` that refuses a key repeated in one object and an integer over ``Limits.max_int_digits``."""
-    return json.loads(body, object_pairs_hook=unique_keys("the body"), parse_int=partial(bounded_int, limits))
+    """``json.loads`` that refuses a key repeated in one object, an integer over ``Limits.max_int_digits``
+    and a number no float holds (``held_float``)."""
+    return json.loads(
+        body,
+        object_pairs_hook=unique_keys("the body"),
+        parse_int=partial(bounded_int, limits),
+        parse_float=partial(held_float, what="the body"),
+    )
 
 
 def bounded_int(limits: Limits, text: str) -> int:
