@@ -15,6 +15,8 @@ import pytest
 from mcp_support import SCOPE, RawStdio
 from test_mcp_repeated_keys import refused, stored, tool_call
 
+from reverie.mcp.repeated import refusal
+
 
 def test_a_naive_as_of_gets_an_iso_example_not_a_python_call(tmp_path: Path) -> None:
     server = RawStdio(tmp_path / "t.db")
@@ -56,3 +58,10 @@ def test_the_same_number_as_a_string_is_kept_exactly(tmp_path: Path) -> None:
         server.close()
     assert answer["result"].get("isError") is not True, answer
     assert answer["result"]["structuredContent"]["item"]["value"] == "1e400"
+
+
+def test_the_raw_line_check_names_where_the_number_sits() -> None:
+    """The check both MCP transports share (stdio lines, streamable-HTTP bodies: ``RefuseRepeatedKeys``)."""
+    found = refusal(tool_call(7, f'{{"text": "t", "scope": "{SCOPE}", "meta": {{"a": [1, 1e400]}}}}'))
+    assert found is not None and found.message.startswith("meta.a.1 holds the number 1e400"), found
+    assert refusal(tool_call(8, f'{{"text": "t", "scope": "{SCOPE}", "meta": {{"a": [2.5e-324, 0e9]}}}}')) is None
