@@ -46,4 +46,19 @@ def held_float(text: str, what: str = "the input") -> float:
     return number
 
 
-__all__ = ["held_float"]
+class Unheld(str):
+    """A numeral no float holds, kept as written by ``loads_naming`` so the refusal can name its place."""
+
+
+def refuse_unheld(doc: object, root: str) -> None:
+    """Refuse the first ``Unheld`` number in ``doc`` (document order), naming its path (``meta.a.1``)."""
+    stack: list[tuple[object, str]] = [(doc, "")]
+    while stack:  # iterative: a body nested as deep as the decoder reads must not overflow the stack
+        node, path = stack.pop()
+        if isinstance(node, Unheld):
+            held_float(node, path or root)
+        children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        stack.extend(reversed([(v, f"{path}.{k}" if path else str(k)) for k, v in children]))
+
+
+__all__ = ["Unheld", "held_float", "refuse_unheld"]
