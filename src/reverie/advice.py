@@ -2,7 +2,8 @@
 
 ``Memory``'s messages tell a Python caller how to fix a problem ("call resume_learning(...)",
 "Memory.reindex()"). Each face (``reverie.cli.messages``, ``reverie.http.messages``) replaces
-that advice with its own command or route; the faces may not import each other, so the parts
+that advice with its own command or route, and the MCP server drops the shared phrases
+(``reverie.mcp.server.call_tool``); the faces may not import each other, so the parts
 they have in common — finding the scope a message names, and the Python-only phrases both drop —
 live here, below both. Pure text: no I/O.
 """

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from reverie.cli.parse import FLOAT
 from reverie.cli.render import clean, fields, score, table, when
 from reverie.cli.state import json_option, scoped, state
 
@@ -90,7 +91,7 @@ def intent() -> None:
 @intent.command("create")
 @click.argument("label")
 @click.option("--owner", help="Who pursues it.")
-@click.option("--priority", type=float, default=0.5, show_default=True, help="In [0, 1]; higher first.")
+@click.option("--priority", type=FLOAT, default=0.5, show_default=True, help="In [0, 1]; higher first.")
 @click.option("--parent", metavar="ID", help="Make it a sub-intent of this intent.")
 @click.option("--memory", "memories", multiple=True, metavar="ID", help="A claim it is about (repeatable).")
 @click.option("--reason", default="", help="Why (kept in its history).")
@@ -139,7 +140,7 @@ for _move, _summary in _INTENT_MOVES.items():
 @click.option("--owner", help="Only this owner's.")
 @click.option("--parent", metavar="ID", help="Only sub-intents of this intent.")
 @click.option("--memory", metavar="ID", help="Only intents about this claim.")
-@click.option("--min-priority", type=float, help="Only intents with priority >= this.")
+@click.option("--min-priority", type=FLOAT, help="Only intents with priority >= this.")
 @click.option("--limit", type=int, help="At most this many (default 100).")
 @scoped
 @json_option

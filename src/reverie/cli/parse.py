@@ -11,13 +11,41 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+import click
+
 from reverie import Filter, InvalidInputError, InvalidQueryError, LimitExceededError, Q, ReverieError
+from reverie.model.json_numbers import held_float
 from reverie.model.validate import load_json
 
 #: Scores a ``list`` can bound with --min-NAME / --max-NAME (the API's score fields).
 SCORE_NAMES = ("authority", "confidence", "importance", "durability", "value")
 
 Scalar = str | int | float | bool | None
+
+
+class HeldFloat(click.ParamType[float, Any]):
+    """click's ``float`` for a number option, refusing a numeral no float holds by its spelling.
+
+    ``--importance 1e-400`` read as ``float`` was 0.0, a different score stored without a word; the
+    rule is every face's (``reverie.model.json_numbers``).
+    """
+
+    name = "float"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        if isinstance(value, float):
+            return value
+        option = param.opts[0] if param is not None and param.opts else "the option"
+        try:
+            return held_float(str(value), option)
+        except InvalidInputError:
+            raise
+        except ValueError:
+            self.fail(f"{value!r} is not a valid float.", param, ctx)
+
+
+#: The type of every number option (``type=FLOAT``).
+FLOAT = HeldFloat()
 
 
 def meta_object(text: str | None) -> dict[str, Any] | None:

@@ -13,7 +13,7 @@ import click
 
 from reverie import Edge, Item, Memory, Q
 from reverie.cli.crew import crew_filter, crew_filter_options
-from reverie.cli.parse import SCORE_NAMES, iso_time, list_filter
+from reverie.cli.parse import FLOAT, SCORE_NAMES, iso_time, list_filter
 from reverie.cli.recall_opts import recall_kwargs, recall_options
 from reverie.cli.render import (
     clean,
@@ -178,8 +178,8 @@ def show(id: str, as_of: str | None, valid_at: str | None, depth: int) -> None:
 def _score_bounds(f: F) -> F:
     """``--min-NAME`` / ``--max-NAME`` (inclusive) for every score."""
     for name in reversed(SCORE_NAMES):
-        f = click.option(f"--max-{name}", type=float, help=f"Only items with {name} <= this.")(f)
-        f = click.option(f"--min-{name}", type=float, help=f"Only items with {name} >= this.")(f)
+        f = click.option(f"--max-{name}", type=FLOAT, help=f"Only items with {name} <= this.")(f)
+        f = click.option(f"--min-{name}", type=FLOAT, help=f"Only items with {name} >= this.")(f)
     return f
 
 

@@ -10,12 +10,13 @@ everywhere. ``tests/test_face_options.py`` compares the commands to ``Memory``'s
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC
 from typing import Any, TypeVar
 
 import click
 
 from reverie import InvalidInputError, InvalidQueryError
-from reverie.cli.parse import iso_time, json_object
+from reverie.cli.parse import FLOAT, iso_time, json_object
 from reverie.model.item import TIERS
 from reverie.model.query_json import parse_filter
 from reverie.recall.engine import CONTRADICTION_MODES, MODES
@@ -57,7 +58,7 @@ _OPTIONS = (
     click.option("--contradictions", type=ListedChoice(CONTRADICTION_MODES), help=DESCRIPTIONS["contradictions"]),
     click.option("--weights", help="A JSON object: " + DESCRIPTIONS["weights"]),
     click.option("--diversity", help="A JSON object: " + DESCRIPTIONS["diversity"]),
-    click.option("--min-authority", type=float, help=DESCRIPTIONS["min_authority"]),
+    click.option("--min-authority", type=FLOAT, help=DESCRIPTIONS["min_authority"]),
     click.option("--record-use/--no-record-use", default=True, show_default=True, help="Count the answer as a use."),
 )
 
@@ -82,4 +83,5 @@ def recall_kwargs(given: dict[str, Any]) -> dict[str, Any]:
     for name in ("weights", "diversity"):
         doc[name] = json_object(doc.get(name), f"--{name}", _EXAMPLE, InvalidInputError, InvalidInputError)
     where = json_object(doc.get("where"), "--where", _EXAMPLE, InvalidQueryError, InvalidQueryError)
-    return {**recall_args(doc), "where": shortcut_filter(doc, parse_filter(where) if where is not None else None)}
+    parsed = parse_filter(where, naive=UTC) if where is not None else None
+    return {**recall_args(doc), "where": shortcut_filter(doc, parsed)}

@@ -10,7 +10,7 @@ import click
 
 from reverie import Item, WriteResult
 from reverie.cli.crew import crew_options, with_crew
-from reverie.cli.parse import iso_time, meta_object
+from reverie.cli.parse import FLOAT, iso_time, meta_object
 from reverie.cli.render import clean, fields, score
 from reverie.cli.state import creates_store, json_option, scoped, state
 
@@ -56,10 +56,10 @@ def _conflict_lines(result: WriteResult) -> str:
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
 @click.option("--meta", help="A JSON object stored with the item, e.g. '{\"turn\": 3}'.")
 @click.option("--parent", "parents", multiple=True, metavar="ID", help="An item this one derives from (repeatable).")
-@click.option("--importance", type=float, help="Salience in [0, 1].")
-@click.option("--authority", type=float, help="Trust in [0, 1] (default by source).")
-@click.option("--confidence", type=float, help="The author's conviction in [0, 1].")
-@click.option("--durability", type=float, help="How long it stays true, in [0, 1].")
+@click.option("--importance", type=FLOAT, help="Salience in [0, 1].")
+@click.option("--authority", type=FLOAT, help="Trust in [0, 1] (default by source).")
+@click.option("--confidence", type=FLOAT, help="The author's conviction in [0, 1].")
+@click.option("--durability", type=FLOAT, help="How long it stays true, in [0, 1].")
 @click.option("--valid-from", help="ISO-8601 time it became true (UTC if no offset).")
 @click.option("--valid-to", help="ISO-8601 time it stops being true (UTC if no offset).")
 @crew_options
@@ -240,7 +240,7 @@ def undismiss(text: str | None, key: str | None, value: str | None, reason: str)
 @click.argument("dst")
 @click.argument("type")
 @click.option("--author", help="Who asserts the relation.")
-@click.option("--authority", type=float, default=0.5, show_default=True, help="Trust in the edge, in [0, 1].")
+@click.option("--authority", type=FLOAT, default=0.5, show_default=True, help="Trust in the edge, in [0, 1].")
 @click.option("--meta", help="A JSON object stored with the edge.")
 @crew_options
 @scoped

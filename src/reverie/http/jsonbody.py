@@ -21,14 +21,30 @@ from typing import Any
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
 
-from reverie.errors import LimitExceededError
+from reverie.errors import InvalidInputError, LimitExceededError
 from reverie.limits import DEFAULT_LIMITS, Limits
+from reverie.model.json_numbers import Unheld, held_float, refuse_unheld
 from reverie.model.validate import unique_keys
 
 
 def loads(body: bytes | str, limits: Limits = DEFAULT_LIMITS) -> Any:
-    """``json.loads`` that refuses a key repeated in one object and an integer over ``Limits.max_int_digits``."""
-    return json.loads(body, object_pairs_hook=unique_keys("the body"), parse_int=partial(bounded_int, limits))
+    """``json.loads`` that refuses a key repeated in one object, an integer over ``Limits.max_int_digits``
+    and a number no float holds (``held_float``)."""
+    unheld: list[str] = []
+
+    def number(text: str) -> float | str:
+        try:
+            return held_float(text)
+        except InvalidInputError:
+            unheld.append(text)
+            return Unheld(text)
+
+    doc = json.loads(
+        body, object_pairs_hook=unique_keys("the body"), parse_int=partial(bounded_int, limits), parse_float=number
+    )
+    if unheld:  # walk only then: the refusal names the field ("importance holds the number 1e-400…")
+        refuse_unheld(doc, "the body")
+    return doc
 
 
 def bounded_int(limits: Limits, text: str) -> int:

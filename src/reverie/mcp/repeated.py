@@ -6,6 +6,10 @@ another request than the one run. The SDK parses each stdio line itself and keep
 ``remember`` with ``"text"`` twice stored one of them silently. ``refusal`` reads the raw line
 with the repeats kept and applies that same rule to every object in it, so the refusal is worded
 as on every face and names where the key sits: ``meta.tags.1 has the key 'k' twice…``.
+
+A number no float holds (``1e400``, ``1e-400``) is refused here too, by the rule every JSON face
+applies (``reverie.model.json_numbers``): the SDK would read it as infinity or 0.0 before any
+handler could tell what was sent.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import mcp.types as types
 
 from reverie.errors import InvalidInputError
 from reverie.mcp.replies import rpc_error, tool_refusal
+from reverie.model.json_numbers import held_float
 from reverie.model.validate import unique_keys
 
 
@@ -41,15 +46,32 @@ def _number(text: str) -> int | str:
         return text
 
 
+class _Unheld(str):
+    """A numeral no float holds, kept as written so the walk can name where it sits."""
+
+
+def _float(text: str) -> float | str:
+    try:
+        return held_float(text)
+    except InvalidInputError:
+        return _Unheld(text)
+
+
 def _first_repeat(value: Any, root: str) -> tuple[str, str] | None:
     """Where the first object inside ``value`` (outermost first, then in document order) repeats
-    a key, and the shared rule's message; paths below ``root`` are named from it (``meta.tags.1``).
+    a key, or a number no float holds sits, and the shared rule's message; paths below ``root``
+    are named from it (``meta.tags.1``).
 
     Iterative: a line nested as deep as the decoder reads must not overflow Python's stack here.
     """
     stack: list[tuple[Any, str]] = [(value, "")]
     while stack:
         node, path = stack.pop()
+        if isinstance(node, _Unheld):
+            try:
+                held_float(node, path or root)
+            except InvalidInputError as exc:
+                return path, str(exc)
         if isinstance(node, _Pairs):
             try:
                 unique_keys(path or root)(node)
@@ -65,7 +87,8 @@ def _first_repeat(value: Any, root: str) -> tuple[str, str] | None:
 
 
 def refusal(line: str) -> Refusal | None:
-    """The refusal of a line with a repeated key, or None (no repeat, or not JSON: the SDK's to refuse).
+    """The refusal of a line with a repeated key or a number no float holds, or None (neither, or
+    not JSON: the SDK's to refuse).
 
     A ``tools/call`` whose ``arguments`` repeat a key gets the tool error ``invalid_input`` (as a
     bad argument does); a repeat elsewhere a JSON-RPC error, ``invalid params`` under ``params``,
@@ -73,7 +96,7 @@ def refusal(line: str) -> Refusal | None:
     one was meant cannot be told). A notification or response gets no reply: nothing was asked.
     """
     try:
-        doc = json.loads(line, object_pairs_hook=_Pairs, parse_int=_number)
+        doc = json.loads(line, object_pairs_hook=_Pairs, parse_int=_number, parse_float=_float)
     except (ValueError, RecursionError):
         return None
     if not isinstance(doc, _Pairs):

@@ -28,6 +28,7 @@ from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
 
 from reverie import InvalidInputError, Memory, NotFoundError, ReverieError, __version__
+from reverie.advice import drop_python_phrases
 from reverie.mcp.catalog import DESCRIPTIONS, INSTRUCTIONS, SCHEMAS, TOOL_NAMES
 from reverie.mcp.conversation_catalog import ADDITIVE as CONVERSATION_ADDITIVE
 from reverie.mcp.conversation_catalog import READ_ONLY as CONVERSATION_READ_ONLY
@@ -102,7 +103,8 @@ def call_tool(mem: Memory, name: str, arguments: object, vault: Path | None = No
             raise ToolError("unknown_tool", f"no tool {name[:60]!r}; the tools are {', '.join(TOOL_NAMES)}")
         return _ok(handler(mem, check_arguments(SCHEMAS[name], arguments)))
     except (ReverieError, ToolError) as exc:
-        return _error(exc.code, exc.message)
+        # The Python-only advice ("e.g. datetime.now(UTC)") says nothing a JSON caller can send.
+        return _error(exc.code, drop_python_phrases(exc.message))
     except Exception:
         # A bug, not a refusal: keep the traceback in the server's log (stderr), out of the result.
         logger.exception("tool %s failed", name)

@@ -26,7 +26,7 @@ separately, and never something a filter can widen or name.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any
 
 from reverie.errors import InvalidInputError, InvalidQueryError
@@ -84,10 +84,14 @@ FILTER_SCHEMA: dict[str, Any] = {"type": "object", "description": FILTER_DESCRIP
 filter gets the one code ``invalid_query`` and a message naming its place."""
 
 
-def parse_filter(doc: object, where: str = "where") -> Filter:
-    """The ``Filter`` a JSON filter describes; ``InvalidQueryError`` naming the faulty path if malformed."""
+def parse_filter(doc: object, where: str = "where", naive: tzinfo | None = None) -> Filter:
+    """The ``Filter`` a JSON filter describes; ``InvalidQueryError`` naming the faulty path if malformed.
+
+    ``naive``: the zone a time without an offset is read in — the CLI passes UTC, its documented
+    rule for every time it takes (probe 6, finding 5); None (HTTP, MCP) refuses such a time.
+    """
     counter = [0]
-    return _node(doc, where, 0, counter)
+    return _node(doc, where, 0, counter, naive)
 
 
 class _Located(InvalidQueryError):
@@ -98,7 +102,7 @@ def _fail(path: str, message: str) -> InvalidQueryError:
     return _Located(f"{path} {message}")
 
 
-def _node(doc: object, path: str, depth: int, counter: list[int]) -> Filter:
+def _node(doc: object, path: str, depth: int, counter: list[int], naive: tzinfo | None) -> Filter:
     if not isinstance(doc, dict):
         raise _fail(path, f"must be a JSON object (a filter), got {_kind(doc)}")
     if depth > MAX_DEPTH:
@@ -111,7 +115,7 @@ def _node(doc: object, path: str, depth: int, counter: list[int]) -> Filter:
         counter[0] += 1
         if counter[0] > MAX_NODES:
             raise _fail(path, f"has more than {MAX_NODES} conditions")
-        parts.append(_clause(key, value, f"{path}.{key}", depth, counter))
+        parts.append(_clause(key, value, f"{path}.{key}", depth, counter, naive))
     if not parts:
         return Q.all()
     out = parts[0]
@@ -120,16 +124,16 @@ def _node(doc: object, path: str, depth: int, counter: list[int]) -> Filter:
     return out
 
 
-def _clause(key: str, value: object, path: str, depth: int, counter: list[int]) -> Filter:
+def _clause(key: str, value: object, path: str, depth: int, counter: list[int], naive: tzinfo | None) -> Filter:
     try:
-        return _build(key, value, path, depth, counter)
+        return _build(key, value, path, depth, counter, naive)
     except _Located:
         raise
     except InvalidInputError as exc:  # Q's own checks (InvalidQueryError), or a naive time from Q.time
         raise _fail(path, f"is invalid: {exc.message}") from None
 
 
-def _build(key: str, value: object, path: str, depth: int, counter: list[int]) -> Filter:
+def _build(key: str, value: object, path: str, depth: int, counter: list[int], naive: tzinfo | None) -> Filter:
     if key in EQUALITY_KEYS:
         values = [value] if isinstance(value, str) else value
         if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
@@ -138,13 +142,13 @@ def _build(key: str, value: object, path: str, depth: int, counter: list[int]) -
     if key in ("and", "or"):
         if not isinstance(value, list) or not value:
             raise _fail(path, f"must be a non-empty list of filters, got {_kind(value)}")
-        subs = [_node(v, f"{path}[{i}]", depth + 1, counter) for i, v in enumerate(value)]
+        subs = [_node(v, f"{path}[{i}]", depth + 1, counter, naive) for i, v in enumerate(value)]
         out = subs[0]
         for sub in subs[1:]:
             out = (out & sub) if key == "and" else (out | sub)
         return out
     if key == "not":
-        return ~_node(value, path, depth + 1, counter)
+        return ~_node(value, path, depth + 1, counter, naive)
     if key == "tag" and isinstance(value, list):  # a list is any of them, as for kind (the recall shortcut too)
         if not value or not all(isinstance(v, str) for v in value):
             raise _fail(path, f"must be a string or a non-empty list of strings, got {_kind(value)}")
@@ -178,7 +182,7 @@ def _build(key: str, value: object, path: str, depth: int, counter: list[int]) -
         name = fields["field"]
         if name not in TIME_FIELDS:
             raise _fail(f"{path}.field", f"must be one of {', '.join(TIME_FIELDS)}, got {shown(name)}")
-        since, until = (_time(fields.get(b), f"{path}.{b}") for b in ("since", "until"))
+        since, until = (_time(fields.get(b), f"{path}.{b}", naive) for b in ("since", "until"))
         return Q.time(name, since=since, until=until)
     # key == "meta" (KEYS is closed, checked in _node)
     fields = _object(value, path, ("path", "value"), required=("path", "value"))
@@ -205,14 +209,15 @@ def _string(value: object, path: str) -> str:
     return value
 
 
-def _time(value: object, path: str) -> datetime | None:
+def _time(value: object, path: str, naive: tzinfo | None) -> datetime | None:
     if value is None:
         return None
     text = _string(value, path)
     try:
-        return datetime.fromisoformat(text)
+        when = datetime.fromisoformat(text)
     except ValueError:
         raise _fail(path, f"{text[:60]!r} is not an ISO-8601 time, e.g. 2025-01-31T12:00:00Z") from None
+    return when.replace(tzinfo=naive) if when.tzinfo is None and naive is not None else when
 
 
 def _kind(value: object) -> str:

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from reverie.errors import InvalidInputError, InvalidScopeError, LimitExceededError
 from reverie.limits import Limits
 from reverie.model.ids import is_id
+from reverie.model.json_numbers import held_float
 from reverie.model.textform import strip_format
 from reverie.model.values import Value, amount, value_text
 
@@ -293,7 +294,8 @@ def check_reason(reason: object) -> str:
 
 def load_json(text: str, what: str, error: type[InvalidInputError] = LimitExceededError) -> Any:
     """``json.loads`` that refuses nesting past the interpreter's recursion limit with ``error``,
-    and a key repeated in one object with ``InvalidInputError`` (``unique_keys``).
+    and a key repeated in one object or a number no float holds with ``InvalidInputError``
+    (``unique_keys``, ``held_float``).
 
     ``json.loads("[" * 3000)`` raises ``RecursionError``, which is no ``ValueError``, so every
     caller's "not valid JSON" handler let it through as a crash (issue #14). Syntax errors stay
@@ -301,7 +303,12 @@ def load_json(text: str, what: str, error: type[InvalidInputError] = LimitExceed
     Python over every byte of every import line, for a case the decoder already detects.
     """
     try:
-        return json.loads(text, parse_int=_json_int, object_pairs_hook=unique_keys(what))
+        return json.loads(
+            text,
+            parse_int=_json_int,
+            parse_float=functools.partial(held_float, what=what),
+            object_pairs_hook=unique_keys(what),
+        )
     except RecursionError:
         raise error(
             f"{what} is JSON nested too deeply to read (thousands of levels); "
