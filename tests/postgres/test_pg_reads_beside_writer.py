@@ -14,27 +14,13 @@ this database waiting for a lock), polled until it shows; the timeouts only guar
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
 
+from atomic_holder import AtomicHolder
 from memory_registry import MemoryRegistry
 from reverie import Memory
-
-HANG_GUARD = 120  # seconds: only stops a hung test, never decides a pass
-
-_HOLDER = """
-import sys
-from reverie import Memory
-mem = Memory(sys.argv[1], embedder="hash")
-with mem.atomic(scope="s"):
-    mem.remember("a write still in progress", scope="s")
-    print("holding", flush=True)
-    sys.stdin.readline()
-print("released", flush=True)
-"""
 
 
 @pytest.fixture
@@ -46,45 +32,15 @@ def filled(memories: MemoryRegistry, pg_url: str) -> str:
     return pg_url
 
 
-class Holder:
-    """Another process inside ``atomic(scope="s")`` with one uncommitted claim, until ``release``."""
-
-    def __init__(self, url: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", _HOLDER, url], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-        assert self.proc.stdout is not None
-        assert self.proc.stdout.readline().strip() == "holding"
-
-    def release(self) -> None:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        if self.proc.poll() is None and not self.proc.stdin.closed:
-            self.proc.stdin.write("go\n")
-            self.proc.stdin.close()
-            assert self.proc.stdout.readline().strip() == "released"
-            assert self.proc.wait(timeout=HANG_GUARD) == 0
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        for pipe in (self.proc.stdin, self.proc.stdout):
-            if pipe is not None and not pipe.closed:
-                pipe.close()
-
-
 @pytest.fixture
-def held(filled: str) -> Iterator[Holder]:
-    holder = Holder(filled)
-    try:
+def held(filled: str) -> Iterator[AtomicHolder]:
+    with AtomicHolder(filled) as holder:
         yield holder
         holder.release()
-    finally:
-        holder.stop()
 
 
 def test_reads_answer_from_the_last_commit_while_another_process_holds_a_write(
-    memories: MemoryRegistry, filled: str, held: Holder
+    memories: MemoryRegistry, filled: str, held: AtomicHolder
 ) -> None:
     mem = memories.open(filled)
     assert sorted(i.text for i in mem.list(scope="s").items) == ["Alice likes hiking", "Bob prefers tea"]

@@ -23,22 +23,10 @@ from pathlib import Path
 
 import pytest
 
+from atomic_holder import HANG_GUARD, AtomicHolder
 from reverie import Memory
 from reverie.errors import StorageError
 from reverie.store.sqlite import SQLiteStore, schema
-
-HANG_GUARD = 120  # seconds: only stops a hung test, never decides a pass
-
-_HOLDER = """
-import sys
-from reverie import Memory
-mem = Memory(sys.argv[1], embedder="hash")
-with mem.atomic(scope="s"):
-    mem.remember("a write still in progress", scope="s")
-    print("holding", flush=True)
-    sys.stdin.readline()
-print("released", flush=True)
-"""
 
 _WRITER = """
 import sys
@@ -65,31 +53,14 @@ def db(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def held(db: Path) -> Iterator[subprocess.Popen[str]]:
+def held(db: Path) -> Iterator[AtomicHolder]:
     """Another process inside ``mem.atomic(scope="s")`` with one uncommitted write, until released."""
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _HOLDER, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-    try:
-        assert proc.stdout.readline().strip() == "holding"
-        yield proc
-        proc.stdin.write("go\n")
-        proc.stdin.flush()
-        assert proc.stdout.readline().strip() == "released"
-        assert proc.wait(timeout=HANG_GUARD) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        for pipe in (proc.stdin, proc.stdout):
-            if pipe is not None and not pipe.closed:
-                pipe.close()
+    with AtomicHolder(db) as holder:
+        yield holder
+        holder.release()
 
 
-def test_a_store_opens_and_reads_while_another_process_holds_the_write_lock(
-    db: Path, held: subprocess.Popen[str]
-) -> None:
+def test_a_store_opens_and_reads_while_another_process_holds_the_write_lock(db: Path, held: AtomicHolder) -> None:
     with Memory(db, embedder="hash") as mem:  # was: StorageError "locked by another writer" after 30 s
         texts = sorted(i.text for i in mem.list(scope="s").items)
         assert texts == ["Alice likes hiking", "Bob prefers tea"]  # the last commit, not the held write
@@ -99,10 +70,10 @@ def test_a_store_opens_and_reads_while_another_process_holds_the_write_lock(
         ]
         assert len(mem.events(scope="s")) == 2
         assert mem.doctor().ok
-    assert held.poll() is None  # the holder is still inside its block
+    assert held.holding  # the holder is still inside its block
 
 
-def test_cli_reads_answer_while_another_process_holds_the_write_lock(db: Path, held: subprocess.Popen[str]) -> None:
+def test_cli_reads_answer_while_another_process_holds_the_write_lock(db: Path, held: AtomicHolder) -> None:
     base = [_reverie(), "--db", str(db), "--scope", "s"]
     for args in (["list"], ["--json", "list"], ["export"], ["doctor"], ["summary"]):
         done = subprocess.run(base + args, capture_output=True, text=True, timeout=HANG_GUARD, check=False)
@@ -111,10 +82,10 @@ def test_cli_reads_answer_while_another_process_holds_the_write_lock(db: Path, h
         [*base, "--json", "list"], capture_output=True, text=True, timeout=HANG_GUARD, check=True
     ).stdout
     assert "a write still in progress" not in listed
-    assert held.poll() is None
+    assert held.holding
 
 
-def test_a_second_writer_still_waits_and_then_fails_clearly(db: Path, held: subprocess.Popen[str]) -> None:
+def test_a_second_writer_still_waits_and_then_fails_clearly(db: Path, held: AtomicHolder) -> None:
     store = SQLiteStore(db, busy_timeout_ms=50)  # the open itself no longer needs the write lock
     try:
         with Memory(store=store, embedder="hash") as mem:

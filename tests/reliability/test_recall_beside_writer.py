@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from atomic_holder import HANG_GUARD, AtomicHolder
 from reverie import Memory
 from reverie.errors import StorageError
 from reverie.limits import Limits
@@ -29,57 +30,9 @@ from reverie.model.clock import ManualClock
 from reverie.model.events import Event
 from reverie.store.sqlite import SQLiteStore
 
-HANG_GUARD = 120  # seconds: only stops a hung test, never decides a pass
 T0 = datetime(2025, 3, 1, tzinfo=UTC)  # the fixture's writes
 T_HOLDER = datetime(2025, 3, 2, tzinfo=UTC)  # the holder's uncommitted write
 T_RECALL = datetime(2025, 3, 3, tzinfo=UTC)  # this process's recalls and writes, from here on
-
-_HOLDER = """
-import sys
-from datetime import datetime
-from reverie import Memory
-from reverie.model.clock import ManualClock
-mem = Memory(sys.argv[1], embedder="hash", clock=ManualClock(datetime.fromisoformat(sys.argv[2])))
-with mem.atomic(scope="s"):
-    mem.remember("a write still in progress", scope="s")
-    print("holding", flush=True)
-    sys.stdin.readline()
-print("released", flush=True)
-mem.close()
-"""
-
-
-class Holder:
-    """Another process inside ``mem.atomic(scope="s")`` with one uncommitted write."""
-
-    def __init__(self, db: Path) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", _HOLDER, str(db), T_HOLDER.isoformat()],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert self.proc.stdout is not None
-        assert self.proc.stdout.readline().strip() == "holding"
-
-    @property
-    def holding(self) -> bool:
-        return self.proc.poll() is None
-
-    def release(self) -> None:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write("go\n")
-        self.proc.stdin.flush()
-        assert self.proc.stdout.readline().strip() == "released"
-        assert self.proc.wait(timeout=HANG_GUARD) == 0
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        for pipe in (self.proc.stdin, self.proc.stdout):
-            if pipe is not None and not pipe.closed:
-                pipe.close()
 
 
 @pytest.fixture
@@ -92,12 +45,9 @@ def db(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def held(db: Path) -> Iterator[Holder]:
-    holder = Holder(db)
-    try:
+def held(db: Path) -> Iterator[AtomicHolder]:
+    with AtomicHolder(db, at=T_HOLDER) as holder:
         yield holder
-    finally:
-        holder.stop()
 
 
 def _used(path: Path) -> list[tuple[int, str, datetime, list[str]]]:
@@ -111,7 +61,7 @@ def _used(path: Path) -> list[tuple[int, str, datetime, list[str]]]:
 
 
 def test_recall_answers_while_another_process_holds_the_write_lock_and_close_writes_its_uses(
-    db: Path, held: Holder
+    db: Path, held: AtomicHolder
 ) -> None:
     clock = ManualClock(T_RECALL)
     mem = Memory(db, embedder="hash", clock=clock)
@@ -130,7 +80,7 @@ def test_recall_answers_while_another_process_holds_the_write_lock_and_close_wri
     assert (query, at, ids) == ("hiking", T_RECALL, [hits[0].item.id])  # the recall's own time, not close's
 
 
-def test_pending_uses_land_in_order_before_this_memory_s_next_write(db: Path, held: Holder) -> None:
+def test_pending_uses_land_in_order_before_this_memory_s_next_write(db: Path, held: AtomicHolder) -> None:
     clock = ManualClock(T_RECALL)
     with Memory(db, embedder="hash", clock=clock) as mem:
         mem.recall("hiking", scope="s", mode="lexical")
@@ -148,7 +98,7 @@ def test_pending_uses_land_in_order_before_this_memory_s_next_write(db: Path, he
         assert max(seq for seq, *_ in used) < min(remembered)  # the uses first, as they happened
 
 
-def test_the_next_recall_that_can_write_writes_the_pending_uses_first(db: Path, held: Holder) -> None:
+def test_the_next_recall_that_can_write_writes_the_pending_uses_first(db: Path, held: AtomicHolder) -> None:
     clock = ManualClock(T_RECALL)
     with Memory(db, embedder="hash", clock=clock) as mem:
         mem.recall("hiking", scope="s", mode="lexical")
@@ -163,7 +113,7 @@ def test_the_next_recall_that_can_write_writes_the_pending_uses_first(db: Path, 
         ]
 
 
-def test_as_of_and_value_see_the_uses_once_written(db: Path, held: Holder) -> None:
+def test_as_of_and_value_see_the_uses_once_written(db: Path, held: AtomicHolder) -> None:
     clock = ManualClock(T_RECALL)
     with Memory(db, embedder="hash", clock=clock) as mem:
         [hit] = mem.recall("hiking", scope="s", mode="lexical")
@@ -185,7 +135,7 @@ def test_as_of_and_value_see_the_uses_once_written(db: Path, held: Holder) -> No
         assert again.item.use_count == 1
 
 
-def test_close_that_cannot_write_the_pending_uses_says_so_and_keeps_them(db: Path, held: Holder) -> None:
+def test_close_that_cannot_write_the_pending_uses_says_so_and_keeps_them(db: Path, held: AtomicHolder) -> None:
     store = SQLiteStore(db, busy_timeout_ms=50)
     mem = Memory(store=store, embedder="hash", clock=ManualClock(T_RECALL))
     try:
@@ -201,7 +151,7 @@ def test_close_that_cannot_write_the_pending_uses_says_so_and_keeps_them(db: Pat
     assert [q for _, q, _, _ in _used(db)] == ["hiking"]
 
 
-def test_past_the_bound_a_recall_waits_as_a_write_does(db: Path, held: Holder) -> None:
+def test_past_the_bound_a_recall_waits_as_a_write_does(db: Path, held: AtomicHolder) -> None:
     store = SQLiteStore(db, busy_timeout_ms=50)
     mem = Memory(store=store, embedder="hash", clock=ManualClock(T_RECALL), limits=Limits(max_pending_uses=2))
     try:
@@ -228,7 +178,7 @@ def test_recall_inside_this_memory_s_own_block_records_its_use_in_the_block(db: 
 
 
 def test_a_use_still_waiting_when_another_process_purges_its_item_does_not_bring_back_the_query(
-    db: Path, held: Holder
+    db: Path, held: AtomicHolder
 ) -> None:
     """Promise 6 erases every query that retrieved a purged claim; a use written after the purge
     must not carry it back (the window was a moment before uses could wait; now it is as long as
@@ -248,7 +198,7 @@ def _events(path: Path) -> list[Event]:
         return mem.events(scope="s")
 
 
-def test_cli_recall_prints_its_answer_and_says_so_when_its_use_cannot_be_written(db: Path, held: Holder) -> None:
+def test_cli_recall_prints_its_answer_and_says_so_when_its_use_cannot_be_written(db: Path, held: AtomicHolder) -> None:
     """A CLI process cannot keep a use for later: it waits the busy timeout at exit, as a write does,
     then says the use was not recorded (was: a traceback from close, exit 1)."""
     reverie = str(Path(sys.executable).with_name("reverie"))
