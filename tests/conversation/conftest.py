@@ -1,10 +1,13 @@
-"""Helpers for the conversation tests: a whole-state fingerprint to prove a refused call stored nothing."""
+"""Helpers for the conversation tests: a whole-state fingerprint to prove a refused call stored nothing,
+and a local chat-completions server for the LLM extractor's tests."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from chat_server import ChatServer
 
 from reverie import Memory
 
@@ -22,3 +25,13 @@ def state_of(mem: Memory, scope: str) -> tuple[Any, ...]:
 @pytest.fixture
 def snapshot() -> Any:
     return state_of
+
+
+@pytest.fixture
+def server() -> Iterator[ChatServer]:
+    """A local HTTP server speaking the chat-completions protocol (the LLM extractor's tests)."""
+    s = ChatServer()
+    try:
+        yield s
+    finally:
+        s.stop()

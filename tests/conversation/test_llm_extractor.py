@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,15 +13,6 @@ from reverie.conversation.llm import ChatEndpoint, ChatExtractor, ChatSummariser
 from reverie.errors import InvalidInputError
 
 SCOPE = "user:alice"
-
-
-@pytest.fixture
-def server() -> Iterator[ChatServer]:
-    s = ChatServer()
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 def claims_reply(*claims: dict[str, Any]) -> Any:

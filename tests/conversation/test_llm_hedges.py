@@ -11,7 +11,6 @@ a denial there drops it with a reason. Against a real chat-completions server on
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
@@ -25,15 +24,6 @@ from reverie.model.conversation import Entry
 
 AT = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 SCOPE = "user:alice"
-
-
-@pytest.fixture
-def server() -> Iterator[ChatServer]:
-    s = ChatServer()
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 def proposed(server: ChatServer, message: str, text: str, about: str) -> tuple[list[Proposal], list[str]]:
