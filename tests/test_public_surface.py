@@ -15,7 +15,7 @@ import pytest
 
 import reverie
 from reverie import Memory
-from reverie.model.reducer import StateView
+from reverie.model.reduce_kit import StateView
 from reverie.store.protocol import Store
 from reverie.store.reference import ReferenceStore
 from reverie.store.sqlite import SQLiteStore

@@ -25,7 +25,7 @@ from reverie.model import events as ev
 from reverie.model.visibility import may_see
 
 if TYPE_CHECKING:
-    from reverie.model.reducer import Context, StateView
+    from reverie.model.reduce_kit import Context, StateView
 
 
 def _event(ctx: Context, type_: str, scope: str, payload: dict[str, Any]) -> ev.Event:

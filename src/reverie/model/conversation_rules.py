@@ -26,7 +26,7 @@ from reverie.model.conversation_names import check_named_audience
 from reverie.model.visibility import covers
 
 if TYPE_CHECKING:
-    from reverie.model.reducer import Context, StateView
+    from reverie.model.reduce_kit import Context, StateView
 
 
 def _event(ctx: Context, type_: str, scope: str, payload: dict[str, Any]) -> ev.Event:

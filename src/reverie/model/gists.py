@@ -25,7 +25,7 @@ RETRACTED = frozenset({"superseded", "dismissed"})
 
 
 class GistView(Protocol):
-    """What the check reads (a subset of ``reducer.StateView``)."""
+    """What the check reads (a subset of ``reduce_kit.StateView``)."""
 
     def item(self, scope: str, item_id: str) -> Item | None: ...
 

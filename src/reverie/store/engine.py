@@ -37,7 +37,8 @@ from reverie.model.projection import (
     SetPaused,
     project,
 )
-from reverie.model.reducer import Context, StateView, decide
+from reverie.model.reduce_kit import Context, StateView
+from reverie.model.reducer import decide
 from reverie.store.protocol import Outcome
 
 
