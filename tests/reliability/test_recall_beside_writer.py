@@ -200,10 +200,11 @@ def _events(path: Path) -> list[Event]:
 
 def test_cli_recall_prints_its_answer_and_says_so_when_its_use_cannot_be_written(db: Path, held: AtomicHolder) -> None:
     """A CLI process cannot keep a use for later: it waits the busy timeout at exit, as a write does,
-    then says the use was not recorded (was: a traceback from close, exit 1)."""
+    then says the use was not recorded (was: a traceback from close, exit 1). ``--busy-timeout``
+    shortens the wait (the default is 30 s)."""
     reverie = str(Path(sys.executable).with_name("reverie"))
     done = subprocess.run(
-        [reverie, "--db", str(db), "--scope", "s", "recall", "hiking"],
+        [reverie, "--db", str(db), "--scope", "s", "--busy-timeout", "200", "recall", "hiking"],
         capture_output=True,
         text=True,
         timeout=HANG_GUARD,

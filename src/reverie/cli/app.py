@@ -132,6 +132,17 @@ def _as_cli_error(err: Exception, as_json: bool, scope: str | None = None) -> Cl
     help="Also have an NLI model (pip install 'reverie[nli]') read pairs the contradiction rules cannot name, "
     "in dream passes (serve --dream-every too) [default: rules only].",
 )
+@click.option(
+    "--busy-timeout",
+    "busy_timeout_ms",
+    type=click.IntRange(min=0),
+    default=None,
+    envvar="REVERIE_BUSY_TIMEOUT_MS",
+    show_envvar=True,
+    metavar="MS",
+    help="How long a write (and a recall's use at exit) waits for another process's write lock before "
+    "error[storage]; 0 fails at once [default: 30000].",
+)
 @click.option("--json", "as_json", is_flag=True, help="Machine output: one JSON document on stdout.")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 @click.version_option(__version__, prog_name="reverie")
@@ -145,6 +156,7 @@ def cli(
     embedder: str | None,
     principal: str | None,
     conflict_reader: str | None,
+    busy_timeout_ms: int | None,
     as_json: bool,
     debug: bool,
 ) -> None:
@@ -158,6 +170,7 @@ def cli(
         read_only=read_only,
         principal=principal or None,
         conflict_reader=conflict_reader,
+        busy_timeout_ms=busy_timeout_ms,
         json=as_json,
         debug=debug,
         limits=given.limits,

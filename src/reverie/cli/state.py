@@ -58,6 +58,8 @@ class State:
     #: ``--conflict-reader nli``: the NLI model reads, in dream passes, the pairs the rules could not
     #: name (``reverie[nli]``); ``serve`` and ``mcp`` pass it to the ``Memory`` they open.
     conflict_reader: str | None = None
+    #: ``--busy-timeout``: how long a write waits for another writer's lock (``None``: 30 s).
+    busy_timeout_ms: int | None = None
     json: bool = False
     debug: bool = False
     #: The bounds the ``Memory`` is opened with (``None``: the defaults). No option sets them; a
@@ -93,6 +95,8 @@ class State:
                 kwargs["principal"] = self.principal
             if self.conflict_reader is not None:
                 kwargs["conflict_reader"] = self.conflict_reader
+            if self.busy_timeout_ms is not None:
+                kwargs["busy_timeout_ms"] = self.busy_timeout_ms
             memory = Memory(self.db, **kwargs)
             if replay:  # the export carries its own flags: no "conflicts_unchecked" marker on the copy
                 memory._core.mark_unchecked_writes = False

@@ -75,6 +75,7 @@ class Memory:
         principal: str | None = None,
         conflict_reader: SecondReader | str | None = None,
         read_at_write: bool = False,
+        busy_timeout_ms: int | None = None,
     ) -> None:
         """Open (creating if missing) the store at ``path``: a SQLite file, ``":memory:"``, or a
         ``postgresql://`` URL (``reverie.store.postgres``; needs ``pip install 'reverie[postgres]'``).
@@ -96,13 +97,19 @@ class Memory:
         ~45 ms a candidate pair, so it reads while idle: writes run the rules and flag the new
         claim ``conflicts_unread``; the next ``dream`` pass reads it. ``read_at_write=True``
         reads right after each write instead (its result names what it found; ~25x slower writes).
+        ``busy_timeout_ms``: how long a write waits for another process's write lock before it fails
+        with ``StorageError`` (default 30,000; 0 fails at once) — SQLite's busy timeout, PostgreSQL's
+        ``lock_timeout``. Also what ``close()`` waits to write uses a recall kept (``pending_uses``).
         """
         if store is None:
             from reverie.store.opening import open_store
 
-            store = open_store(path, durability=durability, read_only=read_only)  # a postgresql:// URL too
+            timeout = {} if busy_timeout_ms is None else {"busy_timeout_ms": busy_timeout_ms}
+            store = open_store(path, durability=durability, read_only=read_only, **timeout)  # a postgresql:// URL too
         elif read_only:
             raise InvalidInputError("read_only opens the SQLite file at path; a store you pass is opened by you")
+        elif busy_timeout_ms is not None:
+            raise InvalidInputError("busy_timeout_ms sets the store Memory opens at path; set it on a store you pass")
         # -- visibility (issue #14.8): the one point where a principal's reads are filtered --
         if principal is not None:
             store = VisibleStore(store, principal, owns=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from reverie.errors import InvalidInputError
-from reverie.store.protocol import Store
+from reverie.store.protocol import BUSY_TIMEOUT_MS, Store
 
 
 def is_server_url(location: str | Path) -> bool:
@@ -19,8 +19,15 @@ def is_server_url(location: str | Path) -> bool:
     return isinstance(location, str) and is_url(location)
 
 
-def open_store(location: str | Path, *, durability: str = "full", read_only: bool = False) -> Store:
-    """The store at ``location``: PostgreSQL for a ``postgresql://`` URL, else the SQLite file."""
+def open_store(
+    location: str | Path, *, durability: str = "full", read_only: bool = False, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+) -> Store:
+    """The store at ``location``: PostgreSQL for a ``postgresql://`` URL, else the SQLite file.
+
+    ``busy_timeout_ms``: how long a write waits for another writer's lock before it fails with
+    ``error[storage]`` (SQLite's busy timeout, PostgreSQL's ``lock_timeout``; 0 fails at once)."""
+    if isinstance(busy_timeout_ms, bool) or not isinstance(busy_timeout_ms, int) or busy_timeout_ms < 0:
+        raise InvalidInputError(f"busy_timeout_ms must be a whole number of milliseconds >= 0, got {busy_timeout_ms!r}")
     if not isinstance(location, str | Path):
         raise InvalidInputError("path must be a file path, ':memory:' or a postgresql:// URL")
     if isinstance(location, str) and not location.strip():
@@ -35,7 +42,7 @@ def open_store(location: str | Path, *, durability: str = "full", read_only: boo
 
         if durability not in ("full", "fast"):
             raise InvalidInputError(f"durability must be 'full' or 'fast', got {durability!r}")
-        return PostgresStore(str(location), read_only=read_only)
+        return PostgresStore(str(location), read_only=read_only, lock_timeout_ms=busy_timeout_ms)
     from reverie.store.sqlite import SQLiteStore
 
-    return SQLiteStore(location, durability=durability, read_only=read_only)
+    return SQLiteStore(location, durability=durability, read_only=read_only, busy_timeout_ms=busy_timeout_ms)
