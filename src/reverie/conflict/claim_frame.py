@@ -66,7 +66,9 @@ _CONDITION = frozenset({"if", "unless", "during", "while", "peak", "rush", "exce
 # Words that add another member rather than replace one ("also", "another").
 ADDITIVE = frozenset({"also", "too", "another", "other", "include", "includes", "including", "among", "both"})
 # Words that say a value is the only one: they make any relation single-valued.
-_EXCLUSIVE = frozenset({"only", "instead", "sole", "solely", "exclusively", "alone"})
+_EXCLUSIVE = frozenset({"only", "instead", "sole", "solely", "exclusively", "alone", "entirely", "wholly"})
+# Adverbs of "all of it" that may split a two-word relation: "written entirely in", "based solely in".
+_WHOLLY = frozenset({"entirely", "wholly", "fully", "completely", "solely", "exclusively", "only"})
 # Content words too general to say what a claim is about.
 _GENERIC = frozenset(
     {stem(w) for w in ("there", "it", "own", "total", "just", "about", "over", "around", "roughly",
@@ -159,14 +161,16 @@ def frame(side: Analysis) -> Frame:
             continue
         if i in in_value or tok.kind != "word" or i <= skip or i in ceased or i in stopped or i in age_cues:
             continue
-        pair = paraphrase.phrase_concept(stems[i], stems[i + 1]) if i + 1 < len(tokens) else None
+        pair, width = _phrase_at(stems, lows, i)
         placed = pair == "@happen" and _place_follows(side, i + 2)
         if i == pred and dated and lows[i] in _LIGHT_BEFORE_DATE and pair in (None, "@happen") and not placed:
-            skip = i + (pair is not None)  # "the diagnosis came in 2016", "the signing took place on …":
+            skip = i + (
+                width if pair is not None else 0
+            )  # "the diagnosis came in 2016", "the signing took place on …":
             continue  # the noun is the event, the verb only dates it ("came down" is an event itself)
         if pair is not None:  # "married to": read as a relation even if "married" is a state too
             concepts.add("@where" if placed else pair)
-            skip = i + 1
+            skip = i + width
             continue
         able = _able_base(lows[i])
         if i in classed and able is None:  # an antonym state: its class is the topic, its side apart
@@ -234,6 +238,21 @@ def frame(side: Analysis) -> Frame:
         stopped=bool(stopped),
         bound=bound if bound is not None and len(quantities) == 1 else None,
     )
+
+
+def _phrase_at(stems: list[str], lows: list[str], i: int) -> tuple[str | None, int]:
+    """The two-word relation starting at token i and how many tokens after i it spans: "written
+    in" (1), or "written entirely in" (2), where an adverb of "all of it" splits the phrase."""
+    if i + 1 >= len(stems):
+        return None, 0
+    pair = paraphrase.phrase_concept(stems[i], stems[i + 1])
+    if pair is not None:
+        return pair, 1
+    if i + 2 < len(stems) and lows[i + 1] in _WHOLLY:
+        pair = paraphrase.phrase_concept(stems[i], stems[i + 2])
+        if pair is not None:
+            return pair, 2
+    return None, 0
 
 
 def _negative_words(lows: list[str]) -> int:
@@ -394,8 +413,10 @@ def _is_name(side: Analysis, i: int, pred: int) -> bool:
     paraphrase class ("PhD", "CEO", "TTL") is a concept however it is written."""
     tokens = side.tokens
     tok = tokens[i]
-    if not tok.cap or tok.low in FILLERS or paraphrase.concept_of(stem(tok.low)) is not None:
+    if not tok.cap or tok.low in FILLERS:
         return False
+    if paraphrase.concept_of(stem(tok.low)) is not None and not (i > 0 and _title_case(tok.text)):
+        return False  # "PhD", "CEO"; but "written in Go", "shops at Best Buy": a name mid-sentence
     if stem(tok.low) in _GENERIC:
         return False  # "There are four cats …"
     if i > 0:
@@ -407,6 +428,11 @@ def _is_name(side: Analysis, i: int, pred: int) -> bool:
         return False
     verb_next = nxt.text.islower() and (nxt.low in lexicon.VERB_FORMS or nxt.low.endswith("ed"))
     return pred == 1 or verb_next or nxt.low == "'s" or nxt.cap
+
+
+def _title_case(text: str) -> bool:
+    """ "Go", "Home": capitalised like a name, not written in capitals like "PhD" or "TTL"."""
+    return len(text) > 1 and text[0].isupper() and text[1:].islower()
 
 
 def _record(side: Analysis) -> bool:

@@ -226,6 +226,9 @@ FUNCTIONAL_VERB_PREPS: dict[str, frozenset[str]] = {
     "point": frozenset({"to", "at"}),
     "listen": frozenset({"on"}),
     "bind": frozenset({"to"}),
+    # a journey leaves from one platform, gate, terminal or station
+    "depart": frozenset({"from"}),
+    "leave": frozenset({"from"}),
 }
 FUNCTIONAL_VERB_DIRECT = frozenset({"call", "name", "title"})
 FUNCTIONAL_VERB_FORMS: dict[str, frozenset[str]] = {base: all_forms(base) for base in FUNCTIONAL_VERB_PREPS}

@@ -29,6 +29,9 @@ _CLASSES: dict[str, tuple[bool, tuple[str, ...], tuple[str, ...]]] = {
                # "held in Lyon" is where an event is; a bare "holds" is a capacity ("holds 200 litres"),
                # and both stem to "hold", so only the phrase with its preposition marks a place.
                ("home is", "based in", "lives in", "head office", "held in", "held at")),
+    # Where a journey starts: a train or flight leaves from one platform, gate or station.
+    "@depart": (True, ("depart", "departs", "departed", "departure", "departing"),
+                ("leaves from", "leave from", "leaving from", "left from")),
     "@happen": (False, ("happen", "happens", "happened", "occur", "occurs", "occurred"),
                 ("take place", "takes place", "took place")),
     "@fall": (False, ("fell", "fall", "falls", "collapse", "collapsed"), ("came down", "come down", "comes down")),

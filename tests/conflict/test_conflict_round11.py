@@ -1,0 +1,76 @@
+"""Round 11 readings: a name that is also an English word, "all of it" inside a relation, a
+numbered place a journey leaves from, people as a class.
+
+What must hold:
+- a word capitalised like a name in mid-sentence is a name even when its lower-case form is a
+  word the paraphrase classes know ("written in Go", the game "Go"): before, "Go" was read as the
+  verb of "went" and "is written in Go" / "is written in Java" — the issue's own example — was
+  silent; capitals like "PhD" and "TTL" still name a concept;
+- an adverb of "all of it" may split a two-word relation: "written entirely in Go" is "written
+  in Go";
+- a journey departs from one platform, gate or terminal: "departs from platform 4" / "leaves
+  from platform 9" disagree, as two cities of departure do;
+- people as a class ("wheelchair users", "visitors") are not another holder of what a place or
+  service allows.
+Look-alikes stay silent: another service; two shops; log lines numbered by which call they
+report; "mostly" / "partly" (several languages); another train, another day, "used to",
+"also"; a different numbered noun after "support call".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie.conflict import Claim, detect
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "axis"),
+    [
+        ("The ledger service is written in Go.", "The ledger service is written in Kotlin.", "entity"),
+        ("The ledger service is written entirely in Go.", "The ledger service is implemented in Kotlin.", "entity"),
+        ("Mia's favourite board game is Go.", "Mia's favourite board game is Chess.", "entity"),
+        ("The night train to Vienna departs from platform 7.", "The night train to Vienna leaves from platform 2.",
+         "numeric"),
+        ("The shuttle leaves from gate 14.", "The shuttle leaves from gate 3.", "numeric"),
+        ("Our charter flight departed from Tromsø.", "Our charter flight departed from Bodø.", "entity"),
+        ("The lower garden is accessible to wheelchairs.", "Wheelchair users cannot access the lower garden.",
+         "polarity"),
+    ],
+)  # fmt: skip
+def test_conflicts_are_found(a: str, b: str, axis: str) -> None:
+    found = detect(Claim(a), Claim(b))
+    assert found is not None, (a, b)
+    assert found.axis == axis
+    again = detect(Claim(b), Claim(a))
+    assert again is not None and again.axis == axis
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # Another service; a name in a shop's name; several languages at once.
+        ("The ledger service is written in Go.", "The billing service is written in Kotlin."),
+        ("Kai shops at Best Buy.", "Kai shops at Home Depot."),
+        ("The ledger service is written mostly in Go.", "The ledger service is written partly in Kotlin."),
+        # A number that says which call or which train, not where one thing leaves from.
+        ("Logged support call 8812 from a customer in Porto.", "Logged support call 8820 from a customer in Porto."),
+        ("The 7:05 train departs from platform 4.", "The 8:40 train departs from platform 6."),
+        ("The bus to Leeds departs from stop 4.", "The bus to York departs from stop 9."),
+        # Another day, another time, another member.
+        ("The ferry departs from pier 2 on weekdays.", "The ferry leaves from pier 5 on Sundays."),
+        ("The ferry used to depart from pier 2.", "The ferry leaves from pier 5."),
+        ("Trains to Leeds depart from platform 4.", "Trains to Leeds also depart from platform 9."),
+        # People as a class, but another place.
+        ("The lower garden is accessible to wheelchairs.", "Wheelchair users cannot access the upper terrace."),
+    ],
+)
+def test_look_alikes_stay_silent(a: str, b: str) -> None:
+    assert detect(Claim(a), Claim(b)) is None, (a, b)
+    assert detect(Claim(b), Claim(a)) is None, (a, b)
+
+
+def test_capitals_that_spell_a_concept_stay_concepts() -> None:
+    """ "PhD" is the doctorate however it is written: the dates of one doctorate still disagree."""
+    found = detect(Claim("Umar finished his PhD in 2018."), Claim("Umar completed his doctorate in 2021."))
+    assert found is not None and found.axis == "temporal"
