@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from itertools import pairwise
 
 from reverie.conflict import lexicon, paraphrase, sequence, units
 from reverie.conflict.claim_frame import (
@@ -48,6 +47,7 @@ from reverie.conflict.grammar import (
     experience_in_perfect,
     stopped_in_past,
 )
+from reverie.conflict.numbered import numbered_value
 from reverie.conflict.numeric import Quantity, comparable, disagree, limits_disagree
 from reverie.conflict.temporal import reports_an_occasion, says_again
 from reverie.conflict.text import (
@@ -169,7 +169,8 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
         return Found("temporal", 0.65, reason, _cue_spans(x), _cue_spans(y))
     only_a, only_b = unmatched_names(fa, fb), unmatched_names(fb, fa)
     if any(any(ch.isdigit() for ch in n) for _, n in (*only_a, *only_b)):
-        return _numbered_value(x, y, fa, fb, only_a, only_b)  # else another numbered or coded thing
+        found = numbered_value(x, y, fa, fb, only_a, only_b)  # else another numbered or coded thing
+        return None if found is None else Found("numeric", 0.7, found[0], (_span(x, found[1]),), (_span(y, found[2]),))
     if _other_holder(fa, fb):
         return None
     never = _never_versus_event(x, y, fa, fb, only_a, only_b)
@@ -222,50 +223,6 @@ def _judge(x: Analysis, y: Analysis, aliases: Aliases | None) -> Found | None:
     if only_a or only_b:
         return None
     return _polarity(x, y, fa, fb)
-
-
-def _numbered_value(
-    x: Analysis,
-    y: Analysis,
-    fa: Frame,
-    fb: Frame,
-    only_a: tuple[tuple[int, str], ...],
-    only_b: tuple[tuple[int, str], ...],
-) -> Found | None:
-    """ "departs from platform 4" / "leaves from platform 9": in a relation that holds one value,
-    a numbered thing after the verb is the value, said with another verb. Anywhere else a number
-    or code names which thing ("Build 412 failed" / "Build 413 passed"): a different subject."""
-    if len(only_a) != 1 or len(only_b) != 1 or fa.concepts != fb.concepts:
-        return None
-    (ia, _), (ib, _) = only_a[0], only_b[0]
-    if ia <= fa.predicate or ib <= fb.predicate or not fa.concepts & paraphrase.SINGLE_VALUED:
-        return None
-    if fa.negated != fb.negated or fa.change or fb.change or fa.additive or fb.additive or fa.sequenced or fb.sequenced:
-        return None
-    if fa.quantities or fb.quantities or fa.dates or fb.dates or fa.years or fb.years:
-        return None
-    ua, ub = _label_unit(x, ia), _label_unit(y, ib)
-    if ua is None or ub is None or ua.tok == 0 or ub.tok == 0:
-        return None
-    noun_a, noun_b = x.tokens[ua.tok - 1], y.tokens[ub.tok - 1]
-    if noun_a.low != noun_b.low:
-        return None  # "platform 4" / "track 9": two kinds of place, not two values of one
-    if not (_relation_before(x, ua.tok - 1) and _relation_before(y, ub.tok - 1)):
-        return None  # "answered support call 5521": the number says which call, no relation holds it
-    reason = f"One claim says '{noun_a.text} {ua.text}', the other '{noun_b.text} {ub.text}', where only one can hold."
-    return Found("numeric", 0.7, reason, (_span(x, ua),), (_span(y, ub),))
-
-
-def _relation_before(side: Analysis, noun: int) -> bool:
-    """A single-valued relation said in the three words before a numbered noun ("leaves from")."""
-    stems = [stem(t.low) for t in side.tokens[max(0, noun - 3) : noun]]
-    pairs = (paraphrase.phrase_concept(p, q) for p, q in pairwise(stems))
-    found = [paraphrase.concept_of(s) for s in stems] + list(pairs)
-    return any(c in paraphrase.SINGLE_VALUED for c in found)
-
-
-def _label_unit(side: Analysis, tok: int) -> Unit | None:
-    return next((u for u in side.units if u.tok == tok and u.label), None)
 
 
 # Events that name a work as done: a start of the same work is another moment of it.
