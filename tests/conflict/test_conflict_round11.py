@@ -74,3 +74,36 @@ def test_capitals_that_spell_a_concept_stay_concepts() -> None:
     """ "PhD" is the doctorate however it is written: the dates of one doctorate still disagree."""
     found = detect(Claim("Umar finished his PhD in 2018."), Claim("Umar completed his doctorate in 2021."))
     assert found is not None and found.axis == "temporal"
+
+
+@pytest.mark.parametrize(
+    "correction",
+    [
+        "Alice doesn't live in Boston anymore, Alice lives in Denver.",
+        "Alice doesn't live in Boston anymore, she lives in Denver.",
+        "Alice doesn't live in Boston anymore, and she lives in Denver now.",
+    ],
+)
+def test_a_correction_whose_clauses_both_deny_the_claim_is_a_conflict(correction: str) -> None:
+    """Outside probe 7, finding 2: each clause alone conflicts with "Alice lives in Boston", and
+    the whole said nothing, because only a single conflicting clause was reported."""
+    found = detect(Claim("Alice lives in Boston."), Claim(correction))
+    assert found is not None and found.axis in ("entity", "polarity")
+    assert "2 clauses" in found.reason
+    assert detect(Claim(correction), Claim("Alice lives in Boston.")) is not None
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # Clauses of both claims conflicting: too loose to report (unchanged).
+        ("Alice lives in Boston and works at Acme.", "Alice lives in Denver and works at Initech."),
+        # A bare comma before a list, a place or an aside is not a clause.
+        ("Alice lives in Boston.", "Alice lives in Boston, Massachusetts."),
+        ("Alice works at Acme.", "Alice works at Acme, Initech's old rival."),
+        ("Alice lives in Boston.", "Alice lives in Boston, Bob lives in Denver."),
+    ],
+)
+def test_loose_compound_readings_stay_silent(a: str, b: str) -> None:
+    assert detect(Claim(a), Claim(b)) is None, (a, b)
+    assert detect(Claim(b), Claim(a)) is None, (a, b)

@@ -88,10 +88,14 @@ def _detect(a: Claim, b: Claim, aliases: Aliases | None) -> Conflict | None:
 def _by_clause(a: Claim, b: Claim, aliases: Aliases | None) -> Conflict | None:
     """A compound claim read clause by clause against the other claim (see ``clauses``).
 
-    Only when the whole pair found nothing, and only when exactly one clause of one claim
-    conflicts: two conflicting clauses, or clauses of both claims, are too loose a reading to
-    report. The spans point into the original texts; the reason says which clause."""
-    found: list[Conflict] = []
+    Only when the whole pair found nothing, and only when the conflicting clauses are all of one
+    claim: clauses of both claims conflicting are too loose a reading to report. Several clauses
+    of one claim may each deny the other claim — "I don't live in Boston anymore, I live in
+    Denver" against "lives in Boston" (outside probe 7, finding 2: that pair said nothing,
+    though each clause alone conflicts) — and then the most confident (the first of equals) is
+    reported.
+    The spans point into the original texts; the reason says which clause."""
+    found: list[tuple[bool, Conflict]] = []
     for one, other, flip in ((a, b, False), (b, a, True)):
         for part in clauses(one.text):
             sub = Claim(part.text, valid_from=one.valid_from, valid_to=one.valid_to)
@@ -100,11 +104,12 @@ def _by_clause(a: Claim, b: Claim, aliases: Aliases | None) -> Conflict | None:
                 continue
             spans = _clause_spans(part, hit.spans_a, one.text)
             hit = Conflict(hit.axis, round(hit.confidence * 0.9, 3), hit.reason, spans, hit.spans_b, hit.mutable)
-            found.append(hit.swapped() if flip else hit)
-    if len(found) != 1:
+            found.append((flip, hit.swapped() if flip else hit))
+    if not found or len({flip for flip, _ in found}) != 1:
         return None
-    hit = found[0]
-    return Conflict(hit.axis, hit.confidence, f"In one clause: {hit.reason}", hit.spans_a, hit.spans_b, hit.mutable)
+    hit = max((h for _, h in found), key=lambda h: h.confidence)  # max keeps the first of equals
+    many = "one clause" if len(found) == 1 else f"{len(found)} clauses (the surest shown)"
+    return Conflict(hit.axis, hit.confidence, f"In {many}: {hit.reason}", hit.spans_a, hit.spans_b, hit.mutable)
 
 
 def _clause_spans(part: Clause, spans: tuple[Span, ...], text: str) -> tuple[Span, ...]:
