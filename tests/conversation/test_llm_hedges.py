@@ -47,7 +47,7 @@ def proposed(server: ChatServer, message: str, text: str, about: str) -> tuple[l
          "Alice heard that Dana lives in Lisbon."),
         ("I heard that Dana lives in Lisbon.", "Alice heard that Dana lives in Lisbon", "Dana",
          "Alice heard that Dana lives in Lisbon."),
-        ("Dana probably lives in Lisbon.", "Dana lives in Lisbon", "Dana", "Dana lives in Lisbon."),
+        ("Dana probably lives in Lisbon.", "Dana lives in Lisbon", "Dana", "Dana probably lives in Lisbon."),
         ("Apparently Dana lives in Lisbon.", "Dana lives in Lisbon", "Dana", "Apparently Dana lives in Lisbon."),
         ("Honestly the flat is great. People say Dana lives in Lisbon.", "Dana lives in Lisbon", "Dana",
          "People say Dana lives in Lisbon."),

@@ -91,6 +91,21 @@ def test_a_hedged_statement_about_the_speaker_is_a_hypothesis_too() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("line", "claim"),
+    [
+        ("I probably start at Acme in May.", "Alice probably starts at Acme in May."),
+        ("I maybe live in Oslo.", "Alice maybe lives in Oslo."),
+        ("I supposedly owe Dana money.", "Alice supposedly owes Dana money."),
+        ("I might move to Oslo.", "Alice might move to Oslo."),
+    ],
+)
+def test_a_hedge_between_i_and_its_verb_stays_a_hedge_and_the_verb_agrees(line: str, claim: str) -> None:
+    """Helper mining33: "I probably start …" was the firm "Alice probablies start …" — the hedge
+    taken for the verb, so neither read as a hedge nor agreed."""
+    assert [(p.text, p.hedged, p.confidence) for p in said(line)] == [(claim, True, HEDGED_CONFIDENCE)]
+
+
 def test_the_speakers_own_relation_said_inside_hearsay_stays_firm() -> None:
     """ "my sister Dana" is what Alice knows; only what she heard about Dana is hearsay."""
     got = said("I heard my sister Dana moved to Lisbon.")

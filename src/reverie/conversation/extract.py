@@ -17,8 +17,9 @@ one left in the message's own memory, which recall still finds.
 Proposals only: what is written is decided in ``conversation.learn`` (and by ``remember``).
 
 The parts: ``relations`` (who is whose what), ``claims`` (a sentence's own claim and its
-subject), ``proposal`` (what is proposed); this module reads a session's messages in order and
-frames each clause (labels, denials) before those read it.
+subject), ``proposal`` (what is proposed), ``extract_titles`` (a title named as a favourite),
+``extract_stance`` (sarcasm, a question put as a statement, a condition); this module reads a
+session's messages in order and frames each clause (labels, denials) before those read it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import re
 from collections.abc import Sequence
 
 from reverie.conversation.claims import main_claim, reported
+from reverie.conversation.extract_stance import asks, conditional, retracts, sarcastic
+from reverie.conversation.extract_titles import keeps_lead, title_preference
 from reverie.conversation.hedging import HEDGED_CONFIDENCE, as_hypothesis, frame, hedged
 from reverie.conversation.people.anonymous import anonymous_speaker
 from reverie.conversation.people.chat import casual, clauses, recase
@@ -49,22 +52,47 @@ __all__ = [
     "HEDGED_CONFIDENCE",
     "Proposal",
     "RuleExtractor",
+    "lead_off",
     "minable",
     "sentences",
 ]
 
-_QUOTED = re.compile(r"^(" + NAME + r")\s(?:" + "|".join(SPEECH_VERBS) + r")[:,]?\s[\"“](.+?)[\"”]")
-_LEAD = re.compile(
-    r"^(?:(?:yes|no|yeah|yep|nope|well|oh|so|and|but|also|thanks|ok|okay|sure|honestly|sometimes|anyway|"
+_QUOTED = re.compile(
+    r"^(" + NAME + r")\s(?:" + "|".join(SPEECH_VERBS) + r")[:,]?\s(?:[\"“](.+?)[\"”]|['‘](.+?)['’](?=[\s.,!?]*$))"
+)
+#: A filler word a sentence may open with ("Well, …", "Oh …", "Hey, …"): dropped before it is read.
+_FILLER = re.compile(
+    r"(?:yes|no|yeah|yep|nope|well|oh|so|and|but|also|thanks|ok|okay|sure|honestly|sometimes|anyway|"
     r"haha|lol|wow|btw|plus|hmm|um|actually|basically|hey|hi|hello|congrats|congratulations|cheers|"
-    r"dear|ya|yup|yea|ah|ahh|oof|ugh|omg|tbh|nah)\b[,.!]?\s*)+",
+    r"dear|ya|yup|yea|ah|ahh|oof|ugh|omg|tbh|nah)\b[,.!]?\s*",
     re.I,
 )
+#: Greetings that may name the one greeted before a statement ("Hey Dana, I moved to Denver").
+_GREETINGS = frozenset(str.split("hey hi hello dear"))
+#: A name greeted and what the speaker goes on to say of themselves: "Dana[,] I moved …".
+_GREETED = re.compile(r"[A-Z][\w'’-]*,?\s+(?=(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b)", re.I)
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"“A-Z0-9])")
 _TITLE_DOT = re.compile(r"\b(Dr|Mr|Mrs|Ms|Prof|St)\.\s")
 _QUESTION_START = re.compile(
     r"^(what|who|whom|whose|which|where|when|why|how|should|can|could|would|do|does|did|is|are|am|will|any)\b", re.I
 )
+
+
+def lead_off(s: str) -> str:
+    """``s`` without the filler words it opens with ("Well, honestly, I …" → "I …"), and a name
+    greeted before the speaker's own statement ("Hey Dana I moved to Denver" → "I moved to
+    Denver": Dana is spoken to, not the one who moved). A greeting or interjection that opens a
+    title is kept ("Hey Jude is my favourite song": see ``extract_titles``)."""
+    pos, greeted = 0, False
+    while (m := _FILLER.match(s, pos)) is not None:
+        word = m.group(0).strip(" ,.!")
+        if keeps_lead(s[pos:], word):
+            break
+        greeted = word.casefold() in _GREETINGS
+        pos = m.end()
+    if greeted and (g := _GREETED.match(s, pos)) is not None and s[pos : g.end()].strip(" ,")[:1].isupper():
+        pos = g.end()
+    return s[pos:].strip()
 
 
 def sentences(text: str) -> list[str]:
@@ -132,8 +160,15 @@ class RuleExtractor:
 def _framed(clause: str, speaker: str, ctx: Context) -> tuple[bool, list[tuple[str, bool]]]:
     """``framing`` applied to a clause: its labels off, then cut at its denials (see there). A
     clause labelled with another person's name ("Dana: I live in Berlin") is all denied: whose
-    "I" it is cannot be told."""
-    bare = _LEAD.sub("", clause).strip() or clause
+    "I" it is cannot be told. Sarcasm ("I love Mondays /s") is denied too, and a lone "Not." takes
+    back the sentence before it (``extract_stance``)."""
+    if retracts(clause):
+        return True, []
+    if sarcastic(clause):
+        return False, [(clause, True)]
+    bare = lead_off(clause) or clause
+    if _QUOTED.match(bare):
+        return False, [(bare, False)]  # 'Dana said: "I hate Mondays."' is quoted speech, no label
 
     def person(words: list[str]) -> str | None:
         found = ctx.person_at(words, 0)
@@ -156,7 +191,8 @@ def _said(part: str, speaker: str, ctx: Context) -> list[Proposal]:
         inner = _sentence(said.statement, speaker, ctx)
         if inner or said.always:
             return [as_hypothesis(p, speaker, said) for p in inner]
-    return [as_hypothesis(p, speaker) if hedged(p.text) else p for p in _sentence(part, speaker, ctx)]
+    iffy = conditional(lead_off(part))  # "I'll move to Berlin if I get the job": nothing decided yet
+    return [as_hypothesis(p, speaker) if iffy or hedged(p.text) else p for p in _sentence(part, speaker, ctx)]
 
 
 def _typed_name(word: str, ctx: Context) -> bool:
@@ -197,24 +233,29 @@ def _dedupe(found: list[Proposal]) -> list[Proposal]:
 
 def _listen(s: str, ctx: Context) -> None:
     """Take in who a sentence names (its relations included) without proposing anything."""
-    relations(_LEAD.sub("", s).strip(), ctx.speaker, ctx)
+    relations(lead_off(s), ctx.speaker, ctx)
     for _, name in ctx.persons_in(s.split()):
         ctx.mention(name)
 
 
 def _sentence(raw: str, speaker: str, ctx: Context) -> list[Proposal]:
     """The proposals of one sentence: its relations, then its main claim (if it states one)."""
-    s = _LEAD.sub("", raw).strip()
+    s = lead_off(raw)
     if not s:
         return []
-    if s.endswith("?") or _QUESTION_START.match(s):
+    if s.endswith("?") or _QUESTION_START.match(s) or asks(s):
         _listen(s, ctx)
         return []
+    titled = title_preference(s, speaker, lambda words: (ctx.person_at(words, 0) or (None,))[0])
+    if titled is not None:  # "Perfect Day is my favourite song": no person named in the title
+        if titled.subject and titled.subject != speaker:
+            ctx.mention(titled.subject)
+        return _topical([titled], ctx)
     quoted = _QUOTED.match(s)
     if quoted and in_slot(quoted.group(1)):
         who = quoted.group(1)
         ctx.mention(who)
-        inner = quoted.group(2).strip().rstrip(".!")
+        inner = (quoted.group(2) or quoted.group(3)).strip().rstrip(".!")
         claim = _first_person(inner, who)
         if claim is None:
             return []

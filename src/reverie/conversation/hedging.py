@@ -15,6 +15,9 @@ as a hedge (``reverie.model.hedges``), so it does not stand against a fact as an
   are one only when a statement follows ("I heard a noise downstairs" is the speaker's fact).
 - ``hedged``: a claim whose own words carry a hedge ("Dana probably lives in Lisbon", "…,
   apparently", "Omar might move") is one too.
+- ``rehedged``: a model's claim that left out its message's hedge ("Dana lives in Oslo" for "Dana
+  probably lives in Oslo") with the hedge put back in its words (``vetting``), so the stored text
+  never reads as a fact.
 - ``as_hypothesis``: the proposal, hedged. A relation of the speaker's own said inside hearsay
   ("I heard my sister Dana moved") stays firm — who her sister is the speaker knows; another's
   relation heard of is no relation, only words that say it was heard.
@@ -125,6 +128,44 @@ def as_hypothesis(p: Proposal, speaker: str, said: Frame | None = None) -> Propo
     category = "fact" if p.relation is not None else p.category
     confidence = min(p.confidence, HEDGED_CONFIDENCE)
     return replace(p, text=finish(text), category=category, relation=None, confidence=confidence, hedged=True)
+
+
+#: The adverb that says what a hedge verb says, for a claim the verb cannot be put back into.
+_AS_ADVERB = {"might": "possibly", "seems": "apparently", "likely": "probably"}
+_MODALS = frozenset(str.split("will would can could shall should may must"))
+
+
+def rehedged(text: str, said: str) -> str:
+    """``text`` (a claim that dropped the hedge of the words it came from, ``said``) with the hedge
+    put back: "Dana lives in Oslo" from "Dana probably lives in Oslo." → "Dana probably lives in
+    Oslo."; "Omar will move to Oslo" from "Omar might move …" → "Omar might move to Oslo."; "…,
+    apparently" at the end stays there. Where the words around the hedge are not in ``text`` (the
+    model reworded them), the hedge opens it: "Probably, Dana resides in Oslo." ``text`` as it was
+    when ``said`` carries no hedge or ``text`` already does."""
+    if hedged(text) or not hedged(said):
+        return text
+    words = re.findall(r"[A-Za-z]+(?:['’][A-Za-z]+)*", said)  # the words ``hedged`` reads
+    at = next((i for i, w in enumerate(words) if w.casefold() in _WORDS and (i == 0 or w.islower())), None)
+    hedge = words[at].casefold() if at is not None else "possibly"
+    body = text.rstrip(".! ")
+    if at is not None and at == len(words) - 1 and at > 0:
+        return finish(f"{body}, {hedge}")  # "Dana lives in Oslo, apparently."
+    nxt = words[at + 1] if at is not None and at + 1 < len(words) else ""
+    low = nxt.casefold()
+    out = body.split()
+    folded = [w.strip('.,;:!?"“”()').casefold() for w in out]
+    forms = (low, low + "s", low + "es", low.removesuffix("e") + "es", low.removesuffix("y") + "ies")
+    j = next((k for k, w in enumerate(folded) if low and w in forms), None)
+    if j is not None and j > 0 and hedge == "might":  # "Omar will move" → "Omar might move"
+        start = j - 1 if folded[j - 1] in _MODALS else j
+        return finish(" ".join([*out[:start], "might", nxt, *out[j + 1 :]]))
+    if j is not None and j > 0 and hedge != "seems":  # "Dana lives" → "Dana probably lives"
+        return finish(" ".join([*out[:j], hedge, *out[j:]]))
+    adverb = _AS_ADVERB.get(hedge, hedge)
+    first = body.split()[0] if body.split() else ""
+    if first.casefold() in NOT_NAMES and first.casefold() not in _ALWAYS_CAPITAL:
+        body = body[:1].lower() + body[1:]
+    return finish(f"{adverb.capitalize()}, {body}")
 
 
 def _continued(claim: str, statement: str) -> str:

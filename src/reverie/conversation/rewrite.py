@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from reverie.conversation.people.lexicon import ADVERBS, FEELINGS, IRREGULAR_PASTS, IRREGULAR_VERBS, MODALS
+from reverie.model.hedges import HEARSAY_ADVERBS, HEDGES
 
 _PREFERENCE = re.compile(r"\b(love|loves|like|likes|hate|hates|prefer|prefers|favou?rite|enjoy|enjoys|dislike)\b", re.I)
 _DECISION = re.compile(r"\b(decided|decide|chose|chosen|agreed|settled on|going with|go with)\b", re.I)
@@ -16,6 +17,10 @@ _PLAN = re.compile(
     r"on (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|starting|visiting)\b",
     re.I,
 )
+
+#: Words between "I" and its verb that leave the verb to agree: "I really love", and the hedge
+#: adverbs ("I probably start" → "Alice probably starts", never "Alice probablies start").
+_BEFORE_VERB = ADVERBS | ((HEDGES | HEARSAY_ADVERBS) - {"might", "seems"})
 
 _GUESS = re.compile(r"i\s+bet\s+(?:that|he|she|it|they|you|we|there|someone|everyone|nobody)\b")
 
@@ -147,7 +152,7 @@ def first_person(text: str, speaker: str) -> str | None:
 
 def conjugate(words: list[str], i: int, out: list[str]) -> int:
     """After "I": keep adverbs, then give the verb its third-person form ("I live" → "lives")."""
-    while i < len(words) and words[i].lower().strip(",") in ADVERBS:
+    while i < len(words) and words[i].lower().strip(",") in _BEFORE_VERB:
         out.append(words[i])
         i += 1
     if i >= len(words):

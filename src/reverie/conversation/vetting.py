@@ -14,15 +14,19 @@ the speaker vouched for is decided by the same rules as the rule extractor's.
   proposal's own words → a hypothesis at ``HEDGED_CONFIDENCE`` (``hedging.as_hypothesis``), the
   frame put in front of its words unless they already carry it. A frame that hedges only a
   statement ("I heard", "I think") does not hedge a proposal about the speaker that keeps the
-  frame's verb ("Alice heard a noise downstairs": her own fact, as the rules read it).
+  frame's verb ("Alice heard a noise downstairs": her own fact, as the rules read it). A hedge
+  inside the words ("Dana probably lives in Oslo") that the proposal left out is put back in its
+  text (``hedging.rehedged``; helper mining33): a hypothesis whose words read as a fact misled
+  whoever read it.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from reverie.conversation.extract import sentences
-from reverie.conversation.hedging import Frame, as_hypothesis, frame, hedged
+from reverie.conversation.hedging import Frame, as_hypothesis, frame, hedged, rehedged
 from reverie.conversation.people.chat import clauses
 from reverie.conversation.people.framing import denials
 from reverie.conversation.proposal import Proposal
@@ -47,6 +51,10 @@ def vet(p: Proposal, message: str, speaker: str) -> Proposal | None:
     around = frame(said)
     if around is not None and (around.always or not _own_report(p, around, speaker)):
         return as_hypothesis(p, speaker, None if _carries(p.text, around, speaker) else around)
+    if hedged(said) and frame(p.text) is None and not hedged(p.text):
+        # the model dropped the hedge ("Dana probably lives in Oslo" → "Dana lives in Oslo"):
+        # its words must say it is a guess, as the message did, or a reader takes it for a fact
+        return as_hypothesis(replace(p, text=rehedged(p.text, said)), speaker)
     if hedged(said) or frame(p.text) is not None or hedged(p.text):
         return as_hypothesis(p, speaker)
     return p
