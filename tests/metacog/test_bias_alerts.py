@@ -38,6 +38,28 @@ def test_one_author_behind_a_subjects_established_beliefs_is_a_single_source_ale
     assert "bob" in alert.reason and "100%" in alert.reason
 
 
+def test_corroboration_by_other_authors_counts_for_them_not_for_the_first_author(mem: Memory) -> None:
+    """Outside probe 7, finding 6: three authors stating each belief read as "100 % of the
+    evidence … from one source (the first author)"."""
+    for author in ("bob", "carla", "dev"):
+        _one_source(mem, author)
+    mem.dream(scope=S)
+    assert ("single_source", "rosa") not in _kinds(mem)
+
+
+def test_corroboration_by_one_other_author_makes_that_author_the_single_source(mem: Memory) -> None:
+    """Beliefs first said by three authors, then repeated four times each by ``erin``: erin now
+    supplies 12 of 15 pieces of evidence, and the alert names erin, not the first authors."""
+    texts = ["Rosa lives in Seattle", "Rosa works at the harbour office", "Rosa speaks Portuguese"]
+    for text, first in zip(texts, ("bob", "carla", "dev"), strict=True):
+        mem.remember(text, scope=S, source="user_stated", author=first)
+        for _ in range(4):
+            mem.remember(text, scope=S, source="user_stated", author="erin")
+    mem.dream(scope=S)
+    (alert,) = [a for a in mem.alerts(scope=S) if a.kind == "single_source"]
+    assert "(erin)" in alert.reason and "80%" in alert.reason
+
+
 def test_evidence_from_two_authors_is_no_single_source_alert(mem: Memory) -> None:
     mem.remember("Rosa lives in Seattle", scope=S, source="user_stated", author="bob")
     mem.remember("Rosa works at the harbour office", scope=S, source="user_stated", author="carla")

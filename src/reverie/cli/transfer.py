@@ -488,6 +488,8 @@ class Replayer:
         if not target.is_current:
             raise ConflictError(f"cannot corroborate {target.id}: it is {target.status} in the target scope")
         fields = {"kind": target.kind, "key": target.key, "value": target.value, "visibility": _audience(target)}
+        if isinstance(event.payload.get("by_author"), str):
+            fields["author"] = event.payload["by_author"]  # who said it again, as in the source
         self._remember_as(event.payload.get("by_source", "observed"), target.text, {**fields, **_counted(event)})
 
     def _echoed(self, event: Event) -> None:

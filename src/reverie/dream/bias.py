@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from reverie.dream.patterns import STOP, template
 from reverie.dream.salience import is_gist, is_pattern
+from reverie.model.events import CORROBORATED
 from reverie.model.item import Edge, Item
 from reverie.model.records import is_record
 from reverie.recall.normalize import fts_query
@@ -144,7 +145,16 @@ def beliefs(items: Iterable[Item]) -> list[Item]:
     ]
 
 
-def single_source(items: list[Item]) -> list[BiasAlert]:
+#: Who said a claim again, one entry per corroboration (None: not recorded — an unattributed
+#: statement, or one logged before corroborations named their author).
+Corroborators = Callable[[Item], list[str | None]]
+
+
+def single_source(items: list[Item], corroborators: Corroborators | None = None) -> list[BiasAlert]:
+    """Each subject whose established beliefs rest on one witness. A corroboration counts for
+    the author who said it again (outside probe 7, finding 6: three authors stating each belief
+    read as "100 % from one source"); one whose author was never recorded counts, as before,
+    for the claim's own author."""
     by_subject: dict[str, list[Item]] = {}
     for it in items:
         if it.scores.authority >= ESTABLISHED and (it.author or it.provenance.ref):
@@ -156,7 +166,11 @@ def single_source(items: list[Item]) -> list[BiasAlert]:
         weight: dict[str, int] = {}
         for it in group:
             origin = str(it.author or it.provenance.ref)
-            weight[origin] = weight.get(origin, 0) + it.evidence_count
+            again = corroborators(it) if corroborators is not None and it.evidence_count > 1 else []
+            named = [who for who in again[: it.evidence_count - 1] if who is not None]
+            for who in named:
+                weight[who] = weight.get(who, 0) + 1
+            weight[origin] = weight.get(origin, 0) + it.evidence_count - len(named)
         total = sum(weight.values())
         origin = min(weight, key=lambda o: (-weight[o], o))
         share = weight[origin] / total
@@ -263,12 +277,18 @@ def _when(it: Item) -> datetime:
     return it.valid_from if it.valid_from is not None and it.valid_from <= it.recorded_at else it.recorded_at
 
 
-def find_alerts(items: Iterable[Item], edges: Iterable[Edge], candidates: Candidates | None = None) -> list[BiasAlert]:
+def find_alerts(
+    items: Iterable[Item],
+    edges: Iterable[Edge],
+    candidates: Candidates | None = None,
+    corroborators: Corroborators | None = None,
+) -> list[BiasAlert]:
     """Every alert for these items, ranked: by kind (``KINDS`` order), severity, then id."""
     live = beliefs(items)
     contradicted = {x for e in edges if e.type == "contradicts" for x in (e.src, e.dst)}
     recency = recency_bias(live, candidates)
-    found = [*single_source(live), *never_tested(live, contradicted), *recency, *overconfident(live)]
+    sourced = single_source(live, corroborators)
+    found = [*sourced, *never_tested(live, contradicted), *recency, *overconfident(live)]
     order = {k: i for i, k in enumerate(KINDS)}
     return sorted(found, key=lambda a: (order[a.kind], -a.severity, a.id))
 
@@ -279,6 +299,26 @@ def _lexical(store: Store, scope: str) -> Candidates:
         return [] if match is None else [i for i, _ in store.lexical(scope, match, limit=LEXICAL_CANDIDATES)]
 
     return candidates
+
+
+def _corroborators(store: Store, scope: str) -> Corroborators:
+    """Who corroborated an item, read from its own events (only for an item said more than once
+    in a subject with enough established beliefs: few reads per pass)."""
+
+    def read(item: Item) -> list[str | None]:
+        out: list[str | None] = []
+        after = 0
+        while True:
+            batch = store.events(scope, item_id=item.id, after_seq=after, limit=1000)
+            for event in batch:
+                if event.type == CORROBORATED and event.payload.get("id") == item.id:
+                    who = event.payload.get("by_author")
+                    out.append(who if isinstance(who, str) else None)
+            if len(batch) < 1000:
+                return out
+            after = batch[-1].seq
+
+    return read
 
 
 def dismissals(store: Store, scope: str) -> dict[str, str]:
@@ -307,7 +347,8 @@ def bias_step(p: Planner, store: Store | None) -> None:
         return
     snap = p.snap
     edges = store.edges(snap.scope, include_closed=True) if store is not None else snap.edges
-    found = find_alerts(snap.items, edges, None if store is None else _lexical(store, snap.scope))
+    lexical = None if store is None else _lexical(store, snap.scope)
+    found = find_alerts(snap.items, edges, lexical, None if store is None else _corroborators(store, snap.scope))
     if store is not None and found:
         found = overlay(found, dismissals(store, snap.scope))
     p.stats["alerts_total"] = len(found)

@@ -50,7 +50,7 @@ def remember(cmd: Remember, view: StateView, ctx: Context) -> list[ev.Event]:
             source = _once_source(cmd)
             if source is not None and _counted(view, cmd.scope, existing, source):
                 return [_restated(ctx, cmd.scope, existing, source)]
-            return [_corroborated(ctx, cmd.scope, existing, cmd.source, source)]
+            return [_corroborated(ctx, cmd.scope, existing, cmd.source, source, author=cmd.author)]
         echo = _echo(cmd, prints, view, ctx)
         if echo is not None:
             return [echo]
@@ -96,11 +96,19 @@ def remember(cmd: Remember, view: StateView, ctx: Context) -> list[ev.Event]:
 
 
 def _corroborated(
-    ctx: Context, scope: str, existing: Item, source: str, once: evidence.Source | None = None
+    ctx: Context,
+    scope: str,
+    existing: Item,
+    source: str,
+    once: evidence.Source | None = None,
+    *,
+    author: str | None = None,
 ) -> ev.Event:
     payload: dict[str, Any] = {"id": existing.id, "evidence_count": existing.evidence_count + 1, "by_source": source}
     if once is not None:  # only a ``count_once`` statement records its source: other payloads keep their shape
         payload["source_ref"] = evidence.source_ref(once)
+    if author is not None:  # who said it again: the bias checks count each author's share of the evidence
+        payload["by_author"] = author
     return event(ctx, ev.CORROBORATED, scope, payload)
 
 
