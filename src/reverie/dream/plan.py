@@ -14,7 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 from reverie.dream.config import DreamConfig
-from reverie.dream.dependents import Dependents, count_dependents
+from reverie.dream.dependents import Dependents, weigh
 from reverie.dream.neighbours import Pair, clusters, rank_frames, ranked_near_duplicates
 from reverie.dream.report import Action
 from reverie.dream.salience import is_gist, is_pattern, protection, salience
@@ -51,6 +51,9 @@ class Planner:
     notes: list[str] = field(default_factory=list)
     #: Item id → current items resting on it (``dependents``), counted once per pass.
     dependents: dict[str, Dependents] = field(default_factory=dict)
+    #: A conversation message's memory → the current items mined from it (``dependents.weigh``):
+    #: it bears no weight, and the keep-budget ranks it no higher than they are.
+    mined: dict[str, frozenset[str]] = field(default_factory=dict)
     #: Items a step would have forgotten or demoted but for a protection, with the reason.
     spared: list[dict[str, Any]] = field(default_factory=list)
     #: Bias alerts this pass computed (``reverie.dream.bias``), JSON-ready, ranked.
@@ -99,9 +102,11 @@ def plan_pass(
 
     p = Planner(snap, config, limits, reads_conflicts=reads_conflicts)
     p.stats["items"] = len(snap.items)
-    if config.protect_dependents > 0:
-        p.dependents = count_dependents(snap)
-        p.stats["load_bearing"] = sum(1 for d in p.dependents.values() if d.total >= config.protect_dependents)
+    if config.protect_dependents > 0 or config.keep_budget is not None:
+        dependents, p.mined = weigh(snap)
+        if config.protect_dependents > 0:
+            p.dependents = dependents
+            p.stats["load_bearing"] = sum(1 for d in dependents.values() if d.total >= config.protect_dependents)
     steps: list[Callable[[], None]] = [
         lambda: consolidate(p),
         lambda: upkeep.hubs(p, store),
