@@ -145,3 +145,28 @@ def test_a_message_bears_no_weight_but_a_person_record_still_does(mem: Memory, c
     deps = count_dependents(read_snapshot(dream_host(mem), S))
     assert not set(messages) & set(deps)
     assert set(persons) <= set(deps)  # claims are about Alice and Dana: their records stay load-bearing
+
+
+def test_regression_chat_turns_are_never_consolidated_into_a_gist_that_outranks_the_claims(
+    mem: Memory, clock: ManualClock
+) -> None:
+    """Bench finding (bench/chat_retention.py): short turns that recur ("Ok thanks.", "Noted.") with
+    like context windows were near-duplicates, so the pass made gists of them — a chat line stated
+    as a ``semantic`` belief whose salience (one piece of evidence per member) outranked every
+    claim — and at a 10 % budget the gists took the whole budget. Two turns saying the same words
+    are two events, not one belief restated: a message's memory is never joined."""
+    conv = mem.conversation("c", scope=S)
+    for line in FACTS:
+        for text in (line, "Ok thanks.", "Ok thanks."):
+            conv.add(text, speaker="Alice", role="user")
+            clock.advance(minutes=1)
+            conv.add("Noted.", speaker="Bot", role="assistant")
+            clock.advance(minutes=1)
+    conv.close()
+    clock.advance(days=10)
+    _, claims, persons = _split(mem)
+    budget = len(claims) + len(persons)
+    report = mem.dream(scope=S, config=DreamConfig(keep_budget=budget))
+    assert report.count("consolidate") == 0
+    current = {i.id for i in mem.list(scope=S, limit=1000).items}
+    assert current == set(claims) | set(persons)

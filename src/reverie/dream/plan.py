@@ -22,6 +22,7 @@ from reverie.dream.snapshot import Snapshot
 from reverie.dream.text import disagreement, frame, gist_text
 from reverie.limits import DEFAULT_LIMITS, Limits
 from reverie.model.item import Item
+from reverie.model.records import is_message_memory
 from reverie.store.protocol import Store
 
 AUTHOR = "dream"
@@ -144,8 +145,12 @@ def consolidate(p: Planner) -> None:
     items = snap.items
     # A generator: each frame becomes token ids at once and is dropped (``rank_frames``).
     # Gists and pattern items (``meta.dream``) are the pass's own products: never joined as near-duplicates.
+    # Nor is a conversation message's memory: it records one turn, and two turns in the same words
+    # are two events, not one belief restated. A gist of them stated a chat line ("Bot: Noted.") as
+    # a semantic belief that outranked every mined claim under a keep-budget (bench/chat_retention.py).
     ranked, p.ranks = rank_frames(
-        frame(it.text) if not (is_gist(it) or is_pattern(it)) else frozenset[str]() for it in items
+        frame(it.text) if not (is_gist(it) or is_pattern(it) or is_message_memory(it)) else frozenset[str]()
+        for it in items
     )
     covered = _coverage(snap)
     p.redundant.update(covered)
