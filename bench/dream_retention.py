@@ -29,6 +29,10 @@ dream pass (``keep_budget``), the same pass without the load-bearing protection
 load-bearing items whose dependents the same pass forgot (they lose the protection at the
 next pass that finds the scope over budget).
 
+Part 1b — a conversation scope (``bench/chat_retention.py``; ``--chat-conversations 0`` skips it):
+what the budget keeps of the claims mined from chat turns, of the turns themselves and of the
+person records.
+
 Part 2 — speed. One pass over 10k and 100k items (and up to ``--max``) with the hash
 embedder, stores opened with ``durability="fast"`` (each Memory command is its own commit;
 with "full" every commit is an fsync). Two passes are timed: the first works through the
@@ -60,6 +64,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from threadpoolctl import threadpool_limits
 
+from chat_retention import chat_retention, print_chat
 from reverie import ManualClock, Memory
 from reverie.dream import DreamConfig
 
@@ -549,6 +554,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--sizes", default="10000,100000", help="comma-separated store sizes to time a pass on")
     ap.add_argument("--max", type=int, default=100_000, help="largest size to time (1000000 adds 1M)")
     ap.add_argument("--skip-retention", action="store_true")
+    ap.add_argument(
+        "--chat-conversations",
+        type=int,
+        default=20,
+        help="conversations in the chat retention case (part 1b; 0 skips it, as does --skip-retention)",
+    )
     ap.add_argument("--json", type=Path, help="also write the results here")
     ap.add_argument("--store-cache", type=Path, help="keep the built speed stores here and reuse them")
     ap.add_argument(
@@ -584,6 +595,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             if not args.skip_retention:
                 out["retention"] = retention(args.items, args.seed, work)
                 print_retention(out["retention"])
+                if args.chat_conversations > 0:
+                    out["chat_retention"] = chat_retention(work, args.chat_conversations, seed=args.seed)
+                    print_chat(out["chat_retention"])
             cfg = None if args.max_pairs_per_item is None else DreamConfig(max_pairs_per_item=args.max_pairs_per_item)
             out["speed"] = [speed(n, args.seed, work, args.store_cache, cfg) for n in sizes]
             print_speed(out["speed"])

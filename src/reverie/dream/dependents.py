@@ -28,6 +28,15 @@ reads it: "Omar is Bob's manager." revised to "Priya is Bob's manager." (linked 
 when written, ``people.follow``) no longer rests on Omar's record through its first version's
 link, so a pass may forget Omar's record once nothing current is about him.
 
+Not a base: a conversation message's memory (``model.records.is_message_memory``). It is a
+transcript, and the claims mined from it (which list it in ``parents`` and link to it
+``derived_from``) restate what it said: it is their evidence, not their premise, and its words stay
+in the conversation archive whatever a pass does to the memory. Forgetting it does them no damage
+(``upkeep.provenance`` leaves them current, as it leaves a gist whose member was pruned), so it bears
+no weight; counting it pinned every mined turn and put a keep-budget's whole cut on the extracted
+facts (session 33). Instead ``weigh`` lists what was mined from each one, and the keep-budget ranks
+a message no higher than the claims mined from it, so the raw turns go first.
+
 Not counted: a dream gist or pattern item (its parents and ``derived_from`` edges are evidence,
 not premises — pruning one leaves the gist standing, see ``upkeep.provenance``, and the next pass
 re-reads a pattern's support; counting them would pin every consolidated near-duplicate and
@@ -41,6 +50,7 @@ from typing import NamedTuple
 
 from reverie.dream.salience import is_gist, is_pattern
 from reverie.dream.snapshot import Snapshot
+from reverie.model.records import is_message_memory
 
 STALE_DERIVED = "stale_derived"
 
@@ -67,7 +77,13 @@ class Dependents(NamedTuple):
 
 
 def count_dependents(snap: Snapshot) -> dict[str, Dependents]:
-    """Item id → its current dependents, for every item of ``snap`` that has any.
+    """Item id → its current dependents, for every item of ``snap`` that has any (``weigh``)."""
+    return weigh(snap)[0]
+
+
+def weigh(snap: Snapshot) -> tuple[dict[str, Dependents], dict[str, frozenset[str]]]:
+    """(item id → its current dependents, for every item that has any and is not a message's
+    memory; message memory id → the current items derived from it, for every mined one).
 
     One pass over the items' parents and one over the edges: O(items + edges), computed once
     per dream pass (a set of (item, dependent) pairs removes double counting when a child
@@ -94,12 +110,23 @@ def count_dependents(snap: Snapshot) -> dict[str, Dependents]:
         elif e.type == "supports" and e.dst in live and e.dst != e.src and e.src in snap.index:
             support.add((e.src, e.dst))
     support -= derive
+    transcripts = {base for base, _ in derive | support if _is_transcript(base, snap)}
     counts: dict[str, list[int]] = {}
-    for base, _ in derive:
-        counts.setdefault(base, [0, 0])[0] += 1
+    mined: dict[str, set[str]] = {}
+    for base, dep in derive:
+        if base in transcripts:
+            mined.setdefault(base, set()).add(dep)
+        else:
+            counts.setdefault(base, [0, 0])[0] += 1
     for base, _ in support:
-        counts.setdefault(base, [0, 0])[1] += 1
-    return {k: Dependents(v[0], v[1]) for k, v in counts.items()}
+        if base not in transcripts:
+            counts.setdefault(base, [0, 0])[1] += 1
+    return {k: Dependents(v[0], v[1]) for k, v in counts.items()}, {k: frozenset(v) for k, v in mined.items()}
+
+
+def _is_transcript(item_id: str, snap: Snapshot) -> bool:
+    item = snap.item(item_id)
+    return item is not None and is_message_memory(item)
 
 
 def _current(item_id: str, newer: dict[str, str], snap: Snapshot) -> str:
@@ -112,4 +139,4 @@ def _current(item_id: str, newer: dict[str, str], snap: Snapshot) -> str:
     return at if at in snap.index else item_id
 
 
-__all__ = ["Dependents", "count_dependents"]
+__all__ = ["Dependents", "count_dependents", "weigh"]

@@ -14,7 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 from reverie.dream.config import DreamConfig
-from reverie.dream.dependents import Dependents, count_dependents
+from reverie.dream.dependents import Dependents, weigh
 from reverie.dream.neighbours import Pair, clusters, rank_frames, ranked_near_duplicates
 from reverie.dream.report import Action
 from reverie.dream.salience import is_gist, is_pattern, protection, salience
@@ -22,6 +22,7 @@ from reverie.dream.snapshot import Snapshot
 from reverie.dream.text import disagreement, frame, gist_text
 from reverie.limits import DEFAULT_LIMITS, Limits
 from reverie.model.item import Item
+from reverie.model.records import is_message_memory
 from reverie.store.protocol import Store
 
 AUTHOR = "dream"
@@ -51,6 +52,9 @@ class Planner:
     notes: list[str] = field(default_factory=list)
     #: Item id → current items resting on it (``dependents``), counted once per pass.
     dependents: dict[str, Dependents] = field(default_factory=dict)
+    #: A conversation message's memory → the current items mined from it (``dependents.weigh``):
+    #: it bears no weight, and the keep-budget ranks it no higher than they are.
+    mined: dict[str, frozenset[str]] = field(default_factory=dict)
     #: Items a step would have forgotten or demoted but for a protection, with the reason.
     spared: list[dict[str, Any]] = field(default_factory=list)
     #: Bias alerts this pass computed (``reverie.dream.bias``), JSON-ready, ranked.
@@ -99,9 +103,11 @@ def plan_pass(
 
     p = Planner(snap, config, limits, reads_conflicts=reads_conflicts)
     p.stats["items"] = len(snap.items)
-    if config.protect_dependents > 0:
-        p.dependents = count_dependents(snap)
-        p.stats["load_bearing"] = sum(1 for d in p.dependents.values() if d.total >= config.protect_dependents)
+    if config.protect_dependents > 0 or config.keep_budget is not None:
+        dependents, p.mined = weigh(snap)
+        if config.protect_dependents > 0:
+            p.dependents = dependents
+            p.stats["load_bearing"] = sum(1 for d in dependents.values() if d.total >= config.protect_dependents)
     steps: list[Callable[[], None]] = [
         lambda: consolidate(p),
         lambda: upkeep.hubs(p, store),
@@ -139,8 +145,12 @@ def consolidate(p: Planner) -> None:
     items = snap.items
     # A generator: each frame becomes token ids at once and is dropped (``rank_frames``).
     # Gists and pattern items (``meta.dream``) are the pass's own products: never joined as near-duplicates.
+    # Nor is a conversation message's memory: it records one turn, and two turns in the same words
+    # are two events, not one belief restated. A gist of them stated a chat line ("Bot: Noted.") as
+    # a semantic belief that outranked every mined claim under a keep-budget (bench/chat_retention.py).
     ranked, p.ranks = rank_frames(
-        frame(it.text) if not (is_gist(it) or is_pattern(it)) else frozenset[str]() for it in items
+        frame(it.text) if not (is_gist(it) or is_pattern(it) or is_message_memory(it)) else frozenset[str]()
+        for it in items
     )
     covered = _coverage(snap)
     p.redundant.update(covered)

@@ -17,6 +17,7 @@ from reverie.dream.queue import attention
 from reverie.dream.salience import IMPORTANCE_STATED, age_days, is_gist, keep_score, salience, stated_importance
 from reverie.model.gists import RETRACTED
 from reverie.model.item import Item
+from reverie.model.records import is_message_memory
 from reverie.store.protocol import Store
 
 HUB = "hub"
@@ -129,6 +130,9 @@ def _source_stands(p: Planner, gist: Item) -> bool:
 
 
 def _stale_reason(p: Planner, item: Item, contested: dict[str, str]) -> str | None:
+    """Why ``item`` lost its footing (None: it has not). A parent that is evidence rather than a
+    premise — any parent of a gist, a conversation message's memory for any item — may be pruned
+    (forgotten) without that: only its retraction (dismissed, superseded) or loss takes the footing."""
     gist = is_gist(item)
     for parent in item.parents:
         if parent in contested:
@@ -138,7 +142,8 @@ def _stale_reason(p: Planner, item: Item, contested: dict[str, str]) -> str | No
         closed = p.snap.closed_parents.get(parent)
         if closed is None:
             return f"parent {parent} no longer exists"
-        if not gist or closed.status in ("dismissed", "superseded"):
+        evidence = gist or is_message_memory(closed)
+        if not evidence or closed.status in ("dismissed", "superseded"):
             return f"parent {parent} was retracted ({closed.status})"
     return None
 
@@ -158,6 +163,11 @@ def keep_budget(p: Planner) -> None:
     forgotten while 29 of 30 near-duplicates stayed). The gist is written first (the consolidate
     step precedes this one) and stays; a forgotten member keeps its text and scores. At an equal
     keep score an item a gist restates goes before one whose content lives nowhere else.
+
+    A conversation message's memory from which current claims were mined is ranked no higher
+    than the lowest of them (``_ranks``), and first at a tie: the claims are the facts distilled
+    from the raw turn, which stays word for word in the conversation archive; forgetting it
+    leaves them current. It used to be load-bearing through them, so the cut fell on the claims.
     """
     budget = p.config.keep_budget
     if budget is None:
@@ -167,12 +177,13 @@ def keep_budget(p: Planner) -> None:
     p.stats["keep_budget"] = {"budget": budget, "projected": projected, "surplus": max(0, surplus)}
     if surplus <= 0:
         return
-    now = p.snap.now
     hold = p.attention_hold | _contested(p)
     guards = {it.id: p.guard(it) for it in p.snap.items if it.id not in hold}
-    redundant = p.redundant | p.untouched  # a gist restates them: first to go at an equal score
+    ranks = _ranks(p, guards)
+    # A gist restates them, or claims mined from them do: first to go at an equal score.
+    redundant = p.redundant | p.untouched | ranks.keys() & p.mined.keys()
     scored = sorted(
-        ((keep_score(it, now, p.config), it.id, it) for it in p.snap.items if it.id in guards),
+        ((ranks[it.id], it.id, it) for it in p.snap.items if it.id in guards),
         key=lambda t: (t[0], t[1] not in redundant, t[1]),
     )
     victims = [it for _, i, it in scored if guards[i] is None][:surplus]
@@ -185,19 +196,44 @@ def keep_budget(p: Planner) -> None:
             f"keep budget {budget} unmet by {surplus - len(victims)}: the rest are protected "
             "(manual, durable, high salience, load-bearing, the open agenda) or sides of a contradiction"
         )
-    cutoff = keep_score(victims[-1], now, p.config) if victims else 0.0
+    now = p.snap.now
+    cutoff = ranks[victims[-1].id] if victims else 0.0
     unmet = f"; the other {surplus - len(victims)} are protected" if len(victims) < surplus else ""
     for it in victims:
         p.closing.add(it.id)
+        own = keep_score(it, now, p.config)
+        mined = len(p.mined.get(it.id, ()))
+        ranked = (
+            f", ranked no higher than the {mined} current claim(s) mined from this message ({ranks[it.id]:.4f})"
+            if mined and ranks[it.id] < own
+            else ""
+        )
         p.add(
             "keep_budget",
             "forget",
             (it,),
             f"keep budget {budget} < {projected} current items ({surplus} over budget): keep score "
-            f"{keep_score(it, now, p.config):.4f} (value {it.scores.value:.2f}, salience {salience(it):.2f}, "
-            f"idle {age_days(it, now):.0f} d) is among the {len(victims)} lowest unprotected, forgotten "
+            f"{own:.4f} (value {it.scores.value:.2f}, salience {salience(it):.2f}, "
+            f"idle {age_days(it, now):.0f} d){ranked} is among the {len(victims)} lowest unprotected, forgotten "
             f"(cutoff {cutoff:.4f}){unmet}",
         )
+
+
+def _ranks(p: Planner, guards: dict[str, str | None]) -> dict[str, float]:
+    """The keep score each candidate (``guards``' keys) is ranked by. A conversation message's
+    memory ranks no higher than the lowest of the current claims mined from it (``Planner.mined``):
+    they restate it, its words stay in the conversation archive, and forgetting it leaves them
+    current (``_stale_reason``) — so the raw turn goes before the facts distilled from it."""
+    now, cfg = p.snap.now, p.config
+    ranks = {it.id: keep_score(it, now, cfg) for it in p.snap.items if it.id in guards}
+    for message, claims in p.mined.items():
+        if message not in ranks:
+            continue
+        for claim in claims:
+            it = p.snap.item(claim)
+            if it is not None:
+                ranks[message] = min(ranks[message], ranks[claim] if claim in ranks else keep_score(it, now, cfg))
+    return ranks
 
 
 def tiers(p: Planner) -> None:
