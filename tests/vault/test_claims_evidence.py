@@ -46,3 +46,20 @@ def test_regression_re_reading_a_note_that_corroborated_another_counts_it_once(v
     assert mem.get(a[0].item_id or "", scope=vault.scope).evidence_count == 2
     vault.extract_claims("people/bob/a.md", remember=True)
     assert mem.get(a[0].item_id or "", scope=vault.scope).evidence_count == 2
+
+
+def test_a_dismissed_sentence_is_skipped_with_its_reason_and_the_rest_remembered(vault: Vault, mem: Memory) -> None:
+    """Outside probe 7, finding 8: one dismissed sentence stopped every later extraction of its note."""
+    write(vault, "ops/backup.md", "# Backups\nBackups are kept for 30 days.\nThe backup server is in Frankfurt.\n")
+    first = vault.extract_claims("ops/backup.md", remember=True)
+    frankfurt = next(c for c in first if "Frankfurt" in c.text)
+    mem.dismiss(frankfurt.item_id or "", scope=vault.scope, reason="the server moved")
+    with (vault.root / "ops/backup.md").open("a") as fh:
+        fh.write("Backups are encrypted with AES.\n")
+    again = vault.extract_claims("ops/backup.md", remember=True)
+    by = {c.text: c for c in again}
+    skipped = by["The backup server is in Frankfurt."]
+    assert skipped.item_id is None and skipped.skipped is not None and "dismissed" in skipped.skipped
+    aes = by["Backups are encrypted with AES."]
+    assert aes.item_id is not None and aes.skipped is None
+    assert mem.get(aes.item_id, scope=vault.scope).status == "live"

@@ -26,7 +26,13 @@ def test_every_note_becomes_one_item_of_kind_note(vault: Vault, mem: Memory) -> 
     items = mem.list(scope=SCOPE, where=notes_filter(vault.name)).items
     assert {i.kind for i in items} == {NOTE_KIND}
     sleep = next(i for i in items if i.meta["note"] == "topics/sleep.md")
-    assert sleep.meta == {"vault": vault.name, "note": "topics/sleep.md", "folder": "topics", "title": "Sleep"}
+    assert sleep.meta == {
+        "vault": vault.name,
+        "note": "topics/sleep.md",
+        "folder": "topics",
+        "title": "Sleep",
+        "root": str(vault.root),  # the folder: two folders never share a name silently
+    }
     assert sleep.provenance.origin == "vault" and sleep.provenance.ref == f"{vault.name}:topics/sleep.md"
 
 
@@ -147,3 +153,16 @@ def test_a_note_edited_back_to_an_earlier_text_is_current_again(vault: Vault, me
     items = mem.list(scope=SCOPE, where=notes_filter(vault.name)).items
     assert [i.text.endswith("first") for i in items] == [True]
     assert vault.index().touched == 0
+
+
+def test_a_far_future_front_matter_date_is_reported_not_dropped_silently(vault: Vault, mem: Memory) -> None:
+    """Outside probe 7, finding 14: 'updated: 2999-01-01' was replaced by the clock with no word in problems."""
+    write(vault, "future.md", "---\nupdated: 2999-01-01\n---\nbody\n")
+    write(vault, "bom.md", "\ufeff---\nupdated: 2021-01-01\ntags: [ops]\n---\nRestart the queue nightly.\n")
+    r = vault.index()
+    assert list(r.problems) == ["future.md"] and "2999-01-01" in r.problems["future.md"][0]
+    by = {i.meta["note"]: i for i in mem.list(scope=SCOPE, where=notes_filter(vault.name)).items}
+    assert by["future.md"].valid_from == mem.clock.now()
+    assert by["bom.md"].valid_from == datetime(2021, 1, 1, tzinfo=UTC) and by["bom.md"].tags == ("ops",)
+    assert "updated:" not in by["bom.md"].text
+    assert "future.md" in vault.maintenance_report().problems

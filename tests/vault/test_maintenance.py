@@ -3,6 +3,8 @@ apply_suggestions is dry-run by default, additive, idempotent, and one commit.""
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from vault_support import MANIFEST, commit_as_people, git, snapshot, write
 
@@ -103,3 +105,12 @@ def test_suggestions_whose_commit_fails_leave_no_block_behind(sample: Vault) -> 
         (sample.root / ".git" / "index.lock").unlink()
     assert snapshot(sample) == before and sample.log() == log
     assert git(sample, "status", "--porcelain") == ""
+
+
+def test_a_decomposed_note_name_is_neither_a_dead_link_target_nor_an_orphan(vault: Vault) -> None:
+    """Outside probe 7, finding 13 (the file name as macOS writes it, NFD)."""
+    write(vault, "hub.md", "# Hub\nSee [[Café notes]].\n")
+    write(vault, unicodedata.normalize("NFD", "Café notes") + ".md", "# Cafe\nbody [[hub]]\n")
+    r = vault.maintenance_report()
+    assert r.dead_links == [] and r.orphans == []
+    assert vault.extract_claims("Café notes.md") == []  # a path typed composed finds the note too

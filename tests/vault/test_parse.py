@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, datetime
 
 from hypothesis import given, settings
@@ -43,6 +44,31 @@ def test_front_matter_lists_tags_aliases_and_dates() -> None:
 def test_a_bad_date_falls_back_to_mtime_with_a_reason() -> None:
     n = parse_note("n.md", "---\nupdated: last tuesday\n---\nx")
     assert n.dated is None and "not an ISO date" in n.problems[0]
+
+
+def test_front_matter_after_a_byte_order_mark_is_read() -> None:
+    """Outside probe 7, finding 14: a note saved with a UTF-8 BOM (Windows editors) lost its front matter."""
+    text = "---\nupdated: 2021-01-01\ntags: [ops]\naliases: [Runbook]\n---\nRestart the queue nightly.\n"
+    plain, bom = parse_note("p.md", text), parse_note("b.md", "\ufeff" + text)
+    assert (bom.dated, bom.tags, bom.aliases, bom.body, bom.body_line, bom.problems) == (
+        plain.dated,
+        ("ops",),
+        ("Runbook",),
+        plain.body,
+        plain.body_line,
+        (),
+    )
+
+
+def test_a_decomposed_file_name_is_a_link_target_typed_composed() -> None:
+    """Outside probe 7, finding 13: macOS stores 'Café notes.md' decomposed (NFD); a link typed NFC must find it."""
+    nfd = unicodedata.normalize("NFD", "Café notes")
+    notes = [
+        parse_note("hub.md", "# Hub\nSee [[Café notes]] and [[" + nfd + "]] and [[r\u00e9sum\u00e9]].\n"),
+        parse_note(nfd + ".md", "---\naliases: [" + unicodedata.normalize("NFD", "résumé") + "]\n---\nbody\n"),
+    ]
+    g = LinkGraph(notes)
+    assert g.dead == [] and g.out["hub.md"] == {nfd + ".md"}
 
 
 @settings(max_examples=150, deadline=None)

@@ -119,3 +119,36 @@ def test_vault_tour_runs_every_tool_on_a_copy(tmp_path: Path) -> None:
         assert orphan in r.output
     assert "a second run changes 0 notes" in r.output and "health now 1.00" in r.output
     assert not (SAMPLE / ".git").exists()
+
+
+def test_vault_index_skips_a_dismissed_note_and_claims_skip_a_dismissed_sentence(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Outside probe 7, findings 4 and 8: the CLI exited 1 with error[dismissed_value] for both."""
+    from reverie import Memory
+    from reverie.vault import notes_filter
+
+    note = "people/bob/on-call-swap.md"
+    claims = _json(run("vault", "claims", note, "--remember", "--json"))
+    assert isinstance(claims, list) and claims
+    with Memory(str(tmp_path / "m.db"), embedder="hash") as mem:
+        notes = mem.list(scope="team:lantern", where=notes_filter("v"), limit=100).items
+        item = next(i for i in notes if i.meta["note"] == note)
+        mem.dismiss(item.id, scope="team:lantern", reason="wrong note")
+        mem.dismiss(str(claims[0]["item_id"]), scope="team:lantern", reason="wrong claim")
+    (tmp_path / "v" / "people" / "bob" / "new.md").write_text("# New\nA new note about kittens.\n")
+    r = run("vault", "index")
+    assert r.exit_code == 0, r.output
+    assert "added 1," in r.output and f"skipped {note}: its text was dismissed" in r.output
+    again = run("vault", "claims", note, "--remember")
+    assert again.exit_code == 0, again.output
+    assert "skipped: dismissed_value" in again.output
+
+
+def test_vault_index_with_a_name_another_folder_holds_is_a_conflict(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "x.md").write_text("# X\nx\n")
+    base = ["--db", str(tmp_path / "m.db"), "--embedder", "hash", "--scope", "team:lantern", "vault"]
+    r = CliRunner().invoke(cli, [*base, "--vault", str(other), "--name", "v", "index"], env=ENV)
+    assert r.exit_code == 1 and "error[vault_name]" in r.output and str(tmp_path / "v") in r.output
+    ok = CliRunner().invoke(cli, [*base, "--vault", str(other), "index"], env=ENV)
+    assert ok.exit_code == 0 and "added 1," in ok.output

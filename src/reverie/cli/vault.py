@@ -47,7 +47,12 @@ def _emit(doc: Any, human: Callable[[], str]) -> None:
 @click.option(
     "--vault", "path", envvar="REVERIE_VAULT", metavar="PATH", help="The vault folder (kept as a git repository)."
 )
-@click.option("--name", default=None, help="The vault's name in the store [default: the folder's name].")
+@click.option(
+    "--name",
+    default=None,
+    help="The vault's name in the store [default: the folder's name, with its parents' (home/wiki) when "
+    "another vault folder's notes hold that name in the scope].",
+)
 @click.pass_context
 def vault(ctx: click.Context, path: str | None, name: str | None) -> None:
     """A git-backed Markdown vault: index its notes, think over them, keep it healthy."""
@@ -60,12 +65,19 @@ def vault(ctx: click.Context, path: str | None, name: str | None) -> None:
 @json_option
 def index_cmd() -> None:
     """Index the notes into the store (only notes that changed are written)."""
-    r = _vault().index()
+    v = _vault()
+    r = v.index()
     _emit(
         r.to_dict(),
         lambda: (
             f"added {len(r.added)}, updated {len(r.updated)}, removed {len(r.removed)}, unchanged {r.unchanged}, "
-            f"skipped {len(r.skipped)}" + "".join(f"\n  skipped {s.path}: {s.reason}" for s in r.skipped)
+            f"corrected {len(r.corrected)}, kept out {len(r.kept_out)}, skipped {len(r.skipped)}"
+            + (f" (vault name {r.vault!r})" if r.vault != v.root.name else "")
+            + "".join(f"\n  skipped {s.path}: {s.reason}" for s in r.skipped)
+            + "".join(f"\n  kept out {s.path}: {s.reason}" for s in r.kept_out)
+            + "".join(f"\n  corrected {p}: its item's correction is kept (the file is unchanged)" for p in r.corrected)
+            + "".join(f"\n  conflict {p}: {why}" for p, why in r.conflicts.items())
+            + "".join(f"\n  problem {p}: {why}" for p, whys in r.problems.items() for why in whys)
         ),
     )
 
@@ -80,7 +92,8 @@ def status_cmd() -> None:
         s,
         lambda: (
             f"{s.notes} notes, {s.indexed} indexed; to add {len(s.to_add)}, update {len(s.to_update)}, "
-            f"remove {len(s.to_remove)}; skipped {len(s.skipped)}"
+            f"remove {len(s.to_remove)}; corrected {len(s.corrected)}, conflicts {len(s.conflicts)}, "
+            f"kept out {len(s.kept_out)}; skipped {len(s.skipped)}"
         ),
     )
 
@@ -153,6 +166,7 @@ def claims_cmd(note: str, remember: bool) -> None:
         lambda: (
             "\n".join(
                 f"{c.line}: {c.text}"
+                + (f"\n    skipped: {c.skipped}" if c.skipped else "")
                 + "".join(f"\n    contradicts {x.other_id} ({x.axis}): {x.reason}" for x in c.conflicts)
                 for c in cs
             )

@@ -8,7 +8,13 @@ indexes its notes into the memory as items of kind ``note``, and offers the thin
 """
 
 from reverie.vault.claims import ExtractedClaim
-from reverie.vault.errors import PromotionTokenError, VaultAreaError, VaultConflictError, VaultPathError
+from reverie.vault.errors import (
+    PromotionTokenError,
+    VaultAreaError,
+    VaultConflictError,
+    VaultNameError,
+    VaultPathError,
+)
 from reverie.vault.files import DEFAULT_MAX_NOTE_BYTES, Skip
 from reverie.vault.graph import DeadLink
 from reverie.vault.ideas import IdeaMethod
@@ -37,6 +43,7 @@ __all__ = [
     "Vault",
     "VaultAreaError",
     "VaultConflictError",
+    "VaultNameError",
     "VaultPathError",
     "as_dict",
     "notes_filter",

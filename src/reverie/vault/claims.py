@@ -5,7 +5,9 @@ or a number), has 4-40 words and is not a question. Rule-based on purpose: the s
 always yields the same claims. Remembered claims carry provenance to the note and the line
 (``origin="vault"``, ``ref="<vault>:<path>"``, ``locator="line N"``) and go through
 ``remember_checked``, so a note that contradicts memory gets the same ``contradicts`` links,
-reasons and alerts as any other claim (``mem.contradictions``).
+reasons and alerts as any other claim (``mem.contradictions``). A sentence whose value was
+dismissed is skipped with the reason (``ExtractedClaim.skipped``) and the others are written, as
+a conversation's extraction does: a tombstone must not stop the rest of the note.
 
 A note is one source: reading it again, or a sentence it repeats, is not new evidence. A claim
 this note already stated (a current claim with its ``meta.note`` and the same words) is
@@ -22,6 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from reverie.errors import DismissedValueError
 from reverie.memory import Contradiction
 from reverie.model.item import Item, Provenance
 from reverie.model.query import Q, parse_sort
@@ -43,13 +46,15 @@ _STATING = frozenset(_STATING_WORDS.split())
 
 @dataclass(frozen=True, slots=True)
 class ExtractedClaim:
-    """One claim-like sentence of ``note`` at ``line``; ``item_id``/``conflicts`` once remembered."""
+    """One claim-like sentence of ``note`` at ``line``; ``item_id``/``conflicts`` once remembered;
+    ``skipped``: why it was not remembered (its value was dismissed), as conversation extraction says it."""
 
     note: str
     line: int
     text: str
     item_id: str | None = None
     conflicts: tuple[Contradiction, ...] = ()
+    skipped: str | None = None
 
 
 def extract(note: Note) -> list[ExtractedClaim]:
@@ -91,16 +96,20 @@ def remember(mem: Memory, scope: str, vault: str, claims: list[ExtractedClaim]) 
             seen[(c.note, c.text)] = known
             out.append(ExtractedClaim(c.note, c.line, c.text, known))
             continue
-        result = mem.remember_checked(
-            c.text,
-            scope=scope,
-            kind="assertion",
-            source="observed",
-            author="vault",
-            meta={"vault": vault, "note": c.note, "line": c.line},
-            provenance=Provenance(origin="vault", ref=f"{vault}:{c.note}", locator=f"line {c.line}"),
-            count_once=True,  # the note (vault:path) is one source, whichever note made the claim
-        )
+        try:
+            result = mem.remember_checked(
+                c.text,
+                scope=scope,
+                kind="assertion",
+                source="observed",
+                author="vault",
+                meta={"vault": vault, "note": c.note, "line": c.line},
+                provenance=Provenance(origin="vault", ref=f"{vault}:{c.note}", locator=f"line {c.line}"),
+                count_once=True,  # the note (vault:path) is one source, whichever note made the claim
+            )
+        except DismissedValueError as exc:  # a tombstone: this sentence is skipped, the rest still written
+            out.append(ExtractedClaim(c.note, c.line, c.text, skipped=f"{exc.code}: {exc.message}"))
+            continue
         seen[(c.note, c.text)] = result.item.id
         out.append(ExtractedClaim(c.note, c.line, c.text, result.item.id, result.conflicts))
     return out

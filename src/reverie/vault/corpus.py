@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from reverie.vault.files import RawNote, Skip, read_note, walk
 from reverie.vault.graph import LinkGraph
 from reverie.vault.parse import Note, parse_note
+
+#: How far ahead of the clock a front-matter date may lie before it is reported (time zones).
+_AHEAD = timedelta(days=1)
 
 
 @dataclass
@@ -31,6 +34,18 @@ class Corpus:
         if note.dated is not None:
             return note.dated
         return datetime.fromtimestamp(self.raw[path].mtime, tz=UTC)
+
+    def problems(self, path: str, now: datetime) -> list[str]:
+        """What is wrong with the note: its parse's problems, and a date more than a day ahead of
+        ``now`` (the index dates such a note ``now``; a day's slack is for time zones)."""
+        out = list(self.notes[path].problems)
+        dated = self.notes[path].dated
+        if dated is not None and dated > now + _AHEAD:
+            out.append(
+                f"front matter date {dated.date().isoformat()} is in the future; the note is dated now "
+                "(fix the date in its front matter)"
+            )
+        return out
 
     def sha(self, path: str) -> str:
         return hashlib.sha256(self.raw[path].text.encode()).hexdigest()

@@ -9,6 +9,7 @@ able to tell "that path leaves the vault" from "that token is spent" without par
     ConflictError
         PromotionTokenError   promotion_token   a wrong, reused, expired or mismatched token
         VaultConflictError    vault_conflict    a write onto a note with changes not committed yet
+        VaultNameError        vault_name        a name another vault folder's notes already hold in the scope
 """
 
 from __future__ import annotations
@@ -39,3 +40,10 @@ class VaultConflictError(ConflictError):
     likely a person's edit in progress, which the agent must neither destroy nor commit as its own."""
 
     code = "vault_conflict"
+
+
+class VaultNameError(ConflictError):
+    """A vault name given for this folder that another, still existing, vault folder already
+    indexed its notes under in the scope: one would forget the other's notes on every index."""
+
+    code = "vault_name"

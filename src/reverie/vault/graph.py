@@ -1,7 +1,9 @@
 """The link graph: which ``[[wikilink]]`` names which note, what is dead, what hangs together.
 
 A link resolves by (in order) the note's path without ``.md`` (``[[topics/sleep]]``), its file
-name (``[[sleep]]``), or a front-matter alias — case-insensitively. Two notes with one name:
+name (``[[sleep]]``), or a front-matter alias — case-insensitively, and with names compared in
+Unicode NFC (macOS writes file names decomposed: ``Café notes.md`` is ``Cafe\u0301 notes.md`` on
+disk, and ``[[Café notes]]`` typed anywhere is composed). Two notes with one name:
 the one in the linking note's own folder wins, else the first by path (a stable tie-break).
 Links to attachments (``[[diagram.png]]``) are neither notes nor dead. Everything is
 iterative (no recursion), so link cycles and long chains cost nothing special.
@@ -9,6 +11,7 @@ iterative (no recursion), so link cycles and long chains cost nothing special.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -33,7 +36,7 @@ class LinkGraph:
         self.notes = {n.path: n for n in sorted(notes, key=lambda n: n.path)}
         self._names: dict[str, list[tuple[str, str]]] = {}  # name → [(path, its folder)]
         for n in self.notes.values():
-            for name in dict.fromkeys((n.path[:-3].lower(), n.stem.lower(), *(a.lower() for a in n.aliases))):
+            for name in dict.fromkeys(map(link_key, (n.path[:-3], n.stem, *n.aliases))):
                 self._names.setdefault(name, []).append((n.path, n.folder))
         skip = {(p, id(x)) for p, x in ignore}
         self.out: dict[str, set[str]] = {p: set() for p in self.notes}
@@ -52,7 +55,7 @@ class LinkGraph:
 
     def resolve(self, target: str, from_folder: str = "") -> str | None:
         """The path ``target`` names, or None."""
-        found = self._names.get(target.strip().lower())
+        found = self._names.get(link_key(target.strip()))
         if not found:
             return None
         return next((p for p, folder in found if folder == from_folder), found[0][0])
@@ -85,6 +88,11 @@ class LinkGraph:
         if not self.notes:
             return 1.0
         return len(self.components()[0]) / len(self.notes)
+
+
+def link_key(name: str) -> str:
+    """The form a link target and a note name are compared in: NFC, lower case."""
+    return unicodedata.normalize("NFC", name).lower()
 
 
 def _is_attachment(target: str) -> bool:

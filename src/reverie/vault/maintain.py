@@ -73,7 +73,7 @@ def report(corpus: Corpus, now: datetime, *, stale_days: int = 365, dup_threshol
         health=round(g.health(), 4),
         suggestions=suggest(corpus, orphans, g),
         skipped=[(s.path, s.reason) for s in corpus.skipped],
-        problems={p: list(n.problems) for p, n in corpus.notes.items() if n.problems},
+        problems={p: got for p in corpus.notes if (got := corpus.problems(p, now))},
     )
 
 

@@ -62,7 +62,12 @@ class Note:
 
 
 def parse_note(path: str, text: str) -> Note:
-    """Parse ``text`` (the note at ``path``); never raises for malformed content."""
+    """Parse ``text`` (the note at ``path``); never raises for malformed content.
+
+    A leading byte order mark (Windows editors save UTF-8 with one) is not part of the note: left
+    in, it hid the front matter's opening ``---`` and the note lost its date, tags and aliases.
+    """
+    text = text.removeprefix("\ufeff")
     problems: list[str] = []
     front, body, body_line = _split_front(text, problems)
     headings, links, tags = _scan(body, body_line)

@@ -7,7 +7,8 @@ core never learns about notes: a note is one more item, of kind ``note``.
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,14 +16,14 @@ from typing import TYPE_CHECKING, Any
 from reverie.errors import InvalidInputError, NotFoundError, ReadOnlyError
 from reverie.model.validate import check_count, check_scope
 from reverie.vault import claims as claims_mod
-from reverie.vault import maintain, tools
+from reverie.vault import maintain, naming, tools
 from reverie.vault.claims import ExtractedClaim
 from reverie.vault.corpus import Cache, Corpus, read_cached, read_corpus
 from reverie.vault.errors import VaultConflictError, VaultPathError
 from reverie.vault.files import DEFAULT_MAX_NOTE_BYTES, Skip, note_path, through_symlink
 from reverie.vault.gitrepo import GitRepo
 from reverie.vault.ideas import IDEA_METHODS, IdeaMethod
-from reverie.vault.index import IndexReport, indexed, notes_filter, render, sync
+from reverie.vault.index import IndexReport, indexed, notes_filter, plan, sync
 from reverie.vault.maintain import MaintenanceReport
 from reverie.vault.parse import Note
 from reverie.vault.pending import conflict_message, hold_back
@@ -43,6 +44,9 @@ class IndexStatus:
     to_update: list[str]
     to_remove: list[str]
     skipped: list[tuple[str, str]]
+    corrected: list[str] = field(default_factory=list)  # item corrected through the API, file unchanged: kept
+    conflicts: list[str] = field(default_factory=list)  # file edited after such a correction (in to_update too)
+    kept_out: list[Skip] = field(default_factory=list)  # forgotten by a dream pass or the API, file unchanged
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +62,7 @@ class SuggestionResult:
 class Vault:
     """The vault at ``path`` (created, with its git repository, if missing), indexed into ``scope``.
 
-    ``name`` (default: the folder's name) tells this vault's notes apart in the store
+    ``name`` (default: the folder's name, see ``name``) tells this vault's notes apart in the store
     (``meta.vault``). ``max_note_bytes``: notes over it are skipped and reported.
 
     Over a memory opened read-only the vault is read-only too: nothing is created on disk, and
@@ -81,7 +85,9 @@ class Vault:
         self.root = Path(path).resolve()
         self.memory = memory
         self.scope = check_scope(scope, memory.limits)
-        self.name = _check_name(self.root.name if name is None else name)
+        self._given = None if name is None else _check_name(name)
+        self._name: str | None = self._given
+        _check_name(self.root.name)
         self.max_note_bytes = max_note_bytes
         self.token_ttl = token_ttl
         self.repo = GitRepo(self.root)
@@ -90,6 +96,23 @@ class Vault:
             self.repo.init()
         self._promotions = Promotions(self.repo, token_ttl)
         self._cache: Cache = {}
+
+    @property
+    def name(self) -> str:
+        """The vault's name in the store (``meta.vault``): the one given, else the folder's name —
+        or, when another vault folder that still exists already holds that name in the scope, the
+        folder's name with its parents' (``home/wiki``), as ``naming.default_name`` finds it."""
+        if self._name is None:
+            self._name = naming.default_name(self.memory, self.scope, self.root)
+        return self._name
+
+    def _own_name(self) -> str:
+        """The name, checked again before an index (another folder may have indexed meanwhile)."""
+        if self._given is not None:
+            naming.check_given(self.memory, self.scope, self._given, self.root)
+            return self._given
+        self._name = naming.default_name(self.memory, self.scope, self.root)
+        return self._name
 
     # -- reading ---------------------------------------------------------------------------
     def read(self) -> Corpus:
@@ -160,24 +183,29 @@ class Vault:
 
     # -- indexing --------------------------------------------------------------------------
     def index(self) -> IndexReport:
-        """Bring the memory in line with the notes; only changed notes are written."""
+        """Bring the memory in line with the notes; only changed notes are written.
+
+        An unchanged file never undoes what was done to its item through the API or by a dream
+        pass (kept corrected, kept out, a dismissed text skipped); a file edited after its item was
+        corrected is revised and reported in ``conflicts`` (``reverie.vault.index.plan``)."""
         self._writable()
         with self.repo.lock():  # two indexers take turns: neither revises what the other just did
-            return sync(self.memory, self.scope, self.name, self.read())
+            return sync(self.memory, self.scope, self._own_name(), self.read(), str(self.root))
 
     def index_status(self) -> IndexStatus:
         corpus = self.read()
-        current = indexed(self.memory, self.scope, self.name)
-        limit = self.memory.limits.max_text_chars
+        name = self._own_name()
+        todo = plan(self.memory, self.scope, name, corpus)
         return IndexStatus(
             notes=len(corpus.notes),
-            indexed=len(current),
-            to_add=[p for p in corpus.notes if p not in current],
-            to_update=[
-                p for p, n in corpus.notes.items() if p in current and current[p].text != render(n, self.name, limit)
-            ],
-            to_remove=sorted(p for p in current if p not in corpus.notes),
-            skipped=[(s.path, s.reason) for s in corpus.skipped],
+            indexed=len(indexed(self.memory, self.scope, name)),
+            to_add=todo.add,
+            to_update=[p for p, _ in todo.update],
+            to_remove=[p for p, _ in todo.remove],
+            skipped=[(s.path, s.reason) for s in [*corpus.skipped, *todo.dismissed]],
+            corrected=todo.corrected,
+            conflicts=list(todo.conflicts),
+            kept_out=todo.kept_out,
         )
 
     # -- thinking tools --------------------------------------------------------------------
@@ -280,6 +308,9 @@ class Vault:
 
     def _known(self, note: str, corpus: Corpus) -> str:
         rel = self.note(note)
+        if rel not in corpus.notes:  # typed composed, stored decomposed (macOS) or the other way round
+            nfc = unicodedata.normalize("NFC", rel)
+            rel = next((p for p in corpus.notes if unicodedata.normalize("NFC", p) == nfc), rel)
         if rel not in corpus.notes:
             why = next((s.reason for s in corpus.skipped if s.path == rel), "no such note")
             raise NotFoundError(f"note {rel!r} is not readable in the vault: {why}")
