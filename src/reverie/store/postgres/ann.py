@@ -28,10 +28,11 @@ import numpy as np
 
 from reverie.errors import StorageError
 from reverie.store.postgres import projections
+from reverie.store.postgres.base import ALL_SCOPES
 from reverie.store.postgres.schema import HNSW_PREFIX, hnsw_index_name, scope_hnsw_statement
 
 if TYPE_CHECKING:
-    from reverie.store.postgres.store import PostgresStore
+    from reverie.store.postgres.search import PostgresSearch
 
 #: Below this many current vectors in a scope, dense search is the exact numpy scan.
 ANN_THRESHOLD = 20_000
@@ -42,8 +43,6 @@ _CURRENT = "SELECT count(*) FROM items WHERE scope = %s AND closed_at IS NULL AN
 
 def indexes(q: Query) -> list[str]:
     """The per-scope HNSW indexes that exist (every scope's: schema maintenance)."""
-    from reverie.store.postgres.store import ALL_SCOPES
-
     rows = q(
         f"SELECT indexname FROM pg_indexes {ALL_SCOPES} "  # nosec B608 # constant
         "WHERE tablename = 'items' AND starts_with(indexname, %s) ORDER BY indexname",
@@ -62,7 +61,7 @@ def ready(q: Query, scope: str) -> bool:
     return bool(rows and rows[0][0])
 
 
-def nearest(store: PostgresStore, scope: str, query: np.ndarray, limit: int) -> list[str] | None:
+def nearest(store: PostgresSearch, scope: str, query: np.ndarray, limit: int) -> list[str] | None:
     """The scope's HNSW answer; None when the scope is small or has no index yet (scan exactly)."""
     with store._read([scope]):  # plain reads: no transaction (most scopes stop here)
         embedder = store._embedder_of(scope)
@@ -89,7 +88,7 @@ def nearest(store: PostgresStore, scope: str, query: np.ndarray, limit: int) -> 
     return [str(r[0]) for r in rows]
 
 
-def warm(store: PostgresStore, scope: str) -> bool:
+def warm(store: PostgresSearch, scope: str) -> bool:
     """Build ``scope``'s index once it holds ``ANN_THRESHOLD`` current vectors; True if the scope
     has a usable index afterwards, False if it is small, read-only, or the role may not build."""
     store._check_open()
@@ -105,7 +104,7 @@ def warm(store: PostgresStore, scope: str) -> bool:
     return _build(store, scope, embedder[1])
 
 
-def _build(store: PostgresStore, scope: str, dim: int) -> bool:
+def _build(store: PostgresSearch, scope: str, dim: int) -> bool:
     from psycopg import sql
 
     name = hnsw_index_name(scope)
