@@ -14,6 +14,14 @@ Why per scope, and built by ``warm`` rather than kept from the first write:
   scan answers: slower above the threshold, never wrong. The build is ``CREATE INDEX
   CONCURRENTLY``: writers of every scope go on meanwhile; afterwards the server keeps the index
   current with each write.
+- **Memory.** The build runs under the server's ``maintenance_work_mem``; nothing is set on the
+  server session. It used to ``SET`` 256MB for the build and ``RESET`` it after, but behind a
+  transaction-mode pooler those three statements may each run on another server session, so a
+  pooled session kept 256MB for every later client; and ``SET LOCAL`` is not an option, since
+  ``CREATE INDEX CONCURRENTLY`` refuses to run inside any transaction block. A graph larger than
+  that memory still builds, more slowly (pgvector warns); an operator with large scopes raises
+  it for reverie's role (``ALTER ROLE ... SET maintenance_work_mem = '256MB'``), which every
+  session of that role starts with, pooled or not.
 - **Planning.** A partial index's predicate names the scope as a constant, so the query that
   uses it must be planned for that scope's value: ``nearest`` sets ``plan_cache_mode`` to
   ``force_custom_plan`` in its transaction (a prepared statement's generic plan could not).
@@ -112,11 +120,8 @@ def _build(store: PostgresSearch, scope: str, dim: int) -> bool:
         try:
             literal = sql.Literal(scope).as_string(store._conn)
             store._run(f"DROP INDEX CONCURRENTLY IF EXISTS {name}")  # an invalid one from a failed build
-            store._run("SET maintenance_work_mem = '256MB'")  # the graph fits in memory: a much faster build
-            try:
-                store._run(scope_hnsw_statement(literal, name, dim))
-            finally:
-                store._run("RESET maintenance_work_mem")
+            # Under the server's own maintenance_work_mem: see the module docstring, "Memory".
+            store._run(scope_hnsw_statement(literal, name, dim))
         except StorageError as exc:
             if "denied" in exc.message:  # not the table's owner: no index, exact scans
                 return False

@@ -54,7 +54,7 @@ import numpy as np
 from reverie.errors import ClosedError, InvalidInputError, ReverieError, StorageError
 from reverie.model.clock import to_iso
 from reverie.store import idempotency
-from reverie.store.blocks import refused_in_block
+from reverie.store.blocks import refused_in_block, refused_in_snapshot
 from reverie.store.postgres import connect as pgconnect
 from reverie.store.postgres import edgerun, prefetch, scopestats
 from reverie.store.postgres import idempotency as keys
@@ -99,6 +99,7 @@ class PostgresBase:
         self._stats = scopestats.Cache()
         self._locked: set[str] = set()  # scopes the open write transaction holds the lock of
         self._atomic = False  # inside ``atomic``: each write is a savepoint of its transaction
+        self._reading = False  # inside ``read_snapshot``: every write is refused
         self._subscopes = False
         #: The scopes the open ``_read`` names in front of each of its statements (None: no read open).
         self._read_scopes: tuple[str, ...] | None = None
@@ -272,6 +273,8 @@ class PostgresBase:
                 from reverie.errors import ReadOnlyError
 
                 raise ReadOnlyError(f"{self.path} is open read-only; open it without --read-only to change it")
+            if write and self._reading:
+                raise refused_in_snapshot()
             if self._txn_scopes is not None:
                 if write and self._atomic:  # a write inside ``atomic``: all or nothing on its own
                     with self._savepoint():
@@ -344,6 +347,21 @@ class PostgresBase:
         """
         with self._txn(scopes, snapshot=True):
             yield
+
+    @contextmanager
+    def read_snapshot(self) -> Iterator[None]:
+        """The block's reads in one REPEATABLE READ, READ ONLY transaction (``Store.read_snapshot``,
+        ``_snapshot``): they all read the snapshot its first statement takes, so a write another
+        session commits meanwhile is in none of them. Nothing outlives it on the server session.
+        A write inside is refused (``_txn``), before the server would fail it as read-only."""
+        with self._snapshot([]):
+            outer = not self._reading
+            self._reading = True
+            try:
+                yield
+            finally:
+                if outer:
+                    self._reading = False
 
     @contextmanager
     def _savepoint(self) -> Iterator[None]:

@@ -30,7 +30,7 @@ from typing import Any
 from reverie.errors import ClosedError, CorruptStoreError, ReverieError, StorageError
 from reverie.model.clock import to_iso
 from reverie.store import idempotency
-from reverie.store.blocks import refused_in_block
+from reverie.store.blocks import refused_in_block, refused_in_snapshot
 from reverie.store.protocol import BUSY_TIMEOUT_MS, WriteLockBusy
 from reverie.store.sqlite import event_refs, fts_scope, purge, readonly
 from reverie.store.sqlite import idempotency as keys
@@ -114,6 +114,7 @@ class SQLiteBase:
         # New items' vector rows, written after the transaction's full-text rows (``_write_vectors``).
         self._new_vectors: list[tuple[int, str, bytes]] = []
         self._atomic = False  # inside ``atomic``: each write is a savepoint of its transaction
+        self._reading = False  # inside ``read_snapshot``: every write is refused
         self._scrub_due = False  # a purge inside ``atomic``: the file is scrubbed once the block commits
         self._busy_timeout_ms = int(busy_timeout_ms)  # restored after a write that did not wait
         timeout = busy_timeout_ms / 1000
@@ -253,6 +254,8 @@ class SQLiteBase:
             self._check_open()
             if self.read_only:
                 raise readonly.refusal(self.path)
+            if self._reading:
+                raise refused_in_snapshot()
             if self._atomic:
                 with self._savepoint() as c:
                     yield c
@@ -424,6 +427,24 @@ class SQLiteBase:
             finally:
                 if c.in_transaction:
                     c.execute("COMMIT")  # nothing was written: ends the read, whatever happened
+
+    @contextmanager
+    def read_snapshot(self) -> Iterator[None]:
+        """The block's reads in one read transaction (``Store.read_snapshot``, ``_snapshot``).
+
+        WAL gives the transaction the snapshot its first read takes, so a write another connection
+        commits meanwhile is in none of the block's reads; writers never wait for it. The store lock
+        is held for the block (this store's other threads wait, as for ``doctor``). A write inside
+        is refused (``_write``): ``BEGIN IMMEDIATE`` cannot open inside the read transaction.
+        """
+        with self._snapshot():
+            outer = not self._reading
+            self._reading = True
+            try:
+                yield
+            finally:
+                if outer:
+                    self._reading = False
 
     def _flush(self) -> None:
         """Write what the open transaction holds back: new vector rows, then the summed term and
