@@ -81,6 +81,7 @@ LIFECYCLE = {
     "scopes",
     "close",
     "in_atomic",
+    "read_snapshot",  # a block over the whole store's reads, as ``atomic`` is over its writes
 }
 
 

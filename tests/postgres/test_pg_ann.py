@@ -167,3 +167,36 @@ def test_scope_figures_are_read_once_while_the_log_stands_and_follow_another_pro
     mem.forget(mem.recall("thirteenth", scope=SMALL, k=1)[0].item.id, scope=SMALL)
     assert (mem.store.scope_stats(SMALL, True).rows, mem.store.scope_stats(SMALL, False).rows) == (12, 1)
     mem.store._statement_hook = None  # type: ignore[attr-defined]
+
+
+def test_warm_leaves_no_setting_on_a_pooled_server_session(memories, pg_url: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Behind a transaction pooler each statement outside a transaction may run on another server
+    session, and the session goes on to other clients. Regression: the build ``SET`` 256MB of
+    ``maintenance_work_mem`` on one session and ``RESET`` it on whichever ran the last statement,
+    so the first kept it. The pooler's choice stands in here: from the build statement on, the
+    store's statements run on a second server session (``_statement_hook``, the store's own)."""
+    from reverie.store.postgres import connect as pgconnect
+
+    monkeypatch.setattr(ann, "ANN_THRESHOLD", 20)
+    mem: Memory = memories.open(pg_url)
+    _fill(mem, BIG, 25)
+    store = mem.store
+    first, second = store._conn, pgconnect.connect(pg_url)  # type: ignore[attr-defined]
+    default = first.execute("SHOW maintenance_work_mem").fetchone()[0]
+
+    def pooler(sql: str) -> None:
+        if sql.startswith("CREATE INDEX CONCURRENTLY"):
+            store._conn = second  # type: ignore[attr-defined]
+
+    store._statement_hook = pooler  # type: ignore[attr-defined]
+    try:
+        assert store.warm(BIG) is True
+    finally:
+        store._statement_hook = None  # type: ignore[attr-defined]
+        store._conn = first  # type: ignore[attr-defined]
+    try:
+        assert store._conn is first and hnsw_index_name(BIG) in _indexes(pg_url)  # type: ignore[attr-defined]
+        for session in (first, second):
+            assert session.execute("SHOW maintenance_work_mem").fetchone()[0] == default
+    finally:
+        second.close()

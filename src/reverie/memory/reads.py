@@ -196,13 +196,19 @@ class Reads:
         ``current`` and the counts by tier, kind and source are of believed claims (record time);
         ``not_yet_valid`` and ``ended`` say how many of them lie outside their validity now, which
         ``list()`` and ``recall()`` leave out (so ``list()`` holds ``current`` minus those two).
+        Every figure is of one commit (``Store.read_snapshot``): a write another process commits
+        meanwhile is in all of them or in none.
         """
         core = self._core
         s = core.scope(scope)
-        by = core.store.summary_counts(s)
         now, live = core.clock.now(), Q.status("live")
-        ended = core.store.count(s, live & ~Q.ongoing(now))
-        not_started = core.store.count(s, live & Q.ongoing(now) & ~Q.valid_at(now))
+        with core.store.read_snapshot():
+            by = core.store.summary_counts(s)
+            ended = core.store.count(s, live & ~Q.ongoing(now))
+            not_started = core.store.count(s, live & Q.ongoing(now) & ~Q.valid_at(now))
+            tombstones = len(core.store.tombstones(s))
+            paused = core.store.paused(s)
+            pending = core.pending_vectors(s)
         return {
             "scope": s,
             "current": sum(by["tier"].values()),
@@ -216,10 +222,10 @@ class Reads:
             "superseded": by["status"].get("superseded", 0),
             "not_yet_valid": not_started,
             "ended": ended,
-            "tombstones": len(core.store.tombstones(s)),
-            "learning_paused": core.store.paused(s),
+            "tombstones": tombstones,
+            "learning_paused": paused,
             # stored while the embedder was down; found by full-text only until backfilled
-            "vectors_pending": core.pending_vectors(s),
+            "vectors_pending": pending,
         }
 
     def scopes(self) -> builtins.list[str]:

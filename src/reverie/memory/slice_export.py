@@ -56,7 +56,9 @@ def export_slice(
     Each item carries its visibility (format version 3 when one is restricted). Read as a
     principal, the store hides what that principal may not see, so the slice leaves those
     claims out (and edges to them); a hidden id in ``memory_ids`` is not found, as on every read.
-    Raises ``NotFoundError`` for an id not in the scope; reads only, writes nothing.
+    Raises ``NotFoundError`` for an id not in the scope; reads only, writes nothing. Every read is
+    of one commit (``Store.read_snapshot``): a write another process commits during the export is
+    in none of the slice, so its items, edges, records and conversations agree.
     """
     s = core.scope(scope)
     for name, flag in (
@@ -69,33 +71,36 @@ def export_slice(
     ):
         if not isinstance(flag, bool):
             raise InvalidInputError(f"{name} must be True or False")
-    chosen = _seed(core, s, memory_ids)
-    conversations = export_conversations(core.store, s, chosen, memory_ids is None) if include_conversations else None
-    edges = _EdgeCache(core, s)
-    if include_parents or include_aliases:
-        _close_over(core, s, chosen, edges, include_parents, include_aliases)
-    if include_contradictions:
-        for item_id in builtins.list(chosen):
-            for e in edges.of(item_id):
-                if e.type == "contradicts":
-                    other = e.dst if e.src == item_id else e.src
-                    _add(core, s, chosen, [other])
-    if len(chosen) > MAX_SLICE_ITEMS:
-        raise LimitExceededError(f"{len(chosen)} items in one slice; the limit is {MAX_SLICE_ITEMS}")
-    items = sorted(chosen.values(), key=lambda i: (i.recorded_at, i.id))
-    between = {e.id: e for i in items for e in edges.of(i.id) if e.src in chosen and e.dst in chosen}
-    intents, tasks = export_agenda(
-        core.store, s, chosen, memory_ids is None, include_intents, include_tasks, record_events(core.store, s)
-    )
-    return Slice(
-        scope=s,
-        exported_at=core.clock.now(),
-        items=tuple(_slice_item(i) for i in items),
-        edges=tuple(_slice_edge(e) for e in sorted(between.values(), key=lambda e: (e.recorded_at, e.id))),
-        intents=intents,
-        tasks=tasks,
-        conversations=conversations,
-    )
+    with core.store.read_snapshot():
+        chosen = _seed(core, s, memory_ids)
+        conversations = (
+            export_conversations(core.store, s, chosen, memory_ids is None) if include_conversations else None
+        )
+        edges = _EdgeCache(core, s)
+        if include_parents or include_aliases:
+            _close_over(core, s, chosen, edges, include_parents, include_aliases)
+        if include_contradictions:
+            for item_id in builtins.list(chosen):
+                for e in edges.of(item_id):
+                    if e.type == "contradicts":
+                        other = e.dst if e.src == item_id else e.src
+                        _add(core, s, chosen, [other])
+        if len(chosen) > MAX_SLICE_ITEMS:
+            raise LimitExceededError(f"{len(chosen)} items in one slice; the limit is {MAX_SLICE_ITEMS}")
+        items = sorted(chosen.values(), key=lambda i: (i.recorded_at, i.id))
+        between = {e.id: e for i in items for e in edges.of(i.id) if e.src in chosen and e.dst in chosen}
+        intents, tasks = export_agenda(
+            core.store, s, chosen, memory_ids is None, include_intents, include_tasks, record_events(core.store, s)
+        )
+        return Slice(
+            scope=s,
+            exported_at=core.clock.now(),
+            items=tuple(_slice_item(i) for i in items),
+            edges=tuple(_slice_edge(e) for e in sorted(between.values(), key=lambda e: (e.recorded_at, e.id))),
+            intents=intents,
+            tasks=tasks,
+            conversations=conversations,
+        )
 
 
 def record_events(store: Store, s: str) -> Callable[[str], builtins.list[ev.Event]]:

@@ -20,4 +20,13 @@ def refused_in_block(call: str) -> ConflictError:
     )
 
 
-__all__ = ["refused_in_block"]
+def refused_in_snapshot() -> ConflictError:
+    """The ``ConflictError`` for a write made inside an open ``read_snapshot`` block: the block is
+    one read-only transaction (SQLite's read transaction, PostgreSQL's READ ONLY one)."""
+    return ConflictError(
+        "a write inside an open read_snapshot() block: the block reads one commit and writes nothing; "
+        "write after the block ends"
+    )
+
+
+__all__ = ["refused_in_block", "refused_in_snapshot"]

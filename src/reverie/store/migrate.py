@@ -13,6 +13,11 @@ without them the same ``reverie import`` run on the destination imported its fil
 and a client retrying a write after the move had it applied twice. Expired rows stay behind
 (no lookup would find them).
 
+The source is read in one snapshot (``Store.read_snapshot``) before anything is written: a live
+store's write committed during the copy is copied whole or not at all, and the report counts
+what was copied (the items were counted after the copy, so a claim written meanwhile was
+counted and never copied; a log read scope by scope could hold half of a write).
+
 Every scope with an event in its log is copied (``Store.scopes``), whatever it holds: a scope of
 intents, tasks or conversations and no item too (``scopes`` once listed only the scopes holding
 items, and such a scope was silently left behind).
@@ -77,18 +82,21 @@ def _log(store: Store, scope: str) -> Iterator[Event]:
 def copy_store(source: Store, dest: Store, *, now: datetime | None = None) -> MigrateReport:
     """Replay ``source``'s log into the empty ``dest`` (see the module docstring); keys expired at
     ``now`` (default: the wall clock) are not copied."""
-    scopes = source.scopes()
-    # ``events`` too: a PostgreSQL role lists no scope its transaction does not name (RLS)
-    if dest.scopes() or any(dest.events(s, limit=1) for s in scopes):
-        raise InvalidInputError("the destination already holds a store; migrate into an empty database or file")
-    events = sorted((e for s in scopes for e in _log(source, s)), key=lambda e: e.seq or 0)
     at = now if now is not None else datetime.now(UTC)
-    keys: dict[str, list[Recorded]] = {s: source.idempotency_rows(s, now=at) for s in scopes}
-    vectors: dict[str, np.ndarray] = {}
-    for s in scopes:
-        ids, mat = source.vectors(s, current_only=False)
-        vectors.update(zip(ids, mat, strict=True))
-    recorded = source.embedder()
+    with source.read_snapshot():  # one commit of the source, whatever it commits meanwhile
+        scopes = source.scopes()
+        # ``events`` too: a PostgreSQL role lists no scope its transaction does not name (RLS)
+        if dest.scopes() or any(dest.events(s, limit=1) for s in scopes):
+            raise InvalidInputError("the destination already holds a store; migrate into an empty database or file")
+        events = sorted((e for s in scopes for e in _log(source, s)), key=lambda e: e.seq or 0)
+        keys: dict[str, list[Recorded]] = {s: source.idempotency_rows(s, now=at) for s in scopes}
+        vectors: dict[str, np.ndarray] = {}
+        for s in scopes:
+            ids, mat = source.vectors(s, current_only=False)
+            vectors.update(zip(ids, mat, strict=True))
+        recorded = source.embedder()
+        dream_runs = {s: source.dream_runs(s, limit=DREAM_RUNS_KEPT) for s in scopes}
+        items = sum(sum(source.summary_counts(s)["status"].values()) for s in scopes)
     if recorded is not None:
         dest.set_embedder(*recorded)
 
@@ -110,12 +118,11 @@ def copy_store(source: Store, dest: Store, *, now: datetime | None = None) -> Mi
         copied = sum(dest.put_idempotency(s, rows) for s, rows in keys.items() if rows)
     runs = 0
     for s in scopes:
-        for run in reversed(source.dream_runs(s, limit=DREAM_RUNS_KEPT)):
+        for run in reversed(dream_runs[s]):
             summary = {k: v for k, v in run.items() if k not in ("scope", "at")}
             dest.record_dream_run(s, summary, at=from_iso(str(run["at"])))
             runs += 1
     report = dest.doctor()
-    items = sum(sum(source.summary_counts(s)["status"].values()) for s in scopes)
     return MigrateReport(len(scopes), len(events), items, runs, report.ok, tuple(report.problems), copied)
 
 

@@ -150,6 +150,22 @@ class Store(Protocol):
         """
         ...
 
+    def read_snapshot(self) -> AbstractContextManager[None]:
+        """Run the block's reads against one commit of the store: a write another connection or
+        process commits meanwhile is in all of them or in none.
+
+        Outside the block each read is its own snapshot, so a caller that reads several times
+        (``Memory.summary``'s counts, a slice export's items, edges and log, ``migrate``'s whole
+        source) could see a write in some reads and not in others: counts that disagree, a slice
+        holding a claim as current beside the edge that closed it. SQLite: one WAL read
+        transaction (it never waits for a writer, and writers never wait for it); PostgreSQL: one
+        REPEATABLE READ, READ ONLY transaction; the reference store: its lock. Reads only: a
+        write inside the block raises ``ConflictError`` before anything changes (SQLite and
+        PostgreSQL). Inside this thread's open ``atomic`` block it is that block's view; a nested
+        block joins the outer one. The store's other threads wait for the block to end.
+        """
+        ...
+
     def take_lease(self, scope: str, owner: str, *, now: datetime, expires_at: datetime) -> Lease:
         """Take (or renew, for the same ``owner``) the scope's lease if it is free or expired
         at ``now``, atomically; returns the lease as it stands afterwards — held by ``owner``

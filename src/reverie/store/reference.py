@@ -415,6 +415,15 @@ class ReferenceStore:
         return out
 
     @contextlib.contextmanager
+    def read_snapshot(self) -> Iterator[None]:
+        """The block under the store lock (``Store.read_snapshot``): every writer of this store is a
+        thread of this process and waits for the lock, so no write lands between the block's reads.
+        A write of this thread inside the block is not refused here (it is on SQLite and PostgreSQL)."""
+        self._check_open()
+        with self._lock:
+            yield
+
+    @contextlib.contextmanager
     def atomic(self, scope: str, *, wait: bool = True) -> Iterator[None]:
         """The block under the lock, restored from one snapshot if it raises (see ``Store.atomic``);
         each write inside restores its own snapshot on refusal, as SQLite's savepoints do.

@@ -299,6 +299,10 @@ class VisibleStore:
         """Passed through: the block's writes come back here one by one and are checked then."""
         return self.inner.atomic(scope, wait=wait)
 
+    def read_snapshot(self) -> AbstractContextManager[None]:
+        """Passed through: the reads inside come back here one by one and are filtered then."""
+        return self.inner.read_snapshot()
+
     def idempotency(self, scope: str, key: str, *, now: datetime) -> Recorded | None:
         """Passed through: the face puts the principal in the request's fingerprint, so one
         principal's recorded response is never replayed to another."""

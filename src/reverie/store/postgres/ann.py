@@ -14,6 +14,14 @@ Why per scope, and built by ``warm`` rather than kept from the first write:
   scan answers: slower above the threshold, never wrong. The build is ``CREATE INDEX
   CONCURRENTLY``: writers of every scope go on meanwhile; afterwards the server keeps the index
   current with each write.
+- **Memory.** The build runs under the server's ``maintenance_work_mem``; nothing is set on the
+  server session. It used to ``SET`` 256MB for the build and ``RESET`` it after, but behind a
+  transaction-mode pooler those three statements may each run on another server session, so a
+  pooled session kept 256MB for every later client; and ``SET LOCAL`` is not an option, since
+  ``CREATE INDEX CONCURRENTLY`` refuses to run inside any transaction block. A graph larger than
+  that memory still builds, more slowly (pgvector warns); an operator with large scopes raises
+  it for reverie's role (``ALTER ROLE ... SET maintenance_work_mem = '256MB'``), which every
+  session of that role starts with, pooled or not.
 - **Planning.** A partial index's predicate names the scope as a constant, so the query that
   uses it must be planned for that scope's value: ``nearest`` sets ``plan_cache_mode`` to
   ``force_custom_plan`` in its transaction (a prepared statement's generic plan could not).
@@ -28,10 +36,11 @@ import numpy as np
 
 from reverie.errors import StorageError
 from reverie.store.postgres import projections
+from reverie.store.postgres.base import ALL_SCOPES
 from reverie.store.postgres.schema import HNSW_PREFIX, hnsw_index_name, scope_hnsw_statement
 
 if TYPE_CHECKING:
-    from reverie.store.postgres.store import PostgresStore
+    from reverie.store.postgres.search import PostgresSearch
 
 #: Below this many current vectors in a scope, dense search is the exact numpy scan.
 ANN_THRESHOLD = 20_000
@@ -42,8 +51,6 @@ _CURRENT = "SELECT count(*) FROM items WHERE scope = %s AND closed_at IS NULL AN
 
 def indexes(q: Query) -> list[str]:
     """The per-scope HNSW indexes that exist (every scope's: schema maintenance)."""
-    from reverie.store.postgres.store import ALL_SCOPES
-
     rows = q(
         f"SELECT indexname FROM pg_indexes {ALL_SCOPES} "  # nosec B608 # constant
         "WHERE tablename = 'items' AND starts_with(indexname, %s) ORDER BY indexname",
@@ -62,7 +69,7 @@ def ready(q: Query, scope: str) -> bool:
     return bool(rows and rows[0][0])
 
 
-def nearest(store: PostgresStore, scope: str, query: np.ndarray, limit: int) -> list[str] | None:
+def nearest(store: PostgresSearch, scope: str, query: np.ndarray, limit: int) -> list[str] | None:
     """The scope's HNSW answer; None when the scope is small or has no index yet (scan exactly)."""
     with store._read([scope]):  # plain reads: no transaction (most scopes stop here)
         embedder = store._embedder_of(scope)
@@ -89,7 +96,7 @@ def nearest(store: PostgresStore, scope: str, query: np.ndarray, limit: int) -> 
     return [str(r[0]) for r in rows]
 
 
-def warm(store: PostgresStore, scope: str) -> bool:
+def warm(store: PostgresSearch, scope: str) -> bool:
     """Build ``scope``'s index once it holds ``ANN_THRESHOLD`` current vectors; True if the scope
     has a usable index afterwards, False if it is small, read-only, or the role may not build."""
     store._check_open()
@@ -105,7 +112,7 @@ def warm(store: PostgresStore, scope: str) -> bool:
     return _build(store, scope, embedder[1])
 
 
-def _build(store: PostgresStore, scope: str, dim: int) -> bool:
+def _build(store: PostgresSearch, scope: str, dim: int) -> bool:
     from psycopg import sql
 
     name = hnsw_index_name(scope)
@@ -113,11 +120,8 @@ def _build(store: PostgresStore, scope: str, dim: int) -> bool:
         try:
             literal = sql.Literal(scope).as_string(store._conn)
             store._run(f"DROP INDEX CONCURRENTLY IF EXISTS {name}")  # an invalid one from a failed build
-            store._run("SET maintenance_work_mem = '256MB'")  # the graph fits in memory: a much faster build
-            try:
-                store._run(scope_hnsw_statement(literal, name, dim))
-            finally:
-                store._run("RESET maintenance_work_mem")
+            # Under the server's own maintenance_work_mem: see the module docstring, "Memory".
+            store._run(scope_hnsw_statement(literal, name, dim))
         except StorageError as exc:
             if "denied" in exc.message:  # not the table's owner: no index, exact scans
                 return False
