@@ -90,6 +90,17 @@ def test_an_undecidable_bare_name_is_an_ambiguous_mention_not_a_third_person(mem
     assert len(people_called(mem, "Dana")) == 2
 
 
+def test_purging_the_message_erases_its_ambiguous_mention(mem: Memory) -> None:
+    two_danas(mem)
+    conv = mem.conversation("bea-chat", scope=SCOPE)
+    said = conv.add("Dana loves jazz.", speaker="Bea", role="user")
+    conv.close()
+    assert [i.text for i in mem.list(scope=SCOPE, where=Q.kind("person"), limit=50).items if i.meta.get("ambiguous")]
+    conv.purge(said.id, reason="asked")
+    assert not [i for i in mem.list(scope=SCOPE, where=Q.kind("person"), limit=50).items if i.meta.get("ambiguous")]
+    assert len(people_called(mem, "Dana")) == 2
+
+
 def test_a_later_tie_in_the_same_conversation_attributes_the_ambiguous_mention(mem: Memory) -> None:
     two_danas(mem)
     say(mem, "bea-chat", "Bea", "Dana loves jazz.")

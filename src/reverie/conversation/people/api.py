@@ -29,7 +29,9 @@ class People:
         current claims about them, newest first.
 
         ``NotFoundError`` if nobody in ``scope`` has that name or id; ``InvalidInputError`` if the
-        name fits several people (give the full name or the id) or is not a plain name.
+        name fits several people (give the full name or the id; the error also lists the mentions
+        of it extraction attributed to none of them), is the id of such a mention (it says whom it
+        may be: ``mem.link(mention, person, "alias")`` attributes it), or is not a plain name.
         """
         s = self._host.scope(scope)
         wanted = check_person_name(name_or_id, "name_or_id")

@@ -7,7 +7,10 @@ of the memory:
 - names joined by ``alias`` edges are one *person*, identified by its oldest name item's id;
 - a claim is *about* a person when it has an ``about`` edge (claim → one of their name items);
 - a *relation* is such a claim carrying ``meta["relation"] = {"type", "person", "of"}`` (names
-  as said) — "Dana is Alice's sister" has ``type="sister"``, ``person`` Dana, ``of`` Alice.
+  as said) — "Dana is Alice's sister" has ``type="sister"``, ``person`` Dana, ``of`` Alice;
+- a name item with ``meta["ambiguous"]`` (a short name several persons fitted and nothing told
+  apart: ``is_ambiguous``) is no person while no ``alias`` edge joins it to one: the claims about
+  it are about nobody, and ``pending`` lists it.
 
 Everything is read from the *current* version, valid now: a claim revised since it was linked is
 followed to its correction (``current_versions``), which is about the persons its words name

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from reverie.conversation.host import ConversationHost
 from reverie.conversation.people.book import PERSON_KIND, Book, Group
-from reverie.conversation.people.evidence import Mention, choose, someone_else
+from reverie.conversation.people.evidence import Mention, Seen, choose, someone_else
 from reverie.conversation.people.names import check_person_name, tokens
 from reverie.model import commands as cmd
 from reverie.model.item import Provenance
@@ -93,11 +93,11 @@ class Enroller:
         if speaker:
             group = book.resolve(name)
         else:
-            said = Mention(name, conversation, said_by, prefer, ties)
+            said, seen = Mention(name, conversation, said_by, prefer, ties), Seen()
             group = book.held(name)
-            candidates = [] if group is not None else book.contenders(name, lambda g: someone_else(book, g, said))
+            candidates = [] if group is not None else book.contenders(name, lambda g: someone_else(book, g, said, seen))
             if group is None:
-                group = choose(book, candidates, said)
+                group = choose(book, candidates, said, seen)
             if group is None and len(candidates) > 1 and len(tokens(name)) == 1:
                 return self._ambiguous(name, candidates, conversation, visibility)
             if group is not None and conversation is not None:

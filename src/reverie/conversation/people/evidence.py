@@ -93,11 +93,15 @@ class _Known:
         return self._partners
 
 
-def someone_else(book: Book, group: Group, mention: Mention) -> bool:
+#: What was read of each candidate for one mention (``someone_else`` then ``choose`` ask of the same persons).
+Seen = dict[str, _Known]
+
+
+def someone_else(book: Book, group: Group, mention: Mention, seen: Seen | None = None) -> bool:
     """Is ``group`` another person than ``mention``? (See the module doc.)"""
     if group.id in mention.prefer or _named_here(group, mention):
         return False
-    known = _Known(book, group)
+    known = _read(book, group, seen)
     if _here(known, mention) or _by_speaker(known, mention):
         return False
     if mention.conversation is not None:
@@ -112,7 +116,7 @@ def someone_else(book: Book, group: Group, mention: Mention) -> bool:
     return not any(_named(tie, g) for tie in mention.ties for g in known.partners)
 
 
-def choose(book: Book, groups: Sequence[Group], mention: Mention) -> Group | None:
+def choose(book: Book, groups: Sequence[Group], mention: Mention, seen: Seen | None = None) -> Group | None:
     """The one of ``groups`` (the candidates left) that ``mention`` is, or None if none stands out."""
     if len(groups) <= 1:
         return groups[0] if groups else None
@@ -122,12 +126,20 @@ def choose(book: Book, groups: Sequence[Group], mention: Mention) -> Group | Non
                 return g
     scored = []
     for g in groups:
-        known = _Known(book, g)
+        known = _read(book, g, seen)
         related = any(p.id in mention.prefer or any(_named(t, p) for t in mention.ties) for p in known.partners)
         scored.append(((_named_here(g, mention) or _here(known, mention), _by_speaker(known, mention), related), g))
     best = max(s for s, _ in scored)
     top = [g for s, g in scored if s == best]
     return top[0] if any(best) and len(top) == 1 else None
+
+
+def _read(book: Book, group: Group, seen: Seen | None) -> _Known:
+    if seen is None:
+        return _Known(book, group)
+    if group.id not in seen:
+        seen[group.id] = _Known(book, group)
+    return seen[group.id]
 
 
 def _named_here(group: Group, mention: Mention) -> bool:
