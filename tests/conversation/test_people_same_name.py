@@ -110,6 +110,14 @@ def test_a_later_tie_in_the_same_conversation_attributes_the_ambiguous_mention(m
     assert len(people_called(mem, "Dana")) == 2
 
 
+def test_a_new_dana_named_later_in_the_same_conversation_takes_its_ambiguous_mention(mem: Memory) -> None:
+    two_danas(mem)
+    say(mem, "bea-chat", "Bea", "Dana loves jazz.")
+    say(mem, "bea-chat", "Bea", "My cousin Dana plays the cello.")
+    assert {"Dana loves jazz.", "Dana plays the cello."} <= claims_of(mem, ("cousin", "Bea"))
+    assert len(people_called(mem, "Dana")) == 3  # Alice's sister, Carl's friend, Bea's cousin
+
+
 def test_recall_in_alices_conversation_answers_with_her_danas_claims(mem: Memory) -> None:
     two_danas(mem)
     say(mem, "alice-chat-2", "Alice", "Dana works at Google now.")

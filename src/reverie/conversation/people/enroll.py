@@ -111,6 +111,8 @@ class Enroller:
         if group is not None:
             self._host.run([cmd.Link(self.scope, "alias", new_id, group.id, AUTHOR, 0.7, {"rule": "name fits"})])
         self._took(new_id, group)
+        if group is None and not speaker and conversation is not None and (made := self.book.group(new_id)):
+            self._attribute(name, made, conversation)  # a person of their own: who the name was here
         return new_id
 
     def _write(self, command: cmd.Remember, name: str) -> str:
@@ -156,14 +158,10 @@ class Enroller:
         return new_id
 
     def _attribute(self, name: str, group: Group, conversation: str) -> Group:
-        """Join to ``group`` the mentions of ``name`` in ``conversation`` attributed to nobody that
-        might be them: a later mention there says who the name was (``_ambiguous``)."""
-        pending = [
-            n
-            for n in self.book.pending(name)
-            if n.meta.get("conversation") == conversation
-            and any((g := self.book.group(str(c))) is not None and g.id == group.id for c in n.meta["ambiguous"])
-        ]
+        """Join to ``group`` the mentions of ``name`` in ``conversation`` attributed to nobody: within
+        a conversation a name is one person, so a later mention there that evidence ties to a
+        person — a candidate, or one of their own ("my cousin Dana") — says who it was (``_ambiguous``)."""
+        pending = [n for n in self.book.pending(name) if n.meta.get("conversation") == conversation]
         if not pending:
             return group
         meta = {"rule": "same conversation"}
