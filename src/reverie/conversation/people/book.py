@@ -7,7 +7,10 @@ of the memory:
 - names joined by ``alias`` edges are one *person*, identified by its oldest name item's id;
 - a claim is *about* a person when it has an ``about`` edge (claim → one of their name items);
 - a *relation* is such a claim carrying ``meta["relation"] = {"type", "person", "of"}`` (names
-  as said) — "Dana is Alice's sister" has ``type="sister"``, ``person`` Dana, ``of`` Alice.
+  as said) — "Dana is Alice's sister" has ``type="sister"``, ``person`` Dana, ``of`` Alice;
+- a name item with ``meta["ambiguous"]`` (a short name several persons fitted and nothing told
+  apart: ``is_ambiguous``) is no person while no ``alias`` edge joins it to one: the claims about
+  it are about nobody, and ``pending`` lists it.
 
 Everything is read from the *current* version, valid now: a claim revised since it was linked is
 followed to its correction (``current_versions``), which is about the persons its words name
@@ -148,6 +151,14 @@ class Book:
         for old, cur in current_of.items():
             self._group_of[old] = root(cur)
             groups[root(cur)].former.append(old)
+        # A mention nobody could tell apart (``ambiguous``) is no person until it is linked to one.
+        self._pending: dict[str, Item] = {}
+        for gid in [gid for gid, g in groups.items() if all(is_ambiguous(n) for n in g.names)]:
+            g = groups.pop(gid)
+            self._pending.update((n.id, n) for n in g.names)
+            for x in (*g.item_ids, *g.former):
+                self._group_of.pop(x, None)
+        names = [n for n in names if n.id not in self._pending]
         self._groups = groups
         self._displays: dict[str, str] = {}
         # Name item ids by their words (``exact``) and by every given form of a word (``fitting``):
@@ -181,6 +192,9 @@ class Book:
         exactly as a rebuild would see it. Why: extraction enrolls names one by one, and rebuilding
         the book after each read every name of the scope again (quadratic in the names; LoCoMo
         conversations mention ~150)."""
+        if alias_of is None and is_ambiguous(name):
+            self._pending[name.id] = name
+            return
         self._by_item[name.id] = name
         self._displays.clear()  # a new name may be the one a person is now shown by
         group = alias_of if alias_of is not None else Group(name.id, [])
@@ -220,14 +234,10 @@ class Book:
         ``rule_out``: the persons a short name fits that what else is known says it is not
         (``evidence.someone_else``) are left out of that guess.
         """
-        held = self.exact(mention)
-        if held is not None and (len(tokens(mention)) > 1 or self._speaks_as(held, mention)):
+        held = self.held(mention)
+        if held is not None:
             return held
-        fitting = self.fitting(mention)
-        if held is not None and held not in fitting:
-            fitting.insert(0, held)  # a record fused before names were checked against every name
-        if rule_out is not None:
-            fitting = [g for g in fitting if not rule_out(g)]
+        fitting = self.contenders(mention, rule_out)
         if len(fitting) == 1:
             return fitting[0]
         for pid in prefer:
@@ -235,6 +245,32 @@ class Book:
                 if g.id == pid:
                     return g
         return None
+
+    def held(self, mention: str) -> Group | None:
+        """The person whose full name ``mention`` is, or who speaks under it; None for a guess."""
+        held = self.exact(mention)
+        if held is not None and (len(tokens(mention)) > 1 or self._speaks_as(held, mention)):
+            return held
+        return None
+
+    def contenders(self, mention: str, rule_out: Callable[[Group], bool] | None = None) -> builtins.list[Group]:
+        """The persons a guess at ``mention`` chooses between: those it fits, less those ``rule_out`` excludes."""
+        fitting = self.fitting(mention)
+        held = self.exact(mention)
+        if held is not None and held not in fitting:
+            fitting.insert(0, held)  # a record fused before names were checked against every name
+        if rule_out is not None:
+            fitting = [g for g in fitting if not rule_out(g)]
+        return fitting
+
+    def pending(self, mention: str) -> builtins.list[Item]:
+        """The mentions of ``mention`` (its words) attributed to nobody yet (``is_ambiguous``), oldest first."""
+        words = tokens(mention)
+        return sorted((n for n in self._pending.values() if tokens(n.text) == words), key=lambda n: n.id)
+
+    def pending_item(self, item_id: str) -> Item | None:
+        """The mention attributed to nobody whose id is ``item_id``, if it is one."""
+        return self._pending.get(item_id)
 
     def fitting(self, mention: str) -> builtins.list[Group]:
         """Every person ``mention`` may name: it fits one of their names and clashes with none."""
@@ -317,9 +353,11 @@ class Book:
     def _valid(self, claim: Item) -> bool:
         return self._valid_now is None or self._valid_now.matches(claim)
 
-    def relations(self, group: Group) -> builtins.list[Relation]:
-        """The relations ``group`` takes part in, either side, from the claims about them."""
-        return self._relations(group, self.claims_about(group, limit=None), self._about)
+    def relations(self, group: Group, claims: Sequence[Item] | None = None) -> builtins.list[Relation]:
+        """The relations ``group`` takes part in, either side, from the claims about them
+        (``claims``: ``claims_about(group, limit=None)`` when the caller has read them already)."""
+        found = self.claims_about(group, limit=None) if claims is None else claims
+        return self._relations(group, found, self._about)
 
     def _relations(
         self, group: Group, claims: Sequence[Item], about: Callable[[str], builtins.list[Group]]
@@ -463,6 +501,15 @@ def earlier_names(store: Store, scope: str, names: Sequence[Item]) -> dict[str, 
                     out[e.dst] = n.id
                     todo.append(e.dst)
     return out
+
+
+def is_ambiguous(name: Item) -> bool:
+    """Is ``name`` a mention extraction could attribute to none of the persons it fits?
+
+    Such a name item (``meta["ambiguous"]``: the ids of the persons it might be, when it was said)
+    is no person: the claims about it are about nobody until an ``alias`` edge joins it to one.
+    """
+    return bool(name.meta.get("ambiguous"))
 
 
 def _side(linked: Sequence[Group], name: str) -> Group | None:

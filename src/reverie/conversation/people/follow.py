@@ -47,12 +47,13 @@ def follow_people(host: ConversationHost, scope: str, item_id: str) -> list[str]
     for said in (rel["person"], rel["of"]) if rel is not None else ():
         if any(names(said, g) for g in holders):
             continue
-        conversation = item.meta.get("conversation")
+        conversation, speaker = item.meta.get("conversation"), item.meta.get("speaker")
         try:
             name_id = enroller.ensure(
                 said,
                 conversation=str(conversation) if conversation else None,
                 visibility=item.audience,
+                said_by=str(speaker) if speaker else None,  # as extraction enrolled the first version's
             )
         except (ConflictError, InvalidInputError):
             continue
