@@ -406,6 +406,7 @@ WRONG_TYPES = [
     ("remember", "tags", "x", "array"),
     ("remember", "importance", True, "number"),
     ("remember", "text", 5, "string"),
+    ("remember", "value", [1], "string or number"),
 ]
 HTTP_ROUTES = {"recall": "recall", "context": "context", "remember": "items"}
 

@@ -66,8 +66,12 @@ def given(value: object) -> str:
 
 
 def wrong_type(path: str, expected: Sequence[str], value: object) -> InvalidInputError:
-    """The refusal of ``value`` at ``path`` (``tags[1]``, ``provenance.ref``) that must be one of ``expected``."""
-    return refusal(path, f"must be {' or '.join(expected)}, got {given(value)}")
+    """The refusal of ``value`` at ``path`` (``tags[1]``, ``provenance.ref``) that must be one of ``expected``.
+
+    An integer is a number: "string or integer or number" (pydantic's ``str | int | float``) reads
+    "string or number", as MCP's schema spells the same field."""
+    names = [n for n in expected if not (n == "integer" and "number" in expected)]
+    return refusal(path, f"must be {' or '.join(names)}, got {given(value)}")
 
 
 def refusal(path: str, message: str) -> InvalidInputError:
