@@ -264,10 +264,13 @@ def test_an_unknown_tier_is_refused_alike_by_the_list_the_search_and_the_json_ap
     for response in (
         client.get("/", params={"scope": SCOPE, "tier": "lukewarm"}),
         client.get("/", params={"scope": SCOPE, "tier": "lukewarm", "q": "green tea"}),
-        client.get(f"{v1}/items", params={"tier": "lukewarm"}),
     ):
         body = assert_error(response, 400, recall["code"])
         assert "Input should be 'active', 'durable' or 'subconscious'" in body["error"], body
+    # The JSON list refuses it in the query algebra's words, as MCP's list and ``reverie list`` do
+    # (tests/test_face_options.py, h-faces33): a 400 too, its code a kind of invalid_input.
+    body = assert_error(client.get(f"{v1}/items", params={"tier": "lukewarm"}), 400, "invalid_query")
+    assert body["error"] == "unknown tier 'lukewarm'; use one of active, durable, subconscious", body
     # "any" (the empty choice of the select) and a real tier still list.
     assert client.get("/", params={"scope": SCOPE, "tier": ""}).status_code == 200
     assert client.get(f"{v1}/items", params={"tier": "active"}).json()["items"]

@@ -14,7 +14,7 @@ import click
 from reverie import Edge, Item, Memory, Q
 from reverie.cli.crew import crew_filter, crew_filter_options
 from reverie.cli.parse import FLOAT, SCORE_NAMES, iso_time, list_filter
-from reverie.cli.recall_opts import recall_kwargs, recall_options
+from reverie.cli.recall_opts import recall_kwargs, recall_options, where_filter
 from reverie.cli.render import (
     clean,
     edge_rows,
@@ -203,6 +203,7 @@ def _score_bounds(f: F) -> F:
 @click.option("--cursor", help="next_cursor of the previous page.")
 @click.option("--include-closed", is_flag=True, help="Also forgotten, superseded and dismissed items.")
 @click.option("--valid-at", help="Only what was true in the world at this ISO-8601 time (valid time).")
+@click.option("--where", help='A JSON filter in the query algebra, e.g. \'{"kind": "policy"}\'; AND-ed with the rest.')
 @scoped
 @crew_filter_options
 @json_option
@@ -225,6 +226,7 @@ def list_items(
     cursor: str | None,
     include_closed: bool,
     valid_at: str | None,
+    where: str | None,
     agents: tuple[str, ...],
     sessions: tuple[str, ...],
     crews: tuple[str, ...],
@@ -233,7 +235,8 @@ def list_items(
     """Items matching a filter, sorted and paged (values of one option OR-ed, options AND-ed)."""
     st = state()
     scope = st.require_scope()
-    where = list_filter(
+    given = where_filter(where)  # first: a malformed --where is named before any other option
+    found = list_filter(
         kinds=kinds,
         sources=sources,
         tiers=tiers,
@@ -249,11 +252,13 @@ def list_items(
         since=since,
         until=until,
     )
-    where = crew_filter(where, agents=agents, sessions=sessions, crews=crews)
+    found = crew_filter(found, agents=agents, sessions=sessions, crews=crews)
+    if given is not None:
+        found = given if found is None else given & found
     closed = include_closed or bool(statuses)
     page = st.memory().list(
         scope=scope,
-        where=where,
+        where=found,
         sort=list(sorts) or None,
         limit=limit,
         cursor=cursor,

@@ -18,6 +18,7 @@ import click
 from reverie import InvalidInputError, InvalidQueryError
 from reverie.cli.parse import FLOAT, iso_time, json_object
 from reverie.model.item import TIERS
+from reverie.model.query import Filter
 from reverie.model.query_json import parse_filter
 from reverie.recall.engine import CONTRADICTION_MODES, MODES
 from reverie.recall.options_json import DESCRIPTIONS, recall_args
@@ -82,6 +83,11 @@ def recall_kwargs(given: dict[str, Any]) -> dict[str, Any]:
     doc["tiers"] = doc.get("tiers") or None
     for name in ("weights", "diversity"):
         doc[name] = json_object(doc.get(name), f"--{name}", _EXAMPLE, InvalidInputError, InvalidInputError)
-    where = json_object(doc.get("where"), "--where", _EXAMPLE, InvalidQueryError, InvalidQueryError)
-    parsed = parse_filter(where, naive=UTC) if where is not None else None
-    return {**recall_args(doc), "where": shortcut_filter(doc, parsed)}
+    return {**recall_args(doc), "where": shortcut_filter(doc, where_filter(doc.get("where")))}
+
+
+def where_filter(text: str | None) -> Filter | None:
+    """``--where``: a JSON filter (``reverie.model.query_json``; a time without an offset is UTC), for
+    ``recall`` / ``context`` and ``list`` alike, refused as ``invalid_query`` in the algebra's words."""
+    where = json_object(text, "--where", _EXAMPLE, InvalidQueryError, InvalidQueryError)
+    return parse_filter(where, naive=UTC) if where is not None else None

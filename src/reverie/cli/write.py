@@ -154,6 +154,7 @@ def remembered_action(item: Item) -> str:
 @click.option("--value", help="New structured value.")
 @click.option("--expected-version", type=int, help="Refuse (version_conflict) unless the item is at this version.")
 @click.option("--valid-from", help="The world changed at this ISO-8601 time (else: a correction).")
+@click.option("--valid-to", help="The new version stops being true at this ISO-8601 time (else: open-ended).")
 @scoped
 @json_option
 def revise(
@@ -164,6 +165,7 @@ def revise(
     value: str | None,
     expected_version: int | None,
     valid_from: str | None,
+    valid_to: str | None,
 ) -> None:
     """Replace a claim by a new version linked by `supersedes`: a correction closes the old one;
     with --valid-from (a change in the world) the old one stays true until then."""
@@ -178,6 +180,7 @@ def revise(
         value=value,
         expected_version=expected_version,
         valid_from=iso_time(valid_from, "--valid-from"),
+        valid_to=iso_time(valid_to, "--valid-to"),
     )
     new = result.item
     doc = _written_doc("revised", result, old_id=id)

@@ -23,7 +23,7 @@ from reverie.http.jsonbody import StrictJSONRoute
 from reverie.http.scope_path import scope_param
 from reverie.http.security import bearer_principal
 from reverie.memory import Memory, WriteResult
-from reverie.model.item import Item
+from reverie.model.item import TIERS, Item
 from reverie.model.query import Filter, Q
 from reverie.model.query_json import FILTER_DESCRIPTION, parse_filter
 from reverie.model.validate import load_json
@@ -84,7 +84,15 @@ AsOf = Annotated[datetime | None, Query(description="Read the state at this time
 Kinds = Annotated[list[str], Query(description="Only these kinds (repeat for OR).")]
 Sources = Annotated[list[str], Query(description="Only these sources (repeat for OR).")]
 Tags = Annotated[list[str], Query(description="Only items with any of these tags (repeat).")]
-Tiers = Annotated[list[s.Tier], Query(description="Only these tiers (repeat for OR); a typo is refused.")]
+#: Any string, the choices listed (enum): a typo is refused by the query algebra (``Q.tier``), in the
+#: words MCP and the CLI use, not pydantic's "Input should be ..." (h-faces33).
+Tiers = Annotated[
+    list[str],
+    Query(
+        description="Only these tiers (repeat for OR): active, durable, subconscious; a typo is refused.",
+        json_schema_extra={"items": {"type": "string", "enum": list(TIERS)}},
+    ),
+]
 
 
 def item_out(item: Item) -> s.ItemOut:
@@ -256,6 +264,7 @@ def revise(scope: ScopeName, item_id: ItemId, body: s.ReviseIn, mem: Mem) -> s.W
             value=body.value,
             expected_version=body.expected_version,
             valid_from=body.valid_from,
+            valid_to=body.valid_to,
         )
     )
 
@@ -326,9 +335,24 @@ def _recall_args(body: s.RecallOptionsIn) -> dict[str, Any]:
 
 
 @router.get("/summary", response_model=s.SummaryOut, summary="Counts of a scope")
-def summary(scope: ScopeName, mem: Mem) -> s.SummaryOut:
-    """How many items the scope holds, by tier, kind, source and status, and whether learning is paused."""
-    return s.SummaryOut.model_validate(mem.summary(scope=scope))
+def summary(scope: ScopeName, mem: Mem, request: Request) -> s.SummaryOut:
+    """How many items the scope holds, by tier, kind, source and status, and whether learning is paused;
+    and how many recalls' uses this server holds because another writer held the lock (``pending_uses``)."""
+    return s.SummaryOut.model_validate({**mem.summary(scope=scope), "pending_uses": pending_uses(request, mem)})
+
+
+def pending_uses(request: Request, mem: Memory) -> int:
+    """``Memory.pending_uses`` of the ``Memory`` answering: a principal's own view counts its own
+    recalls; the operator's (the server's ``Memory``) adds every view's, all the server holds.
+
+    Why not only the answering one's: with principals each caller's recalls wait in its own view,
+    so the operator watching a long import would have seen 0 while uses piled up behind it.
+    """
+    own = mem.pending_uses
+    if mem is not request.app.state.mem:
+        return own
+    views: dict[str, Memory] = getattr(request.app.state, "views", {})
+    return own + sum(view.pending_uses for view in views.values())
 
 
 @router.post("/learning/pause", response_model=s.OkOut, summary="Pause learning")

@@ -7,12 +7,15 @@ so clients switch on ``code`` and never parse prose or a framework's default HTM
 
 from __future__ import annotations
 
+import functools
+import logging
 import re
 from typing import Any
 from urllib.parse import unquote
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse, Response
 
@@ -28,6 +31,9 @@ from reverie.errors import (
     StorageError,
 )
 from reverie.http.messages import for_http
+from reverie.model.json_check import check_json, wrong_type
+
+logger = logging.getLogger(__name__)
 
 #: Codes for framework-level HTTP errors (everything else comes from ``ReverieError.code``).
 HTTP_CODES = {
@@ -72,18 +78,63 @@ async def _reverie(request: Request, exc: Exception) -> Response:
     return error_response(status_for(exc), exc.code, text)
 
 
-async def _validation(_: Request, exc: Exception) -> Response:
+async def _validation(request: Request, exc: Exception) -> Response:
     """A request the schema refuses is bad input like any other: 400 ``invalid_input``.
 
     FastAPI's default is 422, while ``Memory``'s own checks (an empty text, a scope) answer 400
-    with the same code: one status per code, so a client can switch on either.
+    with the same code: one status per code, so a client can switch on either. A body is worded
+    by the checker MCP's tool arguments go through (``reverie.model.json_check``), so a wrong
+    type reads the same on both faces; pydantic's words remain for what that checker leaves to
+    it (a malformed time).
     """
     assert isinstance(exc, RequestValidationError)
+    refused = _checked_body(request, exc) or _query_number(exc)
+    if refused is not None:
+        return await _reverie(request, refused)
     parts = []
     for err in exc.errors()[:5]:
         where = ".".join(str(p) for p in err.get("loc", ()))
         parts.append(f"{where}: {err.get('msg', 'invalid')}")
     return error_response(400, "invalid_input", "; ".join(parts) or "invalid request")
+
+
+def _checked_body(request: Request, exc: RequestValidationError) -> ReverieError | None:
+    """The first problem ``json_check`` finds in the refused body against the route's request model
+    (its JSON schema, the one ``/openapi.json`` documents), or None: not a body problem, a body
+    not read as one model (embedded fields), or one only pydantic refuses."""
+    if not any(err.get("loc", ())[:1] == ("body",) for err in exc.errors()):
+        return None
+    route = request.scope.get("route")
+    field = getattr(route, "body_field", None)
+    model = getattr(getattr(field, "field_info", None), "annotation", None)
+    if getattr(route, "_embed_body_fields", True) or not (isinstance(model, type) and issubclass(model, BaseModel)):
+        return None
+    try:
+        # A null is checked like any value: a field that takes none must say so (MCP skips nulls).
+        check_json(_body_schema(model), exc.body, root="the body", null_is_absent=False)
+    except ReverieError as problem:
+        return problem
+    except Exception:  # a schema shape the checker misreads: the request is refused all the same
+        logger.exception("json_check failed on %s's schema; answering in pydantic's words", model.__name__)
+    return None
+
+
+@functools.cache
+def _body_schema(model: type[BaseModel]) -> dict[str, Any]:
+    return model.model_json_schema()
+
+
+#: pydantic's failures to read a query value as a number or a flag, and the JSON type it must be.
+_QUERY_TYPES = {"int_parsing": "integer", "int_type": "integer", "float_parsing": "number", "bool_parsing": "boolean"}
+
+
+def _query_number(exc: RequestValidationError) -> ReverieError | None:
+    """``?limit=ten``: refused in the words MCP's ``"limit": "ten"`` is (``json_check.wrong_type``)."""
+    for err in exc.errors():
+        loc = tuple(err.get("loc", ()))
+        if len(loc) == 2 and loc[0] == "query" and err.get("type") in _QUERY_TYPES:
+            return wrong_type(str(loc[1]), [_QUERY_TYPES[err["type"]]], err.get("input"))
+    return None
 
 
 #: The 404 of a ``/v1/scopes/…`` path that matches no route; the usual cause is a raw ``/`` in a

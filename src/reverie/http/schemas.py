@@ -184,6 +184,11 @@ class SummaryOut(BaseModel):
     ended: int = Field(description="Believed claims whose validity has ended (left out of list and recall).")
     tombstones: int
     learning_paused: bool
+    pending_uses: int = Field(
+        description="Recalls whose use (which items they returned) waits to be written because another writer "
+        "held the store's lock (Memory.pending_uses): of this server, or with principals of the caller's own "
+        "view (the operator's token: all of them). Written by the next recall or write that gets the lock."
+    )
 
 
 class SideOut(BaseModel):
@@ -291,6 +296,9 @@ class ReviseIn(_In):
     valid_from: Time | None = Field(
         None,
         description="The world changed then: the old version stays true until this time (leave out for a correction).",
+    )
+    valid_to: Time | None = Field(
+        None, description="When the new version stops being true (ISO-8601 with a timezone; leave out: open-ended)."
     )
 
 

@@ -15,6 +15,7 @@ from reverie import InvalidInputError, Memory
 from reverie.mcp.agenda_handlers import AGENDA_HANDLERS
 from reverie.mcp.conversation_handlers import CONVERSATION_HANDLERS
 from reverie.mcp.serialize import edge_data, hit_data, item_data, jsonable, marked, written_data
+from reverie.model.query import Q
 from reverie.model.query_json import parse_filter
 from reverie.recall.options_json import recall_args
 from reverie.recall.shortcuts import shortcut_filter
@@ -92,8 +93,15 @@ def history(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
 
 
 def list_items(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    """A page of items: ``where`` AND-ed with the filter shortcuts (``kind`` / ``source`` / ``tag``, as
+    recall's and HTTP's) and ``tier`` (as HTTP's and the CLI's), each one value or a list of any."""
     where = parse_filter(a["where"]) if a.get("where") is not None else None
-    page = mem.list(scope=a["scope"], where=where, **_pick(a, "sort", "limit", "cursor", "include_closed"))
+    where = shortcut_filter(a, where)
+    if a.get("tier"):
+        tiers = Q.tier(*([a["tier"]] if isinstance(a["tier"], str) else a["tier"]))
+        where = tiers if where is None else where & tiers
+    fields = _pick(a, "sort", "limit", "cursor", "include_closed")
+    page = mem.list(scope=a["scope"], where=where, valid_at=_time(a, "valid_at"), **fields)
     return {"count": len(page.items), "items": [item_data(i) for i in page.items], "next_cursor": page.next_cursor}
 
 
@@ -104,8 +112,9 @@ def context(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
 
 def revise(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     fields = _pick(a, "reason", "key", "value", "expected_version")
-    when = _time(a, "valid_from")
-    return written_data(mem.revise_checked(a["id"], a["new_text"], scope=a["scope"], valid_from=when, **fields))
+    when, until = _time(a, "valid_from"), _time(a, "valid_to")
+    result = mem.revise_checked(a["id"], a["new_text"], scope=a["scope"], valid_from=when, valid_to=until, **fields)
+    return written_data(result)
 
 
 def forget(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
@@ -151,7 +160,9 @@ def dream(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
 
 def summary(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     # Kind, source and scope names are caller-chosen strings: marked as data like the rest.
-    return marked(mem.summary(scope=a["scope"]))
+    # ``pending_uses``: recalls whose use waits for another writer's lock (``Memory.pending_uses``),
+    # under the name HTTP's summary uses too (this server serves one Memory: all of them).
+    return marked({**mem.summary(scope=a["scope"]), "pending_uses": mem.pending_uses})
 
 
 def pause_learning(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
