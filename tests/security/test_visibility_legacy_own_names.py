@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from mcp import Client
 
@@ -29,6 +30,7 @@ from reverie.errors import NotFoundError
 from reverie.http import create_app
 from reverie.mcp import build_server
 from reverie.model.events import Event
+from reverie.store.migrate import migrate
 
 from .http_sec_helpers import serving
 
@@ -38,7 +40,7 @@ AGENT = "agent-b-token-0123456789"
 LEGACY = "agent:b+old"
 
 
-def _legacy_store(path: Path) -> Memory:
+def _legacy_store(path: Path | str) -> Memory:
     """A store whose log holds ``agent:b+old`` opened for ``agent:a`` only, as the log of a version
     before own names held it (no check refused it then): its opening event, then a rebuild."""
     mem = Memory(path, embedder="hash")
@@ -46,8 +48,10 @@ def _legacy_store(path: Path) -> Memory:
     (opened,) = [e for e in mem.events(scope=SCOPE) if e.type == "conversation.opened"]
     d = opened.to_dict()
     d["id"] = d["id"][:-4] + "beef"
+    d["at"] = mem.events(scope=SCOPE)[-1].to_dict()["at"]  # the log's times never go back
     d["payload"]["conversation"]["id"] = LEGACY
-    mem.store.append_event(Event.from_dict(d))
+    with mem.store.atomic(SCOPE):  # PostgreSQL appends inside a transaction only
+        mem.store.append_event(Event.from_dict(d))
     mem.rebuild()
     assert {c.id: c.visibility for c in mem.conversations(scope=SCOPE)}[LEGACY] == ("agent:a",)
     return mem
@@ -126,24 +130,29 @@ async def test_mcp_refuses_a_hidden_legacy_own_name_as_any_hidden_name(tmp_path:
     mem.close()
 
 
-def _old_file(path: Path) -> Path:
-    """``_legacy_store`` as a file of the version before the rename: closed with its conversation
-    tables at version 1, so the next writable open upgrades it (``store.sqlite.legacy_names``)."""
-    mem = _legacy_store(path)
+def _old_store(where: Path | str) -> str:
+    """``_legacy_store`` as a store of the version before the rename, closed: its conversation
+    tables at version 1 (SQLite) or schema 9 (PostgreSQL), so the next writable open upgrades it.
+    Its conversation holds messages, a recap, the claims mined from them and the persons named."""
+    mem = _legacy_store(where)
     legacy = mem.conversation(LEGACY, scope=SCOPE, create=False)
     legacy.add("the layoff list is final", speaker="HR")
     legacy.add("dates go out on Friday", speaker="HR")
     legacy.add("My sister Dana lives in Lisbon.", speaker="Alice", role="user")
-    legacy.close()  # mined: the claims and the person name it in their provenance
+    legacy.close()  # mined: the claims and the persons name it in their provenance
     mem.close()
-    with sqlite3.connect(path) as c:
-        c.execute("UPDATE settings SET v = '1' WHERE k = 'conversation_schema'")
-    c.close()
-    return path
+    if str(where).startswith("postgresql://"):
+        with psycopg.connect(str(where), autocommit=True) as pg:
+            pg.execute("UPDATE settings SET v = '9' WHERE k = 'schema_version'")
+    else:
+        with sqlite3.connect(where) as c:
+            c.execute("UPDATE settings SET v = '1' WHERE k = 'conversation_schema'")
+        c.close()
+    return str(where)
 
 
 def test_a_hidden_legacy_own_name_answers_as_a_free_own_name(tmp_path: Path) -> None:
-    mem = Memory(_old_file(tmp_path / "x.db"), embedder="hash")
+    mem = Memory(_old_store(tmp_path / "x.db"), embedder="hash")
     b = mem.as_principal("agent:b")
     b.conversation("agent:b+new", scope=SCOPE).add("mine", speaker="b")
     b.conversation(LEGACY, scope=SCOPE).add("mine", speaker="b")  # the hidden one gave the name up
@@ -168,8 +177,8 @@ def _renamed(mem: Memory) -> list[Event]:
     return [e for e in mem.events(scope=SCOPE) if e.type == "conversation.renamed"]
 
 
-def test_the_renamed_conversation_stays_its_audiences_whole(tmp_path: Path) -> None:
-    mem = Memory(_old_file(tmp_path / "a.db"), embedder="hash")
+def test_the_renamed_conversation_stays_its_audiences_whole(store_url: str) -> None:
+    mem = Memory(_old_store(store_url), embedder="hash")
     a, b = mem.as_principal("agent:a"), mem.as_principal("agent:b")
     said = ["the layoff list is final", "dates go out on Friday", "My sister Dana lives in Lisbon."]
     assert RENAMED in {c.id for c in a.conversations(scope=SCOPE)}
@@ -195,8 +204,8 @@ def test_the_renamed_conversation_stays_its_audiences_whole(tmp_path: Path) -> N
     mem.close()
 
 
-def test_the_rename_is_one_event_in_the_log_and_happens_once(tmp_path: Path) -> None:
-    path = _old_file(tmp_path / "i.db")
+def test_the_rename_is_one_event_in_the_log_and_happens_once(store_url: str) -> None:
+    path = _old_store(store_url)
     mem = Memory(path, embedder="hash")
     (renamed,) = _renamed(mem)
     assert (renamed.payload["from"], renamed.payload["to"]) == (LEGACY, RENAMED)
@@ -205,14 +214,15 @@ def test_the_rename_is_one_event_in_the_log_and_happens_once(tmp_path: Path) -> 
         renamed.id
     ]
     before, log = _state(mem), [e.to_dict() for e in mem.events(scope=SCOPE)]
+    assert mem.doctor().ok
     mem.close()
     again = Memory(path, embedder="hash")
     assert _state(again) == before and [e.to_dict() for e in again.events(scope=SCOPE)] == log
     again.close()
 
 
-def test_a_rebuild_from_the_log_gives_the_renamed_state(tmp_path: Path) -> None:
-    mem = Memory(_old_file(tmp_path / "r.db"), embedder="hash")
+def test_a_rebuild_from_the_log_gives_the_renamed_state(store_url: str) -> None:
+    mem = Memory(_old_store(store_url), embedder="hash")
     mem.as_principal("agent:b").conversation(LEGACY, scope=SCOPE).add("mine now", speaker="b")
     before = _state(mem)
     assert set(before["conversations"]) >= {LEGACY, RENAMED}
@@ -267,7 +277,7 @@ def test_an_export_of_a_renamed_store_imports_whole(tmp_path: Path) -> None:
     sys.path.insert(0, str(Path(__file__).parents[1] / "cli"))
     from cli_support import Cli
 
-    Memory(_old_file(tmp_path / "o.db"), embedder="hash").close()  # renamed as it opens
+    Memory(_old_store(tmp_path / "o.db"), embedder="hash").close()  # renamed as it opens
     exported = Cli(tmp_path / "o.db").ok("export").stdout
     assert "conversation.renamed" in exported
     report = Cli(tmp_path / "n.db").json("import", "-", input=exported)
@@ -276,3 +286,18 @@ def test_an_export_of_a_renamed_store_imports_whole(tmp_path: Path) -> None:
     with Memory(tmp_path / "n.db", embedder="hash") as mem:
         a = mem.as_principal("agent:a")
         assert len(a.conversation(RENAMED, scope=SCOPE, create=False).messages()) == 3
+
+
+def test_a_copy_of_an_older_store_to_another_backend_lands_renamed(tmp_path: Path, store_url: str) -> None:
+    """``reverie migrate`` opens its source read-only (never renamed there): the copy renames it."""
+    old = _old_store(tmp_path / "o.db")
+    assert migrate(old, store_url).doctor_ok
+    with Memory(store_url, embedder="hash") as mem:
+        assert {c.id for c in mem.conversations(scope=SCOPE)} == {"template", RENAMED}
+        ((moved,),) = [[e.payload["to"] for e in _renamed(mem)]]
+        assert moved == RENAMED
+        assert len(mem.as_principal("agent:a").conversation(RENAMED, scope=SCOPE, create=False).messages()) == 3
+        mem.as_principal("agent:b").conversation(LEGACY, scope=SCOPE).add("mine", speaker="b")
+        before = _state(mem)
+        mem.rebuild()
+        assert _state(mem) == before

@@ -119,6 +119,16 @@ def plan(states: Iterable[ConversationState]) -> list[Rename]:
     return out
 
 
+def renamed_event(event: Event, renames: Iterable[Rename]) -> Event:
+    """``event`` with the conversations ``renames`` moves named by their new names (a copy of a
+    log that was never renamed: ``store.migrate``). Itself when it names none of them."""
+    payload = event.payload
+    for r in renames:
+        if r.scope == event.scope:
+            payload = rewrite_payload(payload, r.old, r.new)
+    return event if payload is event.payload else replace(event, payload=payload)
+
+
 def rewrite_payload(value: Any, old: str, new: str) -> Any:
     """``value`` (an event's payload, an item's ``meta``) with conversation ``old`` named ``new``.
 
@@ -163,6 +173,7 @@ __all__ = [
     "is_legacy",
     "is_legacy_name",
     "plan",
+    "renamed_event",
     "renamed_name",
     "rewrite_payload",
 ]

@@ -70,6 +70,7 @@ from reverie.store.postgres import agenda, ann, edgerun, health, lexical, prefet
 from reverie.store.postgres import connect as pgconnect
 from reverie.store.postgres import conversation as conv
 from reverie.store.postgres import idempotency as keys
+from reverie.store.postgres import legacy_names as legacy
 from reverie.store.postgres.filters import compile_filter, compile_sort
 from reverie.store.postgres.schema import (
     PROJECTION_TABLES,
@@ -287,6 +288,7 @@ class PostgresStore:
                 from reverie.store.postgres import print_form
 
                 print_form.rewrite(self.q, self.x)
+            legacy.upgrade(self.q, self.x, found)  # schema 10 (no DDL): model.legacy_names
             self.x(
                 "INSERT INTO settings (k, v) VALUES ('schema_version', %s) "
                 "ON CONFLICT (k) DO UPDATE SET v = excluded.v",
