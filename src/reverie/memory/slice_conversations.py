@@ -298,10 +298,10 @@ def _home(
     A principal imports into a conversation of its audience by the same name, and any other
     under its own name (``model.conversation_names``): a principal may open no other, and
     choosing by whether the name is taken would tell it that a hidden conversation holds it.
-    One under a principal's name hidden from it (an older reverie's) lands where opening an
-    older store renames it (``model.legacy_names``): that name is the principal's to open.
+    The owner places one under a principal's name hidden from it (an older reverie's) where
+    opening an older store renames it (``model.legacy_names``): that name is the principal's.
     """
-    if is_legacy_name(name, audience):
+    if principal is None and is_legacy_name(name, audience):
         name = renamed_name(name, audience)
     state = cs.conversation_state(scope, name)
     if principal is None or state is not None or named_for(name) == principal:

@@ -37,8 +37,6 @@ from reverie.model.events import CONVERSATION_RENAMED, Event
 #: The longest conversation name (``conversation.checks.MAX_NAME_CHARS``: a renamed conversation
 #: must stay one its audience can resume by name).
 MAX_NAME_CHARS = 200
-#: The ``cause`` of a rename event: no command caused it, the store's upgrade did.
-CAUSE = "reverie.legacy-own-names"
 #: Fixed namespace of the rename events' ids: the same conversation renamed on two copies of a
 #: store (or twice, after a crash before commit) gets the same event id.
 _ID_SPACE = uuid.UUID("7a3e2f0c-5d1b-4c8e-9a6f-0b2d4e6f8a10")
@@ -94,12 +92,13 @@ class Rename:
         )
         payload = {"from": self.old, "to": self.new, "conversation": self.state.to_dict(), "reason": reason}
         key = f"{self.scope}\x00{self.old}\x00{self.new}"
+        event_id = str(uuid.uuid5(_ID_SPACE, key))  # no command caused it: it is its own cause
         return Event(
-            id=str(uuid.uuid5(_ID_SPACE, key)),
+            id=event_id,
             type=CONVERSATION_RENAMED,
             scope=self.scope,
             at=at,
-            cause=CAUSE,
+            cause=event_id,
             payload=payload,
         )
 
@@ -167,7 +166,6 @@ def _is_state(d: Mapping[str, Any], name: str) -> bool:
 
 
 __all__ = [
-    "CAUSE",
     "CONVERSATION_RENAMED",
     "Rename",
     "is_legacy",

@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from reverie.model.clock import from_iso
 from reverie.model.conversation import ConversationState
 from reverie.model.legacy_names import Rename, plan, rewrite_payload
 
@@ -79,7 +80,7 @@ def _rename(q: Query, x: Execute, r: Rename) -> None:
                 (json.dumps(moved, ensure_ascii=False), r.scope, seq),
             )
     last = q("SELECT at FROM events WHERE scope = %s ORDER BY seq DESC LIMIT 1", (r.scope,))
-    event = r.event(r.state.opened_at).to_dict()
+    event = r.event(from_iso(str(last[0][0])) if last else r.state.opened_at).to_dict()  # as SQLite's: no clock
     x(
         "WITH s AS (UPDATE settings SET v = (v::bigint + 1)::text WHERE k = 'event_seq' RETURNING v::bigint AS seq) "
         "INSERT INTO events (scope, seq, id, type, at, cause, payload) SELECT %s, s.seq, %s, %s, %s, %s, %s FROM s",
@@ -87,7 +88,7 @@ def _rename(q: Query, x: Execute, r: Rename) -> None:
             event["scope"],
             event["id"],
             event["type"],
-            str(last[0][0]) if last else event["at"],
+            event["at"],
             event["cause"],
             json.dumps(event["payload"], ensure_ascii=False),
         ),

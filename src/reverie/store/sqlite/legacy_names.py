@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from reverie.model.clock import from_iso
 from reverie.model.conversation import ConversationState
 from reverie.model.legacy_names import Rename, plan, rewrite_payload
 
@@ -73,15 +74,15 @@ def _rename(conn: sqlite3.Connection, r: Rename) -> None:
             conn.execute("UPDATE events SET payload = ? WHERE seq = ?", (json.dumps(moved, ensure_ascii=False), seq))
     # The upgrade has no clock: the rename is dated with the scope's last event, so the log's
     # times never go back and two copies of the store write the same event.
-    last_at = conn.execute("SELECT at FROM events WHERE scope = ? ORDER BY seq DESC LIMIT 1", (r.scope,)).fetchone()
-    event = r.event(r.state.opened_at).to_dict()
+    last = conn.execute("SELECT at FROM events WHERE scope = ? ORDER BY seq DESC LIMIT 1", (r.scope,)).fetchone()
+    event = r.event(from_iso(str(last[0])) if last else r.state.opened_at).to_dict()
     conn.execute(
         "INSERT INTO events (id, type, scope, at, cause, payload) VALUES (?, ?, ?, ?, ?, ?)",
         (
             event["id"],
             event["type"],
             event["scope"],
-            last_at[0] if last_at else event["at"],
+            event["at"],
             event["cause"],
             json.dumps(event["payload"], ensure_ascii=False),
         ),
