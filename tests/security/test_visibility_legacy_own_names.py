@@ -5,11 +5,16 @@ Since session 31 a conversation under ``agent:b``'s name always includes ``agent
 before may hold ``agent:b+old`` for ``agent:a`` only. ``agent:b`` opening its own name then resumed the
 hidden conversation instead of refusing it: an ``add`` failed with another message than any hidden
 name gives, and a slice import quoted the hidden conversation's audience (``['agent:a']``) in its
-refusal, after trying to write into it. Now every path ``agent:b`` may take into it (open, the faces'
-``add``, HTTP, MCP, slice import) is the one ``not_found`` any name it may not see gets, and nothing
-is written. What remains (the strict ``xfail`` below): ``agent:b`` opens a *free* own name, so the
-hidden one still answers apart from it until such conversations are renamed. Real SQLite files, a
-real HTTP server, the MCP server in process.
+refusal, after trying to write into it. Every path ``agent:b`` may take into one a store still holds
+(open, the faces' ``add``, HTTP, MCP, slice import) is the one ``not_found`` any name it may not see
+gets, and nothing is written (the first four tests: a store where it was never renamed).
+
+That still told it apart from a *free* own name, which opens. Now the first writable open of an older
+store renames it out of ``agent:b``'s name (``model.legacy_names``): ``agent:b`` opens ``agent:b+old`` as
+any free own name, ``agent:a`` keeps the conversation, its messages and what was made from them under
+``agent:a+agent:b+old``, the log records the move, a rebuild gives the same state, and an owner's slice
+or export import and ``reverie migrate`` of an older store place it the same way. Real SQLite files and
+PostgreSQL databases, a real HTTP server, the MCP server in process, the CLI in process.
 """
 
 from __future__ import annotations
