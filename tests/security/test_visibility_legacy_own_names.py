@@ -31,7 +31,7 @@ import pytest
 from mcp import Client
 
 from reverie import Memory
-from reverie.errors import NotFoundError
+from reverie.errors import NotFoundError, ReverieError
 from reverie.http import create_app
 from reverie.mcp import build_server
 from reverie.model.events import Event
@@ -306,3 +306,22 @@ def test_a_copy_of_an_older_store_to_another_backend_lands_renamed(tmp_path: Pat
         before = _state(mem)
         mem.rebuild()
         assert _state(mem) == before
+
+
+def test_a_read_only_open_of_an_older_store_answers_its_legacy_own_name_as_a_free_one(tmp_path: Path) -> None:
+    """Read-only, the store is never renamed: a write under a free own name is refused as read-only,
+    and so is one under the hidden legacy name (not ``not_found``, which told it apart)."""
+    with Memory(_old_store(tmp_path / "ro.db"), embedder="hash", read_only=True) as mem:
+        b = mem.as_principal("agent:b")
+        answers = []
+        for name in (LEGACY, "agent:b+free"):
+            with pytest.raises(ReverieError) as caught:
+                b.conversation(name, scope=SCOPE).add("probe", speaker="b")
+            answers.append((caught.value.code, str(caught.value).replace(name, "<name>")))
+            with pytest.raises(NotFoundError) as resumed:
+                b.conversation(name, scope=SCOPE, create=False)
+            answers.append((resumed.value.code, str(resumed.value).replace(name, "<name>")))
+        assert answers[:2] == answers[2:] and answers[0][0] == "read_only"
+    with Memory(tmp_path / "ro.db", embedder="hash") as mem:  # nothing was written; a writer renames it
+        messages = mem.conversation(RENAMED, scope=SCOPE, create=False).messages()
+        assert _renamed(mem) and len(messages) == 3
