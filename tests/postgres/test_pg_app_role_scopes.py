@@ -25,8 +25,8 @@ from reverie.store.postgres.roles import create_app_role
 from reverie.store.postgres.schema import SCHEMA_VERSION
 
 ROLE, PASSWORD = "reverie_app_scopes", "app-secret"
-#: The schema version before the one that added the ``reverie_scopes`` view (its step is the last).
-BEFORE = SCHEMA_VERSION - 1
+#: The schema version before the one that added the ``reverie_scopes`` view (schema 9).
+BEFORE = 8
 SCOPES = ["team:ops", "user:alice", "user:bob"]
 
 

@@ -76,7 +76,10 @@ from reverie.model.validate import unique_keys
 
 _SCOPE_SETTINGS = ("scope.learning_paused", "scope.learning_resumed")
 #: Event types that changed no projection, and why: skipped (counted), never failed.
-_NO_CHANGE = {"memory.restated": "a source already counted said it again: nothing changes"}
+_NO_CHANGE = {
+    "memory.restated": "a source already counted said it again: nothing changes",
+    "conversation.renamed": "a record: the events before it already name the conversation so",
+}
 #: Event types no call can replay, and why (each fails the import, named: ``not_replayable``).
 _NOT_REPLAYABLE = {
     "alert.dismissed": "a bias alert's id and evidence are digests of the source's item ids, which are new "

@@ -55,6 +55,7 @@ from reverie.model.conversation import (
 )
 from reverie.model.conversation_names import own_name
 from reverie.model.ids import is_id
+from reverie.model.legacy_names import is_legacy, renamed_name
 from reverie.model.redact import REDACTED
 from reverie.model.validate import check_meta, check_text
 from reverie.model.visibility import check_visibility
@@ -136,9 +137,13 @@ class ConversationReplay:
         state = ConversationState.from_dict(payload["conversation"])
         name = checks.check_name(state.id, "conversation id")
         store = conversation_store(self._host)
-        # A principal opens conversations only under its own name (``model.conversation_names``).
+        # A principal opens conversations only under its own name (``model.conversation_names``);
+        # one an older reverie held under a principal's name hidden from it lands where opening
+        # that store renames it (``model.legacy_names``).
         principal = principal_of(store)
         here = name if principal is None else own_name(principal, name)
+        if principal is None and is_legacy(state):
+            here = renamed_name(name, state.visibility)
         target = here if store.conversation_state(self.scope, here) is None else fresh_name(store, self.scope, here)
         self._host.run([OpenConversation(self.scope, target, _audience(state.visibility))])
         self.names[name] = target

@@ -56,6 +56,7 @@ from reverie.model.conversation_names import named_for, own_name
 from reverie.model.cursor import BY_ID, after_id
 from reverie.model.ids import is_id
 from reverie.model.item import Item
+from reverie.model.legacy_names import is_legacy_name, renamed_name
 from reverie.model.query import Q
 from reverie.model.redact import REDACTED
 from reverie.model.validate import check_meta, check_text
@@ -203,7 +204,7 @@ def plan_conversations(
     for sc in sl.conversations:
         if len(sc.entries) > MAX_ENTRIES:
             raise InvalidSliceError(f"conversation {sc.id!r} has {len(sc.entries)} entries; the limit is {MAX_ENTRIES}")
-        home, state = _home(cs, scope, sc.id, principal_of(store))
+        home, state = _home(cs, scope, sc.id, principal_of(store), sc.visibility or ())
         local = cs.conversation_entries(scope, home) if state is not None else []
         matched, rest, problem = _match(sc, local)
         if problem is None and state is not None and state.visibility != (sc.visibility or ()):
@@ -289,13 +290,19 @@ def _match(
     return matched, rest, None
 
 
-def _home(cs: ConversationStore, scope: str, name: str, principal: str | None) -> tuple[str, ConversationState | None]:
+def _home(
+    cs: ConversationStore, scope: str, name: str, principal: str | None, audience: tuple[str, ...]
+) -> tuple[str, ConversationState | None]:
     """Where conversation ``name`` of a slice goes here, and its state there (None: new).
 
     A principal imports into a conversation of its audience by the same name, and any other
     under its own name (``model.conversation_names``): a principal may open no other, and
     choosing by whether the name is taken would tell it that a hidden conversation holds it.
+    The owner places one under a principal's name hidden from it (an older reverie's) where
+    opening an older store renames it (``model.legacy_names``): that name is the principal's.
     """
+    if principal is None and is_legacy_name(name, audience):
+        name = renamed_name(name, audience)
     state = cs.conversation_state(scope, name)
     if principal is None or state is not None or named_for(name) == principal:
         return name, state

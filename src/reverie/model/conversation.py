@@ -39,7 +39,12 @@ EVENT_OF_KIND = {
 }
 ENTRY_EVENTS = frozenset(EVENT_OF_KIND.values())
 #: Every event of a conversation: each names it (``conversation_of``).
-CONVERSATION_EVENTS = ENTRY_EVENTS | {ev.CONVERSATION_OPENED, ev.MESSAGE_PURGED, ev.CONVERSATION_VISIBILITY_SET}
+CONVERSATION_EVENTS = ENTRY_EVENTS | {
+    ev.CONVERSATION_OPENED,
+    ev.MESSAGE_PURGED,
+    ev.CONVERSATION_VISIBILITY_SET,
+    ev.CONVERSATION_RENAMED,  # its ``conversation`` is the state under the new name
+}
 
 
 def _t(when: datetime | None) -> str | None:

@@ -49,6 +49,8 @@ RELEASED = "conversation.released"
 MESSAGE_PURGED = "conversation.message_purged"
 #: A message's audience changed, with the summaries and recaps narrowed with it (``model/conversation.py``).
 CONVERSATION_VISIBILITY_SET = "conversation.visibility_set"
+#: A conversation hidden from the principal it was named for, renamed out of its name (``model/legacy_names.py``).
+CONVERSATION_RENAMED = "conversation.renamed"
 
 EVENT_TYPES = (
     REMEMBERED,
@@ -80,6 +82,7 @@ EVENT_TYPES = (
     RELEASED,
     MESSAGE_PURGED,
     CONVERSATION_VISIBILITY_SET,
+    CONVERSATION_RENAMED,
     # Intents and tasks (``model/agenda.py`` names them and documents their payloads).
     *AGENDA_EVENT_TYPES,
 )

@@ -36,6 +36,7 @@ import numpy as np
 from reverie.errors import InvalidInputError
 from reverie.model.clock import from_iso
 from reverie.model.events import Event
+from reverie.model.legacy_names import plan, renamed_event
 from reverie.model.projection import ProjectionView, project
 from reverie.outfiles import is_store_file
 from reverie.store.idempotency import Recorded
@@ -106,15 +107,20 @@ def copy_store(source: Store, dest: Store, *, now: datetime | None = None) -> Mi
             return {}
         return {str(item["text"]): vectors[str(item["id"])]}
 
+    # A conversation the source holds under a principal's name hidden from it (a store of an
+    # older reverie, opened read-only here, so never renamed) lands renamed (``model.legacy_names``).
+    renames = plan(c for s in scopes for c in getattr(source, "conversations", lambda _s: [])(s))
     backend: Any = dest
     # ``atomic``: one write transaction, and a write inside it (the keys) is a savepoint of it, not
     # a transaction of its own. Its scope is only the first lock taken: each event locks its own.
     with dest.atomic(scopes[0]) if scopes else contextlib.nullcontext():
         view = ProjectionView(backend.item, backend.edge, backend.task, backend.intent)
         for event in events:
-            stored = backend.append_event(event)
+            stored = backend.append_event(renamed_event(event, renames))
             for change in project(stored, view):
                 backend.apply_change(change, vectors_of(event))
+        for r in renames:
+            backend.append_event(r.event(max(e.at for e in events if e.scope == r.scope)))
         copied = sum(dest.put_idempotency(s, rows) for s, rows in keys.items() if rows)
     runs = 0
     for s in scopes:

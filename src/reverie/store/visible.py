@@ -240,8 +240,10 @@ class VisibleStore:
             return
         # A hidden conversation under the principal's own name (opened before own names were the
         # rule) is refused as any hidden name: resuming it wrote into it, and its refusals named
-        # its audience.
-        if state is not None or named_for(c.conversation) != self.principal:
+        # its audience. A writer's open renames it away (``model.legacy_names``); a read-only open
+        # does not, and there the open goes on to the store's ``read_only`` refusal, a free own name's.
+        mine = named_for(c.conversation) == self.principal
+        if not mine or (state is not None and not self.read_only):
             raise NotFoundError(not_visible(c.scope, c.conversation, self.principal))
 
     def execute(

@@ -58,6 +58,7 @@ from reverie.store.blocks import refused_in_block, refused_in_snapshot
 from reverie.store.postgres import connect as pgconnect
 from reverie.store.postgres import edgerun, prefetch, scopestats
 from reverie.store.postgres import idempotency as keys
+from reverie.store.postgres import legacy_names as legacy
 from reverie.store.postgres.schema import SCHEMA_VERSION, SCOPES_VIEW, upgrade_statements
 from reverie.store.protocol import BUSY_TIMEOUT_MS, WriteLockBusy
 
@@ -227,6 +228,7 @@ class PostgresBase:
                 from reverie.store.postgres import print_form
 
                 print_form.rewrite(self.q, self.x)
+            legacy.upgrade(self.q, self.x, found)  # schema 10 (no DDL): model.legacy_names
             self.x(
                 "INSERT INTO settings (k, v) VALUES ('schema_version', %s) "
                 "ON CONFLICT (k) DO UPDATE SET v = excluded.v",

@@ -305,7 +305,9 @@ def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
 
 #: The conversation tables' own version (settings key ``conversation_schema``), apart from
 #: ``SCHEMA_VERSION`` so the belief store's migrations and these never renumber each other.
-CONVERSATION_SCHEMA = 1
+#: 2: no table changes; a conversation under a principal's name hidden from it is renamed
+#: (``store.sqlite.legacy_names``).
+CONVERSATION_SCHEMA = 2
 
 
 def _conversation_v1(tokenize: str) -> list[str]:
@@ -341,9 +343,14 @@ def _conversation_v1(tokenize: str) -> list[str]:
 def _migrate_conversations(conn: sqlite3.Connection, tokenize: str) -> None:
     """The conversation tables, in their own step: a file of any belief-store version gains them in place."""
     row = conn.execute("SELECT v FROM settings WHERE k = 'conversation_schema'").fetchone()
-    if (int(row[0]) if row else 0) < 1:
+    found = int(row[0]) if row else 0
+    if found < 1:
         for stmt in _conversation_v1(tokenize):
             conn.execute(stmt)
+    if found < 2:  # no table changes (a new file's empty tables are scanned for nothing)
+        from reverie.store.sqlite import legacy_names
+
+        legacy_names.rename_all(conn)
     conn.execute("INSERT OR REPLACE INTO settings VALUES ('conversation_schema', ?)", (str(CONVERSATION_SCHEMA),))
 
 
