@@ -26,16 +26,18 @@ _BEFORE_VERB = (
     ADVERBS
     | ((HEDGES | HEARSAY_ADVERBS) - {"might", "seems"})
     | frozenset(
-        """
+        str.split(
+            """
         now only nearly rarely seldom even ever once almost hardly barely scarcely mainly generally
         normally typically occasionally frequently again then soon later first originally
-        """.split()
+        """
+        )
     )
 )
 #: Adverbs of more than one word: "I no longer work" → "Alice no longer works".
 _BEFORE_VERB_PHRASES = (("no", "longer"), ("kind", "of"), ("sort", "of"))
 #: Verbs that end as an adverb does ("I apply", "I rely", "I fly"): they agree ("applies").
-_LY_VERBS = frozenset("apply reply supply comply imply multiply rely fly ally tally rally bully dally sully".split())
+_LY_VERBS = frozenset(str.split("apply reply supply comply imply multiply rely fly ally tally rally bully dally sully"))
 
 
 def adverb_at(words: list[str], i: int) -> int:
@@ -52,6 +54,7 @@ def adverb_at(words: list[str], i: int) -> int:
     if word in _BEFORE_VERB or (len(word) > 4 and word.endswith("ly") and word.isalpha() and word not in _LY_VERBS):
         return 1
     return 0
+
 
 _GUESS = re.compile(r"i\s+bet\s+(?:that|he|she|it|they|you|we|there|someone|everyone|nobody)\b")
 
