@@ -77,9 +77,7 @@ _GREETING = re.compile(
 )
 
 #: A speaker saying who they are: "I'm Alice", "I am Alice Smith", "My name is Alice", "Call me Al".
-_INTRODUCTION = re.compile(
-    r"^(?i:i'm|i’m|i am|my name is|my name's|my name’s|call me)\s(" + NAME + r")[.!]?$"
-)
+_INTRODUCTION = re.compile(r"^(?i:i'm|i’m|i am|my name is|my name's|my name’s|call me)\s(" + NAME + r")[.!]?$")
 
 
 def main_claim(s: str, speaker: str, ctx: Context, relations: list[Proposal]) -> Proposal | None:
