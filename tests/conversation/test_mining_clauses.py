@@ -85,9 +85,16 @@ def test_an_adverb_after_i_leaves_the_verb_to_agree(mem: Memory) -> None:
     )
 
 
+def test_two_clauses_of_the_speakers_joined_by_a_comma_are_two_claims(mem: Memory) -> None:
+    mined = close_session(mem, "I don't drink coffee, I drink tea.", "Dana lives in Lisbon, I live in Boston.")
+    assert mined[:2] == ["Alice doesn't drink coffee.", "Alice drinks tea."]
+    assert "Alice lives in Boston." not in mined  # a comma after another's clause is no cut: read whole
+
+
 def test_the_speaker_introducing_themself_is_no_claim(mem: Memory) -> None:
     assert close_session(mem, "Hi, I'm Alice.", "My name is Alice.", "I am Alice Smith.") == []
     assert [p.claim_count for p in mem.people(scope=SCOPE) if p.name == "Alice"] in ([], [0])
+    assert close_session(mem, "Hi, I'm Alice, I work at Acme.", name="again") == ["Alice works at Acme."]
 
 
 def test_what_a_speaker_says_they_are_is_still_mined(mem: Memory) -> None:

@@ -82,11 +82,13 @@ def compound(sentence: str, person: Callable[[list[str]], int]) -> list[str]:
 def _clause(words: list[str], person: Callable[[list[str]], int]) -> bool:
     """Do ``words`` open with a doer and a verb of its own, with something said after the doer?"""
     low = [w.lower().strip(",.;:!") for w in words]
-    if len(low) < 3:
+    if len(low) < 2:
         return False
     first = low[0]
     if first in _CONTRACTED:
-        return True
+        return True  # "I'm Alice"
+    if len(low) < 3:
+        return False
     if first in _PRONOUNS:
         i = 1
         while (n := adverb_at(words, i)) > 0:
