@@ -14,6 +14,7 @@ import re
 from reverie.conversation.hedging import opens_title
 from reverie.conversation.people.chat import answer, fragment
 from reverie.conversation.people.lexicon import PLACES_AND_COMPANIES, POSSESSIVE_PRONOUNS, SUBJECT_PRONOUNS
+from reverie.conversation.people.names import tokens
 from reverie.conversation.people.recognise import (
     IMPERATIVES,
     IMPLICIT_I,
@@ -75,6 +76,9 @@ _GREETING = re.compile(
     r"\s*[.!]*$"
 )
 
+#: A speaker saying who they are: "I'm Alice", "I am Alice Smith", "My name is Alice", "Call me Al".
+_INTRODUCTION = re.compile(r"^(?i:i'm|i’m|i am|my name is|my name's|my name’s|call me)\s(" + NAME + r")[.!]?$")
+
 
 def main_claim(s: str, speaker: str, ctx: Context, relations: list[Proposal]) -> Proposal | None:
     """The sentence's own claim, with its subject, or None when it states nothing about anyone."""
@@ -105,7 +109,7 @@ def main_claim(s: str, speaker: str, ctx: Context, relations: list[Proposal]) ->
 
 def _about_speaker(s: str, stated: str, speaker: str, ctx: Context, relations: list[Proposal]) -> Proposal | None:
     """ "I live in Porto", "My sister Dana lives in Lisbon" (about Dana), "We decided ..."."""
-    if _mood(stated):
+    if _mood(stated) or _introduces(stated, speaker):
         return None
     subject = speaker
     only = NAME_IS.match(stated) or I_AM.match(stated) or MY_R_IS.match(stated)
@@ -129,6 +133,17 @@ def _about_speaker(s: str, stated: str, speaker: str, ctx: Context, relations: l
     if own is not None:
         mentions = _named_in(own, mentions)
     return Proposal(_finish(text), subject, _category(stated), first_person=subject == speaker, mentions=mentions)
+
+
+def _introduces(stated: str, speaker: str) -> bool:
+    """ "I'm Alice", "My name is Alice Smith" said by Alice: the speaker saying their own name is
+    no claim ("Alice is Alice." was written, outside probe 7, finding 12); at most it confirms who
+    speaks, which the message's speaker already says. "I'm Alice's sister" is no introduction."""
+    m = _INTRODUCTION.match(stated)
+    if m is None:
+        return False
+    said, own = set(tokens(m.group(1))), set(tokens(speaker))
+    return bool(said) and (said <= own or own <= said)
 
 
 def _pronoun_lead(

@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 
 from reverie.conversation.claims import main_claim, reported
+from reverie.conversation.compound import compound
 from reverie.conversation.extract_stance import asks, conditional, retracts, sarcastic
 from reverie.conversation.extract_titles import keeps_lead, title_preference
 from reverie.conversation.hedging import HEDGED_CONFIDENCE, as_hypothesis, frame, hedged
@@ -188,11 +189,21 @@ def _said(part: str, speaker: str, ctx: Context) -> list[Proposal]:
     hedges only a statement ("I heard …") leaves a part that states nothing after it as it was."""
     said = frame(part)
     if said is not None:
-        inner = _sentence(said.statement, speaker, ctx)
+        inner = [p for c in _compound(said.statement, ctx) for p in _sentence(c, speaker, ctx)]
         if inner or said.always:
             return [as_hypothesis(p, speaker, said) for p in inner]
     iffy = conditional(lead_off(part))  # "I'll move to Berlin if I get the job": nothing decided yet
-    return [as_hypothesis(p, speaker) if iffy or hedged(p.text) else p for p in _sentence(part, speaker, ctx)]
+    found = [p for c in _compound(part, ctx) for p in _sentence(c, speaker, ctx)]
+    return [as_hypothesis(p, speaker) if iffy or hedged(p.text) else p for p in found]
+
+
+def _compound(part: str, ctx: Context) -> list[str]:
+    """``part`` cut into its clauses ("I work at Acme and my sister Dana lives in Lisbon": see
+    ``compound``), its opening filler off first; quoted speech is read whole."""
+    bare = lead_off(part) or part
+    if _QUOTED.match(bare):
+        return [part]
+    return compound(bare, lambda words: (ctx.person_at(words, 0) or (None, 0))[1])
 
 
 def _typed_name(word: str, ctx: Context) -> bool:

@@ -19,8 +19,42 @@ _PLAN = re.compile(
 )
 
 #: Words between "I" and its verb that leave the verb to agree: "I really love", and the hedge
-#: adverbs ("I probably start" → "Alice probably starts", never "Alice probablies start").
-_BEFORE_VERB = ADVERBS | ((HEDGES | HEARSAY_ADVERBS) - {"might", "seems"})
+#: adverbs ("I probably start" → "Alice probably starts", never "Alice probablies start"), and the
+#: adverbs of time, degree and frequency ("I now live", "I only drink", "I nearly missed": the
+#: adverb took the -s, "Alice nows live", outside probe 7, finding 10).
+_BEFORE_VERB = (
+    ADVERBS
+    | ((HEDGES | HEARSAY_ADVERBS) - {"might", "seems"})
+    | frozenset(
+        str.split(
+            """
+        now only nearly rarely seldom even ever once almost hardly barely scarcely mainly generally
+        normally typically occasionally frequently again then soon later first originally
+        """
+        )
+    )
+)
+#: Adverbs of more than one word: "I no longer work" → "Alice no longer works".
+_BEFORE_VERB_PHRASES = (("no", "longer"), ("kind", "of"), ("sort", "of"))
+#: Verbs that end as an adverb does ("I apply", "I rely", "I fly"): they agree ("applies").
+_LY_VERBS = frozenset(str.split("apply reply supply comply imply multiply rely fly ally tally rally bully dally sully"))
+
+
+def adverb_at(words: list[str], i: int) -> int:
+    """How many of ``words`` from ``i`` make an adverb between a subject and its verb (0 for
+    none): the one place that knows them, so "I no longer work", "I now live" and "I probably
+    start" give their verb the speaker's -s, not the adverb. A word in -ly is an adverb ("I
+    occasionally play") unless it is a verb of that ending ("I apply")."""
+    low = [w.lower().strip(",") for w in words[i : i + 2]]
+    if not low:
+        return 0
+    if tuple(low) in _BEFORE_VERB_PHRASES:
+        return 2
+    word = low[0]
+    if word in _BEFORE_VERB or (len(word) > 4 and word.endswith("ly") and word.isalpha() and word not in _LY_VERBS):
+        return 1
+    return 0
+
 
 _GUESS = re.compile(r"i\s+bet\s+(?:that|he|she|it|they|you|we|there|someone|everyone|nobody)\b")
 
@@ -152,9 +186,9 @@ def first_person(text: str, speaker: str) -> str | None:
 
 def conjugate(words: list[str], i: int, out: list[str]) -> int:
     """After "I": keep adverbs, then give the verb its third-person form ("I live" → "lives")."""
-    while i < len(words) and words[i].lower().strip(",") in _BEFORE_VERB:
-        out.append(words[i])
-        i += 1
+    while (n := adverb_at(words, i)) > 0:
+        out.extend(words[i : i + n])
+        i += n
     if i >= len(words):
         return i
     w = words[i]
