@@ -8,16 +8,25 @@ file reopened and checked, so closing early never skips the check.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 import pg_server
 from memory_registry import MemoryRegistry
 from reverie import ManualClock, Memory
 from strategies import START
+
+# Property tests draw the same examples on every run, so a CI run never meets a new example by
+# chance (a rare counterexample once turned a green main red); HYPOTHESIS_PROFILE=explore draws
+# fresh ones, for a developer hunting for them.
+settings.register_profile("reverie", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "reverie"))
 
 #: The fixtures reverie ships for its users' tests (``reverie_mem``, ``reverie_clock``); used here too.
 pytest_plugins = ["reverie.testing"]

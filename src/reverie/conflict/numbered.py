@@ -18,6 +18,8 @@ from reverie.conflict.text import stem
 
 Names = tuple[tuple[int, str], ...]
 
+_PREPOSITIONS = frozenset({"from", "in", "at", "on", "to", "into", "onto"})
+
 
 def numbered_value(
     x: Analysis, y: Analysis, fa: Frame, fb: Frame, only_a: Names, only_b: Names
@@ -48,8 +50,12 @@ def numbered_value(
 
 
 def _relation_before(side: Analysis, noun: int) -> bool:
-    """A single-valued relation said in the three words before a numbered noun ("leaves from")."""
-    stems = [stem(t.low) for t in side.tokens[max(0, noun - 3) : noun]]
+    """A single-valued relation and its preposition right before a numbered noun ("leaves from
+    platform 9", "lives in apartment 4"); a verb straight onto the noun ("shipped build 2") names
+    which thing was shipped, not where to."""
+    if noun == 0 or side.tokens[noun - 1].low not in _PREPOSITIONS:
+        return False
+    stems = [stem(t.low) for t in side.tokens[max(0, noun - 4) : noun]]
     pairs = (paraphrase.phrase_concept(p, q) for p, q in pairwise(stems))
     found = [paraphrase.concept_of(s) for s in stems] + list(pairs)
     return any(c in paraphrase.SINGLE_VALUED for c in found)
