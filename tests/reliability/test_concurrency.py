@@ -99,7 +99,8 @@ def log_key(entry: list[Any]) -> str | None:
 def test_writers_and_readers_in_parallel_processes(tmp_path: Path) -> None:
     db = tmp_path / "shared.db"
     Memory(db, embedder="hash").close()
-    ctx = mp.get_context("spawn")
+    ctx = mp.get_context("forkserver")  # children fork from a server that already imported reverie
+    ctx.set_forkserver_preload(["reverie", "reliability.soak_workers"])
     go, stop = ctx.Event(), ctx.Event()
     n_ops = 250 * soak()
     base = seed()
@@ -205,7 +206,8 @@ def test_racing_revises_with_expected_version_have_one_winner(tmp_path: Path) ->
     db = tmp_path / "race.db"
     with Memory(db, embedder="hash") as mem:
         target = mem.remember("v1 the contested claim", scope="race")
-    ctx = mp.get_context("spawn")
+    ctx = mp.get_context("forkserver")  # children fork from a server that already imported reverie
+    ctx.set_forkserver_preload(["reverie", "reliability.soak_workers"])
     tasks = [ctx.Queue() for _ in range(RACERS)]
     results = ctx.Queue()
     barrier = ctx.Barrier(RACERS)
