@@ -96,16 +96,21 @@ def export_events(mem: Memory, scope: str, write: Callable[[str], object]) -> in
 
     Pages are ``Memory.events``'s default size (1000, or ``Limits.max_events`` if lower): a fixed
     page of our own was refused by a ``Memory`` whose ``max_events`` is smaller.
+
+    Every page is of one commit (``Store.read_snapshot``): read apart, a purge another process
+    committed between two pages left the erased text in an early page beside the
+    ``memory.purged`` event of a later one, a log the store never held.
     """
     after, count = 0, 0
-    while True:
-        batch = mem.events(scope=scope, after_seq=after)
-        if not batch:
-            return count
-        for event in batch:
-            write(json.dumps(event.to_dict(), ensure_ascii=False, sort_keys=True) + "\n")
-        count += len(batch)
-        after = batch[-1].seq
+    with mem.store.read_snapshot():
+        while True:
+            batch = mem.events(scope=scope, after_seq=after)
+            if not batch:
+                return count
+            for event in batch:
+                write(json.dumps(event.to_dict(), ensure_ascii=False, sort_keys=True) + "\n")
+            count += len(batch)
+            after = batch[-1].seq
 
 
 def read_events(lines: Iterable[str]) -> list[Event]:

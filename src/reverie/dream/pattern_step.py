@@ -25,7 +25,15 @@ lets the next pass find it again.
 
 from __future__ import annotations
 
-from reverie.dream.patterns import EVENT_KINDS, Event, Pattern, event_time, find_patterns, template
+from reverie.dream.patterns import (
+    EVENT_KINDS,
+    Event,
+    Pattern,
+    content_free,
+    event_time,
+    find_patterns,
+    template,
+)
 from reverie.dream.plan import Planner
 from reverie.dream.salience import is_gist, is_pattern
 from reverie.model.audience import narrowed
@@ -63,8 +71,9 @@ def patterns(p: Planner, store: Store | None = None) -> None:
     by_audience: dict[tuple[str, ...], list[Event]] = {}
     for it in snap.items:
         if it.kind in EVENT_KINDS and it.source != "system" and not is_gist(it) and it.id not in p.closing:
-            event = Event(it.id, event_time(it.valid_from, it.recorded_at), template(it.text), it.text)
-            by_audience.setdefault(it.audience, []).append(event)
+            event = _event(it)
+            if event is not None:
+                by_audience.setdefault(it.audience, []).append(event)
     # Patterns are found among the events of one audience and carry it, as gists do: a pattern
     # quotes an event, counts them and says when they happen, so one mixing audiences would show
     # a principal what it may not see (outside probe #13).
@@ -89,6 +98,49 @@ def patterns(p: Planner, store: Store | None = None) -> None:
     for old in sorted(existing.values(), key=lambda it: it.id):
         p.closing.add(old.id)
         p.add("pattern", "forget", (old,), "the recurring pattern no longer holds on the scope's current events")
+
+
+#: What a message memory's text puts after the message itself: the turns before it
+#: (``conversation.window``; the dream layer does not import the conversation wing).
+_CONTEXT = " || context: "
+
+
+def _event(it: Item) -> Event | None:
+    """``it`` as an event, or None when it is none of the user's: a message memory whose role is
+    not ``user`` (the assistant's "Noted.", a system prompt), or an acknowledgement with no
+    content ("Ok thanks.") from anyone.
+
+    A message memory's text is its window ("[date] Alice: text || context: Bot: Noted. | …"):
+    its kind of event is the speaker and the message's own words (``_said``), not the turns
+    quoted as context, which made a user's question another kind of event each time the
+    assistant's ack before it changed.
+    """
+    text = it.text
+    if "message" in it.meta and "conversation" in it.meta:  # a message memory (``conversation.writer``)
+        role = it.meta.get("role")
+        if role != "user":
+            return None
+        label = str(it.meta.get("speaker") or role)
+        said = _said(text, label)
+        if content_free(said):
+            return None
+        kind = template(f"{label}: {said}")
+    elif content_free(text):
+        return None
+    else:
+        kind = template(text)
+    return Event(it.id, event_time(it.valid_from, it.recorded_at), kind, text)
+
+
+def _said(window: str, label: str) -> str:
+    """The message's own words in its memory's window text (the whole text if it is not one)."""
+    head = f"] {label}: "
+    start = window.find(head) if window.startswith("[") else -1
+    if start < 0:
+        return window
+    body = window[start + len(head) :]
+    end = body.find(_CONTEXT)
+    return body if end < 0 else body[:end]
 
 
 def dismissed_patterns(store: Store, scope: str) -> set[tuple[str, tuple[str, ...]]]:

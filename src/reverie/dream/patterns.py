@@ -60,6 +60,23 @@ def template(text: str) -> frozenset[str]:
     return frozenset(words)
 
 
+#: Words that only acknowledge ("Ok thanks.", "Noted.", "Sounds good!"): an event of these alone
+#: says nothing happened, however regularly it is said (stemmed as ``template`` stems).
+_ACKS = (
+    "ok okay okey k kk thanks thank thx ty noted sure got cool great good nice perfect alright right "
+    "understood yes yep yeah yup no nope sounds fine welcome np problem cheers awesome hi hello hey bye "
+    "goodbye please lol haha hmm ah oh acknowledged roger gotcha done agreed absolutely exactly excellent "
+    "lovely much very appreciate appreciated sorry see later soon talk will do"
+)
+
+
+def content_free(text: str) -> bool:
+    """True when ``text`` holds no content word beyond acknowledgements and slots ("Ok thanks.",
+    "Bot: Noted." without its label): such a message forms no pattern, however regular it is
+    (a daily "Noted." is the assistant's habit, not something the user does or asks)."""
+    return template(text) <= ACKNOWLEDGEMENTS
+
+
 def _stem(word: str) -> str:
     """Tense and number folded ("failed", "fails", "failing" → "fail"); short words kept whole."""
     for suffix in _SUFFIXES:
@@ -69,6 +86,9 @@ def _stem(word: str) -> str:
     if len(word) > 4 and word[-1] == word[-2] and word[-1] not in "aeiousl":
         word = word[:-1]  # "stopp(ed)" → "stop"
     return word
+
+
+ACKNOWLEDGEMENTS = frozenset(_stem(w) for w in _ACKS.split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,10 +452,12 @@ def event_time(valid_from: datetime | None, recorded_at: datetime) -> datetime:
 
 
 __all__ = [
+    "ACKNOWLEDGEMENTS",
     "EVENT_KINDS",
     "Event",
     "Pattern",
     "PatternConfig",
+    "content_free",
     "event_time",
     "find_patterns",
     "group_kinds",
