@@ -95,3 +95,14 @@ def test_dismiss_contradiction_refuses_what_is_not_an_open_conflict(mem: Memory,
     mem.dismiss_contradiction(edge, scope=S)
     with pytest.raises(AlreadyClosedError, match="already closed"):
         mem.dismiss_contradiction(edge, scope=S)
+
+
+def test_the_dream_recheck_of_recent_claims_does_not_link_the_pair_again(mem: Memory, clock: ManualClock) -> None:
+    """The dream's re-run of write-time detection (``recheck_days``) honours the dismissal too."""
+    from reverie.dream import DreamConfig
+
+    _, _, edge = _pair(mem, clock)
+    mem.dismiss_contradiction(edge, scope=S, reason=WHY)
+    report = mem.dream(scope=S, config=DreamConfig(recheck_days=30))
+    assert any(a.op == "detect_conflicts" for a in report.actions)  # the recheck ran on both claims
+    assert mem.contradictions(scope=S) == []
