@@ -180,6 +180,30 @@ def test_contradiction_is_listed_and_resolved_with_one_click(server: str, page: 
     shot(page, "review-contradictions-resolved")
 
 
+def test_a_false_positive_is_closed_with_one_click_and_both_claims_stay(server: str, page: Page, mem: Memory) -> None:
+    """Probe 7 #5: "not a conflict" closes it for good; resolve would have replaced a true claim."""
+    seven = mem.remember("The pool opens at 7 am.", scope=SCOPE)
+    nine = mem.remember("The pool opens at 9 am.", scope=SCOPE)
+    [alert] = mem.contradictions(scope=SCOPE)
+    open_scope(page, server)
+    section = page.locator("section.contradictions")
+    conflict = section.locator("li.conflict")
+    expect(conflict).to_have_count(1)
+    with page.expect_navigation():
+        button(conflict, "not a conflict").click()
+    expect(page.locator("p.flash")).to_have_text(
+        "Not a conflict: both memories stay, and this pair is not reported again."
+    )
+    expect(section.locator("h3")).to_have_text("Contradictions (0)")
+    assert mem.get(seven.id, scope=SCOPE).is_current and mem.get(nine.id, scope=SCOPE).is_current
+    mem.dream(scope=SCOPE)
+    assert mem.contradictions(scope=SCOPE) == []
+    assert [e.payload["edge_id"] for e in mem.events(scope=SCOPE, limit=100) if e.type == "edge.unlinked"] == [
+        alert.edge_id
+    ]
+    shot(page, "review-contradictions-not-a-conflict")
+
+
 def test_learning_pause_switch(server: str, page: Page, mem: Memory) -> None:
     mem.remember("Alice is allergic to peanuts", scope=SCOPE)
     open_scope(page, server)

@@ -192,6 +192,7 @@ def test_openapi_document_lists_every_route(client: TestClient) -> None:
         "/learning/resume",
         "/contradictions",
         "/contradictions/{edge_id}/resolve",
+        "/contradictions/{edge_id}/dismiss",
         "/dream",
         "/dream/runs",
     ):

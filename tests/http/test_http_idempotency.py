@@ -72,6 +72,11 @@ def _conflict(mem: Memory) -> tuple[str, Any]:
     return f"/contradictions/{edge.id}/resolve", {"keep": a.id}
 
 
+def _not_a_conflict(mem: Memory) -> tuple[str, Any]:
+    path, _ = _conflict(mem)
+    return path.removesuffix("/resolve") + "/dismiss", {"reason": "both true"}
+
+
 def _talk(mem: Memory, conversation: str) -> None:
     mem.conversation(conversation, scope=S, open_on_add=True).add("I moved to Lisbon last spring", speaker="ana")
 
@@ -95,6 +100,7 @@ ROUTES: dict[str, Setup] = {
     "pause": lambda m: ("/learning/pause", {"reason": "review"}),
     "resume": lambda m: (m.pause_learning(S) or "/learning/resume", {}),
     "resolve": _conflict,
+    "dismiss_contradiction": _not_a_conflict,
     "dream": lambda m: (_item(m) and "/dream", None),
     "intent": lambda m: ("/intents", {"label": "Service the boiler", "priority": 0.7}),
     "task": lambda m: ("/tasks", {"action": "Call the plumber"}),

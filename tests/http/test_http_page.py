@@ -102,6 +102,21 @@ def test_resolve_via_page_closes_the_conflict(client: TestClient, mem: Memory) -
     assert "Contradictions (0)" in client.get("/", params={"scope": SCOPE}).text
 
 
+def test_not_a_conflict_via_page_keeps_both_and_stays_closed(client: TestClient, mem: Memory) -> None:
+    """Probe 7 #5: the page could only resolve (supersede one of two true claims)."""
+    a = mem.remember("The pool opens at 7 am.", scope=SCOPE)
+    b = mem.remember("The pool opens at 9 am.", scope=SCOPE)
+    edge_id = open_conflict(mem, a.id, b.id)
+    page = client.get("/", params={"scope": SCOPE}).text
+    assert "Contradictions (1)" in page and "not a conflict" in page
+    r = post_form(client, "dismiss_contradiction", page, edge_id=edge_id, reason="summer and winter hours")
+    assert r.status_code == 303  # type: ignore[attr-defined]
+    assert mem.contradictions(scope=SCOPE) == []
+    assert mem.get(a.id, scope=SCOPE).is_current and mem.get(b.id, scope=SCOPE).is_current
+    mem.dream(scope=SCOPE)
+    assert "Contradictions (0)" in client.get("/", params={"scope": SCOPE}).text
+
+
 def test_pause_switch_toggles_learning(client: TestClient, mem: Memory) -> None:
     mem.remember("x", scope=SCOPE)
     page = client.get("/", params={"scope": SCOPE}).text

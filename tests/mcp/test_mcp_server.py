@@ -35,6 +35,7 @@ EXPECTED_TOOLS = {
     "link",
     "contradictions",
     "resolve",
+    "dismiss_contradiction",
     "alerts",
     "dismiss_alert",
     "dream",

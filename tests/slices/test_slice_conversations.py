@@ -253,3 +253,31 @@ def test_conversations_travel_between_scopes_on_every_backend(any_mem: Memory, c
     assert _shape(_entries(any_mem, TASK)) == _shape(_entries(any_mem, MAIN))
     again = any_mem.import_slice(sl.to_json(), scope=TASK)
     assert again.created == [] and again.conversations_skipped[0]["reason"] == "already here"
+
+
+def test_reid_import_of_the_same_slice_twice_recognises_its_copy(main: Memory, sandbox: Memory) -> None:
+    """Regression (outside probe 7 #9): a second ``reid`` import of the same slice archived the
+    conversation again as ``c~3`` (a duplicate of every message) while its claims were "already here"."""
+    sl = main.export_slice(scope=MAIN, include_conversations=True)
+    _other_chat(sandbox)
+    first = sandbox.import_slice(sl, scope=TASK, on_conflict="reid")
+    events = len(sandbox.events(scope=TASK, limit=100_000))
+    again = sandbox.import_slice(sl, scope=TASK, on_conflict="reid")
+    assert first.conversations == again.conversations == {"c": "c~2"}
+    assert {"id": "c", "target": "c~2", "reason": "already here"} in again.conversations_skipped
+    assert again.conflicts == [] and not again.created
+    assert sorted(c.id for c in sandbox.conversations(scope=TASK)) == ["c", "c~2"]
+    assert _shape(_entries(sandbox, TASK, "c~2")) == _shape(_entries(main, MAIN))
+    assert len(sandbox.events(scope=TASK, limit=100_000)) == events  # nothing written
+
+
+def test_reid_import_of_a_grown_slice_continues_its_copy(main: Memory, sandbox: Memory) -> None:
+    _other_chat(sandbox)
+    sandbox.import_slice(main.export_slice(scope=MAIN, include_conversations=True), scope=TASK, on_conflict="reid")
+    main.conversation("c", scope=MAIN).add("And the hotel for the 4th.", speaker="Alice")
+    grown = sandbox.import_slice(
+        main.export_slice(scope=MAIN, include_conversations=True), scope=TASK, on_conflict="reid"
+    )
+    assert grown.conversations == {"c": "c~2"}
+    assert sorted(c.id for c in sandbox.conversations(scope=TASK)) == ["c", "c~2"]
+    assert _shape(_entries(sandbox, TASK, "c~2")) == _shape(_entries(main, MAIN))

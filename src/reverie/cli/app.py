@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from reverie import ReverieError, __version__
-from reverie.cli import agenda, conversation, metacog, migrate, ops, read, slices, vault, write
+from reverie.cli import agenda, conversation, metacog, migrate, not_conflict, ops, read, slices, vault, write
 from reverie.cli.state import EXIT_FAILED, CliError, CliUsageError, State
 
 _EPILOG = """\b
@@ -177,7 +177,7 @@ def cli(
     )
 
 
-_GROUPS = (write, read, ops, slices, metacog, agenda, migrate, vault, conversation)
+_GROUPS = (write, read, not_conflict, ops, slices, metacog, agenda, migrate, vault, conversation)
 for _command in (command for group in _GROUPS for command in group.COMMANDS):
     cli.add_command(_command)
 

@@ -30,6 +30,9 @@ AUTHOR = "dream"
 UNCHECKED = "conflicts_unchecked"
 #: Flag of items the second reader has not read yet (``reverie.memory.CONFLICTS_UNREAD``).
 UNREAD = "conflicts_unread"
+#: Why the near-duplicate step leaves a pair alone that a person closed as not a conflict
+#: (``unlink`` / ``dismiss_contradiction``; ``snapshot.dismissed_pairs``): never linked again.
+NOT_A_CONFLICT = "a person said they do not conflict (the contradiction was dismissed)"
 
 
 @dataclass(slots=True)
@@ -161,6 +164,8 @@ def consolidate(p: Planner) -> None:
         ia, ib = items[a].id, items[b].id
         if frozenset((ia, ib)) in linked:
             return "already linked as a contradiction"
+        if frozenset((ia, ib)) in snap.dismissed:
+            return NOT_A_CONFLICT  # nor merged: a person keeps both, as two claims
         if covered.get(ia, set()) & covered.get(ib, set()):
             return None  # consolidated together before: texts never change, so they still agree
         return disagreement(items[a], items[b])
@@ -226,6 +231,9 @@ def _contradictions(p: Planner, pairs: list[Pair]) -> None:
     linked = {frozenset((e.src, e.dst)) for e in p.snap.edges if e.type == "contradicts"}
     for q in pairs:
         older, newer = p.snap.items[q.a], p.snap.items[q.b]  # rows are in id order: uuid7 ids sort by time
+        if frozenset((older.id, newer.id)) in p.snap.dismissed:
+            p.stats["not_a_conflict_pairs"] = p.stats.get("not_a_conflict_pairs", 0) + 1
+            continue
         p.attention_hold.update((older.id, newer.id))
         if frozenset((older.id, newer.id)) in linked:
             continue

@@ -10,6 +10,7 @@ here before it is applied.
 
 from __future__ import annotations
 
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -45,6 +46,8 @@ class Snapshot:
     #: Current claims an open intent or task is about, with why (``agenda_hold``): never pruned.
     agenda: dict[str, str] = field(default_factory=dict)
     index: dict[str, int] = field(default_factory=dict)
+    #: Pairs of current items a person said do not conflict (``dismissed_pairs``): never linked again.
+    dismissed: frozenset[frozenset[str]] = frozenset()
 
     def __post_init__(self) -> None:
         self.index = {it.id: i for i, it in enumerate(self.items)}
@@ -65,7 +68,22 @@ def read_snapshot(mem: DreamHost, scope: str) -> Snapshot:
     current = {it.id for it in items}
     wanted = sorted({p for it in items for p in it.parents if p not in current})
     closed = store.get_many(scope, wanted) if wanted else {}
-    return Snapshot(scope, now, items, vectors, has, edges, closed, open_agenda_claims(store, scope, current))
+    snap = Snapshot(scope, now, items, vectors, has, edges, closed, open_agenda_claims(store, scope, current))
+    snap.dismissed = dismissed_pairs(store.edges_by_type(scope, "contradicts", include_closed=True), current)
+    return snap
+
+
+def dismissed_pairs(edges: Iterable[Edge], current: Container[str]) -> frozenset[frozenset[str]]:
+    """The pairs of ``current`` items joined by a *closed* ``contradicts`` edge.
+
+    Why that reads as "a person said they do not conflict": closing either claim closes its
+    conflicts in the same transaction, and no claim is ever reopened, so such an edge between two
+    claims both still believed was closed on its own — by ``unlink`` / ``dismiss_contradiction``.
+    A new version of either claim has a new id, so it is checked again.
+    """
+    return frozenset(
+        frozenset((e.src, e.dst)) for e in edges if not e.is_current and e.src in current and e.dst in current
+    )
 
 
 def _aligned(items: list[Item], ids: list[str], mat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -381,7 +381,8 @@ def contradictions(
 ) -> s.ContradictionsOut:
     """Pairs of current items that contradict each other, with the axis, the reason and a confidence.
 
-    Resolve one with ``/contradictions/{edge_id}/resolve``.
+    Resolve one with ``/contradictions/{edge_id}/resolve``, or close a false positive with
+    ``/contradictions/{edge_id}/dismiss``.
     """
     alerts = mem.contradictions(scope=scope, alerts_only=alerts_only, limit=limit)
     return s.ContradictionsOut(contradictions=[s.ContradictionOut.model_validate(a.to_dict()) for a in alerts])
@@ -391,6 +392,13 @@ def contradictions(
 def resolve(scope: ScopeName, edge_id: EdgeId, body: s.ResolveIn, mem: Mem) -> s.ItemOut:
     """Keep one side of a contradiction; the other is superseded by it. Returns the side kept."""
     return item_out(mem.resolve(edge_id, keep=body.keep, scope=scope, reason=body.reason))
+
+
+@router.post("/contradictions/{edge_id}/dismiss", response_model=s.EdgeOut, summary="Not a conflict")
+def dismiss_contradiction(scope: ScopeName, edge_id: EdgeId, body: s.ReasonIn, mem: Mem) -> s.EdgeOut:
+    """Close a contradiction as a false positive: both sides stay believed, and neither write-time
+    detection nor a dream pass links the same two claims again. Returns the closed edge."""
+    return s.EdgeOut.model_validate(mem.dismiss_contradiction(edge_id, scope=scope, reason=body.reason).to_dict())
 
 
 @router.post("/dream", response_model=s.DreamOut, summary="Run a dream pass")

@@ -206,6 +206,7 @@ DONE = {
     "learning-pause": "Learning is paused: nothing new is learned in this scope until you resume it.",
     "learning-resume": "Learning resumed.",
     "resolve": "Resolved: the memory you kept stays, the other one is replaced.",
+    "dismiss_contradiction": "Not a conflict: both memories stay, and this pair is not reported again.",
     "dream": "Dream pass done: see what it did below.",
     "dismiss_alert": alertpanel.DONE,
 }
@@ -443,10 +444,11 @@ def _contradictions(mem: Memory, scope: str, csrf: str) -> r.Safe:
     for a in alerts:
         keep_a = r.action_form("resolve", "keep A", csrf, scope=scope, edge_id=a.edge_id, keep=a.a.id)
         keep_b = r.action_form("resolve", "keep B", csrf, scope=scope, edge_id=a.edge_id, keep=a.b.id)
+        both = r.action_form("dismiss_contradiction", "not a conflict", csrf, scope=scope, edge_id=a.edge_id)
         rows.append(
             r.fmt(
                 '<li class="conflict{hot}"><p>A: {ta} <small>({sa}, trust {aa})</small></p>'
-                "<p>B: {tb} <small>({sb}, trust {ab})</small></p><p>{axis}: {reason}</p>{ka}{kb}</li>",
+                "<p>B: {tb} <small>({sb}, trust {ab})</small></p><p>{axis}: {reason}</p>{ka}{kb}{both}</li>",
                 hot=r.Safe(" alert" if a.alert else ""),
                 ta=a.a.text,
                 sa=a.a.source.replace("_", " "),
@@ -458,6 +460,7 @@ def _contradictions(mem: Memory, scope: str, csrf: str) -> r.Safe:
                 reason=a.reason,
                 ka=keep_a,
                 kb=keep_b,
+                both=both,
             )
         )
     return r.fmt(
@@ -604,6 +607,12 @@ def _learning_switch(mem: Memory, f: dict[str, str], scope: str) -> str | None:
 @_action("resolve")
 def _resolve(mem: Memory, f: dict[str, str], scope: str) -> str | None:
     mem.resolve(_field(f, "edge_id"), keep=_field(f, "keep"), scope=scope, reason=f.get("reason", ""))
+    return None
+
+
+@_action("dismiss_contradiction")
+def _not_a_conflict(mem: Memory, f: dict[str, str], scope: str) -> str | None:
+    mem.dismiss_contradiction(_field(f, "edge_id"), scope=scope, reason=f.get("reason", ""))
     return None
 
 

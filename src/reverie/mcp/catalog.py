@@ -163,11 +163,17 @@ DESCRIPTIONS: MappingProxyType[str, str] = MappingProxyType(
         ),
         "contradictions": (
             "List open conflicts between current claims of this scope (both sides still believed), the "
-            "most important first, each with its axis, confidence and reason. Settle one with resolve."
+            "most important first, each with its axis, confidence and reason. Settle one with resolve, or close "
+            "a false positive with dismiss_contradiction."
         ),
         "resolve": (
             "Settle a conflict from contradictions: keep one side; the other is superseded (validity "
             "closed, authority lowered) and items derived from it are flagged stale. Returns the kept item."
+        ),
+        "dismiss_contradiction": (
+            "Close a conflict from contradictions as not a conflict (a false positive: both claims are true, "
+            "e.g. summer and winter hours). Both stay believed, and the same two claims are never reported "
+            "as a conflict again. Use resolve instead when one side is wrong. Returns the closed edge."
         ),
         "alerts": (
             "List the bias alerts of this scope's last dream pass: single_source (one source behind most "
@@ -327,6 +333,11 @@ SCHEMAS: MappingProxyType[str, dict[str, Any]] = MappingProxyType(
             ("conflict", "keep"),
             conflict=_id("The conflict's edge_id, from contradictions."),
             keep=_id("The id of the side to keep."),
+            reason=_REASON,
+        ),
+        "dismiss_contradiction": _tool(
+            ("conflict",),
+            conflict=_id("The conflict's edge_id, from contradictions."),
             reason=_REASON,
         ),
         "alerts": _tool(

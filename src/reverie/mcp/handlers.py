@@ -140,6 +140,10 @@ def resolve(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     return {"item": item_data(item)}
 
 
+def dismiss_contradiction(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
+    return {"edge": edge_data(mem.dismiss_contradiction(a["conflict"], scope=a["scope"], **_pick(a, "reason")))}
+
+
 def alerts(mem: Memory, a: dict[str, Any]) -> dict[str, Any]:
     found = mem.alerts(scope=a["scope"], **_pick(a, "kind", "include_dismissed", "limit"))
     return marked({"count": len(found), "alerts": [x.to_dict() for x in found]})
@@ -208,6 +212,7 @@ HANDLERS: Mapping[str, Handler] = {
     "link": link,
     "contradictions": contradictions,
     "resolve": resolve,
+    "dismiss_contradiction": dismiss_contradiction,
     "alerts": alerts,
     "dismiss_alert": dismiss_alert,
     "dream": dream,

@@ -16,7 +16,7 @@ from reverie.conflict.alerts import rank as rank_alerts
 from reverie.conflict.entity import Aliases as AliasLookup
 from reverie.conversation.people.follow import follow_people
 from reverie.dream.text import statement
-from reverie.errors import InvalidInputError, NotFoundError, ReaderError
+from reverie.errors import AlreadyClosedError, InvalidInputError, NotFoundError, ReaderError
 from reverie.memory.core import CONFLICTS_UNREAD, Core
 from reverie.model import commands as cmd
 from reverie.model.item import Edge, Item
@@ -32,7 +32,7 @@ _UNREAD: Any = object()
 
 
 class Contradictions:
-    """``detect_conflicts``, ``contradictions`` and ``resolve`` over one ``Core``."""
+    """``detect_conflicts``, ``contradictions``, ``resolve`` and ``dismiss_contradiction`` over one ``Core``."""
 
     def __init__(self, core: Core) -> None:
         self._core = core
@@ -99,7 +99,11 @@ class Contradictions:
         store = self._core.store
         s = item.scope
         others = self._candidates(item, candidates, match)
-        linked = {frozenset((e.src, e.dst)) for e in store.edges(s, item.id) if e.type == "contradicts"}
+        # Closed edges too: between two current claims (``others`` are), a closed one is a person's
+        # word that they do not conflict (``dismissed_pairs``), and that pair is never linked again.
+        linked = {
+            frozenset((e.src, e.dst)) for e in store.edges(s, item.id, include_closed=True) if e.type == "contradicts"
+        }
         if aliases is _UNREAD:
             aliases = self.alias_lookup(s)
         mine = _claim(Claim, item)
@@ -196,6 +200,32 @@ class Contradictions:
             if alert.alert or not alerts_only:
                 alerts.append(alert)
         return rank_alerts(alerts)[:limit]
+
+    def dismiss_contradiction(self, conflict: str, *, scope: str, reason: str = "") -> Edge:
+        """Close a conflict as "not a conflict": both claims stay believed, and no detector
+        (write-time or dream) links the same two claims again. Returns the closed edge.
+
+        The record is the edge's ``edge.unlinked`` event (the same one ``unlink`` of a
+        ``contradicts`` edge writes: one act, two names), so it survives a rebuild and an
+        export / import. A new version of either claim (``revise``: a new id) is checked again.
+        Use ``resolve`` instead when one of the two is wrong.
+        """
+        core = self._core
+        s = core.scope(scope)
+        edge_id = check_id(conflict, "conflict")
+        store = core.store
+        edge = next((e for e in store.edges_by_type(s, "contradicts", include_closed=True) if e.id == edge_id), None)
+        if edge is None:
+            other = next((e for e in store.edges(s, include_closed=True) if e.id == edge_id), None)  # the error path
+            if other is not None:
+                raise InvalidInputError(
+                    f"edge {edge_id} is a {other.type} edge, not a contradiction: close it with unlink instead"
+                )
+            raise NotFoundError(f"no open conflict {edge_id} in scope {s!r}")
+        if not edge.is_current:
+            raise AlreadyClosedError(f"conflict {edge_id} is already closed (dismissed, or resolved by a correction)")
+        core.run([cmd.Unlink(s, edge_id, check_reason(reason))])
+        return next(e for e in store.edges(s, edge.src, include_closed=True) if e.id == edge_id)
 
     def resolve(self, conflict: str, *, keep: str, scope: str, reason: str = "") -> Item:
         """Settle a conflict: ``keep`` stays, the other side is superseded (lower authority,

@@ -282,6 +282,7 @@ class Memory:
     detect_conflicts = delegate("_conflicts", Contradictions.detect_conflicts)
     contradictions = delegate("_conflicts", Contradictions.contradictions)
     resolve = delegate("_conflicts", Contradictions.resolve)
+    dismiss_contradiction = delegate("_conflicts", Contradictions.dismiss_contradiction)  # "not a conflict"
 
     # -- bias alerts (standing checks of each dream pass) ---------------------------------
     alerts = delegate("_alerts", Alerts.alerts)

@@ -210,6 +210,11 @@ def plan_conversations(
         if problem is None and state is not None and state.visibility != (sc.visibility or ()):
             problem = "the conversation here is shown to another audience"
         target = home
+        if problem is not None and on_conflict == "reid":
+            copy = _earlier_copy(cs, scope, home, sc)
+            if copy is not None:  # imported before as a copy: continue that one, never copy again
+                target, state, local = copy
+                (matched, rest, _), problem = _match(sc, local), None
         if problem is not None:
             conflicts.append({"id": sc.id, "target": home, "reason": problem})
             if on_conflict != "reid":
@@ -308,6 +313,28 @@ def _home(
         return name, state
     home = own_name(principal, name)
     return home, cs.conversation_state(scope, home)
+
+
+def _earlier_copy(
+    cs: ConversationStore, scope: str, name: str, sc: SliceConversation
+) -> tuple[str, ConversationState, list[Entry]] | None:
+    """The copy ``name~2`` (``~3`` …) an earlier ``reid`` import of ``sc`` made here, if one is
+    still its conversation (``_match`` finds no problem, same audience): its name, state, entries.
+
+    Why: entries are recognised by origin, so the same slice imported twice is "already here" in
+    its copy, as its claims are; without this each ``reid`` import archived the whole
+    conversation again (outside probe 7, finding 9).
+    """
+    for n in range(2, 10_000):
+        suffix = f"~{n}"
+        candidate = name[: checks.MAX_NAME_CHARS - len(suffix)] + suffix
+        state = cs.conversation_state(scope, candidate)
+        if state is None:
+            return None  # copies are named in order (``fresh_name``): no later one
+        local = cs.conversation_entries(scope, candidate)
+        if _match(sc, local)[2] is None and state.visibility == (sc.visibility or ()):
+            return candidate, state, local
+    return None  # pragma: no cover
 
 
 def fresh_name(cs: ConversationStore, scope: str, name: str) -> str:
