@@ -225,24 +225,26 @@ class Learner:
         # Who the message ties each name to, whichever proposal says it: "My friend Dana works at
         # Acme." gives Carl's friend Dana in the relation and Dana in the fact, one person.
         ties = tie_index(p.relation for p in proposals if p.relation is not None)
-        for p in proposals:
-            try:
-                claim, people = self._claim(scope, conversation, m, memory, p, enroller, recent, ties, held)
-            except LearningPausedError:
-                raise
-            except (ConflictError, InvalidInputError) as exc:
-                report.skipped.append(Skip(m.id, f"{exc.code}: {exc.message}", p.text))
-                continue
-            report.claims.append(claim.id)
-            report.persons.extend(x for x in people if x not in report.persons)
-            meta = {"extracted": p.origin}
-            links.append(cmd.Link(scope, "derived_from", claim.id, memory, AUTHOR, 1.0, meta))
-            links += [cmd.Link(scope, "about", claim.id, person, AUTHOR, 0.7, meta) for person in people]
-        if links:
-            self._host.run(links)
-            report.messages_mined += 1
-        if held and self._detect_held is not None:
-            self._detect_held(scope, held)
+        try:
+            for p in proposals:
+                try:
+                    claim, people = self._claim(scope, conversation, m, memory, p, enroller, recent, ties, held)
+                except LearningPausedError:
+                    raise
+                except (ConflictError, InvalidInputError) as exc:
+                    report.skipped.append(Skip(m.id, f"{exc.code}: {exc.message}", p.text))
+                    continue
+                report.claims.append(claim.id)
+                report.persons.extend(x for x in people if x not in report.persons)
+                meta = {"extracted": p.origin}
+                links.append(cmd.Link(scope, "derived_from", claim.id, memory, AUTHOR, 1.0, meta))
+                links += [cmd.Link(scope, "about", claim.id, person, AUTHOR, 0.7, meta) for person in people]
+            if links:
+                self._host.run(links)
+                report.messages_mined += 1
+        finally:  # the claims written are checked even if a later one stopped the message
+            if held and self._detect_held is not None:
+                self._detect_held(scope, held)
 
     def _claim(
         self,

@@ -13,8 +13,8 @@ about it may be about either Dana, so it is compared as before. Two claims are *
 both are about somebody and no person is shared; a claim linked to nobody (a plain ``remember``)
 is compared with everything, as before.
 
-Reads only the edges of the two claims and their names, never the whole book: detection runs
-for every claim written.
+Reads only the two claims' edges and the scope's ``alias`` edges (once per check), never the
+whole book: detection runs for every claim written.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ class PersonsOf:
         self._store, self._scope = store, scope
         self._claims: dict[str, frozenset[str]] = {}
         self._names: dict[str, frozenset[str]] = {}
+        self._aliases: dict[str, set[str]] | None = None  # read when first needed: a claim about nobody needs none
 
     def of(self, claim_id: str) -> frozenset[str]:
         """Every name item id of every person ``claim_id`` is about (empty: about nobody)."""
@@ -40,22 +41,27 @@ class PersonsOf:
 
     def apart(self, a: str, b: str) -> bool:
         """Are claims ``a`` and ``b`` each about somebody, and about nobody in common?"""
-        mine, theirs = self.of(a), self.of(b)
-        return bool(mine) and bool(theirs) and not (mine & theirs)
+        mine = self.of(a)
+        if not mine:
+            return False
+        theirs = self.of(b)
+        return bool(theirs) and not (mine & theirs)
 
     def _person(self, name_id: str) -> frozenset[str]:
         """The name items joined to ``name_id`` by ``alias`` edges; empty for an unattributed mention."""
         if name_id in self._names:
             return self._names[name_id]
+        if self._aliases is None:  # a scope's alias edges are a handful; a name's about edges may be thousands
+            self._aliases = {}
+            for e in self._store.edges_by_type(self._scope, "alias"):
+                self._aliases.setdefault(e.src, set()).add(e.dst)
+                self._aliases.setdefault(e.dst, set()).add(e.src)
         seen, todo = {name_id}, [name_id]
         while todo:
-            for e in self._store.edges(self._scope, todo.pop()):
-                if e.type != "alias":
-                    continue
-                for other in (e.src, e.dst):
-                    if other not in seen:
-                        seen.add(other)
-                        todo.append(other)
+            for other in self._aliases.get(todo.pop(), ()):
+                if other not in seen:
+                    seen.add(other)
+                    todo.append(other)
         if len(seen) == 1:
             item = self._store.get(self._scope, name_id)
             if item is None or is_ambiguous(item):
