@@ -21,6 +21,7 @@ from reverie.conversation.audience import message_audience
 from reverie.conversation.history import history as build_history
 from reverie.conversation.host import ConversationHost, conversation_store
 from reverie.conversation.learn import ExtractionReport, Learner, Proposer, sessions_of
+from reverie.conversation.people.asked_in import AskedIn
 from reverie.conversation.people.asker import Recall, first_person_query
 from reverie.conversation.restrict import restrict_message
 from reverie.conversation.serial import serialised
@@ -311,13 +312,14 @@ class Conversation:
     def recall(self, query: str, *, speaker: str | None = None, **options: Any) -> builtins.list[Any]:
         """``mem.recall`` as asked by someone in this conversation: "my" / "I" / "me" in ``query``
         are ``speaker`` (default: the speaker of the latest user message), so "where does my
-        sister live?" asked by Alice finds the claims about Alice's sister. Other ``options`` are
-        ``mem.recall``'s."""
+        sister live?" asked by Alice finds the claims about Alice's sister. A name several people
+        share ("where does Dana work?" with two Danas known) prefers the one this conversation or
+        its speaker spoke of (``people.asked_in``). Other ``options`` are ``mem.recall``'s."""
         if self._recall is None:
             raise InvalidInputError("this conversation host has no recall; use Memory.conversation")
         who = checks.check_name(speaker, "speaker") if speaker is not None else self._asker()
         text = first_person_query(query, who) if who else query
-        return self._recall(text, scope=self.scope, **options)
+        return self._recall(text, scope=self.scope, asked_in=AskedIn(self.id, who), **options)
 
     def _asker(self) -> str | None:
         for e in reversed(self.messages()):

@@ -74,6 +74,8 @@ MAX_CLAIM_CHARS = 1_000
 
 #: ``Memory.remember``'s shape (text, then keyword fields), as far as extraction uses it.
 Remember = Callable[..., Item]
+#: Write-time conflict detection for the claims a held ``remember`` created (``Writes.detect_held``).
+DetectHeld = Callable[[str, Sequence[str]], None]
 
 
 class Proposer(Protocol):
@@ -107,9 +109,14 @@ class ExtractionReport:
 class Learner:
     """Extraction for the conversations of one host, writing through ``remember``."""
 
-    def __init__(self, host: ConversationHost, remember: Remember) -> None:
+    def __init__(self, host: ConversationHost, remember: Remember, detect_held: DetectHeld | None = None) -> None:
+        """``detect_held``: ``remember`` takes ``held=`` (a list the created claims' ids join) and
+        detects nothing; each message's claims are checked for conflicts by ``detect_held`` once
+        their ``about`` links are written, so claims about two different persons are not compared
+        (``people.apart``). Without it, ``remember`` detects as it writes."""
         self._host = host
         self._remember = remember
+        self._detect_held = detect_held
 
     def extract(
         self,
@@ -214,25 +221,30 @@ class Learner:
         report: ExtractionReport,
     ) -> None:
         links: list[cmd.Command] = []
+        held: list[str] = []  # the claims written, checked for conflicts once linked (``detect_held``)
         # Who the message ties each name to, whichever proposal says it: "My friend Dana works at
         # Acme." gives Carl's friend Dana in the relation and Dana in the fact, one person.
         ties = tie_index(p.relation for p in proposals if p.relation is not None)
-        for p in proposals:
-            try:
-                claim, people = self._claim(scope, conversation, m, memory, p, enroller, recent, ties)
-            except LearningPausedError:
-                raise
-            except (ConflictError, InvalidInputError) as exc:
-                report.skipped.append(Skip(m.id, f"{exc.code}: {exc.message}", p.text))
-                continue
-            report.claims.append(claim.id)
-            report.persons.extend(x for x in people if x not in report.persons)
-            meta = {"extracted": p.origin}
-            links.append(cmd.Link(scope, "derived_from", claim.id, memory, AUTHOR, 1.0, meta))
-            links += [cmd.Link(scope, "about", claim.id, person, AUTHOR, 0.7, meta) for person in people]
-        if links:
-            self._host.run(links)
-            report.messages_mined += 1
+        try:
+            for p in proposals:
+                try:
+                    claim, people = self._claim(scope, conversation, m, memory, p, enroller, recent, ties, held)
+                except LearningPausedError:
+                    raise
+                except (ConflictError, InvalidInputError) as exc:
+                    report.skipped.append(Skip(m.id, f"{exc.code}: {exc.message}", p.text))
+                    continue
+                report.claims.append(claim.id)
+                report.persons.extend(x for x in people if x not in report.persons)
+                meta = {"extracted": p.origin}
+                links.append(cmd.Link(scope, "derived_from", claim.id, memory, AUTHOR, 1.0, meta))
+                links += [cmd.Link(scope, "about", claim.id, person, AUTHOR, 0.7, meta) for person in people]
+            if links:
+                self._host.run(links)
+                report.messages_mined += 1
+        finally:  # the claims written are checked even if a later one stopped the message
+            if held and self._detect_held is not None:
+                self._detect_held(scope, held)
 
     def _claim(
         self,
@@ -244,6 +256,7 @@ class Learner:
         enroller: Enroller,
         recent: list[str],
         ties: Mapping[tuple[str, ...], tuple[str, ...]] | None = None,
+        held: list[str] | None = None,
     ) -> tuple[Item, list[str]]:
         """Enroll the proposal's people, then remember the claim; (the item, the name items it is about)."""
         # A message without a speaker: its speaker is that conversation's own user, no person record.
@@ -266,7 +279,10 @@ class Learner:
                 recent.remove(person)
             recent.insert(0, person)
             people.append(name_id)
-        claim = self._remember(p.text[:MAX_CLAIM_CHARS], scope=scope, **self._fields(conversation, m, memory, p))
+        fields = self._fields(conversation, m, memory, p)
+        if self._detect_held is not None:
+            fields["held"] = held if held is not None else []
+        claim = self._remember(p.text[:MAX_CLAIM_CHARS], scope=scope, **fields)
         return claim, people
 
     def _fields(self, conversation: str, m: Entry, memory: str, p: Proposal) -> dict[str, Any]:

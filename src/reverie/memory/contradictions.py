@@ -14,6 +14,7 @@ from typing import Any
 from reverie.conflict.alerts import Alert, build_alert
 from reverie.conflict.alerts import rank as rank_alerts
 from reverie.conflict.entity import Aliases as AliasLookup
+from reverie.conversation.people.apart import PersonsOf
 from reverie.conversation.people.follow import follow_people
 from reverie.dream.text import statement
 from reverie.errors import AlreadyClosedError, InvalidInputError, NotFoundError, ReaderError
@@ -91,7 +92,8 @@ class Contradictions:
         alias groups once per batch (``aliases``, from ``alias_lookup``) and querying the
         full-text index with the item's rarest words (``match``) instead of its whole text.
         ``second``: also ask the second reader, if this Memory has one (the dream pass always
-        does; a write only with ``read_at_write``).
+        does; a write only with ``read_at_write``). Claims about two different persons (each
+        ``about`` somebody, nobody in common: ``people.apart``) are not compared.
         """
         from reverie.conflict import Claim, detect
         from reverie.conflict.second import read_undecided
@@ -108,7 +110,8 @@ class Contradictions:
             aliases = self.alias_lookup(s)
         mine = _claim(Claim, item)
         commands: builtins.list[cmd.Command] = []
-        fresh = [o for o in others if frozenset((item.id, o.id)) not in linked]
+        persons = PersonsOf(store, s)  # claims about two different persons are not compared (session 33)
+        fresh = [o for o in others if frozenset((item.id, o.id)) not in linked and not persons.apart(item.id, o.id)]
         verdicts = [detect(mine, _claim(Claim, other), aliases=aliases) for other in fresh]
         reader = self._core.conflict_reader() if second else None
         if reader is not None:  # the second reader speaks only where the rules found nothing

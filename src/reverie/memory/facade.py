@@ -134,7 +134,9 @@ class Memory:
         self._retraction = Retraction(core)
         self._imports = Imports(core, self._writes)
         self._conversations = Conversations(
-            core, learner=Learner(core, self._writes.remember), recall=self._retrieval.recall
+            core,
+            learner=Learner(core, self._writes.remember_held, self._writes.detect_held),
+            recall=self._retrieval.recall_in,
         )
         self._writes.message_purge = self._conversations.purge_message_memory
         self._writes.message_of = self._conversations.message_id_of

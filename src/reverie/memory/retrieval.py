@@ -15,6 +15,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from reverie.conversation.people.asked_in import AskedIn, prefer_spoken_of
 from reverie.conversation.people.recall_hook import people_default
 from reverie.errors import (
     EmbedderError,
@@ -88,6 +89,34 @@ class Retrieval:
         writer's lock: if one holds it, the use waits in this Memory (``Memory.pending_uses``) and is
         written later with this recall's time (``reverie.memory.pending_uses``).
         """
+        args = {k: v for k, v in locals().items() if k not in ("self", "query", "scope")}
+        return self._answer(query, scope, None, **args)
+
+    def recall_in(self, query: str, *, scope: str, asked_in: AskedIn, **options: Any) -> builtins.list[Hit]:
+        """``recall`` as asked in a conversation (``Conversation.recall``): a name in ``query`` that
+        several people share prefers the one ``asked_in`` spoke of (``people.asked_in``)."""
+        return self._answer(query, scope, asked_in, **options)
+
+    def _answer(
+        self,
+        query: str,
+        scope: str,
+        asked_in: AskedIn | None,
+        *,
+        k: int | None = None,
+        mode: str = "hybrid",
+        where: Filter | None = None,
+        as_of: datetime | None = None,
+        include_history: bool = False,
+        tiers: Sequence[str] = ("active", "durable"),
+        contradictions: str = "surface",
+        weights: Weights | None = None,
+        diversity: Mapping[str, float] | None = None,
+        min_authority: float = 0.0,
+        record_use: bool = True,
+        options: RecallOptions | None = None,
+        valid_at: datetime | None = None,
+    ) -> builtins.list[Hit]:
         core = self._core
         s = core.scope(scope)
         opts = (
@@ -112,6 +141,8 @@ class Retrieval:
         search = query
         if options is None:  # people hook (h-people): "Alice's sister" → the person; person records left out
             search, opts = people_default(core.store, s, search, opts, core.clock.now())
+            if asked_in is not None:  # asked in a conversation: a shared name means the person it spoke of
+                opts = prefer_spoken_of(core.store, s, search, opts, asked_in, core.clock.now())
         if options is None:  # conversation-aware default (h-conv): only on a scope that holds conversations
             search, opts = conversation_default(core.store, s, search, opts)
         qvec, opts, down = self._query_vector(search, opts)

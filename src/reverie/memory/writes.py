@@ -225,6 +225,27 @@ class Writes:
         found = self._after_write(scope, out)
         return _result(self._outcome_item(scope, out[0]), out[0], found)
 
+    def remember_held(self, /, text: str, *, scope: str, held: builtins.list[str], **fields: Any) -> Item:
+        """``remember`` with write-time detection held back: the ids of the items it created join
+        ``held``, for ``detect_held`` once the caller has linked them.
+
+        Why: conversation extraction links each claim to the persons it is about (``about``)
+        after ``remember`` returns, and detection leaves claims about two different persons
+        uncompared (``people.apart``) — run before the links, it compared "Dana works at Google
+        now." of Alice's sister with "Dana works at Acme." of Carl's friend (session 33).
+        """
+        s = self._core.scope(scope)
+        command = self._mark_unchecked(
+            build_remember({**fields, "text": text}, s, CANDIDATE_SOURCES, self._core.limits)
+        )
+        out = self._core.run([command], [command.text])
+        held.extend(_created(out))
+        return self._outcome_item(s, out[0])
+
+    def detect_held(self, scope: str, held: Sequence[str]) -> None:
+        """Write-time detection for the items ``remember_held`` created (as ``remember`` runs it)."""
+        self._detect(self._core.scope(scope), builtins.list(held))
+
     def _mark_unchecked(self, command: cmd.Remember) -> cmd.Remember:
         """With write-time detection off, a new item carries ``CONFLICTS_UNCHECKED`` so the
         dream pass can check exactly the items that missed it (and clear the flag); with a
@@ -244,15 +265,12 @@ class Writes:
         saying "nothing was changed" would be false). A failed detection flags the item
         ``conflicts_unchecked`` instead, and the next dream pass runs it (``_defer_detection``).
         """
+        return self._detect(scope, _created(outcomes))
+
+    def _detect(self, scope: str, created: Sequence[str]) -> dict[str, builtins.list[Edge]]:
         found: dict[str, builtins.list[Edge]] = {}
         if not self._core.detect_conflicts:
             return found
-        created = [
-            e.payload["item"]["id"]
-            for o in outcomes
-            for e in o.events
-            if e.type in ("memory.remembered", "memory.revised")
-        ]
         aliases: Any = None
         have_aliases = False
         for item_id in created:
@@ -682,3 +700,10 @@ def _pending_flag(core: Core) -> str | None:
     if core.has_conflict_reader and not core.read_at_write:
         return CONFLICTS_UNREAD
     return None
+
+
+def _created(outcomes: Sequence[Outcome]) -> builtins.list[str]:
+    """The ids of the items ``outcomes`` created (a corroboration creates none)."""
+    return [
+        e.payload["item"]["id"] for o in outcomes for e in o.events if e.type in ("memory.remembered", "memory.revised")
+    ]

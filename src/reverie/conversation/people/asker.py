@@ -15,7 +15,8 @@ _ME = re.compile(r"\b(I|me|myself)\b")
 _IM = re.compile(r"\bI'm\b")
 
 
-#: ``Memory.recall``'s shape (query, ``scope=``, options), as ``Conversation.recall`` uses it.
+#: ``Memory.recall``'s shape (query, ``scope=``, options) plus ``asked_in=`` (``asked_in.AskedIn``),
+#: as ``Conversation.recall`` uses it (``Retrieval.recall_in``).
 Recall = Callable[..., list[Any]]
 
 

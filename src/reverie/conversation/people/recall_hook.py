@@ -30,7 +30,8 @@ _ADJ = "|".join(sorted(RELATION_ADJECTIVES))
 _PHRASE = re.compile(r"\b([A-Z][\w-]*(?:\s[A-Z][\w-]*)?)['’]s\s(?i:(?:(?:" + _ADJ + r")\s)?(" + _REL + r"))\b")
 
 
-def _has_conversations(store: Store, scope: str) -> bool:
+def has_conversations(store: Store, scope: str) -> bool:
+    """Does ``scope`` hold conversations (the only writer of person records)?"""
     return isinstance(store, SpeakerSource) and bool(store.conversation_speakers(scope))
 
 
@@ -42,7 +43,7 @@ def people_default(
     ``now``: the relations are those valid then (the question's ``valid_at``, else the Memory's
     now), as ``mem.person`` shows them: "Alice's girlfriend" is not the wife she became.
     """
-    if not _has_conversations(store, scope):
+    if not has_conversations(store, scope):
         return query, opts  # person records are written only by conversation extraction
     if opts.where is None:
         opts = replace(opts, where=~Q.kind(PERSON_KIND))
