@@ -45,6 +45,7 @@ from reverie.conversation.audience import quotable
 from reverie.conversation.checks import RESERVED_META
 from reverie.conversation.extract import RuleExtractor, minable
 from reverie.conversation.host import ConversationHost
+from reverie.conversation.moves import PlaceCheck
 from reverie.conversation.people.anonymous import anonymous_speaker
 from reverie.conversation.people.enroll import AUTHOR, Enroller
 from reverie.conversation.people.evidence import tie_index
@@ -107,9 +108,10 @@ class ExtractionReport:
 class Learner:
     """Extraction for the conversations of one host, writing through ``remember``."""
 
-    def __init__(self, host: ConversationHost, remember: Remember) -> None:
+    def __init__(self, host: ConversationHost, remember: Remember, is_place: PlaceCheck | None = None) -> None:
         self._host = host
         self._remember = remember
+        self._is_place = is_place  # handed to the rules: a move to a place says where one lives
 
     def extract(
         self,
@@ -163,7 +165,7 @@ class Learner:
         # so a pronoun never resolves to a name only a narrower message gave (``audience``).
         for audience in sorted({m.visibility for m in messages}):
             mine = {m.id for m in messages if m.visibility == audience}
-            offered = RuleExtractor(known=known).propose(quotable(audience, spoken))
+            offered = RuleExtractor(known=known, is_place=self._is_place).propose(quotable(audience, spoken))
             proposals |= {m.id: list(ps) for m, ps in offered if m.id in mine}
             for proposer in extra:
                 for m, ps in proposer.propose(quotable(audience, messages)):
