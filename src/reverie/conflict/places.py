@@ -72,6 +72,11 @@ def readings(name: Sequence[str]) -> frozenset[str]:
     return _places().names.get(_key(name), frozenset())
 
 
+def is_place(name: str) -> bool:
+    """Does ``name`` (as said, e.g. "New York") name a place the table knows?"""
+    return bool(readings(name.split()))
+
+
 def places_in(words: Sequence[str]) -> list[tuple[int, int, frozenset[str]]]:
     """Known place names among ``words``, longest first, not overlapping: (start, stop, readings)."""
     table = _places().names

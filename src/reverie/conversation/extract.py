@@ -32,6 +32,7 @@ from reverie.conversation.compound import compound
 from reverie.conversation.extract_stance import asks, conditional, retracts, sarcastic
 from reverie.conversation.extract_titles import keeps_lead, title_preference
 from reverie.conversation.hedging import HEDGED_CONFIDENCE, as_hypothesis, frame, hedged
+from reverie.conversation.moves import PlaceCheck, residence
 from reverie.conversation.people.anonymous import anonymous_speaker
 from reverie.conversation.people.chat import casual, clauses, recase
 from reverie.conversation.people.framing import denials, unlabel
@@ -117,8 +118,9 @@ class RuleExtractor:
 
     name = "rules"
 
-    def __init__(self, known: Sequence[str] = ()) -> None:
+    def __init__(self, known: Sequence[str] = (), is_place: PlaceCheck | None = None) -> None:
         self._known = [k for k in known if k and not is_common(k)]
+        self._is_place = is_place  # a move to a place also says where the speaker lives (``moves``)
 
     def propose(self, messages: Sequence[Entry]) -> list[tuple[Entry, list[Proposal]]]:
         ctx = Context(known=list(self._known))
@@ -154,6 +156,7 @@ class RuleExtractor:
                         found.extend(last)
             # a whole sentence's claim about a person first; a fragment's or one about no person after
             found.sort(key=lambda p: (p.subject is None, p.confidence < FRAGMENT_CONFIDENCE + 0.01))
+            found += [r for p in found if (r := residence(p, self._is_place)) is not None]
             out.append((m, _dedupe(found)))
         return out
 

@@ -45,6 +45,7 @@ from reverie.conversation.audience import quotable
 from reverie.conversation.checks import RESERVED_META
 from reverie.conversation.extract import RuleExtractor, minable
 from reverie.conversation.host import ConversationHost
+from reverie.conversation.moves import PlaceCheck
 from reverie.conversation.people.anonymous import anonymous_speaker
 from reverie.conversation.people.enroll import AUTHOR, Enroller
 from reverie.conversation.people.evidence import tie_index
@@ -109,14 +110,22 @@ class ExtractionReport:
 class Learner:
     """Extraction for the conversations of one host, writing through ``remember``."""
 
-    def __init__(self, host: ConversationHost, remember: Remember, detect_held: DetectHeld | None = None) -> None:
+    def __init__(
+        self,
+        host: ConversationHost,
+        remember: Remember,
+        detect_held: DetectHeld | None = None,
+        is_place: PlaceCheck | None = None,
+    ) -> None:
         """``detect_held``: ``remember`` takes ``held=`` (a list the created claims' ids join) and
         detects nothing; each message's claims are checked for conflicts by ``detect_held`` once
         their ``about`` links are written, so claims about two different persons are not compared
-        (``people.apart``). Without it, ``remember`` detects as it writes."""
+        (``people.apart``). Without it, ``remember`` detects as it writes. ``is_place``: handed to
+        the rules, so a move to a place also says where one lives (``moves``)."""
         self._host = host
         self._remember = remember
         self._detect_held = detect_held
+        self._is_place = is_place
 
     def extract(
         self,
@@ -170,7 +179,7 @@ class Learner:
         # so a pronoun never resolves to a name only a narrower message gave (``audience``).
         for audience in sorted({m.visibility for m in messages}):
             mine = {m.id for m in messages if m.visibility == audience}
-            offered = RuleExtractor(known=known).propose(quotable(audience, spoken))
+            offered = RuleExtractor(known=known, is_place=self._is_place).propose(quotable(audience, spoken))
             proposals |= {m.id: list(ps) for m, ps in offered if m.id in mine}
             for proposer in extra:
                 for m, ps in proposer.propose(quotable(audience, messages)):

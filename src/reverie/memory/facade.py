@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reverie.conflict.places import is_place
 from reverie.conversation import Conversations
 from reverie.conversation.learn import Learner
 from reverie.conversation.people import People
@@ -135,7 +136,7 @@ class Memory:
         self._imports = Imports(core, self._writes)
         self._conversations = Conversations(
             core,
-            learner=Learner(core, self._writes.remember_held, self._writes.detect_held),
+            learner=Learner(core, self._writes.remember_held, self._writes.detect_held, is_place=is_place),
             recall=self._retrieval.recall_in,
         )
         self._writes.message_purge = self._conversations.purge_message_memory
