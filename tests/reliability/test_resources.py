@@ -128,6 +128,7 @@ CALLS: dict[str, Callable[[Memory], Any]] = {
     "alerts": lambda m: m.alerts(scope="s"),
     "conversations": lambda m: m.conversations(scope="s"),
     "dismiss_alert": lambda m: m.dismiss_alert("al_0123456789abcdef", scope="s"),
+    "dismiss_contradiction": lambda m: m.dismiss_contradiction(ID, scope="s"),
     "remember_system": lambda m: m.remember_system("x", scope="s"),
     "resolve": lambda m: m.resolve(ID, keep=ID, scope="s"),
     "resume_learning": lambda m: m.resume_learning("s"),

@@ -14,7 +14,7 @@ from typing import Any
 from reverie.conflict.alerts import Alert, build_alert
 from reverie.conflict.alerts import rank as rank_alerts
 from reverie.conflict.entity import Aliases as AliasLookup
-from reverie.conversation.people.apart import PersonsOf
+from reverie.conversation.people.apart import AliasGraph, PersonsOf
 from reverie.conversation.people.follow import follow_people
 from reverie.dream.text import statement
 from reverie.errors import AlreadyClosedError, InvalidInputError, NotFoundError, ReaderError
@@ -85,6 +85,7 @@ class Contradictions:
         aliases: Any = _UNREAD,
         match: str | None = None,
         second: bool = True,
+        people: AliasGraph | None = None,
     ) -> builtins.list[cmd.Command]:
         """The ``contradicts`` links ``detect_conflicts`` would add for ``item`` (reads only).
 
@@ -93,7 +94,8 @@ class Contradictions:
         full-text index with the item's rarest words (``match``) instead of its whole text.
         ``second``: also ask the second reader, if this Memory has one (the dream pass always
         does; a write only with ``read_at_write``). Claims about two different persons (each
-        ``about`` somebody, nobody in common: ``people.apart``) are not compared.
+        ``about`` somebody, nobody in common: ``people.apart``) are not compared; ``people``, the
+        scope's alias graph, may be shared by a batch so it is read once.
         """
         from reverie.conflict import Claim, detect
         from reverie.conflict.second import read_undecided
@@ -110,7 +112,7 @@ class Contradictions:
             aliases = self.alias_lookup(s)
         mine = _claim(Claim, item)
         commands: builtins.list[cmd.Command] = []
-        persons = PersonsOf(store, s)  # claims about two different persons are not compared (session 33)
+        persons = PersonsOf(store, s, people)  # claims about two different persons are not compared (session 33)
         fresh = [o for o in others if frozenset((item.id, o.id)) not in linked and not persons.apart(item.id, o.id)]
         verdicts = [detect(mine, _claim(Claim, other), aliases=aliases) for other in fresh]
         reader = self._core.conflict_reader() if second else None
@@ -163,9 +165,17 @@ class Contradictions:
         (``edges_by_type``): ``edges(scope)`` returned every about / derived_from edge extraction
         adds, and conversation ingest grew quadratically with them (issue #15 follow-up).
         """
+        return self._lookup(scope, self._core.store.edges_by_type(scope, "alias"))
+
+    def alias_views(self, scope: str) -> tuple[AliasLookup | None, AliasGraph]:
+        """``alias_lookup`` and the persons' alias graph (``people.apart``) from one read of the
+        scope's alias edges: what a batch (a slice import) checks every claim with."""
+        edges = self._core.store.edges_by_type(scope, "alias")
+        return self._lookup(scope, edges), AliasGraph(self._core.store, scope, edges)
+
+    def _lookup(self, scope: str, edges: builtins.list[Edge]) -> AliasLookup | None:
         store = self._core.store
         groups: dict[str, set[str]] = {}
-        edges = store.edges_by_type(scope, "alias")
         if not edges:
             return None
         items = store.get_many(scope, [i for e in edges for i in (e.src, e.dst)])

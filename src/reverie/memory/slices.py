@@ -182,7 +182,7 @@ class Slices:
             return
         try:
             count = check_count(None, "candidates", default=10, limits=core.limits)  # as ``detect_conflicts``
-            items, aliases = core.store.get_many(s, ids), conflicts.alias_lookup(s)
+            items, (aliases, people) = core.store.get_many(s, ids), conflicts.alias_views(s)
         except Exception as exc:  # the import has committed: every claim is left to the dream pass
             for item_id in ids:
                 self._writes._defer_detection(s, item_id, exc)
@@ -192,7 +192,7 @@ class Slices:
             if item is None or not item.is_current:
                 continue  # closed in the same transaction (it was closed where exported)
             try:
-                links = conflicts.conflict_links(item, count, aliases=aliases, second=core.read_at_write)
+                links = conflicts.conflict_links(item, count, aliases=aliases, second=core.read_at_write, people=people)
                 if links:
                     core.store.execute(links, now=core.clock.now(), new_id=core.new_id, vectors={})
             except Exception as exc:  # any failure: the import stands (``Writes._after_write``)

@@ -19,18 +19,45 @@ whole book: detection runs for every claim written.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from reverie.conversation.people.book import is_ambiguous
+from reverie.model.item import Edge
 from reverie.store.protocol import Store
+
+
+class AliasGraph:
+    """A scope's ``alias`` edges as a graph, read when first needed (a claim about nobody needs
+    none) and then shared: a batch of checks (a slice import) reads them once."""
+
+    def __init__(self, store: Store, scope: str, edges: Sequence[Edge] | None = None) -> None:
+        """``edges``: the scope's alias edges when the caller already read them."""
+        self._store, self._scope = store, scope
+        self._edges: dict[str, set[str]] | None = None if edges is None else _graph(edges)
+
+    def joined(self, name_id: str) -> set[str]:
+        """The name items directly joined to ``name_id``."""
+        if self._edges is None:
+            self._edges = _graph(self._store.edges_by_type(self._scope, "alias"))
+        return self._edges.get(name_id, set())
+
+
+def _graph(edges: Sequence[Edge]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for e in edges:
+        out.setdefault(e.src, set()).add(e.dst)
+        out.setdefault(e.dst, set()).add(e.src)
+    return out
 
 
 class PersonsOf:
     """The persons (as sets of name item ids) a claim is about, read once per claim and name."""
 
-    def __init__(self, store: Store, scope: str) -> None:
+    def __init__(self, store: Store, scope: str, graph: AliasGraph | None = None) -> None:
         self._store, self._scope = store, scope
         self._claims: dict[str, frozenset[str]] = {}
         self._names: dict[str, frozenset[str]] = {}
-        self._aliases: dict[str, set[str]] | None = None  # read when first needed: a claim about nobody needs none
+        self._graph = graph or AliasGraph(store, scope)  # a scope's alias edges are a handful
 
     def of(self, claim_id: str) -> frozenset[str]:
         """Every name item id of every person ``claim_id`` is about (empty: about nobody)."""
@@ -51,14 +78,9 @@ class PersonsOf:
         """The name items joined to ``name_id`` by ``alias`` edges; empty for an unattributed mention."""
         if name_id in self._names:
             return self._names[name_id]
-        if self._aliases is None:  # a scope's alias edges are a handful; a name's about edges may be thousands
-            self._aliases = {}
-            for e in self._store.edges_by_type(self._scope, "alias"):
-                self._aliases.setdefault(e.src, set()).add(e.dst)
-                self._aliases.setdefault(e.dst, set()).add(e.src)
         seen, todo = {name_id}, [name_id]
         while todo:
-            for other in self._aliases.get(todo.pop(), ()):
+            for other in self._graph.joined(todo.pop()):
                 if other not in seen:
                     seen.add(other)
                     todo.append(other)
